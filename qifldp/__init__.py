@@ -1,0 +1,71 @@
+"""qifldp: quantitative information flow analysis of local differential privacy.
+
+Every LDP protocol is a channel C[x, y] = Pr(y | x); qifldp builds those channels
+(explicitly, symbolically, or lumped by symmetry for large domains) and measures
+them: Bayes and g-vulnerability, capacities, the true LDP epsilon, the attacker's
+success rate, f-DP trade-offs and refinement with checkable certificates.
+
+>>> import qifldp as q
+>>> C = q.Channel([[0.75, 0.25], [0.25, 0.75]])
+>>> round(q.bayes_capacity(C), 6), round(q.ldp_epsilon(C), 6)
+(1.5, 1.098612)
+"""
+
+from __future__ import annotations
+
+# --- core (channel, operators, priors, gains, measures) ------------------------
+from .errors import (
+    ChannelError,
+    GainError,
+    InputTypeError,
+    ParameterError,
+    PriorError,
+    QifldpError,
+    SizeError,
+    SolverError,
+    VerificationError,
+)
+from .channel import MAX_ENTRIES, Channel, as_channel
+from .operators import cascade, hidden_choice, one_hot, parallel, visible_choice
+from .priors import point_prior, uniform_prior
+from .gains import identity_gain, k_tries_gain, metric_gain
+from .measures import (
+    Hyper,
+    additive_leakage,
+    asr,
+    bayes_capacity,
+    bayes_vulnerability,
+    g_vulnerability,
+    hyper,
+    ldp_epsilon,
+    max_case_capacity,
+    min_entropy_leakage,
+    multiplicative_leakage,
+    prior_bayes_vulnerability,
+    prior_g_vulnerability,
+)
+
+# --- mechanisms, formulas, simulation (issue 3) --------------------------------
+
+# --- refinement and f-DP (issue 4) ---------------------------------------------
+
+# --- composite protocols (key-value, multidimensional) -------------------------
+
+# --- symbolic and symmetric twins (imported lazily) ----------------------------
+_LAZY_SUBMODULES = ("symbolic", "symmetric")
+
+
+def __getattr__(name: str):
+    # ``qifldp.symbolic`` imports sympy; load it on first use so that
+    # ``import qifldp`` stays fast.
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        module = importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
+    msg = f"module 'qifldp' has no attribute {name!r}"
+    raise AttributeError(msg)
+
+
+__version__ = "0.1.0"

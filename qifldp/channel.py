@@ -1,0 +1,379 @@
+"""The explicit channel: a validated, immutable, labelled row-stochastic matrix."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .errors import ChannelError, InputTypeError, SizeError
+
+__all__ = ["Channel", "as_channel", "check_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
+
+#: Largest number of matrix entries an explicit channel may have (10^8 float64
+#: entries = 800 MB).  Constructors check the size *before* allocating.
+MAX_ENTRIES: int = 10**8
+
+#: A row may sum to 1 within this absolute tolerance (rounding of a few ulp).
+ROW_SUM_ATOL: float = 1e-9
+
+
+def check_size(n_rows: int, n_cols: int, what: str = "channel", alternative: str = "") -> None:
+    """Refuse to build an explicit matrix of more than :data:`MAX_ENTRIES` entries.
+
+    Parameters
+    ----------
+    n_rows, n_cols : int
+        Shape the caller is about to allocate (Python ints: no overflow).
+    what : str
+        Name of the object, used in the message (e.g. ``"oue(40, 1.0)"``).
+    alternative : str
+        What to use instead (the symmetric representation, a closed form).
+
+    Raises
+    ------
+    SizeError
+        When ``n_rows * n_cols > MAX_ENTRIES``.
+
+    Examples
+    --------
+    >>> check_size(10, 10)
+    >>> check_size(2, 2**40, "oue(40, 1)")
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.SizeError: oue(40, 1) would have 2 x 1099511627776 = 2199023255552 entries, ...
+    """
+    n = int(n_rows) * int(n_cols)
+    if n > MAX_ENTRIES:
+        msg = (
+            f"{what} would have {int(n_rows)} x {int(n_cols)} = {n} entries, more than "
+            f"the explicit-channel limit MAX_ENTRIES = {MAX_ENTRIES} "
+            f"(~{8 * n / 2**30:.3g} GiB as float64)."
+        )
+        if alternative:
+            msg += f" Use {alternative} instead."
+        raise SizeError(msg)
+
+
+def _labels(name: str, labels: Iterable[Hashable] | None, n: int) -> tuple:
+    if labels is None:
+        return tuple(range(n))
+    if isinstance(labels, (str, bytes)):
+        msg = f"{name} must be a sequence of labels, got a string {labels!r}"
+        raise InputTypeError(msg)
+    labels = tuple(labels)
+    if len(labels) != n:
+        msg = f"{name} must have one label per {name[:-1]} ({n}), got {len(labels)}"
+        raise ChannelError(msg)
+    try:
+        distinct = len(set(labels))
+    except TypeError as exc:
+        msg = f"{name} labels must be hashable: {exc}"
+        raise InputTypeError(msg) from None
+    if distinct != n:
+        seen: set = set()
+        dup = next(x for x in labels if x in seen or seen.add(x))
+        msg = f"{name} labels must be distinct, {dup!r} appears more than once"
+        raise ChannelError(msg)
+    return labels
+
+
+class Channel:
+    """A channel C[x, y] = Pr(y | x): rows are secrets, columns are observations.
+
+    Parameters
+    ----------
+    matrix : array_like, shape (|X|, |Y|)
+        Non-negative, finite, each row summing to 1 within :data:`ROW_SUM_ATOL`.
+    inputs : sequence of hashable, optional
+        Labels of the rows (default ``range(|X|)``); distinct.
+    outputs : sequence of hashable, optional
+        Labels of the columns (default ``range(|Y|)``); distinct.
+
+    Attributes
+    ----------
+    matrix : numpy.ndarray
+        Read-only float64 array of shape (|X|, |Y|).
+    inputs, outputs : tuple
+        The labels.
+
+    Raises
+    ------
+    ChannelError
+        Not 2-D, empty, NaN/inf or negative entries, a row not summing to 1,
+        labels of the wrong length or duplicated.
+    InputTypeError
+        Non-numeric entries or unhashable labels.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> C = q.Channel([[0.75, 0.25], [0.25, 0.75]], inputs=("no", "yes"))
+    >>> C
+    Channel(2 inputs x 2 outputs)
+    [[0.75 0.25]
+     [0.25 0.75]]
+    >>> C.shape, C.inputs
+    ((2, 2), ('no', 'yes'))
+    """
+
+    __slots__ = ("_matrix", "_inputs", "_outputs", "_hash")
+
+    def __init__(
+        self,
+        matrix: Any,
+        inputs: Sequence[Hashable] | None = None,
+        outputs: Sequence[Hashable] | None = None,
+    ) -> None:
+        if isinstance(matrix, Channel):
+            arr = matrix._matrix
+            inputs = matrix._inputs if inputs is None else inputs
+            outputs = matrix._outputs if outputs is None else outputs
+        else:
+            try:
+                arr = np.array(matrix, dtype=np.float64)
+            except (TypeError, ValueError) as exc:
+                msg = f"matrix must be a 2-D array of real numbers: {exc}"
+                raise InputTypeError(msg) from None
+            if arr.ndim != 2:
+                msg = f"matrix must be 2-D (inputs x outputs), got {arr.ndim}-D of shape {arr.shape}"
+                raise ChannelError(msg)
+            if arr.shape[0] == 0 or arr.shape[1] == 0:
+                msg = f"matrix must have at least one row and one column, got shape {arr.shape}"
+                raise ChannelError(msg)
+            if not np.all(np.isfinite(arr)):
+                i, j = np.argwhere(~np.isfinite(arr))[0]
+                msg = f"matrix entries must be finite, entry [{i}, {j}] is {arr[i, j]}"
+                raise ChannelError(msg)
+            if np.any(arr < 0):
+                i, j = np.argwhere(arr < 0)[0]
+                msg = f"matrix entries must be non-negative, entry [{i}, {j}] is {arr[i, j]!r}"
+                raise ChannelError(msg)
+            sums = arr.sum(axis=1)
+            bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_ATOL)
+            if bad.size:
+                i = int(bad[0])
+                msg = (
+                    f"matrix rows must sum to 1 (within {ROW_SUM_ATOL:g}), row {i} sums to "
+                    f"{sums[i]!r}" + (f" ({bad.size} rows are off)" if bad.size > 1 else "")
+                )
+                raise ChannelError(msg)
+            arr.setflags(write=False)
+        self._matrix = arr
+        self._inputs = _labels("inputs", inputs, arr.shape[0])
+        self._outputs = _labels("outputs", outputs, arr.shape[1])
+        self._hash = None
+
+    # -- basic accessors -------------------------------------------------------------
+    @property
+    def matrix(self) -> np.ndarray:
+        """The read-only float64 matrix, shape (|X|, |Y|)."""
+        return self._matrix
+
+    @property
+    def inputs(self) -> tuple:
+        """Row labels."""
+        return self._inputs
+
+    @property
+    def outputs(self) -> tuple:
+        """Column labels."""
+        return self._outputs
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(|X|, |Y|)."""
+        return self._matrix.shape  # type: ignore[return-value]
+
+    @property
+    def n_inputs(self) -> int:
+        """Number of secrets |X|."""
+        return self._matrix.shape[0]
+
+    @property
+    def n_outputs(self) -> int:
+        """Number of observations |Y|."""
+        return self._matrix.shape[1]
+
+    def __array__(self, dtype=None, copy=None):
+        if copy is False:
+            return self._matrix if dtype is None else self._matrix.astype(dtype, copy=False)
+        return np.array(self._matrix, dtype=dtype)
+
+    def to_numpy(self) -> np.ndarray:
+        """A writable copy of the matrix.
+
+        >>> Channel([[1.0, 0.0], [0.5, 0.5]]).to_numpy()
+        array([[1. , 0. ],
+               [0.5, 0.5]])
+        """
+        return self._matrix.copy()
+
+    @classmethod
+    def from_numpy(cls, matrix: np.ndarray, inputs=None, outputs=None) -> Channel:
+        """Build a channel from a numpy array (same as the constructor).
+
+        >>> Channel.from_numpy(np.eye(2)).shape
+        (2, 2)
+        """
+        return cls(matrix, inputs, outputs)
+
+    def __getitem__(self, index):
+        return self._matrix[index]
+
+    def row(self, x: Hashable) -> np.ndarray:
+        """The output distribution of the input labelled ``x``.
+
+        >>> Channel([[1.0, 0.0], [0.5, 0.5]], inputs=("a", "b")).row("b")
+        array([0.5, 0.5])
+        """
+        try:
+            i = self._inputs.index(x)
+        except ValueError:
+            msg = f"x = {x!r} is not an input label of this channel"
+            raise ChannelError(msg) from None
+        return self._matrix[i]
+
+    # -- comparison ------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Channel):
+            return NotImplemented
+        return (
+            self.shape == other.shape
+            and self._inputs == other._inputs
+            and self._outputs == other._outputs
+            and bool(np.array_equal(self._matrix, other._matrix))
+        )
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self.shape, self._matrix.tobytes(), self._inputs, self._outputs))
+        return self._hash
+
+    def isclose(self, other: Channel, atol: float = 1e-9, labels: bool = True) -> bool:
+        """Entrywise closeness to another channel of the same shape.
+
+        Parameters
+        ----------
+        other : Channel
+        atol : float
+            Largest absolute difference allowed in any entry.
+        labels : bool
+            Also require equal input and output labels.
+
+        Examples
+        --------
+        >>> A = Channel([[0.5, 0.5], [0.25, 0.75]])
+        >>> A.isclose(Channel([[0.5, 0.5], [0.25 + 1e-12, 0.75 - 1e-12]]))
+        True
+        """
+        other = as_channel(other, "other")
+        if self.shape != other.shape:
+            return False
+        if labels and (self._inputs != other._inputs or self._outputs != other._outputs):
+            return False
+        return bool(np.max(np.abs(self._matrix - other._matrix)) <= atol)
+
+    # -- transformations -------------------------------------------------------------
+    def reduced(self, decimals: int = 12, return_groups: bool = False):
+        """Merge columns that are positive multiples of each other; drop zero columns.
+
+        The reduced channel is equivalent to this one under refinement in both
+        directions, so every g-vulnerability, capacity and ``ldp_epsilon`` is
+        unchanged. A merged column keeps the label of a single column, and gets
+        the tuple of the merged labels otherwise.
+
+        Parameters
+        ----------
+        decimals : int
+            Columns are compared after scaling to unit sum and rounding to this
+            many decimals (proportionality tolerance ~10^-decimals).
+        return_groups : bool
+            Also return the list of column-index groups (one per reduced column).
+
+        Returns
+        -------
+        Channel, or (Channel, list of numpy.ndarray)
+
+        Notes
+        -----
+        Columns y, y' with C[:, y] = c C[:, y'] (c > 0) give the same posterior;
+        merging them (adding the columns) is a post-processing that is invertible
+        up to refinement, hence the equivalence. Cost O(|X| |Y| log |Y|).
+
+        Examples
+        --------
+        >>> C = Channel([[0.2, 0.4, 0.4, 0.0], [0.1, 0.2, 0.7, 0.0]], outputs=("a", "b", "c", "d"))
+        >>> R = C.reduced()
+        >>> R.matrix
+        array([[0.6, 0.4],
+               [0.3, 0.7]])
+        >>> R.outputs
+        (('a', 'b'), 'c')
+        """
+        M = self._matrix
+        sums = M.sum(axis=0)
+        nz = np.flatnonzero(sums > 0)
+        normalized = np.round(M[:, nz] / sums[nz], decimals)
+        _, first, inverse = np.unique(normalized.T, axis=0, return_index=True, return_inverse=True)
+        inverse = np.asarray(inverse).reshape(-1)
+        order = np.argsort(first, kind="stable")  # keep the original column order
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        group_of = rank[inverse]
+        n_groups = order.size
+        merged = np.zeros((M.shape[0], n_groups))
+        np.add.at(merged.T, group_of, M[:, nz].T)
+        groups = [nz[group_of == g] for g in range(n_groups)]
+        outs = tuple(
+            self._outputs[g[0]] if g.size == 1 else tuple(self._outputs[j] for j in g)
+            for g in groups
+        )
+        R = Channel(merged, self._inputs, outs)
+        return (R, groups) if return_groups else R
+
+    def relabel(self, inputs=None, outputs=None) -> Channel:
+        """The same matrix with new labels (``None`` keeps the current ones).
+
+        >>> Channel(np.eye(2)).relabel(outputs=("y0", "y1")).outputs
+        ('y0', 'y1')
+        """
+        return Channel(
+            self, self._inputs if inputs is None else inputs, self._outputs if outputs is None else outputs
+        )
+
+    # -- display ---------------------------------------------------------------------
+    def __repr__(self) -> str:
+        head = f"Channel({self.n_inputs} inputs x {self.n_outputs} outputs)"
+        if self._matrix.size <= 64:
+            return head + "\n" + np.array2string(self._matrix, precision=6, suppress_small=False)
+        return head
+
+    def _repr_html_(self) -> str:  # pragma: no cover - notebook display
+        if self._matrix.size > 400:
+            return f"<pre>{self!r}</pre>"
+        rows = "".join(
+            f"<tr><th>{x!r}</th>" + "".join(f"<td>{v:.6g}</td>" for v in r) + "</tr>"
+            for x, r in zip(self._inputs, self._matrix)
+        )
+        head = "<tr><th></th>" + "".join(f"<th>{y!r}</th>" for y in self._outputs) + "</tr>"
+        return f"<table>{head}{rows}</table>"
+
+
+def as_channel(C: Any, name: str = "C") -> Channel:
+    """Return ``C`` if it is a :class:`Channel`, else build one from an array-like.
+
+    >>> as_channel([[1.0, 0.0], [0.0, 1.0]]).shape
+    (2, 2)
+    """
+    if isinstance(C, Channel):
+        return C
+    if C is None or isinstance(C, (str, bytes, dict, set)):
+        msg = f"{name} must be a Channel or a 2-D array, got {type(C).__name__}"
+        raise InputTypeError(msg)
+    try:
+        return Channel(C)
+    except (ChannelError, InputTypeError) as exc:
+        msg = f"{name}: {exc}"
+        raise type(exc)(msg) from None

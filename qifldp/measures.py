@@ -1,0 +1,418 @@
+"""Leakage measures: vulnerabilities, leakages, capacities, LDP epsilon, ASR.
+
+Every measure taking a channel first is a :func:`functools.singledispatch`
+function: explicit channels (and 2-D arrays) are handled here, and the symbolic
+and symmetric channel kinds register their own implementations under the same
+names, so ``q.bayes_capacity(C)`` works on each kind of channel.
+
+Conventions follow Alvim et al., *The Science of Quantitative Information Flow*
+(Springer 2020), cited below as "the book".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import singledispatch
+from typing import Any
+
+import numpy as np
+
+from .channel import Channel, as_channel
+from .errors import GainError, InputTypeError, ParameterError
+from .gains import as_gain
+from .priors import as_prior
+
+__all__ = [
+    "prior_g_vulnerability",
+    "prior_bayes_vulnerability",
+    "g_vulnerability",
+    "bayes_vulnerability",
+    "multiplicative_leakage",
+    "additive_leakage",
+    "bayes_capacity",
+    "min_entropy_leakage",
+    "max_case_capacity",
+    "ldp_epsilon",
+    "asr",
+    "Hyper",
+    "hyper",
+]
+
+
+def prior_g_vulnerability(gain: Any, prior: Any) -> float:
+    """Prior g-vulnerability V_g(π) = max_w Σ_x π_x g(w, x).
+
+    Parameters
+    ----------
+    gain : array_like, shape (n_actions, n_inputs), or callable g(w, x)
+    prior : array_like, shape (n_inputs,)
+
+    Examples
+    --------
+    >>> prior_g_vulnerability([[1, 0], [0, 1]], [0.3, 0.7])
+    0.7
+    """
+    if prior is None:
+        msg = "prior must be given (a probability vector)"
+        raise InputTypeError(msg)
+    n = len(prior)
+    pi = as_prior(prior, n)
+    G = as_gain(gain, n)
+    return float(np.max(G @ pi))
+
+
+def prior_bayes_vulnerability(prior: Any) -> float:
+    """Prior Bayes vulnerability V1(π) = max_x π_x.
+
+    Examples
+    --------
+    >>> prior_bayes_vulnerability([0.2, 0.5, 0.3])
+    0.5
+    """
+    if prior is None:
+        msg = "prior must be given (a probability vector)"
+        raise InputTypeError(msg)
+    return float(np.max(as_prior(prior, len(prior))))
+
+
+@singledispatch
+def g_vulnerability(C: Any, gain: Any, prior: Any = None) -> float:
+    """Posterior g-vulnerability V_g[π▷C].
+
+    Parameters
+    ----------
+    C : Channel, shape (|X|, |Y|)
+    gain : array_like, shape (n_actions, |X|), or callable g(w, x)
+        ``gain[w, x]`` is the adversary's gain for action w when the secret is x.
+    prior : array_like, shape (|X|,), optional
+        Defaults to uniform.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    GainError, PriorError
+        When the gain or the prior does not match the channel's inputs.
+
+    Notes
+    -----
+    V_g[π▷C] = Σ_y max_w Σ_x π_x C[x, y] g(w, x) (the book, Def. 5.22).
+    Cost O(n_actions |X| |Y|).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> C = q.Channel([[0.75, 0.25], [0.25, 0.75]])
+    >>> q.g_vulnerability(C, [[1, 0], [0, 1]])
+    0.75
+    """
+    C = as_channel(C)
+    pi = as_prior(prior, C.n_inputs)
+    G = as_gain(gain, C.n_inputs)
+    J = pi[:, None] * C.matrix
+    return float(np.sum(np.max(G @ J, axis=0)))
+
+
+@singledispatch
+def bayes_vulnerability(C: Any, prior: Any = None) -> float:
+    """Posterior Bayes vulnerability V1[π▷C]: the success of a one-try guess.
+
+    Parameters
+    ----------
+    C : Channel, shape (|X|, |Y|)
+    prior : array_like, shape (|X|,), optional
+        Defaults to uniform.
+
+    Notes
+    -----
+    V1[π▷C] = Σ_y max_x π_x C[x, y] (the book, Thm. 5.15).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.bayes_vulnerability(q.Channel([[0.75, 0.25], [0.25, 0.75]]), [0.5, 0.5])
+    0.75
+    """
+    C = as_channel(C)
+    pi = as_prior(prior, C.n_inputs)
+    return float(np.sum(np.max(pi[:, None] * C.matrix, axis=0)))
+
+
+def _prior_and_gain_vulnerability(C: Channel, gain: Any, prior: Any) -> tuple[float, float]:
+    pi = as_prior(prior, C.n_inputs)
+    if gain is None:
+        return float(np.max(pi)), bayes_vulnerability(C, pi)
+    G = as_gain(gain, C.n_inputs)
+    return float(np.max(G @ pi)), g_vulnerability(C, G, pi)
+
+
+def multiplicative_leakage(C: Any, gain: Any = None, prior: Any = None) -> float:
+    """Multiplicative g-leakage L^×_g(π, C) = V_g[π▷C] / V_g(π).
+
+    Parameters
+    ----------
+    C : Channel
+    gain : array_like or callable, optional
+        Defaults to the identity gain (Bayes leakage). Must be non-negative.
+    prior : array_like, optional
+        Defaults to uniform.
+
+    Raises
+    ------
+    GainError
+        When the gain has negative entries or V_g(π) = 0 (the ratio is undefined).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.multiplicative_leakage(q.Channel([[0.75, 0.25], [0.25, 0.75]]))
+    1.5
+    """
+    C = as_channel(C)
+    if gain is not None and np.any(as_gain(gain, C.n_inputs) < 0):
+        msg = "gain must be non-negative for multiplicative leakage"
+        raise GainError(msg)
+    v0, v1 = _prior_and_gain_vulnerability(C, gain, prior)
+    if v0 <= 0:
+        msg = "prior g-vulnerability is 0, multiplicative leakage is undefined"
+        raise GainError(msg)
+    return v1 / v0
+
+
+def additive_leakage(C: Any, gain: Any = None, prior: Any = None) -> float:
+    """Additive g-leakage L^+_g(π, C) = V_g[π▷C] − V_g(π).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.additive_leakage(q.Channel([[0.75, 0.25], [0.25, 0.75]]))
+    0.25
+    """
+    C = as_channel(C)
+    v0, v1 = _prior_and_gain_vulnerability(C, gain, prior)
+    return v1 - v0
+
+
+@singledispatch
+def bayes_capacity(C: Any) -> float:
+    """Multiplicative Bayes capacity ML(C) = Σ_y max_x C[x, y].
+
+    It is the largest multiplicative Bayes leakage over all priors, attained by the
+    uniform prior, and bounds the multiplicative g-leakage of every non-negative
+    gain (the book, Thm. 7.2 and the miracle theorem 7.5).
+
+    Parameters
+    ----------
+    C : Channel, shape (|X|, |Y|)
+
+    Returns
+    -------
+    float
+        A number in [1, min(|X|, |Y|)].
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.bayes_capacity(q.Channel([[0.75, 0.25], [0.25, 0.75]]))
+    1.5
+    """
+    C = as_channel(C)
+    return float(np.sum(np.max(C.matrix, axis=0)))
+
+
+@singledispatch
+def min_entropy_leakage(C: Any, prior: Any = None) -> float:
+    """Min-entropy leakage log2(V1[π▷C] / V1(π)) in bits.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.min_entropy_leakage(q.Channel([[1.0, 0.0], [0.0, 1.0]]))
+    1.0
+    """
+    C = as_channel(C)
+    pi = as_prior(prior, C.n_inputs)
+    return math.log2(bayes_vulnerability(C, pi) / float(np.max(pi)))
+
+
+def _check_neighbors(neighbors: Iterable[Any], n: int) -> np.ndarray:
+    try:
+        pairs = np.array([tuple(p) for p in neighbors], dtype=object)
+    except TypeError:
+        msg = "neighbors must be an iterable of (i, j) pairs of input indices"
+        raise InputTypeError(msg) from None
+    if pairs.size == 0:
+        return np.zeros((0, 2), dtype=np.intp)
+    if pairs.ndim != 2 or pairs.shape[1] != 2:
+        msg = "neighbors must be an iterable of (i, j) pairs of input indices"
+        raise InputTypeError(msg)
+    out = np.empty(pairs.shape, dtype=np.intp)
+    for idx, v in np.ndenumerate(pairs):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            msg = f"neighbors must hold integer input indices, got {v!r}"
+            raise InputTypeError(msg)
+        if not 0 <= v < n:
+            msg = f"neighbors index {v} is out of range for a channel with {n} inputs"
+            raise ParameterError(msg)
+        out[idx] = v
+    return out
+
+
+@singledispatch
+def ldp_epsilon(C: Any, neighbors: Iterable[Any] | None = None) -> float:
+    """The true LDP epsilon: ln max_y max_{x, x'} C[x, y] / C[x', y].
+
+    Parameters
+    ----------
+    C : Channel
+    neighbors : iterable of (i, j), optional
+        Unordered pairs of input indices; only these pairs count (default: all).
+
+    Returns
+    -------
+    float
+        ``inf`` when some column mixes zero and positive entries among the
+        compared inputs; all-zero columns are ignored.
+
+    Notes
+    -----
+    Computed as ln(max) − ln(min) per column (no division, so no overflow).
+    max_case_capacity(C) = exp(ldp_epsilon(C)).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> round(q.ldp_epsilon(q.Channel([[0.75, 0.25], [0.25, 0.75]])), 6)
+    1.098612
+    >>> q.ldp_epsilon(q.Channel([[1.0, 0.0], [0.5, 0.5]]))
+    inf
+    """
+    C = as_channel(C)
+    M = C.matrix
+    with np.errstate(divide="ignore"):
+        L = np.log(M)
+    if neighbors is None:
+        hi, lo = M.max(axis=0), M.min(axis=0)
+        used = hi > 0
+        if np.any(lo[used] == 0):
+            return math.inf
+        if not np.any(used):
+            return 0.0
+        return float(np.max(np.log(hi[used]) - np.log(lo[used])))
+    pairs = _check_neighbors(neighbors, C.n_inputs)
+    if pairs.shape[0] == 0:
+        return 0.0
+    a, b = M[pairs[:, 0]], M[pairs[:, 1]]
+    if np.any((a == 0) != (b == 0)):
+        return math.inf
+    both = (a > 0) & (b > 0)
+    if not np.any(both):
+        return 0.0
+    diff = np.abs(L[pairs[:, 0]] - L[pairs[:, 1]])
+    return float(np.max(diff[both]))
+
+
+@singledispatch
+def max_case_capacity(C: Any) -> float:
+    """Multiplicative max-case capacity ML^MAX(C) = e^{ldp_epsilon(C)}.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> round(q.max_case_capacity(q.Channel([[0.75, 0.25], [0.25, 0.75]])), 12)
+    3.0
+    """
+    eps = ldp_epsilon(C)
+    return math.inf if eps > 709.0 else math.exp(eps)
+
+
+@singledispatch
+def asr(C: Any) -> float:
+    """Attack success rate: Bayes-optimal one-try guess under a uniform prior.
+
+    ASR(C) = V1[υ▷C] = ML(C) / |X|.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.asr(q.Channel([[0.75, 0.25], [0.25, 0.75]]))
+    0.75
+    """
+    C = as_channel(C)
+    return bayes_capacity(C) / C.n_inputs
+
+
+@dataclass(frozen=True)
+class Hyper:
+    """A hyper-distribution [π▷C]: posteriors and their outer probabilities.
+
+    Attributes
+    ----------
+    outer : numpy.ndarray, shape (m,)
+        Probability of each posterior (sums to 1).
+    posteriors : numpy.ndarray, shape (m, |X|)
+        Distinct posterior distributions over the inputs, one per row.
+    outputs : tuple
+        For each posterior, the tuple of output labels that produce it.
+    """
+
+    outer: np.ndarray
+    posteriors: np.ndarray
+    outputs: tuple
+
+    def __repr__(self) -> str:
+        return f"Hyper({len(self.outer)} posteriors)\nouter={self.outer}\nposteriors=\n{self.posteriors}"
+
+
+def hyper(C: Any, prior: Any = None, decimals: int = 12) -> Hyper:
+    """The hyper-distribution of a prior through a channel.
+
+    Outputs with probability 0 are dropped; outputs giving the same posterior
+    (compared after rounding to ``decimals``) are merged.
+
+    Parameters
+    ----------
+    C : Channel
+    prior : array_like, optional
+        Defaults to uniform.
+
+    Notes
+    -----
+    p(y) = Σ_x π_x C[x, y] and δ^y(x) = π_x C[x, y] / p(y) (the book, Def. 4.6).
+    Every posterior vulnerability is Σ_y p(y) V(δ^y).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> H = q.hyper(q.Channel([[1.0, 0.0, 0.0], [0.0, 0.5, 0.5]]), [0.5, 0.5])
+    >>> H.outer
+    array([0.5, 0.5])
+    >>> H.posteriors
+    array([[1., 0.],
+           [0., 1.]])
+    """
+    C = as_channel(C)
+    pi = as_prior(prior, C.n_inputs)
+    J = pi[:, None] * C.matrix
+    py = J.sum(axis=0)
+    keep = np.flatnonzero(py > 0)
+    post = (J[:, keep] / py[keep]).T
+    _, first, inverse = np.unique(
+        np.round(post, decimals), axis=0, return_index=True, return_inverse=True
+    )
+    inverse = np.asarray(inverse).reshape(-1)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    group = rank[inverse]
+    outer = np.zeros(order.size)
+    np.add.at(outer, group, py[keep])
+    posteriors = post[first[order]]
+    outputs = tuple(
+        tuple(C.outputs[keep[j]] for j in np.flatnonzero(group == g)) for g in range(order.size)
+    )
+    return Hyper(outer, posteriors, outputs)
