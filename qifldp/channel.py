@@ -148,7 +148,7 @@ class Channel:
                 raise ChannelError(msg)
             if np.any(arr < 0):
                 i, j = np.argwhere(arr < 0)[0]
-                msg = f"matrix entries must be non-negative, entry [{i}, {j}] is {arr[i, j]!r}"
+                msg = f"matrix entries must be non-negative, entry [{i}, {j}] is {float(arr[i, j])!r}"
                 raise ChannelError(msg)
             sums = arr.sum(axis=1)
             bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_ATOL)
@@ -156,7 +156,7 @@ class Channel:
                 i = int(bad[0])
                 msg = (
                     f"matrix rows must sum to 1 (within {ROW_SUM_ATOL:g}), row {i} sums to "
-                    f"{sums[i]!r}" + (f" ({bad.size} rows are off)" if bad.size > 1 else "")
+                    f"{float(sums[i])!r}" + (f" ({bad.size} rows are off)" if bad.size > 1 else "")
                 )
                 raise ChannelError(msg)
             arr.setflags(write=False)
