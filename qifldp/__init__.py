@@ -46,6 +46,20 @@ from .measures import (
 )
 
 # --- mechanisms, formulas, simulation (issue 3) --------------------------------
+from .mechanisms import (
+    blh,
+    grr,
+    local_hashing,
+    olh,
+    oue,
+    oue_bit,
+    subset_selection,
+    sue,
+    sue_bit,
+    the,
+    the_bit,
+    unary_encoding,
+)
 
 # --- refinement and f-DP (issue 4) ---------------------------------------------
 
