@@ -20,7 +20,7 @@ def alternative(name: str, signature: str, formula: str) -> str:
     Examples
     --------
     >>> alternative("oue", "k, eps", "bayes_capacity_oue")  # doctest: +ELLIPSIS
-    'the symmetric representation qifldp.symmetric.oue(k, eps) ... bayes_capacity_oue'
+    'the symmetric representation qifldp.symmetric.oue(k, eps) ...bayes_capacity_oue'
     """
     return (
         f"the symmetric representation qifldp.symmetric.{name}({signature}) (no size limit) "
