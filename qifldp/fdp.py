@@ -7,6 +7,7 @@ import numbers
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from functools import singledispatch
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -81,7 +82,8 @@ def _parse(C: Any, name: str) -> _Parsed:
             return _Parsed("symbolic", (len(entries), len(entries[0])), None, None, C)
         exact = [[_exact_scalar(v) for v in row] for row in entries]
         if all(v is not None for row in exact for v in row):
-            return _Parsed("exact", (len(exact), len(exact[0])), None, _check_exact(exact, name), None)
+            rows = _check_exact(exact, name)
+            return _Parsed("exact", (len(rows), len(rows[0])), None, rows, None)
         try:
             floats = [[float(v) for v in row] for row in entries]
         except TypeError as exc:
@@ -114,7 +116,10 @@ def _check_exact(rows: list[list[Fraction]], name: str) -> list[list[Fraction]]:
         raise ChannelError(msg)
     for i, row in enumerate(rows):
         if len(row) != n_cols:
-            msg = f"{name} must be a rectangular matrix: row {i} has {len(row)} entries, row 0 has {n_cols}"
+            msg = (
+                f"{name} must be a rectangular matrix: row {i} has {len(row)} entries, "
+                f"row 0 has {n_cols}"
+            )
             raise ChannelError(msg)
         for j, v in enumerate(row):
             if v < 0:
@@ -221,7 +226,7 @@ class TradeoffCurve(Sequence):
         if self.alphas[0] != 0 or self.alphas[-1] != 1 or self.betas[-1] != 0:
             msg = "a trade-off curve must run from alpha = 0 to the vertex (1, 0)"
             raise ParameterError(msg)
-        if any(b <= a for a, b in zip(self.alphas, self.alphas[1:])):
+        if any(b <= a for a, b in pairwise(self.alphas)):
             msg = "the alphas of a trade-off curve must be strictly ascending"
             raise ParameterError(msg)
 
@@ -230,11 +235,11 @@ class TradeoffCurve(Sequence):
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
-            return list(zip(self.alphas[i], self.betas[i]))
+            return list(zip(self.alphas[i], self.betas[i], strict=True))
         return (self.alphas[i], self.betas[i])
 
     def __iter__(self) -> Iterator[tuple[Any, Any]]:
-        return iter(zip(self.alphas, self.betas))
+        return iter(zip(self.alphas, self.betas, strict=True))
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         return np.array([[float(a), float(b)] for a, b in self], dtype=dtype or np.float64)
@@ -342,8 +347,9 @@ def _interp_exact(alphas: Sequence[Fraction], betas: Sequence[Fraction], a: Frac
 
 def _curve_exact(P: Sequence[Fraction], Q: Sequence[Fraction]) -> TradeoffCurve:
     """Exact Neyman–Pearson curve of T(P, Q); P and Q sum exactly to 1."""
-    q_inf = sum((q for p, q in zip(P, Q) if p == 0 and q > 0), Fraction(0))
-    finite = sorted(((q / p, p, q) for p, q in zip(P, Q) if p > 0), key=lambda t: -t[0])
+    q_inf = sum((q for p, q in zip(P, Q, strict=True) if p == 0 and q > 0), Fraction(0))
+    pairs = [(q / p, p, q) for p, q in zip(P, Q, strict=True) if p > 0]
+    finite = sorted(pairs, key=lambda t: -t[0])
     alphas, betas = [Fraction(0)], [1 - q_inf]
     a, b = Fraction(0), 1 - q_inf
     i = 0
@@ -616,8 +622,10 @@ def tradeoff_channel(vertices: Any, *, exact: bool | None = None) -> Any:
     all_exact = all(a is not None and b is not None for a, b in ex)
     if exact is None:
         exact = all_exact or (isinstance(vertices, TradeoffCurve) and vertices.exact)
-    fpts = [(Fraction(float(a)) if e[0] is None else e[0], Fraction(float(b)) if e[1] is None else e[1])
-            for (a, b), e in zip(pts, ex)]
+    fpts = [
+        (Fraction(float(a)) if ea is None else ea, Fraction(float(b)) if eb is None else eb)
+        for (a, b), (ea, eb) in zip(pts, ex, strict=True)
+    ]
     P, Q = _channel_rows_from_curve(fpts)
     if exact:
         return [P, Q]
@@ -626,7 +634,9 @@ def tradeoff_channel(vertices: Any, *, exact: bool | None = None) -> Any:
     return Channel(M)
 
 
-def _channel_rows_from_curve(pts: list[tuple[Fraction, Fraction]]) -> tuple[list[Fraction], list[Fraction]]:
+def _channel_rows_from_curve(
+    pts: list[tuple[Fraction, Fraction]],
+) -> tuple[list[Fraction], list[Fraction]]:
     a0, b0 = pts[0]
     if a0 != 0 or pts[-1] != (1, 0) or not 0 <= b0 <= 1:
         msg = "a trade-off curve must start at alpha = 0 with 0 <= T(0) <= 1 and end at (1, 0)"
@@ -634,7 +644,7 @@ def _channel_rows_from_curve(pts: list[tuple[Fraction, Fraction]]) -> tuple[list
     P: list[Fraction] = []
     Q: list[Fraction] = []
     prev_slope = None
-    for (a, b), (c, d) in zip(pts, pts[1:]):
+    for (a, b), (c, d) in pairwise(pts):
         if c <= a:
             msg = f"the alphas of the vertices must be strictly ascending, got {a} then {c}"
             raise ParameterError(msg)
@@ -643,7 +653,10 @@ def _channel_rows_from_curve(pts: list[tuple[Fraction, Fraction]]) -> tuple[list
             raise ParameterError(msg)
         slope = (d - b) / (c - a)
         if prev_slope is not None and slope < prev_slope:
-            msg = f"a trade-off curve is convex, the slope drops from {prev_slope} to {slope} at alpha = {a}"
+            msg = (
+                f"a trade-off curve is convex, the slope drops from {prev_slope} to {slope} "
+                f"at alpha = {a}"
+            )
             raise ParameterError(msg)
         prev_slope = slope
         P.append(c - a)
@@ -652,7 +665,7 @@ def _channel_rows_from_curve(pts: list[tuple[Fraction, Fraction]]) -> tuple[list
         P.append(Fraction(0))
         Q.append(1 - b0)
     # ascending ratio Q/P: reverse of the curve order, the infinite ratio last
-    seg = list(zip(P, Q))
+    seg = list(zip(P, Q, strict=True))
     body = seg[: len(pts) - 1][::-1]
     tail = seg[len(pts) - 1 :]
     merged: list[tuple[Fraction, Fraction]] = []
@@ -790,7 +803,7 @@ def witness_2x2(A: Any, B: Any, *, exact: bool | None = None) -> Any:
         if any(v < 0 for row in W for v in row):
             W = None
     if (W is not None) != holds:
-        msg = f"2x2 witness and trade-off criterion disagree (criterion says {holds}); please report"
+        msg = f"2x2 witness and trade-off criterion disagree (criterion: {holds}); please report"
         raise VerificationError(msg)
     if W is None or exact:
         return W

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 from .errors import InputTypeError
@@ -71,7 +72,7 @@ def _max_curve(S: TradeoffCurve, T: TradeoffCurve) -> list[_Point]:
         return _interp_exact(S.alphas, S.betas, x) - _interp_exact(T.alphas, T.betas, x)
 
     grid: list[Fraction] = [xs[0]]
-    for u, v in zip(xs, xs[1:]):
+    for u, v in pairwise(xs):
         du, dv = diff(u), diff(v)
         if du * dv < 0:  # both linear on [u, v]: one crossing inside
             grid.append(u + (v - u) * du / (du - dv))
@@ -132,7 +133,8 @@ def join_curve(*channels: Any) -> TradeoffCurve:
 
     Examples
     --------
-    >>> [tuple(map(str, v)) for v in join_curve([[0.75, 0.25], [0.25, 0.75]], [[0.5, 0.5], [0.0, 1.0]])]
+    >>> T = join_curve([[0.75, 0.25], [0.25, 0.75]], [[0.5, 0.5], [0.0, 1.0]])
+    >>> [tuple(map(str, v)) for v in T]
     [('0', '1'), ('2/5', '1/5'), ('1', '0')]
     """
     curves, _ = _curves(channels, "join_curve")

@@ -1,0 +1,236 @@
+"""Hasse diagrams of the refinement order on a set of channels, and a plot of them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+import networkx as nx
+
+from .errors import InputTypeError, VerificationError
+
+__all__ = ["refinement_graph", "plot_refinement_graph"]
+
+
+def refinement_graph(
+    channels: Mapping[Hashable, Any], *, decide: Callable[[Any, Any], Any] | None = None
+) -> nx.DiGraph:
+    """The Hasse diagram of the refinement order on named channels.
+
+    Parameters
+    ----------
+    channels : dict
+        name -> channel (anything ``decide`` accepts); all over the same inputs.
+    decide : callable, optional
+        ``decide(A, B)`` is truthy iff A ⊑ B. Default :func:`qifldp.refines`
+        (verified certificates). For 2x2 channels :func:`qifldp.fdp.refines_2x2`.
+
+    Returns
+    -------
+    networkx.DiGraph
+        One node per equivalence class (channels that refine each other), named by
+        its first member in the order of ``channels``; node attributes
+        ``members`` (tuple of names) and ``channel`` (the representative's
+        channel). An edge u -> v means u ⊑ v (v is safer), transitively reduced;
+        its attribute ``result`` is the certificate of u ⊑ v. Graph attributes:
+        ``equivalent`` (list of member tuples with more than one name),
+        ``incomparable`` (list of pairs of node names, neither refining the
+        other) and ``results`` (dict (a, b) -> verdict of a ⊑ b for every
+        ordered pair of distinct names).
+
+    Raises
+    ------
+    InputTypeError
+        ``channels`` is not a non-empty mapping, or ``decide`` is not callable.
+    VerificationError
+        The verdicts are not transitive (a ⊑ b ⊑ c but a ⋢ c), which a sound
+        decision procedure never produces.
+
+    Notes
+    -----
+    n(n - 1) decisions for n channels. Equivalence classes are the strongly
+    connected components of the relation; the quotient is a partial order, whose
+    transitive reduction is the Hasse diagram.
+
+    Examples
+    --------
+    >>> from qifldp.fdp import refines_2x2
+    >>> G = refinement_graph({
+    ...     "rr3": [[0.75, 0.25], [0.25, 0.75]],
+    ...     "rr2": [[2/3, 1/3], [1/3, 2/3]],
+    ...     "rr2b": [[1/3, 2/3], [2/3, 1/3]],
+    ...     "none": [[0.5, 0.5], [0.5, 0.5]],
+    ... }, decide=refines_2x2)
+    >>> sorted(G.edges)
+    [('rr2', 'none'), ('rr3', 'rr2')]
+    >>> G.nodes["rr2"]["members"], G.graph["equivalent"], G.graph["incomparable"]
+    (('rr2', 'rr2b'), [('rr2', 'rr2b')], [])
+    """
+    if not isinstance(channels, Mapping) or not channels:
+        msg = "channels must be a non-empty dict name -> channel"
+        raise InputTypeError(msg)
+    if decide is None:
+        from .refinement import refines as decide
+    elif not callable(decide):
+        msg = f"decide must be callable (A, B) -> verdict, got {type(decide).__name__}"
+        raise InputTypeError(msg)
+    names = list(channels)
+    results: dict[tuple[Hashable, Hashable], Any] = {}
+    rel = nx.DiGraph()
+    rel.add_nodes_from(names)
+    for a in names:
+        for b in names:
+            if a != b:
+                r = decide(channels[a], channels[b])
+                results[(a, b)] = r
+                if bool(r):
+                    rel.add_edge(a, b)
+    order = {n: i for i, n in enumerate(names)}
+    classes = sorted(
+        (tuple(sorted(c, key=order.__getitem__)) for c in nx.strongly_connected_components(rel)),
+        key=lambda c: order[c[0]],
+    )
+    rep = {m: c[0] for c in classes for m in c}
+    quotient = nx.DiGraph()
+    quotient.add_nodes_from(c[0] for c in classes)
+    for a, b in rel.edges:
+        if rep[a] != rep[b]:
+            quotient.add_edge(rep[a], rep[b])
+    for u in quotient:  # a preorder's quotient is transitive: check it
+        for w in nx.descendants(quotient, u):
+            if not quotient.has_edge(u, w):
+                msg = (
+                    f"refinement verdicts are not transitive: {u!r} reaches {w!r} through a chain "
+                    f"but decide({u!r}, {w!r}) is false"
+                )
+                raise VerificationError(msg)
+    G = nx.transitive_reduction(quotient)
+    G = nx.DiGraph(G)
+    for c in classes:
+        G.add_node(c[0], members=c, channel=channels[c[0]])
+    for u, v in G.edges:
+        G.edges[u, v]["result"] = results[(u, v)]
+    reps = [c[0] for c in classes]
+    G.graph["equivalent"] = [c for c in classes if len(c) > 1]
+    G.graph["incomparable"] = [
+        (u, v)
+        for i, u in enumerate(reps)
+        for v in reps[i + 1 :]
+        if not quotient.has_edge(u, v) and not quotient.has_edge(v, u)
+    ]
+    G.graph["results"] = results
+    return G
+
+
+def _layers(G: nx.DiGraph) -> dict[Hashable, int]:
+    level: dict[Hashable, int] = {}
+    for v in nx.topological_sort(G):
+        preds = list(G.predecessors(v))
+        level[v] = 1 + max(level[p] for p in preds) if preds else 0
+    return level
+
+
+def plot_refinement_graph(
+    G: nx.DiGraph,
+    ax: Any = None,
+    *,
+    show_members: bool = True,
+    node_color: str = "#dbe9f6",
+    font_size: float = 9,
+) -> Any:
+    """Draw a Hasse diagram from :func:`refinement_graph`, safer channels higher up.
+
+    Parameters
+    ----------
+    G : networkx.DiGraph
+        A graph returned by :func:`refinement_graph` (edges u -> v: u ⊑ v).
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when None.
+    show_members : bool
+        Label merged nodes with all their members ("A = B") instead of the
+        representative only.
+    node_color : str
+        Face colour of the node boxes.
+    font_size : float
+        Label font size.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    InputTypeError
+        G is not a directed acyclic graph.
+
+    Notes
+    -----
+    Layered layout: a node's height is the length of the longest chain below it
+    (the leakiest channels at the bottom); within a layer nodes are ordered by
+    the mean position of their lower neighbours to limit crossings. Incomparable
+    pairs are listed under the plot when ``G.graph["incomparable"]`` is set.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from qifldp.fdp import refines_2x2
+    >>> G = refinement_graph({"a": [[1.0, 0.0], [0.0, 1.0]], "b": [[0.5, 0.5], [0.5, 0.5]]},
+    ...                      decide=refines_2x2)
+    >>> ax = plot_refinement_graph(G)
+    >>> sorted(t.get_text() for t in ax.texts if t.get_text())
+    ['a', 'b']
+    """
+    if not isinstance(G, nx.DiGraph) or not nx.is_directed_acyclic_graph(G):
+        msg = "G must be a networkx.DiGraph without cycles (as returned by refinement_graph)"
+        raise InputTypeError(msg)
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 4))
+    level = _layers(G)
+    by_level: dict[int, list[Hashable]] = {}
+    for v in G:  # graph order is the input order: stable layout
+        by_level.setdefault(level[v], []).append(v)
+    pos: dict[Hashable, tuple[float, float]] = {}
+    for lv in sorted(by_level):
+        nodes = by_level[lv]
+        if lv > 0:
+
+            def bary(v: Hashable) -> float:
+                xs = [pos[p][0] for p in G.predecessors(v)]
+                return sum(xs) / len(xs) if xs else 0.0
+
+            nodes = sorted(nodes, key=bary)
+        width = len(nodes)
+        for i, v in enumerate(nodes):
+            pos[v] = (i - (width - 1) / 2, float(lv))
+    for u, v in G.edges:
+        ax.annotate(
+            "",
+            xy=pos[v],
+            xytext=pos[u],
+            arrowprops={"arrowstyle": "-|>", "color": "0.35", "shrinkA": 14, "shrinkB": 14},
+        )
+    for v, (x, y) in pos.items():
+        members = G.nodes[v].get("members", (v,))
+        text = " = ".join(map(str, members)) if show_members else str(v)
+        ax.text(
+            x,
+            y,
+            text,
+            ha="center",
+            va="center",
+            fontsize=font_size,
+            bbox={"boxstyle": "round,pad=0.4", "fc": node_color, "ec": "0.3"},
+        )
+    xs = [p[0] for p in pos.values()] or [0.0]
+    ys = [p[1] for p in pos.values()] or [0.0]
+    ax.set_xlim(min(xs) - 1, max(xs) + 1)
+    ax.set_ylim(min(ys) - 0.6, max(ys) + 0.6)
+    ax.set_axis_off()
+    inc = G.graph.get("incomparable")
+    if inc:
+        shown = ", ".join(f"{u} | {v}" for u, v in inc[:6]) + (" ..." if len(inc) > 6 else "")
+        ax.set_title(f"incomparable: {shown}", fontsize=font_size, loc="left")
+    return ax
