@@ -60,6 +60,7 @@ from .mechanisms import (
     the_bit,
     unary_encoding,
 )
+from . import formulas
 
 # --- refinement and f-DP (issue 4) ---------------------------------------------
 
