@@ -370,8 +370,6 @@ def _curve_float(P: np.ndarray, Q: np.ndarray, tie_rtol: float) -> TradeoffCurve
     """Float Neyman–Pearson curve of T(P, Q) (vectorised; ties within ``tie_rtol``)."""
     P = P / P.sum()
     Q = Q / Q.sum()
-    inf_mask = (P == 0) & (Q > 0)
-    q_inf = float(Q[inf_mask].sum())
     fin = P > 0
     p, q = P[fin], Q[fin]
     r = q / p
@@ -380,19 +378,16 @@ def _curve_float(P: np.ndarray, Q: np.ndarray, tie_rtol: float) -> TradeoffCurve
     starts = np.flatnonzero(np.r_[True, r[1:] < r[:-1] * (1.0 - tie_rtol)])
     gp = np.add.reduceat(p, starts)
     gq = np.add.reduceat(q, starts)
-    alphas = np.concatenate([[0.0], np.cumsum(gp)])
-    betas = np.concatenate([[1.0 - q_inf], (1.0 - q_inf) - np.cumsum(gq)])
+    # alpha as prefix sums of P, beta as suffix sums of Q (the mass not yet rejected):
+    # both small ends are sums of small terms, never differences (no cancellation)
+    alphas = np.minimum(np.concatenate([[0.0], np.cumsum(gp)]), 1.0)
+    betas = np.concatenate([np.cumsum(gq[::-1])[::-1], [0.0]])
     alphas[-1] = 1.0
-    last_pos = np.flatnonzero(gq > 0)
-    zero_from = (int(last_pos[-1]) + 1) if last_pos.size else 0
-    betas[zero_from:] = 0.0
-    betas = np.clip(betas, 0.0, 1.0)
-    alphas = np.clip(alphas, 0.0, 1.0)
+    betas = np.minimum(betas, 1.0)
     # rounding may make two alphas equal when a group has a tiny mass: keep the lower beta
     keep = np.r_[alphas[1:] > alphas[:-1], True]
     if not keep.all():
         alphas, betas = alphas[keep], betas[keep]
-        betas = np.minimum.accumulate(betas)
     return TradeoffCurve([float(v) for v in alphas], [float(v) for v in betas], exact=False)
 
 
