@@ -1,4 +1,4 @@
-"""The exact 2x2 refinement criterion (paper's Lemma 1 (3)), its witness, and two-secret refinement."""
+"""The exact 2x2 refinement criterion (Lemma 1 (3)), its witness, and two-secret refinement."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trade-off points and exact f-DP trade-off curves (Neyman–Pearson), incl. zero-probability outputs."""
+"""Trade-off points and exact f-DP trade-off curves (Neyman–Pearson), zero-probability outputs."""
 
 from __future__ import annotations
 
