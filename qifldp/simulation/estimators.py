@@ -1,0 +1,814 @@
+"""Server side: unbiased frequency estimators of the LDP protocols and their variance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_int
+from ..channel import as_channel
+from ..errors import ChannelError, InputTypeError, ParameterError
+from . import _params
+from ._util import as_values, row_chunks
+from .samplers import LHReports, lh_collision_probability
+
+__all__ = [
+    "RANK_RTOL",
+    "support_counts",
+    "calibrate",
+    "frequency_variance",
+    "project_simplex",
+    "grr_pq_star",
+    "ss_pq_star",
+    "lh_pq_star",
+    "estimate_grr",
+    "estimate_ss",
+    "estimate_lh",
+    "estimate_ue",
+    "estimate_sue",
+    "estimate_oue",
+    "estimate_the",
+    "variance_grr",
+    "variance_ss",
+    "variance_lh",
+    "variance_ue",
+    "variance_sue",
+    "variance_oue",
+    "variance_the",
+    "inversion_matrix",
+    "estimate_inversion",
+    "variance_inversion",
+]
+
+#: Relative tolerance on singular values below which a channel counts as rank
+#: deficient for the matrix-inversion estimator (singular value < RANK_RTOL · largest).
+RANK_RTOL: float = 1e-10
+
+
+# ----------------------------------------------------------------------------------------
+# support counts and calibration
+# ----------------------------------------------------------------------------------------
+def support_counts(reports: Any, k: int | None = None) -> np.ndarray:
+    """How many reports support each value v = 0..k-1.
+
+    Parameters
+    ----------
+    reports : numpy.ndarray or LHReports
+        - shape (n,) integers (GRR): a report supports the value it names;
+        - shape (n, ω) integers (SS subsets): each value in the subset;
+        - shape (n, k) booleans (SS membership, UE, THE bits): each set bit;
+        - :class:`LHReports`: every v with h_j(v) = y_j.
+    k : int, optional
+        Domain size; needed for 1-D and (n, ω) reports, checked otherwise.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (k,)
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Missing or inconsistent ``k``, reports out of range, bad shape or type.
+
+    Notes
+    -----
+    O(n) for GRR, O(n ω) for subsets, O(n k) for bits and LH (LH evaluates the
+    hash of every user at every value in cache-sized blocks, updating
+    (a v + b) mod P incrementally in uint32).
+
+    Examples
+    --------
+    >>> support_counts(np.array([0, 2, 2]), k=3).tolist()
+    [1, 0, 2]
+    >>> support_counts(np.array([[True, False], [True, True]])).tolist()
+    [2, 1]
+    """
+    if isinstance(reports, LHReports):
+        if k is not None and check_int("k", k, minimum=2) != reports.k:
+            msg = f"k = {k} does not match the reports' domain size {reports.k}"
+            raise ParameterError(msg)
+        return _lh_support_counts(reports)
+    arr = np.asarray(reports)
+    if arr.dtype == np.bool_:
+        if arr.ndim != 2:
+            msg = f"boolean reports must be an (n, k) matrix, got shape {arr.shape}"
+            raise ParameterError(msg)
+        if k is not None and check_int("k", k, minimum=2) != arr.shape[1]:
+            msg = f"k = {k} does not match the {arr.shape[1]} columns of the bit reports"
+            raise ParameterError(msg)
+        return np.count_nonzero(arr, axis=0).astype(np.int64)
+    if k is None:
+        msg = "k must be given for integer reports (GRR values or SS subsets)"
+        raise ParameterError(msg)
+    k = check_int("k", k, minimum=2)
+    if arr.ndim not in (1, 2):
+        msg = f"integer reports must have shape (n,) or (n, omega), got {arr.shape}"
+        raise ParameterError(msg)
+    flat = as_values(arr.reshape(-1), k, name="reports")
+    return np.bincount(flat, minlength=k).astype(np.int64)
+
+
+def _lh_support_counts(R: LHReports) -> np.ndarray:
+    counts = np.zeros(R.k, dtype=np.int64)
+    y = R.y.astype(np.uint32 if R.table is None else R.table.dtype)
+    eq = np.empty(0, dtype=bool)
+    for s, e in row_chunks(len(R), 1, cells=1 << 16):
+        if eq.size != e - s:
+            eq = np.empty(e - s, dtype=bool)
+        ys = y[s:e]
+        for v, col in R._columns(s, e):
+            np.equal(col, ys, out=eq)
+            counts[v] += np.count_nonzero(eq)
+    return counts
+
+
+def calibrate(
+    counts: Any, n: int, p_star: float, q_star: float, *, project: bool = False
+) -> np.ndarray:
+    """Unbiased frequencies from support counts: f̂_v = (C_v / n − q*) / (p* − q*).
+
+    Parameters
+    ----------
+    counts : array_like, shape (k,)
+        Support counts C_v.
+    n : int
+        Number of users, ``n >= 1``.
+    p_star, q_star : float
+        Pr[a report supports v | value v] and Pr[... | another value]; p* != q*.
+    project : bool
+        Return the Euclidean projection of f̂ onto the probability simplex
+        (biased, but a valid distribution).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (k,)
+
+    Raises
+    ------
+    ParameterError
+        p* = q* (the reports carry no information: ε = 0 or a degenerate ω).
+
+    Notes
+    -----
+    E[C_v] = n f_v p* + n (1 − f_v) q*, hence E[f̂_v] = f_v (Wang et al.,
+    USENIX Security 2017, "pure" protocols). O(k).
+
+    Examples
+    --------
+    >>> calibrate([30, 70], 100, p_star=0.75, q_star=0.25).tolist()
+    [0.1, 0.9]
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    n = check_int("n", n, minimum=1)
+    if not p_star != q_star:
+        msg = (
+            f"the protocol's p* = {p_star} equals q* = {q_star}: reports carry no information "
+            "about the frequencies (eps = 0 or a degenerate parameter); no unbiased estimator"
+        )
+        raise ParameterError(msg)
+    f = (counts / n - q_star) / (p_star - q_star)
+    return project_simplex(f) if project else f
+
+
+def frequency_variance(p_star: float, q_star: float, n: int, f: Any = None) -> np.ndarray | float:
+    """Variance of the calibrated estimator f̂_v = (C_v/n − q*)/(p* − q*).
+
+    Parameters
+    ----------
+    p_star, q_star : float
+        Support probabilities of the protocol, p* != q*.
+    n : int
+        Number of users.
+    f : array_like, optional
+        True frequencies of the n users' values. Without it, the usual
+        approximation for a rare value (f_v = 0) is returned.
+
+    Returns
+    -------
+    float (f is None) or numpy.ndarray (one variance per value)
+
+    Notes
+    -----
+    Given the users' values (fixed population) and independent randomisation,
+    C_v is a sum of independent Bernoulli(p*) (n f_v users) and Bernoulli(q*)
+    variables, so
+
+        Var[f̂_v] = [f_v p*(1 − p*) + (1 − f_v) q*(1 − q*)] / (n (p* − q*)²)
+                 = q*(1 − q*)/(n (p* − q*)²) + f_v (1 − p* − q*)/(n (p* − q*)),
+
+    the formula of Wang et al. (2017, Eq. 2 divided by n²). With f = None the
+    first term is returned (their Var*). O(k).
+
+    Examples
+    --------
+    >>> round(frequency_variance(0.75, 0.25, 100), 6)    # 0.1875 / (100 · 0.25)
+    0.0075
+    """
+    n = check_int("n", n, minimum=1)
+    d = p_star - q_star
+    if d == 0:
+        msg = f"p* = q* = {p_star}: the estimator is undefined"
+        raise ParameterError(msg)
+    base = q_star * (1.0 - q_star) / (n * d * d)
+    if f is None:
+        return float(base)
+    f = np.asarray(f, dtype=np.float64)
+    return (f * p_star * (1.0 - p_star) + (1.0 - f) * q_star * (1.0 - q_star)) / (n * d * d)
+
+
+def project_simplex(v: Any) -> np.ndarray:
+    """Euclidean projection onto the probability simplex {x >= 0, Σ x = 1}.
+
+    Parameters
+    ----------
+    v : array_like, shape (k,) or (m, k)
+        A vector, or one vector per row.
+
+    Returns
+    -------
+    numpy.ndarray of float64, same shape
+
+    Raises
+    ------
+    ParameterError
+        Empty, non-finite input or more than two dimensions.
+
+    Notes
+    -----
+    Sort-based algorithm (Held, Wolfe and Crowder 1974; Duchi et al. 2008):
+    with u sorted descending, ρ = max{j : u_j − (Σ_{i<=j} u_i − 1)/j > 0},
+    τ = (Σ_{i<=ρ} u_i − 1)/ρ and x = max(v − τ, 0). O(k log k) per vector.
+
+    Examples
+    --------
+    >>> project_simplex([0.5, 0.8, -0.1]).round(6).tolist()
+    [0.35, 0.65, 0.0]
+    """
+    arr = np.array(v, dtype=np.float64)
+    if arr.ndim not in (1, 2) or arr.size == 0:
+        msg = f"v must be a non-empty vector or matrix, got shape {arr.shape}"
+        raise ParameterError(msg)
+    if not np.all(np.isfinite(arr)):
+        msg = "v must be finite (no NaN or inf)"
+        raise ParameterError(msg)
+    X = arr.reshape(-1, arr.shape[-1])
+    u = -np.sort(-X, axis=1)
+    css = np.cumsum(u, axis=1) - 1.0
+    j = np.arange(1, X.shape[1] + 1)
+    cond = u - css / j > 0
+    rho = X.shape[1] - np.argmax(cond[:, ::-1], axis=1)  # last index where cond holds, 1-based
+    tau = css[np.arange(X.shape[0]), rho - 1] / rho
+    out = np.maximum(X - tau[:, None], 0.0)
+    return out.reshape(arr.shape)
+
+
+# ----------------------------------------------------------------------------------------
+# protocol parameters p*, q*
+# ----------------------------------------------------------------------------------------
+def grr_pq_star(k: int, eps: float) -> tuple[float, float]:
+    """(p*, q*) of GRR: (e^ε, 1)/(e^ε + k − 1).
+
+    Examples
+    --------
+    >>> grr_pq_star(3, 0.0)
+    (0.3333333333333333, 0.3333333333333333)
+    """
+    return _params.grr_pq(k, eps)
+
+
+def ss_pq_star(k: int, eps: float, omega: int | None = None) -> tuple[float, float]:
+    """(p*, q*) of ω-SS: p* = p = ω e^ε/(ω e^ε + k − ω), q* = (ω − p)/(k − 1).
+
+    Notes
+    -----
+    A value v != x is in the subset w.p. p (ω − 1)/(k − 1) + (1 − p) ω/(k − 1)
+    = (ω − p)/(k − 1) (Wang et al. 2016).
+
+    Examples
+    --------
+    >>> [round(t, 6) for t in ss_pq_star(4, 0.0, 2)]
+    [0.5, 0.5]
+    """
+    k, eps, omega = _params.check_ss(k, eps, omega)
+    p = _params.ss_p(k, eps, omega)
+    return p, (omega - p) / (k - 1)
+
+
+def lh_pq_star(eps: float, g: int, prime: int | None = None) -> tuple[float, float]:
+    """(p*, q*) of local hashing: p* = e^ε/(e^ε + g − 1), q* = c p* + (1 − c)(1 − p*)/(g − 1).
+
+    Parameters
+    ----------
+    eps : float
+    g : int
+    prime : int or None
+        The prime of the universal family (c = :func:`lh_collision_probability`),
+        or None for uniformly random hash functions (c = 1/g, so q* = 1/g).
+
+    Examples
+    --------
+    >>> lh_pq_star(0.0, 4)
+    (0.25, 0.25)
+    """
+    p, qq = _params.lh_pq(eps, g)
+    c = lh_collision_probability(g, prime)
+    if prime is None:
+        return p, 1.0 / int(g)
+    return p, c * p + (1.0 - c) * qq
+
+
+def _reports_pq_star_lh(reports: LHReports, eps: float) -> tuple[float, float]:
+    return lh_pq_star(eps, reports.g, None if reports.table is not None else reports.prime)
+
+
+# ----------------------------------------------------------------------------------------
+# per-protocol estimators
+# ----------------------------------------------------------------------------------------
+def estimate_grr(reports: Any, k: int, eps: float, *, project: bool = False) -> np.ndarray:
+    """Unbiased frequency estimate from GRR reports.
+
+    Parameters
+    ----------
+    reports : array_like of int, shape (n,)
+        Output of :func:`sample_grr`.
+    k : int
+    eps : float
+        Must be > 0 (otherwise the reports carry no information).
+    project : bool
+        Project onto the probability simplex.
+
+    Returns
+    -------
+    numpy.ndarray, shape (k,)
+
+    Raises
+    ------
+    ParameterError
+        eps = 0, no reports, reports out of range.
+
+    Notes
+    -----
+    f̂_v = (C_v/n − q)/(p − q) with C_v the number of reports equal to v. O(n + k).
+
+    Examples
+    --------
+    >>> from qifldp.simulation import sample_grr
+    >>> xs = np.repeat([0, 1, 2], [5000, 3000, 2000])
+    >>> estimate_grr(sample_grr(xs, 3, 2.0, rng=0), 3, 2.0).round(1).tolist()
+    [0.5, 0.3, 0.2]
+    """
+    ps, qs = grr_pq_star(k, eps)
+    counts = support_counts(reports, k)
+    return calibrate(counts, _n_reports(reports), ps, qs, project=project)
+
+
+def _n_reports(reports: Any) -> int:
+    n = len(reports) if isinstance(reports, LHReports) else int(np.shape(reports)[0])
+    if n == 0:
+        msg = "reports must not be empty (n >= 1 users)"
+        raise ParameterError(msg)
+    return n
+
+
+def _ss_omega(reports: Any, k: int, omega: int | None) -> int:
+    arr = np.asarray(reports)
+    if arr.ndim != 2:
+        msg = (
+            "SS reports must be (n, omega) subsets or an (n, k) membership matrix, "
+            f"got shape {arr.shape}"
+        )
+        raise ParameterError(msg)
+    if arr.dtype == np.bool_:
+        sizes = np.count_nonzero(arr, axis=1)
+        found = int(sizes[0]) if sizes.size else omega
+        if sizes.size and np.any(sizes != found):
+            msg = "SS membership rows must all have the same number omega of set entries"
+            raise ParameterError(msg)
+    else:
+        found = arr.shape[1]
+    if omega is not None and found is not None and int(omega) != found:
+        msg = f"omega = {omega} does not match the reports' subset size {found}"
+        raise ParameterError(msg)
+    if found is None:
+        msg = "omega must be given when there are no reports"
+        raise ParameterError(msg)
+    return found
+
+
+def estimate_ss(
+    reports: Any, k: int, eps: float, omega: int | None = None, *, project: bool = False
+) -> np.ndarray:
+    """Unbiased frequency estimate from ω-SS reports.
+
+    Parameters
+    ----------
+    reports : numpy.ndarray
+        (n, ω) subsets or (n, k) boolean membership (output of :func:`sample_ss`).
+    k : int
+    eps : float
+    omega : int, optional
+        Subset size; read from the reports when omitted (checked when given).
+    project : bool
+
+    Returns
+    -------
+    numpy.ndarray, shape (k,)
+
+    Raises
+    ------
+    ParameterError
+        p* = q* (eps = 0 or ω = k), inconsistent omega, empty reports.
+
+    Notes
+    -----
+    Support counts C_v = #subsets containing v, calibrated with
+    :func:`ss_pq_star`. O(n ω) or O(n k).
+
+    Examples
+    --------
+    >>> from qifldp.simulation import sample_ss
+    >>> xs = np.repeat([0, 1, 2, 3], [4000, 3000, 2000, 1000])
+    >>> estimate_ss(sample_ss(xs, 4, 2.0, 1, rng=0), 4, 2.0).round(1).tolist()
+    [0.4, 0.3, 0.2, 0.1]
+    """
+    k = check_int("k", k, minimum=2)
+    omega = _ss_omega(reports, k, omega)
+    ps, qs = ss_pq_star(k, eps, omega)
+    counts = support_counts(reports, k)
+    return calibrate(counts, _n_reports(reports), ps, qs, project=project)
+
+
+def estimate_lh(reports: LHReports, eps: float, *, project: bool = False) -> np.ndarray:
+    """Unbiased frequency estimate from local-hashing reports (BLH, OLH or any g).
+
+    Parameters
+    ----------
+    reports : LHReports
+        Output of :func:`sample_lh` (k, g and the hash family are read from it).
+    eps : float
+    project : bool
+
+    Returns
+    -------
+    numpy.ndarray, shape (k,)
+
+    Raises
+    ------
+    InputTypeError
+        ``reports`` is not an :class:`LHReports`.
+    ParameterError
+        eps = 0 or empty reports.
+
+    Notes
+    -----
+    C_v = #{j : h_j(v) = y_j}; p* = e^ε/(e^ε + g − 1) and q* from
+    :func:`lh_pq_star` with the exact collision probability of the hash family,
+    so the estimate is unbiased for the universal family too. O(n k).
+
+    Examples
+    --------
+    >>> from qifldp.simulation import sample_olh
+    >>> xs = np.repeat([0, 1, 2], [6000, 3000, 1000])
+    >>> estimate_lh(sample_olh(xs, 3, 3.0, rng=0), 3.0).round(1).tolist()
+    [0.6, 0.3, 0.1]
+    """
+    if not isinstance(reports, LHReports):
+        msg = f"reports must be LHReports (from sample_lh), got {type(reports).__name__}"
+        raise InputTypeError(msg)
+    ps, qs = _reports_pq_star_lh(reports, eps)
+    return calibrate(support_counts(reports), _n_reports(reports), ps, qs, project=project)
+
+
+def estimate_ue(bits: Any, p: float, q: float, *, project: bool = False) -> np.ndarray:
+    """Unbiased frequency estimate from unary-encoding bit reports.
+
+    Parameters
+    ----------
+    bits : numpy.ndarray of bool, shape (n, k)
+    p, q : float
+        The UE parameters, 0 <= q < p <= 1.
+    project : bool
+
+    Returns
+    -------
+    numpy.ndarray, shape (k,)
+
+    Notes
+    -----
+    C_v = number of reports with bit v set; p* = p, q* = q. O(n k).
+
+    Examples
+    --------
+    >>> estimate_ue(np.array([[1, 0], [1, 1]], dtype=bool), 0.75, 0.25).tolist()
+    [1.5, 0.5]
+    """
+    p, q = _params.check_ue(p, q)
+    bits = _check_bits(bits)
+    return calibrate(support_counts(bits), _n_reports(bits), p, q, project=project)
+
+
+def _check_bits(bits: Any) -> np.ndarray:
+    arr = np.asarray(bits)
+    if arr.ndim != 2 or arr.dtype != np.bool_:
+        zero_one = np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1))
+        if arr.ndim == 2 and zero_one:
+            return arr.astype(bool)
+        msg = f"bits must be an (n, k) boolean (or 0/1) matrix, got {arr.shape} of {arr.dtype}"
+        raise ParameterError(msg)
+    return arr
+
+
+def estimate_sue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
+    """Unbiased frequency estimate from SUE reports (:func:`estimate_ue` with SUE's p, q).
+
+    Examples
+    --------
+    >>> from qifldp.simulation import sample_sue
+    >>> xs = np.repeat([0, 1], [7000, 3000])
+    >>> estimate_sue(sample_sue(xs, 2, 4.0, rng=0), 4.0).round(1).tolist()
+    [0.7, 0.3]
+    """
+    p, q = _params.sue_pq(eps)
+    return estimate_ue(bits, p, q, project=project)
+
+
+def estimate_oue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
+    """Unbiased frequency estimate from OUE reports (:func:`estimate_ue` with OUE's p, q).
+
+    Examples
+    --------
+    >>> from qifldp.simulation import sample_oue
+    >>> xs = np.repeat([0, 1], [7000, 3000])
+    >>> estimate_oue(sample_oue(xs, 2, 4.0, rng=0), 4.0).round(1).tolist()
+    [0.7, 0.3]
+    """
+    p, q = _params.oue_pq(eps)
+    return estimate_ue(bits, p, q, project=project)
+
+
+def estimate_the(bits: Any, eps: float, theta: float, *, project: bool = False) -> np.ndarray:
+    """Unbiased frequency estimate from THE reports (p* = 1 − e^{ε(θ−1)/2}/2, q* = e^{−εθ/2}/2).
+
+    Examples
+    --------
+    >>> from qifldp.simulation import sample_the
+    >>> xs = np.repeat([0, 1], [7000, 3000])
+    >>> estimate_the(sample_the(xs, 2, 4.0, 0.7, rng=0), 4.0, 0.7).round(1).tolist()
+    [0.7, 0.3]
+    """
+    p, q = _params.the_pq(eps, theta)
+    bits = _check_bits(bits)
+    return calibrate(support_counts(bits), _n_reports(bits), p, q, project=project)
+
+
+# ----------------------------------------------------------------------------------------
+# per-protocol variances
+# ----------------------------------------------------------------------------------------
+def variance_grr(k: int, eps: float, n: int, f: Any = None) -> np.ndarray | float:
+    """Variance of :func:`estimate_grr` (see :func:`frequency_variance`).
+
+    Notes
+    -----
+    Var* = (e^ε + k − 2)/(n (e^ε − 1)²) for a value of frequency 0.
+
+    Examples
+    --------
+    >>> import math
+    >>> math.isclose(variance_grr(10, 1.0, 1000), (math.e + 8) / (1000 * (math.e - 1) ** 2))
+    True
+    """
+    return frequency_variance(*grr_pq_star(k, eps), n, f)
+
+
+def variance_ss(
+    k: int, eps: float, n: int, f: Any = None, omega: int | None = None
+) -> np.ndarray | float:
+    """Variance of :func:`estimate_ss` (see :func:`frequency_variance` and :func:`ss_pq_star`).
+
+    Examples
+    --------
+    >>> variance_ss(8, 1.0, 100, omega=2) > 0
+    True
+    """
+    return frequency_variance(*ss_pq_star(k, eps, omega), n, f)
+
+
+def variance_lh(
+    eps: float, g: int, n: int, f: Any = None, prime: int | None = None
+) -> np.ndarray | float:
+    """Variance of :func:`estimate_lh` (see :func:`frequency_variance` and :func:`lh_pq_star`).
+
+    Notes
+    -----
+    With uniformly random hashing (prime=None) and f_v = 0:
+    Var* = (e^ε − 1 + g)² / (n (e^ε − 1)² (g − 1)) (Wang et al. 2017, Eq. 14, over n²).
+
+    Examples
+    --------
+    >>> import math
+    >>> e = math.exp(1.0)
+    >>> math.isclose(variance_lh(1.0, 4, 500), (e - 1 + 4) ** 2 / (500 * (e - 1) ** 2 * 3))
+    True
+    """
+    return frequency_variance(*lh_pq_star(eps, g, prime), n, f)
+
+
+def variance_ue(p: float, q: float, n: int, f: Any = None) -> np.ndarray | float:
+    """Variance of :func:`estimate_ue`: p* = p, q* = q.
+
+    Examples
+    --------
+    >>> round(variance_ue(0.75, 0.25, 100), 6)
+    0.0075
+    """
+    p, q = _params.check_ue(p, q)
+    return frequency_variance(p, q, n, f)
+
+
+def variance_sue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
+    """Variance of :func:`estimate_sue`; Var* = e^{ε/2}/(n (e^{ε/2} − 1)²).
+
+    Examples
+    --------
+    >>> import math
+    >>> math.isclose(variance_sue(2.0, 10), math.e / (10 * (math.e - 1) ** 2))
+    True
+    """
+    return frequency_variance(*_params.sue_pq(eps), n, f)
+
+
+def variance_oue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
+    """Variance of :func:`estimate_oue`; Var* = 4 e^ε/(n (e^ε − 1)²).
+
+    Examples
+    --------
+    >>> import math
+    >>> math.isclose(variance_oue(1.0, 10), 4 * math.e / (10 * (math.e - 1) ** 2))
+    True
+    """
+    return frequency_variance(*_params.oue_pq(eps), n, f)
+
+
+def variance_the(eps: float, theta: float, n: int, f: Any = None) -> np.ndarray | float:
+    """Variance of :func:`estimate_the` (see :func:`frequency_variance`).
+
+    Examples
+    --------
+    >>> variance_the(1.0, 0.7, 1000) > variance_oue(1.0, 1000)
+    True
+    """
+    return frequency_variance(*_params.the_pq(eps, theta), n, f)
+
+
+# ----------------------------------------------------------------------------------------
+# matrix inversion for any channel
+# ----------------------------------------------------------------------------------------
+def inversion_matrix(C: Any, rank_rtol: float = RANK_RTOL) -> np.ndarray:
+    """The pseudo-inverse C⁺ (|Y| x |X|) used by the matrix-inversion estimator.
+
+    Parameters
+    ----------
+    C : Channel, shape (|X|, |Y|)
+        Must have full row rank |X| (distinct input distributions that are
+        linearly independent), which needs |Y| >= |X|.
+    rank_rtol : float
+        Singular values below ``rank_rtol`` times the largest count as zero.
+
+    Returns
+    -------
+    numpy.ndarray, shape (|Y|, |X|)
+        A right inverse: C C⁺ = I.
+
+    Raises
+    ------
+    ChannelError
+        C is rank deficient (frequencies are not identifiable from outputs).
+
+    Notes
+    -----
+    Computed from the thin SVD C = U S Vᵀ as C⁺ = V S⁻¹ Uᵀ. O(|X|² |Y|).
+
+    Examples
+    --------
+    >>> inversion_matrix([[0.75, 0.25], [0.25, 0.75]]).round(6).tolist()
+    [[1.5, -0.5], [-0.5, 1.5]]
+    """
+    C = as_channel(C)
+    if C.n_outputs < C.n_inputs:
+        msg = (
+            f"C has {C.n_outputs} outputs < {C.n_inputs} inputs: the input frequencies are not "
+            "identifiable by matrix inversion (needs full row rank)"
+        )
+        raise ChannelError(msg)
+    U, s, Vt = np.linalg.svd(C.matrix, full_matrices=False)
+    if s[-1] <= rank_rtol * s[0]:
+        rank = int(np.sum(s > rank_rtol * s[0]))
+        msg = (
+            f"C has rank {rank} < {C.n_inputs} inputs (smallest singular value {s[-1]:.3g}): the "
+            "input frequencies are not identifiable by matrix inversion"
+        )
+        raise ChannelError(msg)
+    return (Vt.T / s) @ U.T
+
+
+def estimate_inversion(
+    C: Any, ys: Any, *, project: bool = False, rank_rtol: float = RANK_RTOL
+) -> np.ndarray:
+    """Matrix-inversion frequency estimate for any channel: f̂ = ŷ C⁺.
+
+    Parameters
+    ----------
+    C : Channel, shape (|X|, |Y|)
+        Full row rank.
+    ys : array_like of int, shape (n,)
+        Observed output indices (e.g. from :func:`sample`).
+    project : bool
+        Project onto the probability simplex.
+    rank_rtol : float
+        See :func:`inversion_matrix`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (|X|,)
+
+    Raises
+    ------
+    ChannelError
+        C is rank deficient.
+    ParameterError
+        No observations or an output index out of range.
+
+    Notes
+    -----
+    ŷ is the empirical output distribution, E[ŷ] = f C, and C C⁺ = I, so
+    E[f̂] = f: unbiased (the least-squares solution of f C = ŷ when C is not
+    square). For GRR it coincides with :func:`estimate_grr`. O(n + |X|² |Y|).
+
+    Examples
+    --------
+    >>> C = [[0.75, 0.25], [0.25, 0.75]]
+    >>> estimate_inversion(C, [0, 0, 0, 1]).tolist()
+    [1.0, 0.0]
+    """
+    C = as_channel(C)
+    Cp = inversion_matrix(C, rank_rtol)
+    ys = as_values(ys, C.n_outputs, name="ys")
+    if ys.size == 0:
+        msg = "ys must not be empty (n >= 1 observations)"
+        raise ParameterError(msg)
+    yhat = np.bincount(ys, minlength=C.n_outputs) / ys.size
+    f = yhat @ Cp
+    return project_simplex(f) if project else f
+
+
+def variance_inversion(
+    C: Any, f: Any, n: int, *, full: bool = False, rank_rtol: float = RANK_RTOL
+) -> np.ndarray:
+    """Variance (or covariance) of :func:`estimate_inversion` for n users with frequencies f.
+
+    Parameters
+    ----------
+    C : Channel, shape (|X|, |Y|)
+        Full row rank.
+    f : array_like, shape (|X|,)
+        The users' true frequencies (a probability vector).
+    n : int
+        Number of users.
+    full : bool
+        Return the (|X|, |X|) covariance matrix instead of the variances.
+    rank_rtol : float
+        See :func:`inversion_matrix`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (|X|,) or (|X|, |X|)
+
+    Notes
+    -----
+    Given the users' values, the output counts are a sum of independent
+    one-hot vectors: Cov[ŷ] = (diag(μ) − Σ_x f_x C_xᵀ C_x)/n with μ = f C. As
+    C_x C⁺ = e_x, Cov[f̂] = C⁺ᵀ Cov[ŷ] C⁺ = (C⁺ᵀ diag(μ) C⁺ − diag(f))/n and
+    Var[f̂_v] = (Σ_y μ_y C⁺[y, v]² − f_v)/n. For GRR this equals
+    :func:`variance_grr`. O(|X|² |Y|).
+
+    Examples
+    --------
+    >>> C = [[0.75, 0.25], [0.25, 0.75]]
+    >>> variance_inversion(C, [0.5, 0.5], 100).round(6).tolist()
+    [0.0075, 0.0075]
+    """
+    C = as_channel(C)
+    Cp = inversion_matrix(C, rank_rtol)
+    f = np.asarray(f, dtype=np.float64)
+    if f.shape != (C.n_inputs,) or not np.all(np.isfinite(f)) or np.any(f < 0):
+        msg = f"f must be a non-negative vector of length {C.n_inputs}, got shape {f.shape}"
+        raise ParameterError(msg)
+    if abs(f.sum() - 1.0) > 1e-9:
+        msg = f"f must sum to 1 (frequencies of the users' values), sums to {f.sum()}"
+        raise ParameterError(msg)
+    n = check_int("n", n, minimum=1)
+    mu = f @ C.matrix
+    if full:
+        return ((Cp.T * mu) @ Cp - np.diag(f)) / n
+    return (mu @ (Cp * Cp) - f) / n
