@@ -1,0 +1,263 @@
+"""The ``qifldp`` command line: quick answers about LDP protocols as channels."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .channel import Channel
+from .errors import QifldpError
+
+__all__ = ["main", "parse_spec", "build", "PROTOCOLS"]
+
+#: Protocol name -> (module, function) of its constructor; aliases share a target.
+PROTOCOLS: dict[str, tuple[str, str]] = {
+    "grr": ("qifldp.mechanisms", "grr"),
+    "ss": ("qifldp.mechanisms", "subset_selection"),
+    "subset_selection": ("qifldp.mechanisms", "subset_selection"),
+    "lh": ("qifldp.mechanisms", "local_hashing"),
+    "local_hashing": ("qifldp.mechanisms", "local_hashing"),
+    "blh": ("qifldp.mechanisms", "blh"),
+    "olh": ("qifldp.mechanisms", "olh"),
+    "ue": ("qifldp.mechanisms", "unary_encoding"),
+    "unary_encoding": ("qifldp.mechanisms", "unary_encoding"),
+    "sue": ("qifldp.mechanisms", "sue"),
+    "oue": ("qifldp.mechanisms", "oue"),
+    "the": ("qifldp.mechanisms", "the"),
+    "sue_bit": ("qifldp.mechanisms", "sue_bit"),
+    "oue_bit": ("qifldp.mechanisms", "oue_bit"),
+    "the_bit": ("qifldp.mechanisms", "the_bit"),
+}
+
+_INT_PARAMS = {"k", "omega", "g", "d", "ell"}
+DEFAULT_COMPARE = ("grr", "ss", "blh", "olh", "sue", "oue")
+
+
+class UsageError(QifldpError, ValueError):
+    """A command-line argument is malformed (exit status 2)."""
+
+
+def _constructor(name: str) -> Callable[..., Channel]:
+    if name not in PROTOCOLS:
+        known = ", ".join(sorted(PROTOCOLS))
+        msg = f"unknown protocol {name!r}; known protocols: {known}"
+        raise UsageError(msg)
+    module, func = PROTOCOLS[name]
+    return getattr(importlib.import_module(module), func)
+
+
+def _value(key: str, text: str) -> Any:
+    try:
+        if key in _INT_PARAMS:
+            return int(text)
+        return float(text)
+    except ValueError:
+        kind = "an integer" if key in _INT_PARAMS else "a number"
+        msg = f"parameter {key} must be {kind}, got {text!r}"
+        raise UsageError(msg) from None
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Parse ``NAME:key=value,...`` into the protocol name and its parameters.
+
+    Examples
+    --------
+    >>> parse_spec("the:k=4,eps=1,theta=0.7")
+    ('the', {'k': 4, 'eps': 1.0, 'theta': 0.7})
+    """
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    params: dict[str, Any] = {}
+    for item in filter(None, (s.strip() for s in rest.split(","))):
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            msg = f"protocol spec {spec!r}: expected key=value, got {item!r}"
+            raise UsageError(msg)
+        params[key] = _value(key, text.strip())
+    return name, params
+
+
+def build(spec: str, **defaults: Any) -> Channel:
+    """Build the channel of a protocol spec; ``defaults`` fill missing parameters.
+
+    Examples
+    --------
+    >>> build("grr:k=3,eps=0").shape
+    (3, 3)
+    """
+    name, params = parse_spec(spec)
+    ctor = _constructor(name)
+    accepted = inspect.signature(ctor).parameters
+    for key, val in defaults.items():
+        if key in accepted and key not in params and val is not None:
+            params[key] = val
+    unknown = sorted(set(params) - set(accepted))
+    if unknown:
+        msg = f"protocol {name!r} takes {', '.join(accepted)}; unknown parameter(s): {', '.join(unknown)}"
+        raise UsageError(msg)
+    missing = [
+        p.name for p in accepted.values() if p.default is inspect.Parameter.empty and p.name not in params
+    ]
+    if missing:
+        msg = f"protocol {name!r} needs parameter(s): {', '.join(missing)}"
+        raise UsageError(msg)
+    return ctor(**params)
+
+
+def _num(x: float) -> float | str:
+    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+
+def _leak_row(C: Channel) -> dict[str, Any]:
+    from . import measures
+
+    return {
+        "bayes_capacity": _num(measures.bayes_capacity(C)),
+        "asr": _num(measures.asr(C)),
+        "ldp_epsilon": _num(measures.ldp_epsilon(C)),
+        "min_entropy_leakage": _num(measures.min_entropy_leakage(C)),
+    }
+
+
+def _cmd_leak(args: argparse.Namespace) -> dict[str, Any]:
+    C = build(args.spec)
+    out = {"protocol": args.spec, **_leak_row(C)}
+    if not args.json:
+        width = max(len(k) for k in out)
+        for key, val in out.items():
+            print(f"{key:<{width}}  {val}")
+    return out
+
+
+def _cmd_refines(args: argparse.Namespace) -> dict[str, Any]:
+    from .refinement import refines
+
+    A, B = build(args.spec_a), build(args.spec_b)
+    res = refines(A, B)
+    out: dict[str, Any] = {"holds": bool(res.holds)}
+    if res.witness is not None:
+        out["witness"] = np.asarray(res.witness).tolist()
+    if res.counterexample is not None:
+        ce = res.counterexample
+        out["counterexample"] = {
+            "gain": np.asarray(ce.gain).tolist(),
+            "prior": np.asarray(ce.prior).tolist(),
+            "gap": float(ce.gap),
+        }
+    if not args.json:
+        print(res)
+    return out
+
+
+def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
+    def fmt(v: Any) -> str:
+        return f"{v:.6g}" if isinstance(v, float) else str(v)
+
+    cells = [[fmt(r[c]) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in cells]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _cmd_compare(args: argparse.Namespace) -> dict[str, Any]:
+    names = args.names or list(DEFAULT_COMPARE)
+    channels: dict[str, Channel] = {}
+    for spec in names:
+        channels[spec] = build(spec, k=args.k, eps=args.eps)
+    rows = []
+    for spec, C in channels.items():
+        row = _leak_row(C)
+        rows.append({"name": spec, **{k: row[k] for k in ("bayes_capacity", "asr", "ldp_epsilon")}})
+    edges: list[list[str]] = []
+    equivalent: list[list[str]] = []
+    if not args.no_graph and len(channels) > 1:
+        from .graph import refinement_graph
+
+        G = refinement_graph(channels)
+        edges = [[u, v] for u, v in sorted(G.edges())]
+        equivalent = [sorted(m) for m in G.graph.get("equivalent", []) if len(m) > 1]
+    out = {"k": args.k, "eps": args.eps, "protocols": rows, "edges": edges}
+    if equivalent:
+        out["equivalent"] = equivalent
+    if not args.json:
+        print(f"k = {args.k}, eps = {args.eps}")
+        print(_table(rows, ["name", "bayes_capacity", "asr", "ldp_epsilon"]))
+        if not args.no_graph and len(channels) > 1:
+            print("\nRefinement (Hasse diagram; A -> B means A ⊑ B, B leaks no more than A):")
+            for u, v in edges:
+                print(f"  {u} -> {v}")
+            if not edges:
+                print("  (no two protocols are comparable)")
+    return out
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="qifldp",
+        description="Quantitative information flow analysis of LDP protocols. "
+        "Protocol specs look like oue:k=5,eps=1.3 or the:k=4,eps=1,theta=0.7.",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    sub = p.add_subparsers(dest="command")
+
+    s = sub.add_parser("leak", help="capacity, ASR, epsilon, min-entropy leakage of a protocol")
+    s.add_argument("spec")
+    s.set_defaults(func=_cmd_leak)
+
+    s = sub.add_parser("refines", help="decide A ⊑ B (B leaks no more than A) with a certificate")
+    s.add_argument("spec_a")
+    s.add_argument("spec_b")
+    s.set_defaults(func=_cmd_refines)
+
+    s = sub.add_parser("compare", help="table of leakage measures and the refinement Hasse diagram")
+    s.add_argument("--k", type=int, default=4, help="domain size (default 4)")
+    s.add_argument("--eps", type=float, default=1.0, help="privacy parameter (default 1)")
+    s.add_argument("--no-graph", action="store_true", help="skip the refinement diagram")
+    s.add_argument("names", nargs="*", help=f"protocol specs (default: {' '.join(DEFAULT_COMPARE)})")
+    s.set_defaults(func=_cmd_compare)
+
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad arguments).
+
+    With no command, prints the comparison table for k = 4, eps = 1.
+
+    Examples
+    --------
+    >>> main(["--json", "leak", "grr:k=2,eps=0"])  # doctest: +ELLIPSIS
+    {"protocol": "grr:k=2,eps=0", "bayes_capacity": 1.0, "asr": 0.5, "ldp_epsilon": 0.0, ...}
+    0
+    """
+    parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # allow --json anywhere on the line
+    want_json = "--json" in argv
+    argv = [a for a in argv if a != "--json"]
+    if not argv or (argv[0].startswith("-") and argv[0] not in {"-h", "--help"}):
+        argv = ["compare", *argv]  # no command: the comparison table
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed its message
+        return int(exc.code or 0)
+    args.json = want_json
+    try:
+        out = args.func(args)
+    except (ValueError, TypeError) as exc:
+        print(f"qifldp: error: {exc}", file=sys.stderr)
+        return 2
+    if want_json:
+        print(json.dumps(out))
+    return 0

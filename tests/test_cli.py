@@ -1,0 +1,85 @@
+"""The command line: JSON contract, exit codes, and the README's main-job command."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import qifldp as q
+from qifldp.cli import main, parse_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "qifldp", *args], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+def test_leak_json_matches_library(capsys):
+    assert main(["--json", "leak", "oue:k=5,eps=1.3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    C = q.oue(5, 1.3)
+    assert out["bayes_capacity"] == pytest.approx(q.bayes_capacity(C))
+    assert out["asr"] == pytest.approx(q.asr(C))
+    assert out["ldp_epsilon"] == pytest.approx(1.3)
+    assert out["min_entropy_leakage"] == pytest.approx(q.min_entropy_leakage(C))
+
+
+def test_leak_infinite_epsilon_is_json_string(capsys):
+    assert main(["leak", "--json", "grr:k=3,eps=0"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ldp_epsilon"] == 0.0 and out["bayes_capacity"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "pattern"),
+    [
+        (["leak", "foo:k=2"], "unknown protocol 'foo'"),
+        (["leak", "grr:k=1,eps=1"], "k must be >= 2"),
+        (["leak", "grr:k=x,eps=1"], "k must be an integer"),
+        (["leak", "grr:k=3"], "needs parameter"),
+        (["leak", "grr:k=3,eps=1,zz=2"], "unknown parameter"),
+        (["leak", "grr:k=3,eps"], "expected key=value"),
+        (["leak", "the:k=3,eps=1,theta=1.5"], "theta"),
+        (["compare", "--k", "3", "--eps", "-1", "--no-graph"], "eps must be >= 0"),
+    ],
+)
+def test_bad_arguments_exit_2_with_message(args, pattern, capsys):
+    assert main(args) == 2
+    assert re.search(pattern, capsys.readouterr().err)
+
+
+def test_argparse_errors_exit_2():
+    r = run("compare", "--k", "notanint")
+    assert r.returncode == 2 and "invalid int value" in r.stderr
+
+
+def test_parse_spec():
+    assert parse_spec("SS:k=5, eps=2, omega=2") == ("ss", {"k": 5, "eps": 2.0, "omega": 2})
+
+
+def test_compare_json_table(capsys):
+    assert main(["--json", "compare", "--k", "3", "--eps", "1", "--no-graph", "grr", "sue"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    names = [p["name"] for p in out["protocols"]]
+    assert names == ["grr", "sue"]
+    # GRR closed form ML = k e^eps / (e^eps + k - 1) (QIF paper)
+    e = 2.718281828459045
+    assert out["protocols"][0]["bayes_capacity"] == pytest.approx(3 * e / (e + 2))
+
+
+def test_readme_main_job_command_prints_a_table():
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```(?:bash|sh)?\n(.*?)```", readme, flags=re.S)
+    first = blocks[0].strip().splitlines()[0]
+    invocation = first.split("&&")[-1].split()
+    assert invocation[0] == "qifldp"
+    r = run(*invocation[1:])
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^name\s+bayes_capacity\s+asr\s+ldp_epsilon$", r.stdout, flags=re.M)
+    assert re.search(r"^grr\s+\d", r.stdout, flags=re.M)
