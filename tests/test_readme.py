@@ -15,8 +15,7 @@ def test_readme_python_examples():
     runner = doctest.DocTestRunner(
         optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS, verbose=False
     )
-    globs: dict = {}
-    for i, block in enumerate(blocks):
-        test = parser.get_doctest(block, globs, f"README block {i}", str(README), 0)
-        runner.run(test, clear_globs=False)
+    # one doctest over all blocks, so that later examples see earlier names
+    test = parser.get_doctest("\n".join(blocks), {}, "README", str(README), 0)
+    runner.run(test)
     assert runner.failures == 0, f"{runner.failures} README example(s) failed (see output)"
