@@ -202,6 +202,17 @@ def _cmd_compare(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def _cmd_reproduce(args: argparse.Namespace) -> dict[str, Any]:
+    from .reproduce import reproduce
+
+    figures = reproduce(args.out, quick=args.quick, data=args.data, which=args.figures)
+    files = [str(f.path) for f in figures]
+    if not args.json:
+        for f in files:
+            print(f)
+    return {"files": files}
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="qifldp",
@@ -227,6 +238,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("names", nargs="*", help=f"protocol specs (default: {' '.join(DEFAULT_COMPARE)})")
     s.set_defaults(func=_cmd_compare)
 
+    s = sub.add_parser("reproduce", help="reproduce the QIF paper's figures 4-7 as PNG files")
+    s.add_argument("--quick", action="store_true", help="fewer points and users (seconds)")
+    s.add_argument("--out", default="figures", help="output directory (default ./figures)")
+    s.add_argument("--data", default=None, help="FIMI transaction file (e.g. Kosarak)")
+    s.add_argument(
+        "--figures", type=int, nargs="+", default=[4, 5, 6, 7], help="figure numbers (default all)"
+    )
+    s.set_defaults(func=_cmd_reproduce)
     return p
 
 
