@@ -65,6 +65,8 @@ from . import formulas
 # --- refinement and f-DP (issue 4) ---------------------------------------------
 
 # --- composite protocols (key-value, multidimensional) -------------------------
+from .keyvalue import pckv_epsilon, pckv_grr, pckv_ue
+from .multidim import rsfd_grr, smp, spl
 
 # --- symbolic and symmetric twins (imported lazily) ----------------------------
 _LAZY_SUBMODULES = ("symbolic", "symmetric")
