@@ -291,8 +291,7 @@ def ss_pq_star(k: int, eps: float, omega: int | None = None) -> tuple[float, flo
     [0.5, 0.5]
     """
     k, eps, omega = _params.check_ss(k, eps, omega)
-    p = _params.ss_p(k, eps, omega)
-    return p, (omega - p) / (k - 1)
+    return _params.ss_pq_star(k, eps, omega)
 
 
 def lh_pq_star(eps: float, g: int, prime: int | None = None) -> tuple[float, float]:

@@ -413,6 +413,26 @@ class LHReports:
     def __len__(self) -> int:
         return int(self.y.size)
 
+    def take(self, index: Any) -> LHReports:
+        """The reports of a subset of users (a slice, integer indices or a boolean mask).
+
+        Examples
+        --------
+        >>> R = sample_lh([0, 1, 2, 0], k=3, eps=1.0, g=2, rng=0)
+        >>> len(R.take(slice(1, 3))), len(R.take(np.array([True, False, True, True])))
+        (2, 3)
+        """
+        pick = (lambda arr: None if arr is None else arr[index])
+        return LHReports(
+            y=self.y[index],
+            k=self.k,
+            g=self.g,
+            a=pick(self.a),
+            b=pick(self.b),
+            prime=self.prime,
+            table=pick(self.table),
+        )
+
     @property
     def hash_family(self) -> str:
         """``"universal"`` or ``"uniform"``."""
@@ -666,7 +686,7 @@ def sample_ue(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndarra
     k : int
         Domain size, ``k >= 2``.
     p, q : float
-        Probabilities 0 <= q <= p <= 1.
+        Probabilities 0 <= q < p <= 1.
     rng : numpy.random.Generator or int, optional
 
     Returns
