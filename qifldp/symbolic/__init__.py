@@ -1,0 +1,121 @@
+"""Symbolic twins of qifldp's channels and measures, in sympy, for derivations and proofs.
+
+A :class:`SymbolicChannel` is a labelled sympy matrix whose entries depend on
+parameters (eps, theta, p, q). The mechanism constructors have the names,
+arguments and labels of the numeric ones; eps and the other real parameters may
+be sympy symbols (or symbol names), exact numbers, or floats (made exact:
+``1.3 -> 13/10``). Importing this subpackage registers symbolic implementations
+of the measures, so ``q.bayes_capacity`` and friends accept symbolic channels and
+return sympy expressions.
+
+>>> import sympy as sp
+>>> import qifldp as q
+>>> from qifldp import symbolic
+>>> eps = sp.Symbol("eps")
+>>> C = symbolic.grr(3, eps)
+>>> C
+SymbolicChannel(3 inputs x 3 outputs; symbols: eps)
+Matrix([
+[exp(eps)/(exp(eps) + 2),        1/(exp(eps) + 2),        1/(exp(eps) + 2)],
+[       1/(exp(eps) + 2), exp(eps)/(exp(eps) + 2),        1/(exp(eps) + 2)],
+[       1/(exp(eps) + 2),        1/(exp(eps) + 2), exp(eps)/(exp(eps) + 2)]])
+>>> q.bayes_capacity(C)
+3*exp(eps)/(exp(eps) + 2)
+>>> q.ldp_epsilon(C)
+eps
+>>> round(q.bayes_capacity(C.evaluate(eps=1.3)), 6)
+1.941668
+
+Parameter domains. Each constructor records the range of its parameters (eps in
+[0, oo), theta in (1/2, 1), p and q in [0, 1] with p > q); a symbol passed in
+needs no assumptions. The measures decide which entry of a column is largest for
+*every* value in these domains, with proofs (exact root counting, interval
+arithmetic; see :mod:`qifldp.symbolic.measures`), and leave an unevaluated
+``Max`` where no proof is found:
+
+>>> theta = sp.Symbol("theta")
+>>> q.bayes_capacity(symbolic.the_bit(eps, theta))
+-exp(eps*(theta - 1)/2)/2 + 2 - exp(-eps*theta/2)/2
+>>> x = sp.Symbol("x")
+>>> q.bayes_capacity(symbolic.SymbolicChannel([[x, 1 - x], [sp.Rational(1, 2), sp.Rational(1, 2)]]))
+Max(1/2, x) + Max(1/2, 1 - x)
+
+Closed forms are in :mod:`qifldp.symbolic.formulas`:
+
+>>> from qifldp.symbolic import formulas
+>>> sp.simplify(q.bayes_capacity(symbolic.sue(3, eps)) - formulas.bayes_capacity_sue(3, eps))
+0
+"""
+
+from __future__ import annotations
+
+from . import formulas
+from .channel import EVALUATE_DPS, MAX_SYMBOLIC_ENTRIES, SymbolicChannel
+from .exact import refines, to_fractions
+from .measures import (
+    asr,
+    bayes_capacity,
+    bayes_vulnerability,
+    compare,
+    g_vulnerability,
+    ldp_epsilon,
+    max_case_capacity,
+    min_entropy_leakage,
+    tidy,
+    tradeoff_point,
+)
+from .mechanisms import (
+    EPS_DOMAIN,
+    PROBABILITY_DOMAIN,
+    THETA_DOMAIN,
+    blh,
+    grr,
+    local_hashing,
+    olh,
+    oue,
+    oue_bit,
+    subset_selection,
+    sue,
+    sue_bit,
+    the,
+    the_bit,
+    unary_encoding,
+)
+from .operators import cascade, one_hot, parallel
+
+__all__ = [
+    "SymbolicChannel",
+    "MAX_SYMBOLIC_ENTRIES",
+    "EVALUATE_DPS",
+    "grr",
+    "subset_selection",
+    "local_hashing",
+    "blh",
+    "olh",
+    "unary_encoding",
+    "sue",
+    "oue",
+    "the",
+    "sue_bit",
+    "oue_bit",
+    "the_bit",
+    "EPS_DOMAIN",
+    "THETA_DOMAIN",
+    "PROBABILITY_DOMAIN",
+    "cascade",
+    "parallel",
+    "one_hot",
+    "bayes_capacity",
+    "bayes_vulnerability",
+    "g_vulnerability",
+    "ldp_epsilon",
+    "max_case_capacity",
+    "asr",
+    "min_entropy_leakage",
+    "tradeoff_point",
+    "compare",
+    "tidy",
+    "refines",
+    "to_fractions",
+    "formulas",
+]

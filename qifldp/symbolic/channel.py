@@ -1,0 +1,659 @@
+"""The symbolic channel: a labelled sympy matrix whose entries may depend on parameters."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from ..channel import Channel, _labels
+from ..errors import ChannelError, InputTypeError, ParameterError, SizeError
+from . import _sign
+
+__all__ = ["SymbolicChannel", "MAX_SYMBOLIC_ENTRIES", "EVALUATE_DPS", "to_expr"]
+
+#: Largest number of entries of a symbolic matrix (sympy objects are ~1000 times
+#: heavier than float64 entries; beyond this, use the numeric or symmetric kinds).
+MAX_SYMBOLIC_ENTRIES: int = 10**6
+
+#: Working precision (decimal digits) of :meth:`SymbolicChannel.evaluate`, before
+#: rounding to float64: far more than enough for rows to sum to 1 within 1e-9.
+EVALUATE_DPS: int = 30
+
+
+def to_expr(value: Any, name: str) -> sp.Expr:
+    """Convert a user value to an exact sympy expression.
+
+    Python ints, fractions and sympy numbers stay exact; a float becomes the
+    rational number of its shortest decimal representation (``1.3 -> 13/10``),
+    also inside sympy expressions; a string becomes a plain ``Symbol``.
+
+    Raises
+    ------
+    InputTypeError
+        Booleans, complex numbers and objects that are not numbers or sympy
+        expressions.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        msg = f"{name} must be a number or a sympy expression, got {value!r}"
+        raise InputTypeError(msg)
+    if isinstance(value, str):
+        if not value.isidentifier():
+            msg = f"{name} given as a string must be a symbol name, got {value!r}"
+            raise InputTypeError(msg)
+        return sp.Symbol(value)
+    if isinstance(value, numbers.Integral):
+        return sp.Integer(int(value))
+    if isinstance(value, Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, numbers.Real) and not isinstance(value, sp.Basic):
+        return sp.Rational(repr(float(value)))
+    if isinstance(value, sp.Basic):
+        if not isinstance(value, sp.Expr):
+            msg = f"{name} must be a sympy expression, got {type(value).__name__}"
+            raise InputTypeError(msg)
+        floats = value.atoms(sp.Float)
+        if floats:
+            value = value.xreplace({f: sp.Rational(repr(float(f))) for f in floats})
+        return value
+    msg = f"{name} must be a number or a sympy expression, got {type(value).__name__}"
+    raise InputTypeError(msg)
+
+
+def _as_domain(name: str, dom: Any) -> sp.Set:
+    if isinstance(dom, sp.Set):
+        return dom
+    try:
+        lo, hi = dom
+    except (TypeError, ValueError):
+        msg = f"domain of {name} must be a sympy Interval or a (low, high) pair, got {dom!r}"
+        raise InputTypeError(msg) from None
+    lo = -sp.oo if lo is None else to_expr(lo, f"domain of {name}")
+    hi = sp.oo if hi is None else to_expr(hi, f"domain of {name}")
+    return sp.Interval(lo, hi)
+
+
+class SymbolicChannel:
+    """A channel whose entries are sympy expressions in parameters (eps, theta, ...).
+
+    Parameters
+    ----------
+    matrix : sympy Matrix or nested sequence, shape (|X|, |Y|)
+        Entries are numbers or sympy expressions; floats are made exact
+        (``0.25 -> 1/4``).
+    inputs, outputs : sequence of hashable, optional
+        Row and column labels (default ``range``), as for :class:`qifldp.Channel`.
+    domains : mapping, optional
+        ``{symbol: interval}`` (a sympy ``Interval`` or a ``(low, high)`` pair,
+        ``None`` for an infinite end): the range of each parameter. The mechanism
+        constructors fill this in (eps in [0, oo), theta in (1/2, 1), p, q in
+        [0, 1]); the measures use it to decide which entry of a column is larger.
+    assume : iterable of sympy relationals, optional
+        Further facts the measures may use, e.g. ``[p > q]``.
+    validate : bool
+        Check the entries and row sums (see Notes).
+
+    Attributes
+    ----------
+    matrix : sympy.ImmutableMatrix
+    inputs, outputs : tuple
+    domains : dict
+        Symbol -> sympy Interval.
+    assume : tuple
+        The extra relations.
+
+    Raises
+    ------
+    ChannelError
+        When a rule is *provably* broken: an entry that is negative, non-real or
+        infinite for every parameter value, or a row whose sum differs from 1
+        (decided exactly after expansion/cancellation, for one parameter by Sturm
+        root counting, otherwise after ``sympy.simplify``); wrong shape or labels.
+    InputTypeError
+        Entries that are not numbers or sympy expressions.
+    SizeError
+        More than :data:`MAX_SYMBOLIC_ENTRIES` entries.
+
+    Notes
+    -----
+    Validation of symbolic entries never raises on what it cannot decide:
+    ``[[x, 1 - x]]`` is accepted (it is a channel for x in [0, 1]), while
+    ``[[x, 2 - x]]`` is rejected (its row sums to 2 for every x).
+    :meth:`evaluate` re-validates numerically.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from qifldp.symbolic import SymbolicChannel
+    >>> x = sp.Symbol("x")
+    >>> C = SymbolicChannel([[x, 1 - x], [sp.Rational(1, 2), sp.Rational(1, 2)]])
+    >>> C
+    SymbolicChannel(2 inputs x 2 outputs; symbols: x)
+    Matrix([
+    [  x, 1 - x],
+    [1/2,   1/2]])
+    >>> C.evaluate(x=0.25).matrix
+    array([[0.25, 0.75],
+           [0.5 , 0.5 ]])
+    >>> SymbolicChannel([[x, 2 - x]])
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ChannelError: matrix rows must sum to 1, row 0 sums to 2
+    """
+
+    __slots__ = ("_matrix", "_inputs", "_outputs", "_domains", "_assume", "_cache", "_hash")
+
+    def __init__(
+        self,
+        matrix: Any,
+        inputs: Sequence[Hashable] | None = None,
+        outputs: Sequence[Hashable] | None = None,
+        *,
+        domains: Mapping[Any, Any] | None = None,
+        assume: Iterable[Any] = (),
+        validate: bool = True,
+    ) -> None:
+        if isinstance(matrix, SymbolicChannel):
+            M = matrix._matrix
+            inputs = matrix._inputs if inputs is None else inputs
+            outputs = matrix._outputs if outputs is None else outputs
+            domains = {**matrix._domains, **(domains or {})}
+            assume = (*matrix._assume, *assume)
+        else:
+            M = self._to_matrix(matrix)
+        self._matrix = M
+        self._inputs = _labels("inputs", inputs, M.rows)
+        self._outputs = _labels("outputs", outputs, M.cols)
+        self._domains = self._check_domains(domains or {})
+        rels = []
+        for r in assume:
+            if not isinstance(r, sp.core.relational.Relational):
+                msg = f"assume must hold sympy relations such as p > q, got {r!r}"
+                raise InputTypeError(msg)
+            rels.append(r)
+        self._assume = tuple(rels)
+        self._cache: dict = {}
+        self._hash = None
+        if validate:
+            self._validate()
+
+    # -- construction helpers --------------------------------------------------------
+    @staticmethod
+    def _to_matrix(matrix: Any) -> sp.ImmutableMatrix:
+        if isinstance(matrix, Channel):
+            matrix = matrix.matrix
+        if isinstance(matrix, sp.MatrixBase):
+            rows = [[matrix[i, j] for j in range(matrix.cols)] for i in range(matrix.rows)]
+        else:
+            if isinstance(matrix, np.ndarray):
+                matrix = matrix.tolist()
+            if isinstance(matrix, (str, bytes)) or not isinstance(matrix, Iterable):
+                msg = f"matrix must be a 2-D sequence or sympy Matrix, got {type(matrix).__name__}"
+                raise InputTypeError(msg)
+            rows = [
+                list(r) if isinstance(r, Iterable) and not isinstance(r, str) else r for r in matrix
+            ]
+            if any(not isinstance(r, list) for r in rows):
+                msg = "matrix must be 2-D (a sequence of rows)"
+                raise ChannelError(msg)
+        if not rows or not rows[0]:
+            msg = "matrix must have at least one row and one column"
+            raise ChannelError(msg)
+        n = len(rows[0])
+        if any(len(r) != n for r in rows):
+            msg = f"matrix rows must all have the same length, got {sorted({len(r) for r in rows})}"
+            raise ChannelError(msg)
+        if len(rows) * n > MAX_SYMBOLIC_ENTRIES:
+            msg = (
+                f"a symbolic channel of {len(rows)} x {n} entries exceeds "
+                f"MAX_SYMBOLIC_ENTRIES = {MAX_SYMBOLIC_ENTRIES}; use the numeric or symmetric kind"
+            )
+            raise SizeError(msg)
+        conv = [
+            [to_expr(v, f"matrix entry [{i}, {j}]") for j, v in enumerate(r)]
+            for i, r in enumerate(rows)
+        ]
+        return sp.ImmutableMatrix(conv)
+
+    @staticmethod
+    def _check_domains(domains: Mapping[Any, Any]) -> dict:
+        out = {}
+        for s, dom in domains.items():
+            sym = sp.Symbol(s) if isinstance(s, str) else s
+            if not isinstance(sym, sp.Symbol):
+                msg = f"domains keys must be sympy Symbols or names, got {s!r}"
+                raise InputTypeError(msg)
+            d = _as_domain(sym.name, dom)
+            if d.is_empty:
+                msg = f"the domain of {sym.name} is empty"
+                raise ParameterError(msg)
+            out[sym] = d
+        return out
+
+    def _validate(self) -> None:
+        M = self._matrix
+        doms = self._domains
+        checked: dict = {}
+        for i in range(M.rows):
+            for j in range(M.cols):
+                e = M[i, j]
+                if e in checked:
+                    continue
+                checked[e] = True
+                if e.is_number:
+                    bad = e.is_extended_real is False or e.is_finite is False or e.is_negative
+                    if bad:
+                        msg = (
+                            "matrix entries must be finite and non-negative reals, "
+                            f"entry [{i}, {j}] is {e}"
+                        )
+                        raise ChannelError(msg)
+                    continue
+                d, _ = _sign.with_assumptions(e, doms)
+                if d.is_extended_real is False:
+                    msg = f"matrix entries must be real, entry [{i}, {j}] = {e} is not"
+                    raise ChannelError(msg)
+                if d.is_negative or _sign._by_intervals(e, doms) == _sign.NEG:
+                    msg = f"matrix entries must be non-negative, entry [{i}, {j}] = {e} is negative"
+                    raise ChannelError(msg)
+        seen: dict = {}
+        for i in range(M.rows):
+            s = sp.Add(*M.row(i)) - 1
+            if s == 0 or s in seen:
+                continue
+            seen[s] = True
+            z = _sign.is_identically_zero(s, doms, heavy=True)
+            if z is False:
+                shown = sp.simplify(s + 1)
+                msg = f"matrix rows must sum to 1, row {i} sums to {shown}"
+                raise ChannelError(msg)
+
+    # -- accessors ---------------------------------------------------------------------
+    @property
+    def matrix(self) -> sp.ImmutableMatrix:
+        """The immutable sympy matrix, shape (|X|, |Y|)."""
+        return self._matrix
+
+    @property
+    def inputs(self) -> tuple:
+        """Row labels."""
+        return self._inputs
+
+    @property
+    def outputs(self) -> tuple:
+        """Column labels."""
+        return self._outputs
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(|X|, |Y|)."""
+        return (self._matrix.rows, self._matrix.cols)
+
+    @property
+    def n_inputs(self) -> int:
+        """Number of secrets |X|."""
+        return self._matrix.rows
+
+    @property
+    def n_outputs(self) -> int:
+        """Number of observations |Y|."""
+        return self._matrix.cols
+
+    @property
+    def free_symbols(self) -> frozenset:
+        """The parameters the entries depend on."""
+        return frozenset(self._matrix.free_symbols)
+
+    @property
+    def domains(self) -> dict:
+        """Parameter domains, ``{Symbol: Interval}`` (a copy)."""
+        return dict(self._domains)
+
+    @property
+    def assume(self) -> tuple:
+        """Extra relations between parameters."""
+        return self._assume
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._matrix[index]
+
+    def domain(self, symbol: sp.Symbol | str) -> sp.Set | None:
+        """The interval a parameter ranges over (its domain and its assumptions).
+
+        >>> from qifldp import symbolic
+        >>> symbolic.grr(3, "eps").domain("eps")
+        Interval(0, oo)
+        """
+        sym = self._symbol(symbol)
+        return _sign.effective_domain(sym, self._domains)
+
+    def _symbol(self, symbol: sp.Symbol | str) -> sp.Symbol:
+        if isinstance(symbol, sp.Symbol):
+            return symbol
+        if isinstance(symbol, str):
+            for s in self.free_symbols | set(self._domains):
+                if s.name == symbol:
+                    return s
+            msg = f"{symbol!r} is not a parameter of this channel (it has {self._names()})"
+            raise ParameterError(msg)
+        msg = f"a parameter must be a sympy Symbol or its name, got {symbol!r}"
+        raise InputTypeError(msg)
+
+    def _names(self) -> str:
+        names = sorted(s.name for s in self.free_symbols)
+        return ", ".join(names) if names else "no parameters"
+
+    # -- substitution and evaluation ------------------------------------------------
+    def _substitution(self, args: tuple, kwargs: dict) -> dict:
+        pairs: dict = {}
+        if len(args) == 1 and isinstance(args[0], Mapping):
+            items = list(args[0].items())
+        elif len(args) == 2:
+            items = [(args[0], args[1])]
+        elif len(args) == 1 and isinstance(args[0], Iterable):
+            items = list(args[0])
+        elif not args:
+            items = []
+        else:
+            msg = "subs takes a mapping, an iterable of pairs, (old, new), or keyword arguments"
+            raise InputTypeError(msg)
+        items += list(kwargs.items())
+        for old, new in items:
+            sym = self._symbol(old)
+            val = to_expr(new, sym.name)
+            dom = _sign.effective_domain(sym, self._domains)
+            if dom is not None and val.is_number:
+                if val.is_extended_real is False or dom.contains(val) == sp.false:
+                    msg = f"{sym.name} = {val} is outside its domain {dom}"
+                    raise ParameterError(msg)
+            pairs[sym] = val
+        return pairs
+
+    def subs(self, *args: Any, **kwargs: Any) -> SymbolicChannel:
+        """Substitute parameters; returns a new symbolic channel.
+
+        Parameters
+        ----------
+        *args
+            ``(symbol, value)``, a mapping ``{symbol: value}`` or an iterable of
+            pairs; symbols may be given by name.
+        **kwargs
+            ``name=value`` pairs.
+
+        Returns
+        -------
+        SymbolicChannel
+            Domains of replaced parameters are dropped; a parameter renamed to a
+            new symbol passes its domain on.
+
+        Raises
+        ------
+        ParameterError
+            A value outside the parameter's domain, or an unknown parameter name.
+
+        Examples
+        --------
+        >>> import sympy as sp
+        >>> from qifldp import symbolic
+        >>> C = symbolic.grr(2, "eps").subs(eps=sp.log(3))
+        >>> C.matrix
+        Matrix([
+        [3/4, 1/4],
+        [1/4, 3/4]])
+        """
+        pairs = self._substitution(args, kwargs)
+        M = (
+            self._matrix.xreplace(pairs)
+            if all(k.is_Symbol for k in pairs)
+            else self._matrix.subs(pairs)
+        )
+        domains = {s: d for s, d in self._domains.items() if s not in pairs}
+        for s, v in pairs.items():
+            if isinstance(v, sp.Symbol) and s in self._domains:
+                d = self._domains[s]
+                domains[v] = sp.Intersection(domains[v], d) if v in domains else d
+        assume = tuple(r.xreplace(pairs) for r in self._assume)
+        assume = tuple(r for r in assume if isinstance(r, sp.core.relational.Relational))
+        return SymbolicChannel(
+            sp.ImmutableMatrix(M), self._inputs, self._outputs, domains=domains, assume=assume
+        )
+
+    def evaluate(self, *args: Any, **values: Any) -> Channel:
+        """Substitute numbers for every parameter and return a numeric :class:`~qifldp.Channel`.
+
+        Parameters
+        ----------
+        *args
+            Optionally one mapping ``{symbol or name: value}``.
+        **values
+            ``name=value`` for each parameter, e.g. ``eps=1.3``.
+
+        Returns
+        -------
+        Channel
+            Same labels. Entries are computed at :data:`EVALUATE_DPS` digits
+            (mpmath, so e^eps does not overflow) and rounded to float64.
+
+        Raises
+        ------
+        ParameterError
+            A parameter without a value, an unknown name, or a value outside the
+            parameter's domain.
+        ChannelError
+            The numeric matrix is not a channel (entries negative or rows not
+            summing to 1 at these values).
+
+        Examples
+        --------
+        >>> from qifldp import symbolic
+        >>> symbolic.grr(3, "eps").evaluate(eps=0).matrix.round(4)
+        array([[0.3333, 0.3333, 0.3333],
+               [0.3333, 0.3333, 0.3333],
+               [0.3333, 0.3333, 0.3333]])
+        """
+        if len(args) > 1 or (args and not isinstance(args[0], Mapping)):
+            msg = "evaluate takes at most one mapping of values, plus keyword arguments"
+            raise InputTypeError(msg)
+        pairs = self._substitution((args[0],) if args else (), values)
+        free = self.free_symbols
+        missing = sorted(s.name for s in free if s not in pairs)
+        if missing:
+            msg = f"evaluate needs a value for every parameter; missing: {', '.join(missing)}"
+            raise ParameterError(msg)
+        for s, v in pairs.items():
+            if not v.is_number:
+                msg = f"evaluate needs numbers, {s.name} = {v} is symbolic (use subs)"
+                raise ParameterError(msg)
+        syms = tuple(sorted(free, key=lambda s: s.name))
+        f = self._cache.get("lambdified")
+        if f is None:
+            f = sp.lambdify(syms, list(self._matrix), modules="mpmath")
+            self._cache["lambdified"] = f
+        with mpmath.workdps(EVALUATE_DPS):
+            vals = [mpmath.mpf(str(sp.N(pairs[s], EVALUATE_DPS + 5))) for s in syms]
+            try:
+                flat = f(*vals)
+            except (ZeroDivisionError, ValueError) as exc:
+                msg = f"the channel is undefined at these values: {exc}"
+                raise ParameterError(msg) from None
+            out = np.empty(len(flat))
+            for i, v in enumerate(flat):
+                v = mpmath.mpmathify(v)
+                if isinstance(v, mpmath.mpc):
+                    if abs(v.imag) > mpmath.mpf(10) ** (-EVALUATE_DPS + 5):
+                        msg = f"entry {divmod(i, self.n_outputs)} is complex ({v}) at these values"
+                        raise ChannelError(msg)
+                    v = v.real
+                out[i] = float(v)
+        return Channel(out.reshape(self.shape), self._inputs, self._outputs)
+
+    def to_fractions(self) -> list[list[Fraction]]:
+        """The matrix as exact ``fractions.Fraction`` rows (every entry must be rational).
+
+        Returns
+        -------
+        list of list of Fraction
+
+        Raises
+        ------
+        ParameterError
+            Parameters remain (substitute them first).
+        ChannelError
+            An entry is not a rational number (e.g. ``exp(1)/2``).
+
+        Examples
+        --------
+        >>> import sympy as sp
+        >>> from qifldp import symbolic
+        >>> symbolic.grr(2, "eps").subs(eps=sp.log(3)).to_fractions()[0]
+        [Fraction(3, 4), Fraction(1, 4)]
+        """
+        if self.free_symbols:
+            msg = f"to_fractions needs a channel without parameters; it has {self._names()}"
+            raise ParameterError(msg)
+        rows = []
+        for i in range(self.n_inputs):
+            row = []
+            for j in range(self.n_outputs):
+                e = self._matrix[i, j]
+                if not e.is_Rational:
+                    e2 = sp.nsimplify(sp.simplify(e)) if e.is_algebraic is not False else e
+                    if not e2.is_Rational or not _sign.is_identically_zero(e - e2):
+                        msg = f"entry [{i}, {j}] = {e} is not a rational number"
+                        raise ChannelError(msg)
+                    e = e2
+                row.append(Fraction(int(e.p), int(e.q)))
+            rows.append(row)
+        return rows
+
+    @classmethod
+    def from_channel(cls, C: Any, max_denominator: int = 10**9) -> SymbolicChannel:
+        """An exact symbolic copy of a numeric channel (floats -> nearby fractions).
+
+        Parameters
+        ----------
+        C : Channel or array_like
+        max_denominator : int
+            Each float becomes the closest fraction with at most this denominator
+            (``Fraction.limit_denominator``), so ``1/3`` in floating point becomes
+            exactly 1/3.
+
+        Raises
+        ------
+        ChannelError
+            If the rationalised rows do not sum to exactly 1 (pass a larger
+            ``max_denominator`` or give exact entries).
+
+        Examples
+        --------
+        >>> from qifldp.symbolic import SymbolicChannel
+        >>> SymbolicChannel.from_channel([[1/3, 2/3], [0.5, 0.5]]).matrix
+        Matrix([
+        [1/3, 2/3],
+        [1/2, 1/2]])
+        """
+        if not isinstance(C, Channel):
+            C = Channel(C)
+        rows = [
+            [sp.Rational(Fraction(float(v)).limit_denominator(max_denominator)) for v in r]
+            for r in C.matrix
+        ]
+        return cls(rows, C.inputs, C.outputs)
+
+    # -- transformations ------------------------------------------------------------
+    def applyfunc(self, f: Any) -> SymbolicChannel:
+        """Apply ``f`` to every entry (e.g. ``sympy.simplify``); same labels and domains.
+
+        >>> import sympy as sp
+        >>> from qifldp import symbolic
+        >>> symbolic.oue_bit("eps").applyfunc(sp.factor)[0, 0]
+        exp(eps)/(exp(eps) + 1)
+        """
+        return SymbolicChannel(
+            self._matrix.applyfunc(f),
+            self._inputs,
+            self._outputs,
+            domains=self._domains,
+            assume=self._assume,
+        )
+
+    def equals(self, other: Any) -> bool | None:
+        """Entrywise mathematical equality (labels too); ``None`` when undecided.
+
+        >>> import sympy as sp
+        >>> from qifldp.symbolic import SymbolicChannel
+        >>> x = sp.Symbol("x")
+        >>> A = SymbolicChannel([[x, 1 - x]])
+        >>> A.equals(SymbolicChannel([[(x**2 - x) / (x - 1), 1 - x]]))
+        True
+        """
+        if not isinstance(other, SymbolicChannel):
+            other = SymbolicChannel(other)
+        if (
+            self.shape != other.shape
+            or self._inputs != other._inputs
+            or self._outputs != other._outputs
+        ):
+            return False
+        doms = {**other._domains, **self._domains}
+        verdict: bool | None = True
+        for a, b in zip(self._matrix, other._matrix, strict=True):
+            if a == b:
+                continue
+            z = _sign.is_identically_zero(a - b, doms)
+            if z is False:
+                return False
+            if z is None:
+                verdict = None
+        return verdict
+
+    # -- comparison and display -----------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SymbolicChannel):
+            return NotImplemented
+        return (
+            self._inputs == other._inputs
+            and self._outputs == other._outputs
+            and self._matrix == other._matrix
+            and self._domains == other._domains
+            and set(self._assume) == set(other._assume)
+        )
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self._matrix, self._inputs, self._outputs))
+        return self._hash
+
+    def __repr__(self) -> str:
+        head = (
+            f"SymbolicChannel({self.n_inputs} inputs x {self.n_outputs} outputs; "
+            f"symbols: {self._names()})"
+        )
+        if self._matrix.rows * self._matrix.cols <= 64:
+            return head + "\n" + repr(self._matrix)
+        return head
+
+    def _repr_latex_(self) -> str:
+        if self._matrix.rows * self._matrix.cols > 400:
+            return (
+                rf"$\text{{SymbolicChannel: {self.n_inputs} inputs}} \times "
+                rf"\text{{{self.n_outputs} outputs}}$"
+            )
+
+        def lab(v: Any) -> str:
+            if isinstance(v, tuple) and all(isinstance(u, int) for u in v):
+                return "".join(map(str, v)) if all(u in (0, 1) for u in v) else str(v)
+            return sp.latex(v) if isinstance(v, (int, sp.Basic)) else rf"\text{{{v}}}"
+
+        cols = "c" * self.n_outputs
+        head = " & " + " & ".join(lab(y) for y in self._outputs) + r" \\ \hline"
+        body = r" \\ ".join(
+            lab(x) + " & " + " & ".join(sp.latex(self._matrix[i, j]) for j in range(self.n_outputs))
+            for i, x in enumerate(self._inputs)
+        )
+        return rf"$\begin{{array}}{{c|{cols}}}{head} {body}\end{{array}}$"
