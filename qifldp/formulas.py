@@ -138,12 +138,14 @@ def _theta(value: Any) -> np.ndarray:
 
 def _log(arr: np.ndarray) -> np.ndarray:
     """Natural log of a positive integer array (object arrays of huge ints included)."""
+    arr = np.asarray(arr)
     if arr.dtype == object:
         return np.vectorize(lambda v: math.log(v), otypes=[np.float64])(arr)
     return np.log(arr.astype(np.float64))
 
 
 def _as_float(arr: np.ndarray) -> np.ndarray:
+    arr = np.asarray(arr)
     if arr.dtype == object:
         return np.vectorize(float, otypes=[np.float64])(arr)
     return arr.astype(np.float64)
@@ -175,10 +177,11 @@ def _lh_capacity(
     ginv = np.exp(-log_g)
     # g (1 - (1 - 1/g)^k): k when 1/g underflows
     a = _one_minus_pow_over(ginv, k)
-    # g ((g - 1)/g)^k e^-eps
-    b = np.exp(log_g + k * np.log1p(-ginv) - eps)
-    d = 1.0 + np.exp(log_gm1 - eps)
-    return (a + b) / d
+    # log of g ((g - 1)/g)^k e^-eps and of the denominator 1 + (g - 1) e^-eps: both may
+    # exceed the float range (huge g, small eps), their difference never does.
+    log_b = log_g + k * np.log1p(-ginv) - eps
+    log_d = np.logaddexp(0.0, log_gm1 - eps)
+    return a * np.exp(-log_d) + np.exp(log_b - log_d)
 
 
 def _default_omega(k: np.ndarray, eps: np.ndarray) -> np.ndarray:
@@ -867,6 +870,7 @@ def acc_ss(k: Any, eps: Any, omega: Any = None, printed: bool = False) -> Any:
     cannot use unless it is an integer (then both agree, e.g. k = 6,
     eps = ln 2). With the integer omega >= 1 it is off, and it exceeds 1 once
     e^eps > 2k - 1: at k = 10, eps = 5 it prints 7.47 (747 %), the truth being 0.943.
+    The printed value is returned as +inf where e^eps overflows (eps > ~709).
 
     Examples
     --------
@@ -881,8 +885,9 @@ def acc_ss(k: Any, eps: Any, omega: Any = None, printed: bool = False) -> Any:
     scalar = _scalar(k, eps)
     k, eps = _ints("k", k, 2), _eps(eps)
     kf = _as_float(k)
-    # (e^eps + 1) / (2k) = 1 / (2 k expit(-eps))
-    return _out(1.0 / (2.0 * kf * expit(-eps)), scalar)
+    # (e^eps + 1) / (2k) = 1 / (2 k expit(-eps)); +inf once e^eps overflows (eps > ~709).
+    with np.errstate(divide="ignore", over="ignore"):
+        return _out(1.0 / (2.0 * kf * expit(-eps)), scalar)
 
 
 def _log_binom_pmf(i: np.ndarray, n: int, q: float) -> np.ndarray:
