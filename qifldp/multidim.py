@@ -215,11 +215,13 @@ def rsfd_grr(ks: Any, eps: float) -> Channel:
     explicit channel has
 
     - over all pairs of tuples (the LDP notion for one user's tuple):
-      ldp_epsilon = ln(Σ_j k_j p'_j / Σ_j k_j q'_j), which is eps' > eps when all
-      k_j are equal and d >= 2: the claimed eps-LDP does not hold;
+      ldp_epsilon = ln(Σ_j k_j p'_j / Σ_j k_j q'_j) = eps' (as k_j p'_j = e^eps' k_j q'_j),
+      attained between x = y and a tuple differing from y everywhere; eps' > eps
+      when d >= 2 and eps > 0, so the claimed eps-LDP does not hold;
     - over tuples differing in one attribute only (``neighbors``):
       ln(1 + max_j k_j (p'_j - q'_j) / Σ_i k_i q'_i), which is exactly eps when
-      all k_j are equal and larger than eps otherwise.
+      all k_j are equal and larger than eps otherwise (ks = [2, 5], eps = 1:
+      1.137956).
 
     The paper's eps-LDP argument (amplification by sampling) thus covers one
     attribute changing, and only for equal domain sizes (tests/composite pin the
