@@ -78,6 +78,22 @@ def assert_unbiased(
     assert np.all(np.abs(mean - truth) <= z * sd), f"mean {mean} vs truth {truth} (sd {sd})"
 
 
+def assert_mse_ratio(
+    samples: np.ndarray, truth: np.ndarray, sigma2: np.ndarray, z: float = Z
+) -> None:
+    """Pooled check of unbiasedness and variance: E[mean_v (f_hat_v - f_v)^2 / sigma2_v] = 1.
+
+    For an unbiased estimator with the stated variances each replicate's
+    u_r = mean_v (f_hat_rv - f_v)^2 / sigma2_v has expectation exactly 1; the
+    mean of the R values of u is compared with 1 using their own sample standard
+    error (this accounts for the correlation between values). Sharper than the
+    per-value checks (it pools the k values).
+    """
+    u = np.mean((samples - truth) ** 2 / sigma2, axis=1)
+    se = u.std(ddof=1) / np.sqrt(u.size)
+    assert abs(u.mean() - 1.0) <= z * se, f"mean squared z-score {u.mean():.4f} (se {se:.4f})"
+
+
 def row_counts(rows: np.ndarray, labels) -> np.ndarray:
     """Histogram of the users' output rows over a channel's output labels.
 
