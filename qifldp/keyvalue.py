@@ -55,8 +55,8 @@ def _guard(what: str, d: int, ell: int, log10_cols: float, exact_cols) -> None:
             f"most {ell} key-value pairs over {d} keys). Use {_ALTERNATIVE} instead."
         )
         raise SizeError(msg)
-    # The per-pair channel has 2 (d + ell) rows; the result has n_sets rows.
-    guard_size(what, max(n_sets, 2 * (d + ell)), log10_cols, exact_cols, _ALTERNATIVE)
+    guard_size(what, n_sets, log10_cols, exact_cols, _ALTERNATIVE)
+    guard_size(f"{what}'s per-pair channel", 2 * (d + ell), log10_cols, exact_cols, _ALTERNATIVE)
 
 
 def _key_value_sets(d: int, ell: int) -> tuple:

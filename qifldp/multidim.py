@@ -47,6 +47,12 @@ def _guard(what: str, ks: tuple[int, ...], n_cols: int) -> None:
     guard_size(what, math.prod(ks), math.log10(n_cols), lambda: n_cols, alternative)
 
 
+def _call(name: str, ks: tuple[int, ...], eps: float) -> str:
+    """How a call is named in error messages (long ks abbreviated)."""
+    shown = list(ks) if len(ks) <= 8 else f"[{ks[0]}, {ks[1]}, ... ({len(ks)} attributes)]"
+    return f"{name}({shown}, {eps})"
+
+
 def _tuples(ks: tuple[int, ...]) -> tuple:
     """All value tuples, in lexicographic order (``itertools.product``)."""
     return tuple(itertools.product(*(range(k) for k in ks)))
@@ -124,7 +130,7 @@ def spl(ks: Any, eps: float) -> Channel:
     ks = _check_ks(ks)
     eps = check_eps(eps)
     d = len(ks)
-    _guard(f"spl({list(ks)}, {eps})", ks, math.prod(ks))
+    _guard(_call("spl", ks, eps), ks, math.prod(ks))
     return _attribute_wise([grr(k, eps / d) for k in ks])
 
 
@@ -172,7 +178,7 @@ def smp(ks: Any, eps: float) -> Channel:
     """
     ks = _check_ks(ks)
     eps = check_eps(eps)
-    _guard(f"smp({list(ks)}, {eps})", ks, sum(ks))
+    _guard(_call("smp", ks, eps), ks, sum(ks))
     return visible_choice([cascade(_projection(ks, j), grr(k, eps)) for j, k in enumerate(ks)])
 
 
@@ -239,7 +245,7 @@ def rsfd_grr(ks: Any, eps: float) -> Channel:
     ks = _check_ks(ks)
     eps = check_eps(eps)
     d = len(ks)
-    _guard(f"rsfd_grr({list(ks)}, {eps})", ks, math.prod(ks))
+    _guard(_call("rsfd_grr", ks, eps), ks, math.prod(ks))
     eps_amplified = _amplified_eps(d, eps)
     C = None
     for j in range(d):
