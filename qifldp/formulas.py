@@ -350,6 +350,21 @@ def bayes_capacity_lh(k: Any, eps: Any, g: Any) -> Any:
 def bayes_capacity_blh(k: Any, eps: Any) -> Any:
     """Bayes capacity of binary local hashing: :func:`bayes_capacity_lh` with g = 2.
 
+    Parameters
+    ----------
+    k, eps
+        As in :func:`bayes_capacity_lh` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The multiplicative Bayes capacity, in [1, k].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_lh`.
+
     Examples
     --------
     >>> import math
@@ -439,6 +454,21 @@ def bayes_capacity_ue(k: Any, p: Any, q: Any) -> Any:
 def bayes_capacity_sue(k: Any, eps: Any) -> Any:
     """Bayes capacity of SUE (basic RAPPOR), p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p.
 
+    Parameters
+    ----------
+    k, eps
+        As in :func:`bayes_capacity_grr` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The multiplicative Bayes capacity, in [1, k].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_grr`.
+
     Notes
     -----
     :func:`bayes_capacity_ue` with these p, q; equal to the QIF paper's
@@ -461,6 +491,21 @@ def bayes_capacity_sue(k: Any, eps: Any) -> Any:
 
 def bayes_capacity_oue(k: Any, eps: Any) -> Any:
     """Bayes capacity of OUE, p = 1/2, q = 1 / (e^eps + 1).
+
+    Parameters
+    ----------
+    k, eps
+        As in :func:`bayes_capacity_grr` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The multiplicative Bayes capacity, in [1, k].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_grr`.
 
     Notes
     -----
@@ -531,6 +576,21 @@ def _per_k(ml: Any, k: Any) -> Any:
 def asr_grr(k: Any, eps: Any) -> Any:
     """ASR of GRR = ML / k = e^eps / (e^eps + k - 1).
 
+    Parameters
+    ----------
+    k, eps
+        As in :func:`bayes_capacity_grr` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Success probability of the Bayes-optimal one-try attacker, in [1/k, 1].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_grr`.
+
     Examples
     --------
     >>> import math
@@ -543,6 +603,21 @@ def asr_grr(k: Any, eps: Any) -> Any:
 def asr_ss(k: Any, eps: Any, omega: Any = None) -> Any:
     """ASR of omega-SS = ML / k = e^eps / (omega e^eps + k - omega).
 
+    Parameters
+    ----------
+    k, eps, omega
+        As in :func:`bayes_capacity_ss` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Success probability of the Bayes-optimal one-try attacker, in [1/k, 1].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_ss`.
+
     Examples
     --------
     >>> round(asr_ss(6, math.log(2), 2), 12)  # e^eps / (2 e^eps + 4) = 2 / 8
@@ -553,6 +628,21 @@ def asr_ss(k: Any, eps: Any, omega: Any = None) -> Any:
 
 def asr_lh(k: Any, eps: Any, g: Any) -> Any:
     """ASR of LH = ML / k (QIF paper Eq. 26).
+
+    Parameters
+    ----------
+    k, eps, g
+        As in :func:`bayes_capacity_lh` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Success probability of the Bayes-optimal one-try attacker, in [1/k, 1].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_lh`.
 
     Examples
     --------
@@ -565,6 +655,21 @@ def asr_lh(k: Any, eps: Any, g: Any) -> Any:
 def asr_blh(k: Any, eps: Any) -> Any:
     """ASR of BLH = ML / k.
 
+    Parameters
+    ----------
+    k, eps
+        As in :func:`bayes_capacity_blh` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Success probability of the Bayes-optimal one-try attacker, in [1/k, 1].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_blh`.
+
     Examples
     --------
     >>> asr_blh(2, math.log(3))
@@ -575,6 +680,21 @@ def asr_blh(k: Any, eps: Any) -> Any:
 
 def asr_olh(k: Any, eps: Any) -> Any:
     """ASR of OLH = ML / k, g = round(e^eps + 1).
+
+    Parameters
+    ----------
+    k, eps
+        As in :func:`bayes_capacity_olh` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Success probability of the Bayes-optimal one-try attacker, in [1/k, 1].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_olh`.
 
     Examples
     --------
@@ -587,6 +707,21 @@ def asr_olh(k: Any, eps: Any) -> Any:
 def asr_ue(k: Any, p: Any, q: Any) -> Any:
     """ASR of unary encoding = ML / k.
 
+    Parameters
+    ----------
+    k, p, q
+        As in :func:`bayes_capacity_ue` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Success probability of the Bayes-optimal one-try attacker, in [1/k, 1].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_ue`.
+
     Examples
     --------
     >>> asr_ue(2, 0.75, 0.25)
@@ -597,6 +732,21 @@ def asr_ue(k: Any, p: Any, q: Any) -> Any:
 
 def asr_sue(k: Any, eps: Any) -> Any:
     """ASR of SUE = ML / k.
+
+    Parameters
+    ----------
+    k, eps
+        As in :func:`bayes_capacity_sue` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Success probability of the Bayes-optimal one-try attacker, in [1/k, 1].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_sue`.
 
     Examples
     --------
@@ -609,6 +759,21 @@ def asr_sue(k: Any, eps: Any) -> Any:
 def asr_oue(k: Any, eps: Any) -> Any:
     """ASR of OUE = ML / k.
 
+    Parameters
+    ----------
+    k, eps
+        As in :func:`bayes_capacity_oue` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Success probability of the Bayes-optimal one-try attacker, in [1/k, 1].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_oue`.
+
     Examples
     --------
     >>> round(asr_oue(2, math.log(3)), 12)
@@ -619,6 +784,21 @@ def asr_oue(k: Any, eps: Any) -> Any:
 
 def asr_the(k: Any, eps: Any, theta: Any) -> Any:
     """ASR of THE = ML / k.
+
+    Parameters
+    ----------
+    k, eps, theta
+        As in :func:`bayes_capacity_the` (scalars or broadcastable arrays).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Success probability of the Bayes-optimal one-try attacker, in [1/k, 1].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`bayes_capacity_the`.
 
     Examples
     --------
