@@ -1,0 +1,86 @@
+"""Symmetric (lumped) channels: the paper's protocols for domains of 10^6 values and more.
+
+Every frequency oracle of the QIF paper (GRR, SS, LH, UE, THE) is invariant under
+permutations of the secret values. Up to merging outputs with proportional
+columns, its outputs are subsets S of {0..k-1} and the column of S only depends
+on |S| and on whether the secret lies in S. A :class:`SymmetricChannel` stores
+the channel by these subset-size classes in log space, so the measures and the
+refinement test cost a polynomial in k instead of an exponential:
+
+>>> import qifldp as q
+>>> import qifldp.symmetric as sym
+>>> C = sym.oue(10**6, 2.0)
+>>> round(q.bayes_capacity(C), 4), round(q.ldp_epsilon(C), 9)
+(7.389, 2.0)
+>>> bool(sym.refines(sym.sue(10, 1.0), sym.the(10, 1.0, 0.8)))
+True
+
+Small channels expand to the explicit :class:`qifldp.Channel` of the numeric
+constructor (same labels), which the tests use to cross-check everything:
+
+>>> sym.grr(3, 1.0).expand().shape
+(3, 3)
+
+Importing this module registers the symmetric implementations on qifldp's
+``bayes_capacity``, ``asr``, ``ldp_epsilon``, ``max_case_capacity``,
+``bayes_vulnerability``, ``g_vulnerability``, ``min_entropy_leakage`` and
+``tradeoff_curve``.
+"""
+
+from __future__ import annotations
+
+from ._channel import SymmetricChannel
+from ._gain import SymmetricGain
+from ._measures import (
+    _register,
+    asr,
+    bayes_capacity,
+    bayes_vulnerability,
+    g_vulnerability,
+    ldp_epsilon,
+    log_bayes_capacity,
+    max_case_capacity,
+    min_entropy_leakage,
+    pair_atoms,
+    tradeoff_curve,
+)
+from ._mechanisms import (
+    blh,
+    grr,
+    local_hashing,
+    olh,
+    oue,
+    subset_selection,
+    sue,
+    the,
+    unary_encoding,
+)
+from ._refinement import OrbitWitness, refines
+
+_register()
+
+__all__ = [
+    "SymmetricChannel",
+    "SymmetricGain",
+    "grr",
+    "subset_selection",
+    "local_hashing",
+    "blh",
+    "olh",
+    "unary_encoding",
+    "sue",
+    "oue",
+    "the",
+    "bayes_capacity",
+    "log_bayes_capacity",
+    "asr",
+    "ldp_epsilon",
+    "max_case_capacity",
+    "bayes_vulnerability",
+    "g_vulnerability",
+    "min_entropy_leakage",
+    "tradeoff_curve",
+    "pair_atoms",
+    "refines",
+    "OrbitWitness",
+]

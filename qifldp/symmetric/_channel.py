@@ -1,0 +1,362 @@
+"""The symmetric (lumped) channel: a permutation-invariant protocol stored by subset-size classes."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_int
+from ..channel import ROW_SUM_ATOL, Channel, check_size
+from ..errors import ChannelError, InputTypeError
+from ._binomial import log_comb, logsumexp
+
+__all__ = ["SymmetricChannel"]
+
+_ALTERNATIVE = "the symmetric channel itself (its measures and refines need no expansion)"
+
+
+def _as_log_array(name: str, values: Any, n: int) -> np.ndarray:
+    try:
+        arr = np.array(values, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        msg = f"{name} must be a 1-D array of real numbers (log-probabilities)"
+        raise InputTypeError(msg) from None
+    if arr.shape != (n,):
+        msg = f"{name} must have one entry per subset size ({n}), got {arr.shape[0]}"
+        raise ChannelError(msg)
+    if np.any(np.isnan(arr)) or np.any(arr == np.inf):
+        msg = f"{name} must hold log-probabilities (finite or -inf), got NaN or +inf"
+        raise ChannelError(msg)
+    return arr
+
+
+def _check_sizes(sizes: Any, k: int) -> np.ndarray:
+    """Subset sizes as a strictly ascending int64 array in 0..k (vectorised checks)."""
+    if isinstance(sizes, np.ndarray) and sizes.dtype.kind in "iu":
+        arr = sizes.astype(np.int64).reshape(-1)
+    else:
+        try:
+            arr = np.array([check_int("sizes[i]", s, minimum=0) for s in sizes], dtype=np.int64)
+        except TypeError:
+            msg = "sizes must be a sequence of integers"
+            raise InputTypeError(msg) from None
+    if arr.size == 0:
+        msg = "sizes must not be empty"
+        raise ChannelError(msg)
+    if arr.min() < 0 or arr.max() > k:
+        msg = f"sizes must lie in 0..k = 0..{k}, got {int(arr.min())}..{int(arr.max())}"
+        raise ChannelError(msg)
+    if np.any(np.diff(arr) <= 0):
+        msg = "sizes must be strictly ascending"
+        raise ChannelError(msg)
+    return arr
+
+
+class SymmetricChannel:
+    """A channel on inputs 0..k-1 invariant under every permutation of the inputs.
+
+    Up to merging outputs with proportional columns (an equivalence under
+    refinement both ways, see :meth:`qifldp.Channel.reduced`), every protocol of
+    the QIF paper is a *subset channel*: its outputs are subsets S of
+    {0, ..., k-1} of some sizes s, and the column of S is a_s on the inputs in S
+    and b_s on the others. This class stores such a channel by its subset-size
+    classes, in log space, so that k = 10^6 costs O(k) memory.
+
+    Parameters
+    ----------
+    k : int
+        Number of inputs, ``k >= 2``.
+    sizes : sequence of int
+        The subset sizes s of the outputs, strictly ascending in 0..k.
+    log_in, log_out : array_like of float, shape (len(sizes),)
+        For one input x (any x, by symmetry): ``log_in[i]`` = log Pr[the output
+        has size sizes[i] and contains x | x] and ``log_out[i]`` = log Pr[size
+        sizes[i], x not in it | x]; ``-inf`` for probability 0 (``log_in`` must
+        be ``-inf`` for s = 0 and ``log_out`` for s = k). They must sum to 1
+        within :data:`qifldp.channel.ROW_SUM_ATOL`.
+    name : str, optional
+        A description used by ``repr`` (the constructors set it).
+
+    Attributes
+    ----------
+    k : int
+    sizes : numpy.ndarray of int (read-only)
+    log_in, log_out : numpy.ndarray of float (read-only)
+    name : str
+
+    Raises
+    ------
+    InputTypeError
+        Non-integer ``k`` or sizes, non-numeric log arrays.
+    ParameterError
+        ``k < 2``.
+    ChannelError
+        Sizes out of range or not ascending, wrong lengths, NaN/+inf, impossible
+        classes with positive mass, or class masses not summing to 1.
+
+    Notes
+    -----
+    The per-output entries are a_s = P_in(s) / C(k-1, s-1) and
+    b_s = P_out(s) / C(k-1, s) (:attr:`log_a`, :attr:`log_b`); keeping the class
+    masses P_in, P_out (probabilities that sum to 1) instead of the entries keeps
+    every computation well scaled: e.g. a_s / b_s = (P_in / P_out) (k - s) / s
+    needs no binomial coefficient at all. Build channels with the constructors
+    :func:`qifldp.symmetric.grr` etc.; :meth:`expand` gives the explicit channel.
+
+    Examples
+    --------
+    Randomized response on 3 values with e^eps = 2 (p = 1/2, q = 1/4):
+
+    >>> import math
+    >>> C = SymmetricChannel(3, [1], [math.log(0.5)], [math.log(0.5)])
+    >>> C.expand().matrix
+    array([[0.5 , 0.25, 0.25],
+           [0.25, 0.5 , 0.25],
+           [0.25, 0.25, 0.5 ]])
+    """
+
+    __slots__ = ("_k", "_sizes", "_log_in", "_log_out", "_name", "_scheme")
+
+    def __init__(
+        self,
+        k: int,
+        sizes: Sequence[int],
+        log_in: Any,
+        log_out: Any,
+        *,
+        name: str | None = None,
+    ) -> None:
+        self._init(k, sizes, log_in, log_out, name, ("subsets",))
+
+    def _init(self, k, sizes, log_in, log_out, name, scheme) -> None:
+        k = check_int("k", k, minimum=2)
+        s_arr = _check_sizes(sizes, k)
+        li = _as_log_array("log_in", log_in, s_arr.size)
+        lo = _as_log_array("log_out", log_out, s_arr.size)
+        if np.any(li[s_arr == 0] > -np.inf):
+            msg = "log_in must be -inf for size 0 (no input lies in the empty set)"
+            raise ChannelError(msg)
+        if np.any(lo[s_arr == k] > -np.inf):
+            msg = f"log_out must be -inf for size k = {k} (every input lies in the full set)"
+            raise ChannelError(msg)
+        total = float(logsumexp(np.concatenate([li, lo])))
+        if not abs(math.expm1(total)) <= ROW_SUM_ATOL:
+            msg = f"the class masses must sum to 1 (within {ROW_SUM_ATOL}), got {math.exp(total)!r}"
+            raise ChannelError(msg)
+        for arr in (s_arr, li, lo):
+            arr.setflags(write=False)
+        self._k, self._sizes, self._log_in, self._log_out = k, s_arr, li, lo
+        self._name = name if name is not None else f"subset channel (k={k})"
+        self._scheme = scheme
+
+    @classmethod
+    def _make(cls, k, sizes, log_in, log_out, name, scheme) -> SymmetricChannel:
+        obj = cls.__new__(cls)
+        obj._init(k, sizes, log_in, log_out, name, scheme)
+        return obj
+
+    # -- basic attributes ---------------------------------------------------------
+    @property
+    def k(self) -> int:
+        """Number of inputs."""
+        return self._k
+
+    @property
+    def n_inputs(self) -> int:
+        """Number of inputs (= k)."""
+        return self._k
+
+    @property
+    def inputs(self) -> range:
+        """The input labels 0..k-1."""
+        return range(self._k)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Subset sizes of the (lumped) outputs, ascending."""
+        return self._sizes
+
+    @property
+    def log_in(self) -> np.ndarray:
+        """log Pr[output of size s containing x | x], one per size."""
+        return self._log_in
+
+    @property
+    def log_out(self) -> np.ndarray:
+        """log Pr[output of size s not containing x | x], one per size."""
+        return self._log_out
+
+    @property
+    def name(self) -> str:
+        """Description of the protocol."""
+        return self._name
+
+    @property
+    def log_a(self) -> np.ndarray:
+        """log a_s: the entry C[x, S] of a lumped output S of size s with x in S.
+
+        ``-inf`` where the class is empty. Absolute error a few ulp of log C(k-1, s-1).
+
+        >>> import qifldp.symmetric as sym
+        >>> round(float(np.exp(sym.grr(3, 0.0).log_a[0])), 12)
+        0.333333333333
+        """
+        s = self._sizes
+        out = np.full(s.shape, -np.inf)
+        m = s > 0
+        out[m] = self._log_in[m] - log_comb(self._k - 1, s[m] - 1)
+        return out
+
+    @property
+    def log_b(self) -> np.ndarray:
+        """log b_s: the entry C[x, S] of a lumped output S of size s with x not in S.
+
+        >>> import qifldp.symmetric as sym
+        >>> round(float(np.exp(sym.grr(3, 0.0).log_b[0])), 12)
+        0.333333333333
+        """
+        s = self._sizes
+        out = np.full(s.shape, -np.inf)
+        m = s < self._k
+        out[m] = self._log_out[m] - log_comb(self._k - 1, s[m])
+        return out
+
+    def class_masses(self) -> tuple[np.ndarray, np.ndarray]:
+        """The class masses (P_in(s), P_out(s)) as probabilities (tiny ones underflow to 0).
+
+        Returns
+        -------
+        (numpy.ndarray, numpy.ndarray)
+            Each of shape (len(sizes),); together they sum to 1.
+
+        Examples
+        --------
+        >>> import math, qifldp.symmetric as sym
+        >>> [v.round(6).tolist() for v in sym.grr(3, math.log(2)).class_masses()]
+        [[0.5], [0.5]]
+        """
+        return np.exp(self._log_in), np.exp(self._log_out)
+
+    def __repr__(self) -> str:
+        return f"SymmetricChannel({self._name}; k={self._k}, {self._sizes.size} subset sizes)"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SymmetricChannel):
+            return NotImplemented
+        return (
+            self._k == other._k
+            and self._scheme == other._scheme
+            and np.array_equal(self._sizes, other._sizes)
+            and np.array_equal(self._log_in, other._log_in)
+            and np.array_equal(self._log_out, other._log_out)
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self._k,
+                self._scheme,
+                self._sizes.tobytes(),
+                self._log_in.tobytes(),
+                self._log_out.tobytes(),
+            )
+        )
+
+    # -- expansion ---------------------------------------------------------------
+    def _n_explicit(self, lumped: bool) -> int:
+        k = self._k
+        kind = "subsets" if lumped else self._scheme[0]
+        if kind == "grr":
+            return k
+        if kind == "bits":
+            return 2**k
+        if kind == "lh":
+            return self._scheme[1] ** (k + 1)
+        return sum(math.comb(k, int(s)) for s in self._sizes)
+
+    def _explicit_outputs(self, lumped: bool = False) -> tuple[list[Any], np.ndarray, np.ndarray]:
+        """Labels, membership matrix (n_outputs, k) of bool, and log multiplicity per output.
+
+        Output y of the explicit channel belongs to the lumped output S(y) (its row
+        of the membership matrix); ``mult`` is the number of explicit outputs that
+        share S(y)'s column (so C[x, y] = a_s / mult or b_s / mult).
+        """
+        k = self._k
+        kind = "subsets" if lumped else self._scheme[0]
+        if kind == "grr":
+            return list(range(k)), np.eye(k, dtype=bool), np.zeros(k)
+        if kind == "bits":
+            Y = np.indices((2,) * k, dtype=np.int8).reshape(k, -1).T.astype(bool)
+            labels = list(itertools.product((0, 1), repeat=k))
+            return labels, Y, np.zeros(Y.shape[0])
+        if kind == "lh":
+            g = self._scheme[1]
+            H = np.indices((g,) * k, dtype=np.intp).reshape(k, -1).T
+            hs = list(itertools.product(range(g), repeat=k))
+            labels = [(h, z) for h in hs for z in range(g)]
+            member = (H[:, None, :] == np.arange(g)[None, :, None]).reshape(-1, k)
+            s = member.sum(axis=1)
+            log_mult = math.log(g) + (k - s) * math.log(g - 1)
+            return labels, member, log_mult
+        labels: list[Any] = []
+        rows = []
+        for s in self._sizes:
+            for combo in itertools.combinations(range(k), int(s)):
+                labels.append(combo)
+                row = np.zeros(k, dtype=bool)
+                row[list(combo)] = True
+                rows.append(row)
+        return labels, np.array(rows, dtype=bool).reshape(-1, k), np.zeros(len(rows))
+
+    def expand(self, lumped: bool = False) -> Channel:
+        """The explicit channel (small k only), with the numeric constructor's labels.
+
+        Parameters
+        ----------
+        lumped : bool
+            False (default): the channel exactly as the numeric constructor builds
+            it (e.g. ``qifldp.oue(k, eps)``: all k-bit tuples; LH: all (h, z)).
+            True: the lumped subset channel, one output per subset S (a sorted
+            tuple) of each size in :attr:`sizes` — equivalent under refinement.
+
+        Returns
+        -------
+        Channel, shape (k, n_outputs)
+
+        Raises
+        ------
+        SizeError
+            Beyond :data:`qifldp.channel.MAX_ENTRIES` entries.
+
+        Notes
+        -----
+        C[x, y] = a_s / m(s) if x in S(y), else b_s / m(s), where S(y) is the subset
+        of output y and m(s) the number of outputs sharing its column (g (g-1)^(k-s)
+        for local hashing, 1 otherwise). Cost O(k n_outputs).
+
+        Examples
+        --------
+        >>> import math, qifldp.symmetric as sym
+        >>> C = sym.oue(2, math.log(3)).expand()
+        >>> C.outputs
+        ((0, 0), (0, 1), (1, 0), (1, 1))
+        >>> C.matrix.round(6)
+        array([[0.375, 0.125, 0.375, 0.125],
+               [0.375, 0.375, 0.125, 0.125]])
+        """
+        n = self._n_explicit(lumped)
+        check_size(self._k, n, f"{self._name}.expand()", _ALTERNATIVE)
+        labels, member, log_mult = self._explicit_outputs(lumped)
+        k = self._k
+        la = np.full(k + 1, -np.inf)
+        lb = np.full(k + 1, -np.inf)
+        la[self._sizes] = self.log_a
+        lb[self._sizes] = self.log_b
+        s = member.sum(axis=1)
+        L = np.where(member.T, la[s][None, :], lb[s][None, :]) - log_mult[None, :]
+        M = np.exp(L)
+        return Channel(M, tuple(range(k)), tuple(labels))
