@@ -34,14 +34,29 @@ __all__ = [
 
 
 def _one_hot_classes(k: int, lp: float, l1mp: float, lq: float, l1mq: float):
-    """Class masses of a one-hot bit channel: P_in(s) = p Bin(k-1, q)(s-1), P_out(s) = (1-p) Bin(k-1, q)(s)."""
+    """Class masses of one-hot bits: P_in(s) = p Bin(k-1,q)(s-1), P_out(s) = (1-p) Bin(k-1,q)(s).
+
+    For 0 < s < k, P_out(s) is derived from P_in(s) through the exact identity
+    P_out(s) / P_in(s) = (1-p) q / (p (1-q)) * (k-s) / s, so that every column has
+    the same in/out ratio a_s / b_s = p (1-q) / ((1-p) q) to the last ulp even
+    where the binomial masses are tiny (k = 10^6).
+    """
     s = np.arange(k + 1)
     pmf = log_binom_pmf(k - 1, np.arange(k), lq, l1mq)  # index j = number of other 1-bits
     log_in = np.full(k + 1, -np.inf)
     log_out = np.full(k + 1, -np.inf)
-    log_in[1:] = lp + pmf if lp > -np.inf else -np.inf
-    log_out[:k] = l1mp + pmf if l1mp > -np.inf else -np.inf
-    return s, log_in, log_out
+    if lp > -np.inf:
+        log_in[1:] = lp + pmf
+    if l1mp > -np.inf:
+        log_out[0] = l1mp + pmf[0]
+        if lq > -np.inf:  # otherwise no 1-bit from a 0-bit: P_out(s) = 0 for s >= 1
+            inner = s[1:k].astype(np.float64)
+            log_ratio = (lp - l1mp) + (l1mq - lq)  # ln(a_s / b_s)
+            if lp > -np.inf:
+                log_out[1:k] = log_in[1:k] + np.log((k - inner) / inner) - log_ratio
+            else:  # p = 0 is excluded by q < p; kept for completeness
+                log_out[1:k] = l1mp + pmf[1:]
+    return s, log_in, log_out, (lp - l1mp) + (l1mq - lq)
 
 
 def grr(k: int, eps: float) -> SymmetricChannel:
@@ -73,12 +88,13 @@ def grr(k: int, eps: float) -> SymmetricChannel:
     --------
     >>> import qifldp as q, qifldp.symmetric as sym
     >>> round(q.bayes_capacity(sym.grr(10**6, 5.0)), 6)  # k p = k e^5 / (e^5 + k - 1)
-    148.391187
+    148.391284
     """
     k = check_k(k)
     eps = check_eps(eps)
     lp, l1mp = log_grr(k, eps)
-    return SymmetricChannel._make(k, [1], [lp], [l1mp], f"grr(k={k}, eps={eps:g})", ("grr",))
+    name = f"grr(k={k}, eps={eps:g})"
+    return SymmetricChannel._make(k, [1], [lp], [l1mp], name, ("grr",), log_ratio=eps)
 
 
 def subset_selection(k: int, eps: float, omega: int | None = None) -> SymmetricChannel:
@@ -130,6 +146,7 @@ def subset_selection(k: int, eps: float, omega: int | None = None) -> SymmetricC
         [l1mp],
         f"subset_selection(k={k}, eps={eps:g}, omega={omega})",
         ("subsets",),
+        log_ratio=eps,
     )
 
 
@@ -176,10 +193,9 @@ def local_hashing(k: int, eps: float, g: int) -> SymmetricChannel:
     eps = check_eps(eps)
     lp, l1mp = log_grr(g, eps)
     log_theta = -math.log(g)
-    s, log_in, log_out = _one_hot_classes(k, lp, l1mp, log_theta, math.log1p(-1.0 / g))
-    return SymmetricChannel._make(
-        k, s, log_in, log_out, f"local_hashing(k={k}, eps={eps:g}, g={g})", ("lh", g)
-    )
+    s, log_in, log_out, _ = _one_hot_classes(k, lp, l1mp, log_theta, math.log1p(-1.0 / g))
+    name = f"local_hashing(k={k}, eps={eps:g}, g={g})"
+    return SymmetricChannel._make(k, s, log_in, log_out, name, ("lh", g), log_ratio=eps)
 
 
 def blh(k: int, eps: float) -> SymmetricChannel:
@@ -286,9 +302,15 @@ def unary_encoding(k: int, p: float, q: float) -> SymmetricChannel:
     """
     k = check_k(k)
     p, q = check_pq(p, q)
-    s, log_in, log_out = _one_hot_classes(k, *log_pq(p, q))
+    s, log_in, log_out, ratio = _one_hot_classes(k, *log_pq(p, q))
     return SymmetricChannel._make(
-        k, s, log_in, log_out, f"unary_encoding(k={k}, p={p:g}, q={q:g})", ("bits",)
+        k,
+        s,
+        log_in,
+        log_out,
+        f"unary_encoding(k={k}, p={p:g}, q={q:g})",
+        ("bits",),
+        log_ratio=ratio,
     )
 
 
@@ -324,8 +346,10 @@ def sue(k: int, eps: float) -> SymmetricChannel:
     """
     k = check_k(k)
     eps = check_eps(eps)
-    s, log_in, log_out = _one_hot_classes(k, *log_sue(eps))
-    return SymmetricChannel._make(k, s, log_in, log_out, f"sue(k={k}, eps={eps:g})", ("bits",))
+    s, log_in, log_out, ratio = _one_hot_classes(k, *log_sue(eps))
+    return SymmetricChannel._make(
+        k, s, log_in, log_out, f"sue(k={k}, eps={eps:g})", ("bits",), log_ratio=ratio
+    )
 
 
 def oue(k: int, eps: float) -> SymmetricChannel:
@@ -359,8 +383,10 @@ def oue(k: int, eps: float) -> SymmetricChannel:
     """
     k = check_k(k)
     eps = check_eps(eps)
-    s, log_in, log_out = _one_hot_classes(k, *log_oue(eps))
-    return SymmetricChannel._make(k, s, log_in, log_out, f"oue(k={k}, eps={eps:g})", ("bits",))
+    s, log_in, log_out, ratio = _one_hot_classes(k, *log_oue(eps))
+    return SymmetricChannel._make(
+        k, s, log_in, log_out, f"oue(k={k}, eps={eps:g})", ("bits",), log_ratio=ratio
+    )
 
 
 def the(k: int, eps: float, theta: float) -> SymmetricChannel:
@@ -398,7 +424,13 @@ def the(k: int, eps: float, theta: float) -> SymmetricChannel:
     k = check_k(k)
     eps = check_eps(eps)
     theta = check_theta(theta)
-    s, log_in, log_out = _one_hot_classes(k, *log_the(eps, theta))
+    s, log_in, log_out, ratio = _one_hot_classes(k, *log_the(eps, theta))
     return SymmetricChannel._make(
-        k, s, log_in, log_out, f"the(k={k}, eps={eps:g}, theta={theta:g})", ("bits",)
+        k,
+        s,
+        log_in,
+        log_out,
+        f"the(k={k}, eps={eps:g}, theta={theta:g})",
+        ("bits",),
+        log_ratio=ratio,
     )

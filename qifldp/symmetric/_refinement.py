@@ -1,4 +1,4 @@
-"""Refinement between symmetric channels by an LP over orbits (polynomial in k), with certificates."""
+"""Refinement between symmetric channels by an LP over orbits (polynomial in k)."""
 
 from __future__ import annotations
 
@@ -237,8 +237,12 @@ def _capacity_certificate(A: SymmetricChannel, B: SymmetricChannel) -> Counterex
     if not gap > bound:
         return None
     return Counterexample(
-        SymmetricGain.identity(A.k), _uniform(A.k), gap, gap_bound=bound,
-        vulnerability_a=va, vulnerability_b=math.exp(lb - math.log(A.k)),
+        SymmetricGain.identity(A.k),
+        _uniform(A.k),
+        gap,
+        gap_bound=bound,
+        vulnerability_a=va,
+        vulnerability_b=math.exp(lb - math.log(A.k)),
     )
 
 
@@ -248,7 +252,9 @@ def _lp_certificate(A: SymmetricChannel, B: SymmetricChannel, G: SymmetricGain) 
     # each class term has relative error <= ~8u and |term| <= 3 max|g| mass; masses sum to 1
     gmax = float(max(np.max(np.abs(G.g_in)), np.max(np.abs(G.g_out)), 1e-300))
     bound = 64 * _U * gmax
-    return Counterexample(G, _uniform(A.k), vb - va, gap_bound=bound, vulnerability_a=va, vulnerability_b=vb)
+    return Counterexample(
+        G, _uniform(A.k), vb - va, gap_bound=bound, vulnerability_a=va, vulnerability_b=vb
+    )
 
 
 def refines(A: SymmetricChannel, B: SymmetricChannel) -> RefinementResult:
@@ -379,7 +385,10 @@ def refines(A: SymmetricChannel, B: SymmetricChannel) -> RefinementResult:
         b_eq=rhs / sigma,
         bounds=(0, None),
         method="highs",
-        options={"primal_feasibility_tolerance": _HIGHS_TOL, "dual_feasibility_tolerance": _HIGHS_TOL},
+        options={
+            "primal_feasibility_tolerance": _HIGHS_TOL,
+            "dual_feasibility_tolerance": _HIGHS_TOL,
+        },
     )
     if res.status != 0 or res.x is None:
         msg = f"HiGHS did not solve the orbit LP (status {res.status}: {res.message}); no verdict"
@@ -401,7 +410,8 @@ def refines(A: SymmetricChannel, B: SymmetricChannel) -> RefinementResult:
                 counterexample=ce,
                 method="symmetric: orbit LP (HiGHS)",
                 certified_by=(
-                    f"Farkas dual of the orbit LP (least residual {delta:.3e}) as a symmetric gain; "
+                    f"Farkas dual of the orbit LP (least residual {delta:.3e}) as a "
+                    "symmetric gain; "
                     f"gap V_g[υ▷B] - V_g[υ▷A] recomputed from the channels: {ce.gap:.3e} "
                     f"(> {GAP_ATOL:g} and > rounding bound {ce.gap_bound:.1e})"
                 ),
@@ -429,7 +439,10 @@ def refines(A: SymmetricChannel, B: SymmetricChannel) -> RefinementResult:
     residual = float(np.max(np.abs(M[nS:] @ u - rhs[nS:]), initial=0.0))
     row_err = float(np.max(np.abs(np.bincount(iS, weights=u, minlength=nS) - 1.0)))
     if residual > WITNESS_ATOL or row_err > ROW_ATOL:
-        msg = f"the cleaned witness misses the orbit equations by {residual:.3e} (rows by {row_err:.1e})"
+        msg = (
+            f"the cleaned witness misses the orbit equations by {residual:.3e} "
+            f"(rows by {row_err:.1e})"
+        )
         raise VerificationError(msg)
     eA, eB = ldp_epsilon(A), ldp_epsilon(B)
     if eB > eA + 1e-12 * max(1.0, eA):
@@ -447,7 +460,8 @@ def refines(A: SymmetricChannel, B: SymmetricChannel) -> RefinementResult:
         method="symmetric: orbit LP (HiGHS)",
         certified_by=(
             f"orbit witness: every orbit equation within {residual:.2e} (<= {WITNESS_ATOL:g}), "
-            f"rows within {row_err:.1e}, entries >= 0 after clipping (LP least residual {delta:.1e})"
+            f"rows within {row_err:.1e}, entries >= 0 after clipping "
+            f"(LP least residual {delta:.1e})"
         ),
         residual=residual,
         row_sum_error=row_err,
