@@ -63,6 +63,7 @@ from .mechanisms import (
 from . import formulas
 
 # --- refinement and f-DP (issue 4) ---------------------------------------------
+from .refinement import Counterexample, RefinementResult, max_case_refines, refines
 
 # --- composite protocols (key-value, multidimensional) -------------------------
 from .keyvalue import pckv_epsilon, pckv_grr, pckv_ue

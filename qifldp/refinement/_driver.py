@@ -1,0 +1,494 @@
+"""The decision procedure shared by refines and max_case_refines: engines, certificates, exact fallback."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..errors import SolverError, VerificationError
+from . import exact as ex
+from ._certify import (
+    clean_witness,
+    float_gap,
+    float_max_case_gap,
+    gain_from_weighted,
+    margin_certificate,
+    witness_errors,
+)
+from ._prep import Reduced, expand_witness, normalise_rows, reduce_columns
+from .entropic import solve_entropic, solve_lbfgs
+from .lp import solve_l1_lp, solve_l1_lp_columns
+from .result import (
+    TOLERANCES,
+    WITNESS_ENTRY_ATOL,
+    WITNESS_RESIDUAL_ATOL,
+    WITNESS_ROW_SUM_ATOL,
+    Counterexample,
+    RefinementResult,
+)
+
+__all__ = ["Options", "decide", "METHODS", "HIGHS_MAX_VARIABLES"]
+
+METHODS = ("auto", "highs", "entropic", "lbfgs", "exact")
+
+#: ``method="auto"`` uses HiGHS when the reduced LP has at most this many
+#: witness entries (|Y_A| |Y_B|), the entropic Newton engine above it.
+HIGHS_MAX_VARIABLES: int = 3000
+
+#: HiGHS is still tried as a second opinion up to this many witness entries
+#: when the entropic engine cannot certify its answer.
+HIGHS_FALLBACK_MAX_VARIABLES: int = 40000
+
+#: An LP optimum (min Σ|A·W − B|) above this makes the dual gain the first
+#: certificate tried; below it, the witness. Either way the certificate decides.
+LP_ZERO: float = 1e-9
+
+
+@dataclass
+class Options:
+    """Knobs of the decision procedure (documented in :func:`qifldp.refines`)."""
+
+    method: str = "auto"
+    exact: bool | None = None
+    max_iter: int = 200
+    time_limit: float = 120.0
+    tol: float = 1e-13
+
+
+@dataclass
+class _Problem:
+    A: np.ndarray  # as given
+    B: np.ndarray
+    An: np.ndarray  # rows normalised (original columns)
+    Bn: np.ndarray
+    ra: Reduced
+    rb: Reduced
+    prior: np.ndarray
+    rowsum: bool
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def Ar(self) -> np.ndarray:
+        return self.ra.matrix
+
+    @property
+    def Br(self) -> np.ndarray:
+        return self.rb.matrix
+
+
+# -- results --------------------------------------------------------------------------
+
+
+def _relation(rowsum: bool) -> str:
+    return "refinement" if rowsum else "max-case refinement"
+
+
+def _holds_result(
+    P: _Problem, W_red: np.ndarray, method: str, exact: bool, how: str, t0: float, Wq=None
+) -> RefinementResult:
+    W = expand_witness(W_red, P.ra, P.rb, P.rowsum)
+    W = clean_witness(W, P.rowsum)
+    resid, rs, mn = witness_errors(P.A, P.B, W, P.rowsum)
+    if not (
+        mn >= -WITNESS_ENTRY_ATOL
+        and resid <= WITNESS_RESIDUAL_ATOL
+        and (rs is None or rs <= WITNESS_ROW_SUM_ATOL)
+    ):
+        msg = (
+            f"the {_relation(P.rowsum)} witness failed its re-check (max|A·W − B| = {resid:.3g}, "
+            f"min entry {mn:.3g}, row-sum error {rs}); tolerances {TOLERANCES}"
+        )
+        raise VerificationError(msg)
+    return RefinementResult(
+        holds=True,
+        witness=W,
+        relation=_relation(P.rowsum),
+        method=method,
+        exact=exact,
+        certified_by=how,
+        residual=resid,
+        row_sum_error=rs,
+        min_entry=mn,
+        time=time.perf_counter() - t0,
+        exact_witness=Wq,
+        details=P.details,
+    )
+
+
+def _fails_result(
+    P: _Problem, g: np.ndarray, gap_exact: Fraction | None, bound: float, method: str, exact: bool, how: str, t0: float
+) -> RefinementResult:
+    from ..measures import g_vulnerability
+
+    if P.rowsum:
+        va = g_vulnerability(P.A, g, P.prior)
+        vb = g_vulnerability(P.B, g, P.prior)
+        gap = vb - va
+    else:
+        gap, _ = float_max_case_gap(P.A, P.B, g, P.prior)
+        va = vb = float("nan")
+    if not (gap > 0 or (gap_exact is not None and gap_exact > 0)):  # pragma: no cover - certified upstream
+        msg = f"the counterexample failed its re-check (gap {gap!r}, exact gap {gap_exact})"
+        raise VerificationError(msg)
+    ce = Counterexample(
+        gain=g,
+        prior=P.prior.copy(),
+        gap=float(gap),
+        gap_exact=gap_exact,
+        gap_bound=bound,
+        kind="average" if P.rowsum else "max-case",
+        vulnerability_a=float(va),
+        vulnerability_b=float(vb),
+    )
+    return RefinementResult(
+        holds=False,
+        counterexample=ce,
+        relation=_relation(P.rowsum),
+        method=method,
+        exact=exact,
+        certified_by=how,
+        time=time.perf_counter() - t0,
+        details=P.details,
+    )
+
+
+# -- certificates ---------------------------------------------------------------------
+
+
+def _gain_candidates(H: np.ndarray, rowsum: bool) -> list[np.ndarray]:
+    """π-weighted gains to try: the whole H (average case) or each nonzero row (max case)."""
+    if rowsum:
+        return [H]
+    rows = [H[j : j + 1] for j in range(H.shape[0]) if np.any(H[j])]
+    return rows
+
+
+def _certify_gain_float(P: _Problem, H: np.ndarray) -> tuple[np.ndarray, float, float] | None:
+    """The first candidate gain whose float gap provably exceeds its rounding error."""
+    best = None
+    for Hc in _gain_candidates(H, P.rowsum):
+        g = gain_from_weighted(Hc, P.prior)
+        gap, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
+        if gap > bound:
+            if best is None or gap > best[1]:
+                best = (g, gap, bound)
+            if P.rowsum:
+                break
+    return best
+
+
+def _order_rows_for_max_case(H: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """Rows of H sorted by how strongly they separate (y_j · b_j, descending)."""
+    score = np.einsum("jx,xj->j", H, B) if H.shape[0] == B.shape[1] else np.zeros(H.shape[0])
+    return H[np.argsort(-score)]
+
+
+# -- exact arithmetic -----------------------------------------------------------------
+
+
+@dataclass
+class _ExactProblem:
+    Aq: list[list[Fraction]]
+    Bq: list[list[Fraction]]
+    a_groups: list[np.ndarray]
+    b_groups: list[np.ndarray]
+    Aq_full: list[list[Fraction]]
+    Bq_full: list[list[Fraction]]
+
+
+def _exact_groups(Mq: list[list[Fraction]], red: Reduced) -> list[np.ndarray]:
+    """Split the float reduction's groups into groups of exactly proportional columns."""
+    out: list[np.ndarray] = []
+    n = len(Mq)
+    for grp in red.groups:
+        remaining = list(grp)
+        while remaining:
+            y0 = remaining[0]
+            ref = [Mq[x][y0] for x in range(n)]
+            xs = next(x for x in range(n) if ref[x] != 0)
+            same, other = [y0], []
+            for y in remaining[1:]:
+                ratio = Mq[xs][y] / ref[xs]
+                if all(Mq[x][y] == ratio * ref[x] for x in range(n)):
+                    same.append(y)
+                else:
+                    other.append(y)
+            out.append(np.array(same))
+            remaining = other
+    return out
+
+
+def _exact_problem(P: _Problem) -> _ExactProblem:
+    Aq_full = ex.rational_rows(P.A)
+    Bq_full = ex.rational_rows(P.B)
+    ga = _exact_groups(Aq_full, P.ra)
+    gb = _exact_groups(Bq_full, P.rb)
+
+    def merge(Mq, groups):
+        return [[sum((row[y] for y in g), Fraction(0)) for g in groups] for row in Mq]
+
+    return _ExactProblem(merge(Aq_full, ga), merge(Bq_full, gb), ga, gb, Aq_full, Bq_full)
+
+
+def _exact_cost(P: _Problem) -> int:
+    n = P.A.shape[0]
+    return ex.estimate_exact_cost(n, P.Ar.shape[1], P.Br.shape[1], P.rowsum)
+
+
+def _float_to_exact_groups(P: _Problem, E: _ExactProblem, W_red: np.ndarray) -> np.ndarray:
+    """Re-express a witness on the float groups as one on the exact groups."""
+    Wo = expand_witness(W_red, P.ra, P.rb, P.rowsum)
+    rows = np.array([Wo[g[0]] for g in E.a_groups])
+    return np.stack([rows[:, g].sum(axis=1) for g in E.b_groups], axis=1)
+
+
+def _expand_exact(P: _Problem, E: _ExactProblem, Wq: list[list[Fraction]]):
+    """The exact witness on the original columns (None when that would be large)."""
+    mA, pB = P.A.shape[1], P.B.shape[1]
+    if mA * pB > 10**5:
+        return None
+    n = len(E.Bq_full)
+    out = [[Fraction(0)] * pB for _ in range(mA)]
+    for gi, g in enumerate(E.a_groups):
+        for z in g:
+            for gj, h in enumerate(E.b_groups):
+                tot = E.Bq[next(x for x in range(n) if E.Bq[x][gj] != 0)][gj]
+                xs = next(x for x in range(n) if E.Bq[x][gj] != 0)
+                for y in h:
+                    out[z][y] = Wq[gi][gj] * (E.Bq_full[xs][y] / tot)
+    if P.rowsum:
+        zero_cols = set(range(mA)) - {int(z) for g in E.a_groups for z in g}
+        if zero_cols:
+            w = [sum(E.Bq_full[x][y] for x in range(n)) / n for y in range(pB)]
+            for z in zero_cols:
+                out[z] = w[:]
+    return tuple(tuple(r) for r in out)
+
+
+def _exact_result(P: _Problem, t0: float, why: str) -> RefinementResult:
+    E = _exact_problem(P)
+    out = ex.exact_decide(E.Aq, E.Bq, P.rowsum)
+    if out.holds:
+        assert out.W is not None
+        if not ex.check_exact_witness(E.Aq, E.Bq, out.W, P.rowsum):  # pragma: no cover
+            msg = "the exact witness failed its exact re-check"
+            raise VerificationError(msg)
+        Wf = np.array([[float(v) for v in row] for row in out.W])
+        # float witness on the exact groups -> original columns
+        Wo = np.zeros((P.A.shape[1], P.B.shape[1]))
+        for gi, g in enumerate(E.a_groups):
+            for gj, h in enumerate(E.b_groups):
+                share = P.B[:, h].sum(axis=0) / P.B[:, h].sum()
+                Wo[np.ix_(g, h)] = Wf[gi, gj] * share
+        if P.rowsum and len(E.a_groups) < P.A.shape[1]:
+            used = np.zeros(P.A.shape[1], bool)
+            for g in E.a_groups:
+                used[g] = True
+            Wo[~used] = P.B.sum(axis=0) / P.B.sum()
+        Wo = clean_witness(Wo, P.rowsum)
+        resid, rs, mn = witness_errors(P.A, P.B, Wo, P.rowsum)
+        if not (mn >= -WITNESS_ENTRY_ATOL and resid <= WITNESS_RESIDUAL_ATOL and (rs is None or rs <= WITNESS_ROW_SUM_ATOL)):
+            msg = f"the float image of the exact witness failed its re-check (residual {resid:.3g})"
+            raise VerificationError(msg)
+        return RefinementResult(
+            holds=True,
+            witness=Wo,
+            relation=_relation(P.rowsum),
+            method="exact",
+            exact=True,
+            certified_by=f"{out.how}; checked exactly ({why})",
+            residual=resid,
+            row_sum_error=rs,
+            min_entry=mn,
+            time=time.perf_counter() - t0,
+            exact_witness=_expand_exact(P, E, out.W),
+            details=P.details,
+        )
+    assert out.H is not None
+    Hq = out.H
+    if not P.rowsum:
+        Hq = [r for r in Hq if any(r)]
+        Hq = Hq[:1]
+    # a float gain from the exact weighted gain; its own exact gap must be > 0
+    Hf = np.array([[float(v) for v in row] for row in Hq])
+    g = gain_from_weighted(Hf, P.prior)
+    gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(E.Aq_full, E.Bq_full, g, P.prior)
+    if not gq > 0:
+        msg = (
+            "the exact Farkas certificate does not survive rounding to floats "
+            f"(exact gap of the float gain {gq}); the pair is too close to the boundary "
+            "to state a float counterexample"
+        )
+        raise VerificationError(msg)
+    gap, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
+    return _fails_result(P, g, gq, bound, "exact", True, f"{out.how}; exact gap > 0 ({why})", t0)
+
+
+def _exact_confirm(P: _Problem, res: RefinementResult, W_red: np.ndarray | None, t0: float) -> RefinementResult:
+    """exact=True: confirm a float-certified verdict in rational arithmetic (or decide exactly)."""
+    if _exact_cost(P) > ex.EXACT_MAX_OPS and (res.holds and W_red is not None):
+        pass  # the support solve below may still be small
+    E = _exact_problem(P)
+    if res.holds and W_red is not None:
+        Wg = _float_to_exact_groups(P, E, W_red)
+        Wq = ex.exact_verify_witness(E.Aq, E.Bq, Wg, P.rowsum)
+        if Wq is not None:
+            return RefinementResult(
+                **{
+                    **res.__dict__,
+                    "exact": True,
+                    "certified_by": res.certified_by + "; exact witness on its support checked in rationals",
+                    "exact_witness": _expand_exact(P, E, Wq),
+                    "time": time.perf_counter() - t0,
+                }
+            )
+    elif not res.holds and res.counterexample is not None:
+        ce = res.counterexample
+        gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(E.Aq_full, E.Bq_full, ce.gain, ce.prior)
+        if gq > 0:
+            ce2 = Counterexample(**{**ce.__dict__, "gap_exact": gq})
+            return RefinementResult(
+                **{
+                    **res.__dict__,
+                    "counterexample": ce2,
+                    "exact": True,
+                    "certified_by": res.certified_by + "; gap > 0 in exact rationals",
+                    "time": time.perf_counter() - t0,
+                }
+            )
+    return _exact_result(P, t0, "exact=True")
+
+
+# -- the procedure --------------------------------------------------------------------
+
+
+def _quick_witness(P: _Problem) -> tuple[np.ndarray, str] | None:
+    """Trivial witnesses: B without leakage (one reduced column), or A and B equal up to column order."""
+    Ar, Br = P.Ar, P.Br
+    if P.rowsum and Br.shape[1] == 1:
+        return np.ones((Ar.shape[1], 1)), "no-leak"
+    if Ar.shape == Br.shape:
+        ka = np.round(np.log(np.where(Ar > 0, Ar, 1.0)) / 1e-11).astype(np.int64)
+        kb = np.round(np.log(np.where(Br > 0, Br, 1.0)) / 1e-11).astype(np.int64)
+        ka[Ar == 0] = np.iinfo(np.int64).min
+        kb[Br == 0] = np.iinfo(np.int64).min
+        lookup = {ka[:, z].tobytes(): z for z in range(ka.shape[1])}
+        perm = [lookup.get(kb[:, j].tobytes()) for j in range(kb.shape[1])]
+        if all(z is not None for z in perm) and len(set(perm)) == len(perm):
+            W = np.zeros((Ar.shape[1], Br.shape[1]))
+            W[perm, np.arange(len(perm))] = 1.0
+            return W, "identical"
+    return None
+
+
+def _run_engine(P: _Problem, engine: str, opts: Options) -> tuple[np.ndarray | None, np.ndarray | None, dict]:
+    """Candidates (W on reduced channels, π-weighted gain H) from one float engine."""
+    Ar, Br = P.Ar, P.Br
+    info: dict[str, Any] = {"engine": engine}
+    if engine == "highs":
+        out = solve_l1_lp(Ar, Br) if P.rowsum else solve_l1_lp_columns(Ar, Br)
+        info.update(lp_optimum=out.optimum, iterations=out.iterations)
+        H = out.H if P.rowsum else _order_rows_for_max_case(out.H, Br)
+        if out.optimum > LP_ZERO:
+            return None, H, info
+        return out.W, H, info
+    if not P.rowsum:  # pragma: no cover - max-case uses HiGHS only
+        msg = f"engine {engine!r} is not available for max-case refinement"
+        raise SolverError(msg)
+    found: dict[str, Any] = {}
+
+    def on_sep(H: np.ndarray) -> bool:
+        c = _certify_gain_float(P, H)
+        if c is not None:
+            found["cert"] = (H, c)
+            return True
+        return False
+
+    if engine == "entropic":
+        out = solve_entropic(Ar, Br, tol=opts.tol, max_iter=opts.max_iter, time_limit=opts.time_limit, on_separation=on_sep)
+    else:
+        out = solve_lbfgs(Ar, Br, on_separation=on_sep)
+    info.update(iterations=out.iterations, cg_iterations=out.cg_iterations, message=out.message, dual_residual=out.residual)
+    if out.separated:
+        return None, found["cert"][0], info
+    if not np.all(np.isfinite(out.W)):
+        msg = f"the {engine} engine produced non-finite values ({out.message}); no verdict"
+        raise SolverError(msg)
+    if out.residual > WITNESS_RESIDUAL_ATOL:
+        # no witness within tolerance and no separating gain: try −G anyway
+        return None, -out.G.T, info
+    return out.W, None, info
+
+
+def _try_certify(P: _Problem, W: np.ndarray | None, H: np.ndarray | None, method: str, t0: float):
+    """Certify the candidates in floating point; returns (result, W_red) or (None, reason)."""
+    reasons = []
+    if H is not None:
+        c = _certify_gain_float(P, H)
+        if c is not None:
+            g, gap, bound = c
+            how = f"float gap {gap:.3g} exceeds its rigorous rounding bound {bound:.2g}"
+            return _fails_result(P, g, None, bound, method, False, how, t0), None
+        reasons.append("the dual gain's gap is not above its rounding bound")
+    if W is not None:
+        Wc = clean_witness(W, P.rowsum)
+        mc = margin_certificate(P.Ar, P.Br, Wc, P.rowsum)
+        if mc.W is not None:
+            return _holds_result(P, mc.W, method, False, "margin test: " + mc.reason, t0), mc.W
+        reasons.append("margin test failed: " + mc.reason)
+    return None, "; ".join(reasons) or "no candidate certificate"
+
+
+def decide(A: np.ndarray, B: np.ndarray, prior: np.ndarray, rowsum: bool, opts: Options) -> RefinementResult:
+    """Decide A ⊑ B (``rowsum``) or A ⊑max B with a verified certificate."""
+    t0 = time.perf_counter()
+    An, Bn = normalise_rows(A), normalise_rows(B)
+    ra, rb = reduce_columns(An), reduce_columns(Bn)
+    P = _Problem(A, B, An, Bn, ra, rb, prior, rowsum)
+    P.details.update(reduced_shapes=(ra.matrix.shape, rb.matrix.shape))
+
+    if opts.method == "exact":
+        return _exact_result(P, t0, "method='exact'")
+
+    res = None
+    W_red = None
+    quick = _quick_witness(P)
+    if quick is not None:
+        Wq, name = quick
+        res, W_red = _try_certify(P, Wq, None, name, t0)
+    if res is None:
+        size = P.Ar.shape[1] * P.Br.shape[1]
+        engine = opts.method
+        if engine == "auto":
+            engine = "highs" if (size <= HIGHS_MAX_VARIABLES or not rowsum) else "entropic"
+        tried = []
+        reason = ""
+        for eng in [engine] + (["highs"] if engine != "highs" and size <= HIGHS_FALLBACK_MAX_VARIABLES else []):
+            W, H, info = _run_engine(P, eng, opts)
+            P.details.update(info)
+            tried.append(eng)
+            res, W_red = _try_certify(P, W, H, eng, t0)
+            if res is not None:
+                break
+            reason = W_red  # the reason string
+            W_red = None
+        if res is None:
+            why = f"floating point could not certify ({reason}; engines {tried})"
+            P.details["float_undecided"] = why
+            if opts.exact is False:
+                raise VerificationError(why + "; exact=False forbids rational arithmetic")
+            if _exact_cost(P) > ex.EXACT_MAX_OPS:
+                msg = (
+                    f"{why}; the exact rational decision is too large "
+                    f"(~{_exact_cost(P):.2g} operations > EXACT_MAX_OPS = {ex.EXACT_MAX_OPS:.2g}). "
+                    "The pair is within rounding of the refinement boundary."
+                )
+                raise VerificationError(msg)
+            return _exact_result(P, t0, "float certificate inconclusive near the boundary")
+    if opts.exact is True:
+        return _exact_confirm(P, res, W_red, t0)
+    return res

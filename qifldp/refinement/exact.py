@@ -1,0 +1,440 @@
+"""Exact rational decision and verification of refinement (fractions.Fraction arithmetic).
+
+The channels are read exactly as stored: every float is the binary fraction it
+holds, and every row is divided by its exact sum (a Channel's rows sum to 1 only
+up to rounding). On these rational channels:
+
+* a witness is *verified* by solving A·W = B, W·1 = 1 exactly on the support of a
+  floating solution (free variables fixed to the rationalised floating values) and
+  checking W >= 0 entry by entry;
+* refinement is *decided* by the closed form W = A_S⁻¹ B_S when A has full column
+  rank (unique candidate), and otherwise by a rational Phase-I simplex (Bland's
+  rule, so it terminates) whose final dual is a Farkas certificate;
+* a counterexample is verified by computing its gap exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ..errors import VerificationError
+
+__all__ = [
+    "EXACT_MAX_OPS",
+    "ExactOutcome",
+    "rational_rows",
+    "exact_decide",
+    "exact_verify_witness",
+    "exact_gap",
+    "exact_max_case_gap",
+    "estimate_exact_cost",
+    "check_exact_witness",
+]
+
+#: Largest estimated number of rational operations the exact decision may take
+#: (a few seconds with fractions.Fraction); beyond it, exact arithmetic is refused.
+EXACT_MAX_OPS: int = 4 * 10**6
+
+Q = Fraction
+_ZERO = Fraction(0)
+_ONE = Fraction(1)
+
+
+@dataclass
+class ExactOutcome:
+    """Exact verdict: W (m x p Fractions) when it holds, else H (p x n Fractions, π-weighted gain)."""
+
+    holds: bool
+    W: list[list[Fraction]] | None = None
+    H: list[list[Fraction]] | None = None
+    how: str = ""
+
+
+def rational_rows(M: np.ndarray) -> list[list[Fraction]]:
+    """The rows of a float matrix as exact fractions, each divided by its exact sum."""
+    out = []
+    for row in np.asarray(M, dtype=np.float64):
+        q = [Q(float(v)) for v in row]
+        s = sum(q)
+        out.append([v / s for v in q])
+    return out
+
+
+def estimate_exact_cost(n: int, m: int, p: int, rowsum: bool = True) -> int:
+    """Rough number of rational operations of :func:`exact_decide` on (n x m) vs (n x p)."""
+    if m <= n:
+        return m * m * (n + p) + n * m * p
+    if rowsum:
+        r = n * p + m
+        return r * (m * p + r) * max(r, 8)
+    return p * n * (m + n) * max(n, 8)
+
+
+# -- small exact linear algebra -------------------------------------------------------
+
+
+def _rref(M: list[list[Fraction]]) -> tuple[list[list[Fraction]], list[int]]:
+    """Reduced row echelon form (copy) and the pivot columns."""
+    R = [row[:] for row in M]
+    rows = len(R)
+    cols = len(R[0]) if rows else 0
+    piv: list[int] = []
+    r = 0
+    for c in range(cols):
+        k = next((i for i in range(r, rows) if R[i][c] != 0), None)
+        if k is None:
+            continue
+        R[r], R[k] = R[k], R[r]
+        pr = R[r]
+        inv = 1 / pr[c]
+        pr[:] = [v * inv for v in pr]
+        for i in range(rows):
+            if i != r and R[i][c] != 0:
+                f = R[i][c]
+                Ri = R[i]
+                R[i] = [a - f * b if b else a for a, b in zip(Ri, pr)]
+        piv.append(c)
+        r += 1
+        if r == rows:
+            break
+    return R, piv
+
+
+def _solve_square(S: list[list[Fraction]], rhs: list[list[Fraction]]) -> list[list[Fraction]]:
+    """Solve S X = rhs exactly for invertible square S (rhs has several columns)."""
+    k = len(S)
+    aug = [S[i][:] + rhs[i][:] for i in range(k)]
+    R, piv = _rref(aug)
+    if piv[:k] != list(range(k)):  # pragma: no cover - callers pass invertible S
+        msg = "internal error: singular system in the exact closed form"
+        raise VerificationError(msg)
+    return [R[i][k:] for i in range(k)]
+
+
+def _transpose(M: list[list[Fraction]]) -> list[list[Fraction]]:
+    return [list(col) for col in zip(*M)]
+
+
+def _matmul(X: list[list[Fraction]], Y: list[list[Fraction]]) -> list[list[Fraction]]:
+    Yt = _transpose(Y)
+    return [[sum((a * b for a, b in zip(row, col) if a and b), _ZERO) for col in Yt] for row in X]
+
+
+# -- exact gaps -----------------------------------------------------------------------
+
+
+def _vuln(Hpi: list[list[Fraction]], C: list[list[Fraction]]) -> Fraction:
+    """Σ_y max_w Σ_x Hpi[w][x] C[x][y] (Hpi: the gain already weighted by the prior)."""
+    n = len(C)
+    cols = len(C[0])
+    total = _ZERO
+    for y in range(cols):
+        colv = [C[x][y] for x in range(n)]
+        best = None
+        for hw in Hpi:
+            v = sum((h * c for h, c in zip(hw, colv) if h and c), _ZERO)
+            if best is None or v > best:
+                best = v
+        total += best
+    return total
+
+
+def exact_gap(
+    Aq: list[list[Fraction]], Bq: list[list[Fraction]], gain: np.ndarray, prior: np.ndarray
+) -> Fraction:
+    """V_g[π▷B] − V_g[π▷A] in exact arithmetic, for the stored floats of ``gain`` and ``prior``."""
+    pi = [Q(float(v)) for v in prior]
+    Hpi = [[Q(float(g)) * pi[x] for x, g in enumerate(row)] for row in np.asarray(gain)]
+    return _vuln(Hpi, Bq) - _vuln(Hpi, Aq)
+
+
+def _max_vuln(Hpi: list[list[Fraction]], C: list[list[Fraction]], pi: list[Fraction]) -> Fraction:
+    """max_y max_w Σ_x Hpi[w][x] C[x][y] / Σ_x π_x C[x][y] over outputs of positive probability."""
+    n = len(C)
+    best = None
+    for y in range(len(C[0])):
+        colv = [C[x][y] for x in range(n)]
+        den = sum((p * c for p, c in zip(pi, colv) if c), _ZERO)
+        if den == 0:
+            continue
+        for hw in Hpi:
+            v = sum((h * c for h, c in zip(hw, colv) if h and c), _ZERO) / den
+            if best is None or v > best:
+                best = v
+    return best if best is not None else _ZERO
+
+
+def exact_max_case_gap(
+    Aq: list[list[Fraction]], Bq: list[list[Fraction]], gain: np.ndarray, prior: np.ndarray
+) -> Fraction:
+    """V_g^max[π▷B] − V_g^max[π▷A] exactly (posterior max-case g-vulnerabilities)."""
+    pi = [Q(float(v)) for v in prior]
+    Hpi = [[Q(float(g)) * pi[x] for x, g in enumerate(row)] for row in np.asarray(gain)]
+    return _max_vuln(Hpi, Bq, pi) - _max_vuln(Hpi, Aq, pi)
+
+
+# -- exact decision -------------------------------------------------------------------
+
+
+def _closed_form(
+    Aq: list[list[Fraction]], Bq: list[list[Fraction]], rowsum: bool
+) -> ExactOutcome | None:
+    """Decide when A has full column rank: the only candidate is W = A_S⁻¹ B_S."""
+    n, m, p = len(Aq), len(Aq[0]), len(Bq[0])
+    if m > n:
+        return None
+    _, piv = _rref(_transpose(Aq))  # pivot columns of Aᵀ = independent rows of A
+    if len(piv) < m:
+        return None
+    S = piv[:m]
+    AS = [Aq[i] for i in S]
+    W = _solve_square(AS, [Bq[i] for i in S])
+    # (1) B outside the column span of A: c with cᵀA = 0 and cᵀB[:, j] != 0.
+    AW = _matmul(Aq, W)
+    for x in range(n):
+        for j in range(p):
+            d = Bq[x][j] - AW[x][j]
+            if d != 0:
+                # c = e_x − (A_x A_S⁻¹) placed on the rows S
+                coef = _solve_square(_transpose(AS), [[v] for v in Aq[x]])  # A_Sᵀ u = A_xᵀ
+                c = [_ZERO] * n
+                c[x] = _ONE
+                for k, i in enumerate(S):
+                    c[i] -= coef[k][0]
+                sign = _ONE if d > 0 else -_ONE
+                H = [[_ZERO] * n for _ in range(p)]
+                H[j] = [sign * v for v in c]
+                return ExactOutcome(False, H=H, how="closed form: B outside the span of A")
+    # (2) a negative entry W[z, j] < 0: c with cᵀA = e_zᵀ, gain −c on action j.
+    for z in range(m):
+        for j in range(p):
+            if W[z][j] < 0:
+                ez = [[_ONE if k == z else _ZERO] for k in range(m)]
+                u = _solve_square(_transpose(AS), ez)
+                c = [_ZERO] * n
+                for k, i in enumerate(S):
+                    c[i] = u[k][0]
+                H = [[_ZERO] * n for _ in range(p)]
+                H[j] = [-v for v in c]
+                return ExactOutcome(False, H=H, how="closed form: W = A⁻¹B has a negative entry")
+    if rowsum and any(sum(row) != 1 for row in W):  # pragma: no cover - implied by full rank
+        msg = "internal error: exact closed-form witness does not have unit row sums"
+        raise VerificationError(msg)
+    return ExactOutcome(True, W=W, how="closed form W = A_S⁻¹ B_S (A has full column rank)")
+
+
+def _phase_one(M: list[list[Fraction]], c: list[Fraction]) -> tuple[bool, list[Fraction]]:
+    """Phase-I simplex for {x >= 0 : M x = c}; returns (feasible, x) or (False, Farkas y).
+
+    Farkas: yᵀM <= 0 entrywise and yᵀc > 0. Dense tableau, Bland's rule.
+    """
+    r = len(M)
+    s = len(M[0]) if r else 0
+    sign = [(-_ONE if ci < 0 else _ONE) for ci in c]
+    # tableau columns: s originals, r artificials, rhs
+    T = []
+    for i in range(r):
+        row = [sign[i] * v for v in M[i]] + [_ONE if k == i else _ZERO for k in range(r)]
+        row.append(sign[i] * c[i])
+        T.append(row)
+    basis = [s + i for i in range(r)]
+    width = s + r + 1
+    # reduced costs of phase I: cost 1 on artificials
+    d = [_ZERO] * width
+    for j in range(width):
+        if s <= j < s + r:
+            continue
+        d[j] = -sum((T[i][j] for i in range(r)), _ZERO)
+    while True:
+        enter = next((j for j in range(s + r) if d[j] < 0), None)
+        if enter is None:
+            break
+        best = None
+        leave = -1
+        for i in range(r):
+            a = T[i][enter]
+            if a > 0:
+                ratio = T[i][-1] / a
+                if best is None or ratio < best or (ratio == best and basis[i] < basis[leave]):
+                    best, leave = ratio, i
+        if leave < 0:  # pragma: no cover - phase I is bounded below by 0
+            break
+        pr = T[leave]
+        inv = 1 / pr[enter]
+        pr[:] = [v * inv for v in pr]
+        nzp = [j for j in range(width) if pr[j] != 0]
+        for i in range(r):
+            if i != leave:
+                f = T[i][enter]
+                if f != 0:
+                    Ti = T[i]
+                    for j in nzp:
+                        Ti[j] -= f * pr[j]
+        f = d[enter]
+        for j in nzp:
+            d[j] -= f * pr[j]
+        basis[leave] = enter
+    value = sum((T[i][-1] for i in range(r) if basis[i] >= s), _ZERO)
+    if value == 0:
+        x = [_ZERO] * s
+        for i in range(r):
+            if basis[i] < s:
+                x[basis[i]] = T[i][-1]
+        return True, x
+    # reduced cost of artificial i = 1 − y'_i (y' for the sign-flipped rows)
+    y = [sign[i] * (_ONE - d[s + i]) for i in range(r)]
+    return False, y
+
+
+def _simplex_avg(Aq, Bq) -> ExactOutcome:
+    n, m, p = len(Aq), len(Aq[0]), len(Bq[0])
+    # variables W[z, j] at z*p + j; rows (x, j) at x*p + j, then row sums z
+    rows: list[list[Fraction]] = []
+    rhs: list[Fraction] = []
+    for x in range(n):
+        for j in range(p):
+            row = [_ZERO] * (m * p)
+            for z in range(m):
+                row[z * p + j] = Aq[x][z]
+            rows.append(row)
+            rhs.append(Bq[x][j])
+    for z in range(m):
+        row = [_ZERO] * (m * p)
+        for j in range(p):
+            row[z * p + j] = _ONE
+        rows.append(row)
+        rhs.append(_ONE)
+    ok, v = _phase_one(rows, rhs)
+    if ok:
+        W = [[v[z * p + j] for j in range(p)] for z in range(m)]
+        return ExactOutcome(True, W=W, how="rational simplex (Phase I)")
+    # y over rows: y[(x, j)] = Y[x][j] maximises ⟨Y, B⟩ + Σ t with AᵀY + t <= 0: H = Yᵀ
+    H = [[v[x * p + j] for x in range(n)] for j in range(p)]
+    return ExactOutcome(False, H=H, how="rational simplex (Phase I), Farkas dual")
+
+
+def _simplex_max(Aq, Bq) -> ExactOutcome:
+    n, m, p = len(Aq), len(Aq[0]), len(Bq[0])
+    R = [[_ZERO] * p for _ in range(m)]
+    for j in range(p):
+        ok, v = _phase_one([row[:] for row in Aq], [Bq[x][j] for x in range(n)])
+        if not ok:
+            H = [v]  # one action: a separating hyperplane
+            return ExactOutcome(False, H=H, how=f"rational simplex, column {j}: Farkas dual")
+        for z in range(m):
+            R[z][j] = v[z]
+    return ExactOutcome(True, W=R, how="rational simplex per column")
+
+
+def exact_decide(
+    Aq: list[list[Fraction]], Bq: list[list[Fraction]], rowsum: bool = True
+) -> ExactOutcome:
+    """Decide A ⊑ B (``rowsum``) or A ⊑max B exactly; the outcome carries an exact certificate.
+
+    Raises
+    ------
+    VerificationError
+        When the estimated cost exceeds :data:`EXACT_MAX_OPS`.
+    """
+    n, m, p = len(Aq), len(Aq[0]), len(Bq[0])
+    cost = estimate_exact_cost(n, m, p, rowsum)
+    if cost > EXACT_MAX_OPS:
+        msg = (
+            f"exact rational decision of a {n}x{m} vs {n}x{p} problem would take ~{cost:.2g} "
+            f"rational operations (limit EXACT_MAX_OPS = {EXACT_MAX_OPS:.2g})"
+        )
+        raise VerificationError(msg)
+    out = _closed_form(Aq, Bq, rowsum)
+    if out is not None:
+        return out
+    return _simplex_avg(Aq, Bq) if rowsum else _simplex_max(Aq, Bq)
+
+
+def exact_verify_witness(
+    Aq: list[list[Fraction]],
+    Bq: list[list[Fraction]],
+    W: np.ndarray,
+    rowsum: bool = True,
+    max_unknowns: int = 400,
+) -> list[list[Fraction]] | None:
+    """An exact witness on the support of the float witness W, or None.
+
+    Solves A·W = B (and W·1 = 1) restricted to the nonzero entries of W by
+    sparse Gaussian elimination over the rationals, free unknowns fixed at the
+    rationalised floating values, then checks W >= 0 and the equations exactly.
+    """
+    n, m, p = len(Aq), len(Aq[0]), len(Bq[0])
+    supp = [(z, j) for z in range(m) for j in range(p) if W[z, j] > 0]
+    if len(supp) > max_unknowns:
+        return None
+    index = {v: k for k, v in enumerate(supp)}
+    eqs: list[tuple[dict[int, Fraction], Fraction]] = []
+    by_col: dict[int, list[int]] = {}
+    for k, (z, j) in enumerate(supp):
+        by_col.setdefault(j, []).append(k)
+    for x in range(n):
+        for j in range(p):
+            row = {k: Aq[x][supp[k][0]] for k in by_col.get(j, []) if Aq[x][supp[k][0]] != 0}
+            eqs.append((row, Bq[x][j]))
+    if rowsum:
+        for z in range(m):
+            eqs.append(({index[(z, j)]: _ONE for j in range(p) if (z, j) in index}, _ONE))
+    # sparse elimination: pick each equation's pivot, eliminate it from the others
+    pivots: list[tuple[int, dict[int, Fraction], Fraction]] = []
+    work = [(dict(r), b) for r, b in eqs]
+    for i in range(len(work)):
+        r, b = work[i]
+        if not r:
+            if b != 0:
+                return None  # inconsistent on this support
+            continue
+        col = min(r, key=lambda k: (abs(r[k]).denominator.bit_length(), k))
+        a = r[col]
+        r = {k: v / a for k, v in r.items()}
+        b = b / a
+        pivots.append((col, r, b))
+        for i2 in range(i + 1, len(work)):
+            r2, b2 = work[i2]
+            f = r2.get(col)
+            if f:
+                for k, v in r.items():
+                    nv = r2.get(k, _ZERO) - f * v
+                    if nv:
+                        r2[k] = nv
+                    else:
+                        r2.pop(k, None)
+                work[i2] = (r2, b2 - f * b)
+    pivot_cols = {c for c, _, _ in pivots}
+    value = {k: Q(float(W[supp[k]])) for k in range(len(supp)) if k not in pivot_cols}
+    for col, r, b in reversed(pivots):
+        value[col] = b - sum((v * value[k] for k, v in r.items() if k != col), _ZERO)
+    Wq = [[_ZERO] * p for _ in range(m)]
+    for k, (z, j) in enumerate(supp):
+        if value[k] < 0:
+            return None
+        Wq[z][j] = value[k]
+    if not _check_exact_witness(Aq, Bq, Wq, rowsum):  # pragma: no cover - implied by the solve
+        return None
+    return Wq
+
+
+def _check_exact_witness(Aq, Bq, Wq, rowsum: bool) -> bool:
+    if any(v < 0 for row in Wq for v in row):
+        return False
+    if rowsum and any(sum(row) != 1 for row in Wq):
+        return False
+    return _matmul(Aq, Wq) == [list(r) for r in Bq]
+
+
+def check_exact_witness(
+    Aq: Sequence[Sequence[Fraction]],
+    Bq: Sequence[Sequence[Fraction]],
+    Wq: Sequence[Sequence[Fraction]],
+    rowsum: bool = True,
+) -> bool:
+    """True iff Wq >= 0, (rows of Wq sum to 1 when ``rowsum``) and A·W = B, all exactly."""
+    return _check_exact_witness([list(r) for r in Aq], [list(r) for r in Bq], [list(r) for r in Wq], rowsum)

@@ -1,0 +1,169 @@
+"""Result objects of the refinement checks: the verdict with its verified certificate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "Counterexample",
+    "RefinementResult",
+    "WITNESS_ENTRY_ATOL",
+    "WITNESS_ROW_SUM_ATOL",
+    "WITNESS_RESIDUAL_ATOL",
+    "TOLERANCES",
+]
+
+#: A returned witness W has every entry >= -WITNESS_ENTRY_ATOL (API.md).
+WITNESS_ENTRY_ATOL: float = 1e-9
+#: ... every row of W sums to 1 within WITNESS_ROW_SUM_ATOL (average-case only).
+WITNESS_ROW_SUM_ATOL: float = 1e-9
+#: ... and |A·W − B| <= WITNESS_RESIDUAL_ATOL entrywise.
+WITNESS_RESIDUAL_ATOL: float = 1e-7
+
+#: The three tolerances as a dict, as stored in every result.
+TOLERANCES: dict[str, float] = {
+    "entry": WITNESS_ENTRY_ATOL,
+    "row_sum": WITNESS_ROW_SUM_ATOL,
+    "residual": WITNESS_RESIDUAL_ATOL,
+}
+
+
+@dataclass(frozen=True, repr=False)
+class Counterexample:
+    """An adversary under which B leaks strictly more than A.
+
+    Attributes
+    ----------
+    gain : numpy.ndarray, shape (n_actions, n_inputs)
+        ``gain[w, x]``; entries in [-1, 1] (scaled so that the largest magnitude is 1).
+    prior : numpy.ndarray, shape (n_inputs,)
+        The prior (uniform unless one was given).
+    gap : float
+        Average case: V_g[π▷B] − V_g[π▷A], recomputed with
+        :func:`qifldp.g_vulnerability` on the channels as given.
+        Max case: V_g^max[π▷B] − V_g^max[π▷A] (posterior max-case vulnerabilities).
+    gap_exact : fractions.Fraction or None
+        The same gap computed in exact rational arithmetic from the stored
+        floats of the gain, the prior and the channels (rows divided by their
+        exact sums), when the exact check was run.
+    gap_bound : float
+        A rigorous bound on the floating-point error of ``gap``'s evaluation;
+        ``gap > gap_bound`` proves the gap positive without rational arithmetic.
+    kind : str
+        ``"average"`` (a g-vulnerability) or ``"max-case"``.
+    """
+
+    gain: np.ndarray
+    prior: np.ndarray
+    gap: float
+    gap_exact: Fraction | None = None
+    gap_bound: float = 0.0
+    kind: str = "average"
+    vulnerability_a: float = float("nan")
+    vulnerability_b: float = float("nan")
+
+    def __repr__(self) -> str:
+        exact = "" if self.gap_exact is None else f", exact gap {float(self.gap_exact):.6g} > 0"
+        return (
+            f"Counterexample({self.kind}: gain {self.gain.shape[0]} actions x "
+            f"{self.gain.shape[1]} inputs, gap {self.gap:.6g}{exact})"
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class RefinementResult:
+    """The verdict on A ⊑ B (or A ⊑max B) and its verified certificate.
+
+    Truthy iff the refinement holds. Exactly one of ``witness`` and
+    ``counterexample`` is set.
+
+    Attributes
+    ----------
+    holds : bool
+        The verdict, exact for the channels as given (see ``exact`` and the
+        Notes of :func:`qifldp.refines`).
+    witness : numpy.ndarray or None, shape (|Y_A|, |Y_B|)
+        Average case: a row-stochastic W with A·W = B; max case: R >= 0 with
+        A·R = B; in the original output order of both channels. Verified:
+        entries >= -1e-9, rows summing to 1 within 1e-9 (average case) and
+        |A·W − B| <= 1e-7 entrywise (see ``tolerances``).
+    counterexample : Counterexample or None
+        A gain function and a prior under which B leaks more than A.
+    relation : str
+        ``"refinement"`` or ``"max-case refinement"``.
+    method : str
+        Which engine produced the certificate (``"highs"``, ``"entropic"``,
+        ``"exact"``, ``"identical"``, ``"no-leak"``, ...).
+    exact : bool
+        True when the verdict was proved in rational arithmetic (an exact
+        witness checked entry by entry, or an exact positive gap); False when it
+        rests on the floating-point certificate described by ``certified_by``.
+    certified_by : str
+        How the verdict was certified.
+    residual : float or None
+        max |A·W − B| of the returned witness (against the channels as given).
+    row_sum_error : float or None
+        max |W·1 − 1| of the returned witness (average case).
+    min_entry : float or None
+        Smallest entry of the returned witness.
+    tolerances : dict
+        The witness tolerances (``entry``, ``row_sum``, ``residual``).
+    time : float
+        Wall-clock seconds.
+    exact_witness : tuple of tuple of Fraction or None
+        The rational witness on the reduced channels, when one was computed.
+    details : dict
+        Engine details (iterations, reduced shapes, ...).
+    """
+
+    holds: bool
+    witness: np.ndarray | None = None
+    counterexample: Counterexample | None = None
+    relation: str = "refinement"
+    method: str = ""
+    exact: bool = False
+    certified_by: str = ""
+    residual: float | None = None
+    row_sum_error: float | None = None
+    min_entry: float | None = None
+    tolerances: dict[str, float] = field(default_factory=lambda: dict(TOLERANCES))
+    time: float = 0.0
+    exact_witness: Any = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.holds)
+
+    def __repr__(self) -> str:
+        sym = "⊑" if self.relation == "refinement" else "⊑max"
+        verdict = f"A {sym} B" if self.holds else f"A ⋢{sym[1:]} B"
+        lines = [f"RefinementResult({verdict}: {'holds' if self.holds else 'fails'})"]
+        if self.witness is not None:
+            lines.append(
+                f"  witness: {self.witness.shape[0]}x{self.witness.shape[1]}"
+                f" {'W row-stochastic' if self.relation == 'refinement' else 'R >= 0'}, "
+                f"max|A·W − B| = {self.residual:.3g} (tol {self.tolerances['residual']:g}), "
+                f"min entry {self.min_entry:.3g} (tol −{self.tolerances['entry']:g})"
+                + (
+                    f", max|W·1 − 1| = {self.row_sum_error:.3g} (tol {self.tolerances['row_sum']:g})"
+                    if self.row_sum_error is not None
+                    else ""
+                )
+            )
+        if self.counterexample is not None:
+            ce = self.counterexample
+            exact = "" if ce.gap_exact is None else f" (exact: {float(ce.gap_exact):.6g})"
+            what = "V_g[π▷B] − V_g[π▷A]" if ce.kind == "average" else "V_g^max[π▷B] − V_g^max[π▷A]"
+            lines.append(
+                f"  counterexample: gain {ce.gain.shape[0]} actions x {ce.gain.shape[1]} inputs, "
+                f"{what} = {ce.gap:.6g}{exact}"
+            )
+        lines.append(
+            f"  certified: {'exact rational arithmetic' if self.exact else 'floating point'}"
+            f" ({self.certified_by}); method {self.method}; {self.time:.3g} s"
+        )
+        return "\n".join(lines)
