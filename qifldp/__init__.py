@@ -64,6 +64,20 @@ from . import formulas
 
 # --- refinement and f-DP (issue 4) ---------------------------------------------
 from .refinement import Counterexample, RefinementResult, max_case_refines, refines
+from .fdp import (
+    TradeoffCurve,
+    refines_2x2,
+    refines_binary,
+    tradeoff_channel,
+    tradeoff_curve,
+    tradeoff_point,
+    tradeoff_value,
+    witness_2x2,
+)
+from .lattice import join, meet
+from .lifting import LiftedRefinement, refines_one_hot_bitwise
+from .families import FamilyResult, check_refinement_family
+from .graph import plot_refinement_graph, refinement_graph
 
 # --- composite protocols (key-value, multidimensional) -------------------------
 from .keyvalue import pckv_epsilon, pckv_grr, pckv_ue
