@@ -149,44 +149,46 @@ def sample_grr(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
 # ----------------------------------------------------------------------------------------
 # SS
 # ----------------------------------------------------------------------------------------
-def _floyd_others(mask: np.ndarray, rows: np.ndarray, x: np.ndarray, size: int, rng) -> None:
-    """Mark in ``mask[rows]`` a uniform ``size``-subset of the k − 1 values other than x.
+def _ss_mask(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
+    """Membership rows of ω-SS for a block of users, shape (n, k + 1) (last column False).
 
-    Floyd's algorithm over indices 0..k-2, mapped to values by i -> i + [i >= x].
+    The true value x is in the subset w.p. p; the rest is a uniform subset of
+    the m = k − 1 other values, of size s_in = ω − 1 (x in) or s_out = ω (x out),
+    drawn by Floyd's algorithm over indices 0..m-1 mapped to values by
+    i -> i + [i >= x]: for j = m − s, ..., m − 1 draw t uniform in 0..j and add t,
+    or j if t is already chosen. When ω − 1 > m − ω the complement (sizes
+    m − ω + 1, m − ω) is drawn instead and inverted. The two sizes differ by
+    one, so all users share Floyd's steps except the first, which only the
+    larger group takes (the others write to a scratch column).
     """
-    if size == 0 or rows.size == 0:
-        return
-    k = mask.shape[1]
-    m = k - 1
-    flat = mask.reshape(-1)
-    base = rows * k
-    for j in range(m - size, m):
-        t = rng.integers(0, j + 1, size=rows.size)
-        vt = t + (t >= x)
-        vj = j + (j >= x)
-        taken = flat[base + vt]
-        flat[base + np.where(taken, vj, vt)] = True
-
-
-def _ss_mask(xs: np.ndarray, k: int, omega: int, p: float, rng) -> tuple[np.ndarray, np.ndarray]:
-    """Membership rows for a block of users (x in the subset w.p. p, then the others)."""
     n = xs.size
-    mask = np.zeros((n, k), dtype=bool)
-    incl = rng.random(n) < p
-    rows = np.arange(n)
     m = k - 1
-    for flag, size in ((True, omega - 1), (False, omega)):
-        sel = incl == flag
-        r, x = rows[sel], xs[sel]
-        size = min(size, m)
-        if size <= m - size:
-            _floyd_others(mask, r, x, size, rng)
-        else:  # draw the complement (fewer Floyd steps), then invert the others
-            _floyd_others(mask, r, x, m - size, rng)
-            mask[r] = ~mask[r]
-            mask[r, x] = False
+    incl = rng.random(n) < p
+    complement = omega - 1 > m - omega
+    s_in, s_out = (m - omega + 1, m - omega) if complement else (omega - 1, omega)
+    steps = max(s_in, s_out)
+    big = incl if s_in > s_out else ~incl  # the group of the larger size
+    mask = np.zeros((n, k + 1), dtype=bool)  # column k: scratch
+    if steps:
+        flat = mask.reshape(-1)
+        base = np.arange(n) * (k + 1)
+        for step, j in enumerate(range(m - steps, m)):
+            t = rng.integers(0, j + 1, size=n)  # uniform in 0..j (exact)
+            t += t >= xs  # index -> value (skip x)
+            t += base
+            vj = base + (xs <= j)  # j -> value, as a flat index
+            vj += j
+            choice = np.where(flat[t], vj, t)
+            if step == 0 and s_in != s_out:
+                choice = np.where(big, choice, base + k)
+            flat[choice] = True
+    rows = np.arange(n)
+    if complement:
+        np.logical_not(mask, out=mask)
+        mask[rows, xs] = False
+    mask[:, k] = False
     mask[rows[incl], xs[incl]] = True
-    return mask, incl
+    return mask  # (n, k + 1), last column all False
 
 
 def sample_ss(
@@ -230,8 +232,8 @@ def sample_ss(
     The true value is included with probability p = ω e^ε/(ω e^ε + k − ω); the
     remaining ω − 1 (or ω) values are a uniform subset of the k − 1 others,
     drawn by Floyd's algorithm vectorised over users (drawing the complement
-    when it is smaller). O(n · min(ω, k − ω)) random draws plus O(n k) for the
-    membership matrix.
+    when it is smaller), in cache-sized blocks of users. O(n · min(ω, k − ω))
+    random draws plus O(n k) for the membership matrix.
 
     Examples
     --------
@@ -252,11 +254,11 @@ def sample_ss(
     else:
         out = np.empty((n, omega), dtype=np.int64)
     for s, e in row_chunks(n, k, cells=1 << 20):
-        mask, _ = _ss_mask(xs[s:e], k, omega, p, rng)
+        mask = _ss_mask(xs[s:e], k, omega, p, rng)
         if output == "membership":
-            out[s:e] = mask
+            out[s:e] = mask[:, :k]
         else:  # row-major positions of the True cells, already sorted within each row
-            out[s:e] = (np.flatnonzero(mask) % k).reshape(e - s, omega)
+            out[s:e] = (np.flatnonzero(mask) % (k + 1)).reshape(e - s, omega)
     return out
 
 
@@ -422,7 +424,10 @@ class LHReports:
         >>> len(R.take(slice(1, 3))), len(R.take(np.array([True, False, True, True])))
         (2, 3)
         """
-        pick = (lambda arr: None if arr is None else arr[index])
+
+        def pick(arr: np.ndarray | None) -> np.ndarray | None:
+            return None if arr is None else arr[index]
+
         return LHReports(
             y=self.y[index],
             k=self.k,
