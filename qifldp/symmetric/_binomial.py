@@ -118,7 +118,7 @@ def log_binom_pmf(n: int, x, log_theta: float, log_1m_theta: float) -> np.ndarra
             - _bd0(xm, np.full(xm.shape, log_n + log_theta))
             - _bd0(nf - xm, np.full(xm.shape, log_n + log_1m_theta))
         )
-        lf = _LOG_2PI + np.log(xm) + np.log1p(-xm / nf)
+        lf = _LOG_2PI + np.log(xm) + (np.log(nf - xm) - log_n)  # log(2 pi x (n-x) / n)
         out[mid] = lc - 0.5 * lf
     return out
 

@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_int
-from ..channel import ROW_SUM_ATOL, Channel, check_size
+from ..channel import ROW_SUM_ATOL, Channel
 from ..errors import ChannelError, InputTypeError
+from ..mechanisms._size import guard_size
 from ._binomial import log_comb, logsumexp
 
 __all__ = ["SymmetricChannel"]
@@ -306,6 +307,18 @@ class SymmetricChannel:
             return self._scheme[1] ** (k + 1)
         return sum(math.comb(k, int(s)) for s in self._sizes)
 
+    def _log10_n_explicit(self, lumped: bool) -> float:
+        """log10 of :meth:`_n_explicit`, without forming huge integers."""
+        k = self._k
+        kind = "subsets" if lumped else self._scheme[0]
+        if kind == "grr":
+            return math.log10(k)
+        if kind == "bits":
+            return k * math.log10(2)
+        if kind == "lh":
+            return (k + 1) * math.log10(self._scheme[1])
+        return logsumexp(log_comb(k, self._sizes)) / math.log(10)
+
     def _explicit_outputs(self, lumped: bool = False) -> tuple[list[Any], np.ndarray, np.ndarray]:
         """Labels, membership matrix (n_outputs, k) of bool, and log multiplicity per output.
 
@@ -376,8 +389,13 @@ class SymmetricChannel:
         array([[0.375, 0.125, 0.375, 0.125],
                [0.375, 0.375, 0.125, 0.125]])
         """
-        n = self._n_explicit(lumped)
-        check_size(self._k, n, f"{self._name}.expand()", _ALTERNATIVE)
+        guard_size(
+            f"{self._name}.expand()",
+            self._k,
+            self._log10_n_explicit(lumped),
+            lambda: self._n_explicit(lumped),
+            _ALTERNATIVE,
+        )
         labels, member, log_mult = self._explicit_outputs(lumped)
         k = self._k
         la = np.full(k + 1, -np.inf)

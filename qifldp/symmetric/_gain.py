@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_int
-from ..channel import check_size
 from ..errors import GainError, InputTypeError
+from ..mechanisms._size import guard_size
+from ._binomial import log_comb, logsumexp
 from ._channel import SymmetricChannel
 
 __all__ = ["SymmetricGain", "g_vulnerability_symmetric", "overlap_range"]
@@ -95,13 +96,20 @@ class SymmetricGain:
     def __repr__(self) -> str:
         return f"SymmetricGain(k={self.k}, {self.sizes.size} action sizes)"
 
+    def _log10_n_actions(self) -> float:
+        return logsumexp(log_comb(self.k, self.sizes)) / math.log(10)
+
     @property
-    def shape(self) -> tuple[int, int]:
-        """(number of actions, k) of the explicit gain matrix, as integers.
+    def shape(self) -> tuple[int | float, int]:
+        """(number of actions, k) of the explicit gain matrix.
+
+        The number of actions is an int, or ``math.inf`` beyond 10^300.
 
         >>> SymmetricGain(4, [1, 2], [1, 1], [0, 0]).shape
         (10, 4)
         """
+        if self._log10_n_actions() > 300:
+            return math.inf, self.k
         return sum(math.comb(self.k, int(t)) for t in self.sizes), self.k
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
@@ -119,8 +127,13 @@ class SymmetricGain:
         SizeError
             More than :data:`qifldp.channel.MAX_ENTRIES` entries.
         """
-        n = sum(math.comb(self.k, int(t)) for t in self.sizes)
-        check_size(n, self.k, "SymmetricGain.expand()", "the SymmetricGain itself")
+        guard_size(
+            "SymmetricGain.expand()",
+            self.k,
+            self._log10_n_actions(),
+            lambda: sum(math.comb(self.k, int(t)) for t in self.sizes),
+            "the SymmetricGain itself",
+        )
         rows = []
         for t, gi, go in zip(self.sizes, self.g_in, self.g_out, strict=True):
             for combo in itertools.combinations(range(self.k), int(t)):

@@ -12,6 +12,7 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from ..errors import ChannelError, InputTypeError, SizeError, SolverError, VerificationError
+from ..mechanisms._size import guard_size
 from ..refinement.result import Counterexample, RefinementResult
 from ._binomial import log_comb
 from ._channel import SymmetricChannel
@@ -84,7 +85,7 @@ class OrbitWitness:
     @property
     def shape(self) -> tuple[int, int]:
         """(number of outputs of A.expand(), number of outputs of B.expand()), as integers."""
-        return self._A._n_explicit(False), self._B._n_explicit(False)
+        return _count(self._A), _count(self._B)
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         return self.expand().astype(dtype or np.float64)
@@ -124,10 +125,13 @@ class OrbitWitness:
         SizeError
             When W would exceed MAX_ENTRIES.
         """
-        from ..channel import check_size
-
-        nA, nB = self._A._n_explicit(lumped), self._B._n_explicit(lumped)
-        check_size(nA, nB, "OrbitWitness.expand()", "the orbit form (entry, mass)")
+        guard_size(
+            "OrbitWitness.expand()",
+            1,
+            self._A._log10_n_explicit(lumped) + self._B._log10_n_explicit(lumped),
+            lambda: self._A._n_explicit(lumped) * self._B._n_explicit(lumped),
+            "the orbit form (entry, mass)",
+        )
         _, memA, _ = self._A._explicit_outputs(lumped)
         _, memB, log_multB = self._B._explicit_outputs(lumped)
         k = self.k
@@ -142,6 +146,11 @@ class OrbitWitness:
         with np.errstate(divide="ignore"):
             W = table[s, t, J] * np.exp(-L) * np.exp(-log_multB)[None, :]
         return W
+
+
+def _count(C: SymmetricChannel) -> int | float:
+    """Number of explicit outputs of C, or math.inf beyond 10^300."""
+    return math.inf if C._log10_n_explicit(False) > 300 else C._n_explicit(False)
 
 
 def _log_comb_table(k: int) -> np.ndarray:
