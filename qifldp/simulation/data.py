@@ -15,6 +15,7 @@ from ..errors import InputTypeError, ParameterError
 from ._util import as_rng
 
 __all__ = [
+    "FIMI_BLOCK_BYTES",
     "Transactions",
     "load_fimi",
     "write_fimi",
@@ -131,9 +132,10 @@ def load_fimi(path: str | os.PathLike, max_transactions: int | None = None) -> T
 
     Notes
     -----
-    Parsed without a per-line Python loop: the bytes are classified with numpy,
-    token starts and line numbers come from cumulative sums and the digits are
-    combined with ``np.add.reduceat``. O(file size). Users bring the data set
+    Parsed without a per-line Python loop, in blocks of
+    :data:`FIMI_BLOCK_BYTES` whole lines: the bytes are classified with numpy,
+    token starts and line numbers come from searches over sorted positions and
+    the digits are combined with ``np.add.reduceat``. O(file size). Users bring the data set
     themselves (e.g. Kosarak from the FIMI repository, 990,002 transactions).
 
     Examples
@@ -157,42 +159,73 @@ def load_fimi(path: str | os.PathLike, max_transactions: int | None = None) -> T
     return T
 
 
+#: Bytes parsed per block by :func:`load_fimi` (blocks end at a line break), so
+#: that the temporaries stay small whatever the file size.
+FIMI_BLOCK_BYTES: int = 1 << 20
+
+
 def _parse_fimi(data: bytes, source: str) -> Transactions:
-    buf = np.frombuffer(data, dtype=np.uint8)
+    items_parts: list[np.ndarray] = []
+    length_parts: list[np.ndarray] = []
+    line0 = 0  # lines before the current block
+    pos, size = 0, len(data)
+    while pos < size:
+        end = min(size, pos + FIMI_BLOCK_BYTES)
+        if end < size:
+            nl = data.find(b"\n", end - 1)
+            end = size if nl < 0 else nl + 1
+        buf = np.frombuffer(data, dtype=np.uint8, count=end - pos, offset=pos)
+        items, lengths, n_newlines = _parse_block(buf, data, pos, source, line0)
+        items_parts.append(items)
+        length_parts.append(lengths)
+        line0 += n_newlines
+        pos = end
+    lengths = np.concatenate(length_parts) if length_parts else np.empty(0, dtype=np.int64)
+    if lengths.size == 0:
+        msg = f"{source}: no transaction found (the file holds no item)"
+        raise ParameterError(msg)
+    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    return Transactions(np.concatenate(items_parts), offsets)
+
+
+def _parse_block(
+    buf: np.ndarray, data: bytes, start: int, source: str, line0: int
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Items and per-transaction lengths of one block of whole lines."""
     is_digit = (buf >= 48) & (buf <= 57)
     is_space = (buf == 32) | (buf == 9) | (buf == 13) | (buf == 10)
+    newline = buf == 10
     bad = np.flatnonzero(~(is_digit | is_space))
     if bad.size:
         pos = int(bad[0])
-        line = int(np.count_nonzero(buf[:pos] == 10)) + 1
-        start = data.rfind(b"\n", 0, pos) + 1
-        end = data.find(b"\n", pos)
-        text = data[start : end if end >= 0 else len(data)].decode("utf-8", "replace").strip()
+        line = line0 + int(np.count_nonzero(newline[:pos])) + 1
+        a = data.rfind(b"\n", 0, start + pos) + 1
+        b = data.find(b"\n", start + pos)
+        text = data[a : b if b >= 0 else len(data)].decode("utf-8", "replace").strip()
         msg = f"{source}: line {line} is not a list of non-negative integer items: {text[:80]!r}"
         raise ParameterError(msg)
+    n_newlines = int(np.count_nonzero(newline))
     digit_pos = np.flatnonzero(is_digit)
     if digit_pos.size == 0:
-        msg = f"{source}: no transaction found (the file holds no item)"
-        raise ParameterError(msg)
-    prev_digit = np.concatenate(([False], is_digit[:-1]))
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), n_newlines
+    prev_digit = np.empty_like(is_digit)
+    prev_digit[0] = False
+    prev_digit[1:] = is_digit[:-1]
     tok_start = np.flatnonzero(is_digit & ~prev_digit)  # byte position of each token
     first_digit = np.searchsorted(digit_pos, tok_start)  # index in digit_pos of each start
-    tok_len = np.diff(np.append(first_digit, digit_pos.size))
+    tok_len = np.diff(first_digit, append=digit_pos.size)
     if tok_len.max() > _MAX_DIGITS:
         t = int(np.argmax(tok_len > _MAX_DIGITS))
-        line = int(np.count_nonzero(buf[: tok_start[t]] == 10)) + 1
+        line = line0 + int(np.count_nonzero(newline[: tok_start[t]])) + 1
         msg = f"{source}: line {line} has an item of more than {_MAX_DIGITS} digits"
         raise ParameterError(msg)
-    tok_id = np.repeat(np.arange(tok_start.size), tok_len)
-    last = (first_digit + tok_len - 1)[tok_id]  # index of the token's last digit
+    last = np.repeat(first_digit + tok_len - 1, tok_len)  # index of each digit's token end
     place = last - np.arange(digit_pos.size)  # power of ten of each digit
     digits = (buf[digit_pos].astype(np.int64) - 48) * _POW10[place]
     items = np.add.reduceat(digits, first_digit)
-    newlines = np.flatnonzero(buf == 10)
-    tok_line = np.searchsorted(newlines, tok_start)  # 0-based line of each token
-    _, lengths = np.unique(tok_line, return_counts=True)  # only non-blank lines appear
-    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    return Transactions(items.astype(np.int64), offsets)
+    tok_line = np.searchsorted(np.flatnonzero(newline), tok_start)  # line of each token
+    lengths = np.diff(np.flatnonzero(np.diff(tok_line, prepend=-1, append=tok_line[-1] + 1)))
+    return items, lengths.astype(np.int64), n_newlines
 
 
 def write_fimi(

@@ -37,6 +37,22 @@ def test_load_fimi_kosarak_style(tmp_path):
     assert load_fimi(f, max_transactions=10).to_lists() == T.to_lists()
 
 
+@pytest.mark.parametrize("block", [1, 5, 8, 64])
+def test_load_fimi_in_small_blocks(tmp_path, monkeypatch, block):
+    # blocks end at line breaks: any block size gives the same transactions and the
+    # same line numbers in errors
+    import qifldp.simulation.data as data
+
+    monkeypatch.setattr(data, "FIMI_BLOCK_BYTES", block)
+    lists = [[1, 22, 333], [4444], [5, 6], [7, 77, 777, 7777]]
+    f = tmp_path / "blocks.dat"
+    f.write_bytes(b"1 22 333\n\n4444\n5 6\n\n\n7 77 777 7777\n")
+    assert load_fimi(f).to_lists() == lists
+    f.write_bytes(b"1 2\n3\n\n4 5\n6 ? 7\n")
+    with pytest.raises(ParameterError, match="line 5 is not a list"):
+        load_fimi(f)
+
+
 def test_load_fimi_gzip(tmp_path):
     f = tmp_path / "t.dat.gz"
     with gzip.open(f, "wb") as fh:
