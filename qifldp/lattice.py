@@ -6,7 +6,8 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
-from .errors import InputTypeError
+from .channel import Channel
+from .errors import InputTypeError, ParameterError, VerificationError
 from .fdp import (
     TradeoffCurve,
     _check_two_rows,
@@ -95,6 +96,47 @@ def _join_of(curves: list[TradeoffCurve]) -> TradeoffCurve:
         S = TradeoffCurve([a for a, _ in pts], [b for _, b in pts], exact=True)
         pts = _max_curve(S, T)
     return TradeoffCurve([a for a, _ in pts], [b for _, b in pts], exact=True)
+
+
+#: Relative margins tried, in order, when a float meet/join is rounded: the inner
+#: vertices are lowered by the factor (1 - delta) (meet), or the curve is mixed with
+#: the no-leak diagonal, T' = (1 - delta) T + delta (1 - alpha) (join), until the float
+#: channel is a bound of every argument in exact arithmetic (checked, never assumed).
+SAFE_DELTAS: tuple[Fraction, ...] = (
+    Fraction(0),
+    Fraction(1, 10**14),
+    Fraction(1, 10**12),
+    Fraction(1, 10**10),
+    Fraction(1, 10**8),
+)
+
+
+def _dominates(upper: TradeoffCurve, lower: TradeoffCurve) -> bool:
+    """upper >= lower pointwise (both exact): lower ⊑ upper as channels."""
+    return all(_interp_exact(lower.alphas, lower.betas, a) <= b for a, b in upper)
+
+
+def _safe_float(curve: TradeoffCurve, curves: list[TradeoffCurve], lower: bool) -> Channel:
+    """Round a meet (lower=True) or join to a float Channel that is still a bound, exactly."""
+    for delta in SAFE_DELTAS:
+        a, b = curve.alphas, curve.betas
+        if lower:  # lower the inner vertices: same vertex count, T' <= T
+            betas = [b[0], *((1 - delta) * v for v in b[1:-1]), b[-1]]
+        else:  # mix with the diagonal 1 - alpha (a post-processing): T' >= T
+            betas = [(1 - delta) * v + delta * (1 - u) for u, v in zip(a, b, strict=True)]
+        try:
+            lowered = TradeoffCurve(a, betas, exact=True)
+            C = tradeoff_channel(lowered, exact=False)
+        except ParameterError:  # lowering broke convexity: try the next margin
+            continue
+        rows = _exact_rows(_parse(C, "C"), "C")
+        T = _curve_exact(rows[0], rows[1])
+        if all(_dominates(Ti, T) if lower else _dominates(T, Ti) for Ti in curves):
+            return C
+    msg = "could not round the {} to a float channel that is a bound; use exact=True".format(
+        "meet" if lower else "join"
+    )
+    raise VerificationError(msg)
 
 
 def meet_curve(*channels: Any) -> TradeoffCurve:
@@ -192,7 +234,9 @@ def meet(*channels: Any, exact: bool | None = None) -> Any:
     """
     curves, all_exact = _curves(channels, "meet")
     curve = _meet_of(curves)
-    return tradeoff_channel(curve, exact=all_exact if exact is None else exact)
+    if all_exact if exact is None else exact:
+        return tradeoff_channel(curve, exact=True)
+    return _safe_float(curve, curves, lower=True)
 
 
 def join(*channels: Any, exact: bool | None = None) -> Any:
@@ -237,4 +281,6 @@ def join(*channels: Any, exact: bool | None = None) -> Any:
     """
     curves, all_exact = _curves(channels, "join")
     curve = _join_of(curves)
-    return tradeoff_channel(curve, exact=all_exact if exact is None else exact)
+    if all_exact if exact is None else exact:
+        return tradeoff_channel(curve, exact=True)
+    return _safe_float(curve, curves, lower=False)

@@ -105,15 +105,14 @@ def test_meet_and_join_are_bounds_exactly(A, B, N):
 
 
 def test_meet_and_join_are_bounds_by_lp():
-    # provenance: q.refines (LP with verified witness); 2x2 pairs in both incomparable
-    # and comparable configurations; N ranges over a grid of leaky/safe 2x2 channels
+    # provenance: q.refines (LP, verified witness or counterexample). The float meet and
+    # join are rounded so that they stay bounds exactly (a margin <= 1e-8 towards the
+    # safe side); the "greatest/least" part is checked exactly in the Hypothesis test
+    # above, and here the LP must agree with the exact two-secret decision.
     rng = np.random.default_rng(11)
-    grid = [
-        np.array([[1 - a, a], [b, 1 - b]])
-        for a in np.linspace(0, 0.5, 6)
-        for b in np.linspace(0, 0.5, 6)
-    ]
-    for _ in range(15):
+    ab = np.linspace(0, 0.5, 4)
+    grid = [np.array([[1 - a, a], [b, 1 - b]]) for a in ab for b in ab]
+    for _ in range(6):
         a1, b1, a2, b2 = rng.random(4) * 0.5
         A = np.array([[1 - a1, a1], [b1, 1 - b1]])
         B = np.array([[1 - a2, a2], [b2, 1 - b2]])
@@ -121,10 +120,8 @@ def test_meet_and_join_are_bounds_by_lp():
         for C in (A, B):
             assert q.refines(M, C).holds and q.refines(C, J).holds
         for N in grid:
-            if refines_2x2(N, A) and refines_2x2(N, B):
-                assert q.refines(N, M).holds
-            if refines_2x2(A, N) and refines_2x2(B, N):
-                assert q.refines(J, N).holds
+            assert q.refines(N, M).holds == refines_binary(N, M)
+            assert q.refines(J, N).holds == refines_binary(J, N)
 
 
 def test_meet_of_several_channels():
