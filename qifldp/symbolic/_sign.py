@@ -227,6 +227,56 @@ def _univariate(e: sp.Expr, s: sp.Symbol, dom: sp.Set) -> tuple[str | None, bool
     return _from_pair(s1 * s2, st1), True
 
 
+def exp_generators(e: sp.Expr) -> tuple[sp.Expr, dict]:
+    """Rewrite the exponentials of ``e`` as monomials in positive generators.
+
+    Each argument of ``exp`` is a polynomial in the parameters with rational
+    coefficients, sum_m c_m m; with d_m the common denominator of the c_m of
+    monomial m over all exponentials, X_m = exp(m / d_m) and
+    exp(arg) = exp(c_0) prod_m X_m^(c_m d_m). Polynomial algebra (factorisation,
+    cancellation) then sees the relations between, e.g., exp(eps theta),
+    exp(eps theta / 2) and exp(eps (theta - 1) / 2). Returns the rewritten
+    expression and the map generator -> exponential (to substitute back).
+    """
+    atoms = [a for a in e.atoms(sp.exp) if a.free_symbols]
+    if not atoms:
+        return e, {}
+    syms = sorted(set().union(*(a.free_symbols for a in atoms)), key=lambda u: u.name)
+    decomp = {}
+    for a in atoms:
+        try:
+            P = sp.Poly(a.args[0], *syms)
+        except sp.PolynomialError:
+            continue
+        terms = P.terms()
+        if any(not c.is_Rational for _, c in terms):
+            continue
+        decomp[a] = terms
+    if not decomp:
+        return e, {}
+    den: dict = {}
+    for terms in decomp.values():
+        for mono, c in terms:
+            if any(mono):
+                d = den.get(mono, 1)
+                den[mono] = d * int(c.q) // gcd(d, int(c.q))
+    gen = {mono: sp.Dummy("X", positive=True) for mono in den}
+    back = {}
+    for mono, X in gen.items():
+        m = sp.Mul(*(s**k for s, k in zip(syms, mono, strict=True)))
+        back[X] = sp.exp(m / den[mono])
+    repl = {}
+    for a, terms in decomp.items():
+        val = sp.Integer(1)
+        for mono, c in terms:
+            if any(mono):
+                val *= gen[mono] ** int(c * den[mono])
+            else:
+                val *= sp.exp(c)
+        repl[a] = val
+    return e.xreplace(repl), back
+
+
 # -- 3a. interval arithmetic ---------------------------------------------------------------
 class _NoInterval(Exception):
     pass
@@ -511,14 +561,15 @@ def sign_class(
             u, decided = _univariate(e, s, dom)
             if decided:
                 return _merge(c, u) if u is not None else c
-    # factorisation
+    # factorisation, with the exponentials written as monomials in a few generators
     try:
-        num, den = sp.fraction(sp.together(e))
+        eg, gens = exp_generators(e)
+        num, den = sp.fraction(sp.together(eg))
         parts: list[tuple[sp.Expr, int]] = []
         for x, sgn in ((num, 1), (den, -1)):
             coeff, factors = sp.factor_list(x)
             parts.append((sp.sympify(coeff), sgn))
-            parts.extend((f, sgn * m) for f, m in factors)
+            parts.extend((f.xreplace(gens), sgn * m) for f, m in factors)
     except (sp.PolynomialError, sp.GeneratorsNeeded, NotImplementedError):
         parts = []
     if len(parts) > 1 or (parts and parts[0][0] != e):

@@ -134,7 +134,8 @@ def tidy(expr: Any, domains: dict | None = None) -> sp.Expr:
     When ``expr`` depends on a single parameter ``s`` only through ``exp(c s)``
     (rational c), it is rewritten as a rational function of t = exp(s/m),
     cancelled and factored, and t substituted back; otherwise ``sympy.cancel``
-    is tried and kept when it is not longer. The value is unchanged.
+    and a factorisation in exponential generators (exp(eps theta / 2), ...) are
+    tried and the shortest form kept. The value is unchanged.
 
     Examples
     --------
@@ -160,11 +161,18 @@ def tidy(expr: Any, domains: dict | None = None) -> sp.Expr:
             if exps and s not in et.free_symbols:
                 r = sp.factor(sp.cancel(sp.together(et)))
                 return r.xreplace({t: sp.exp(s / m)})
+    best = e
     try:
-        c = sp.cancel(sp.together(e))
+        eg, gens = _sign.exp_generators(e)
+        cands = [sp.cancel(sp.together(e))]
+        if gens:
+            cands.append(sp.factor(sp.cancel(sp.together(eg))).xreplace(gens))
     except sp.PolynomialError:
         return e
-    return c if sp.count_ops(c) <= sp.count_ops(e) else e
+    for c in cands:
+        if sp.count_ops(c) < sp.count_ops(best):
+            best = c
+    return best
 
 
 # -- input helpers ---------------------------------------------------------------------------

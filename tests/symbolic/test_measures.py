@@ -218,3 +218,27 @@ def test_simplify_false_returns_raw_sum():
     assert math.isclose(num(raw, eps=1.0), q.bayes_capacity(q.grr(3, 1.0)), rel_tol=1e-12)
     assert isinstance(q.bayes_capacity(C.evaluate(eps=1.0)), float)
     assert np.isfinite(q.bayes_capacity(C.evaluate(eps=1.0)))
+
+
+def test_the_true_epsilon_with_symbolic_theta():
+    # provenance: the largest one-hot ratio (p / q)((1 - q) / (1 - p)) by hand, as in
+    # qifldp.formulas.ldp_epsilon_the: eps/2 + 2 ln 2 + ln(1 - e^(-eps(1-theta)/2)/2)
+    # + ln(1 - e^(-eps theta/2)/2)
+    L = q.ldp_epsilon(symbolic.the(3, eps, theta))
+    assert not L.has(sp.Max)
+    by_hand = (
+        sp.exp(eps / 2)
+        * 4
+        * (1 - sp.exp(-eps * (1 - theta) / 2) / 2)
+        * (1 - sp.exp(-eps * theta / 2) / 2)
+    )
+    from qifldp.symbolic._sign import is_identically_zero
+
+    assert is_identically_zero(sp.exp(L) - by_hand) is True
+    for e, t in [(0.5, 0.6), (10.0, 0.75), (3.0, 0.9)]:
+        assert num(L, eps=e, theta=t) == pytest.approx(q.formulas.ldp_epsilon_the(e, t), rel=1e-12)
+    # the bit channel alone: ln(p / q), decided for every theta in (1/2, 1)
+    Lb = q.ldp_epsilon(symbolic.the_bit(eps, theta))
+    assert not Lb.has(sp.Max)
+    for e, t in [(0.5, 0.6), (10.0, 0.75)]:
+        assert num(Lb, eps=e, theta=t) == pytest.approx(q.ldp_epsilon(q.the_bit(e, t)), rel=1e-12)
