@@ -160,6 +160,11 @@ def attack_grr(reports: Any) -> np.ndarray:
     -------
     numpy.ndarray of int64, shape (n,)
 
+    Raises
+    ------
+    ParameterError
+        Reports not a 1-D integer array.
+
     Notes
     -----
     Expected accuracy e^ε/(e^ε + k − 1) (Arcolezi et al., VLDB 2023, Sec. 3.2.1).
@@ -189,6 +194,13 @@ def attack_ss(reports: Any, rng: Any = None) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of int64, shape (n,)
+
+    Raises
+    ------
+    ParameterError
+        Reports not 2-D.
+    InputTypeError
+        Non-integer subsets.
 
     Notes
     -----
@@ -230,6 +242,13 @@ def attack_ue(bits: Any, rng: Any = None) -> np.ndarray:
     -------
     numpy.ndarray of int64, shape (n,)
 
+    Raises
+    ------
+    ParameterError
+        bits not 2-D.
+    InputTypeError
+        bits neither boolean nor 0/1 integers.
+
     Notes
     -----
     Guess uniformly among the set bits, or uniformly among all k values when no
@@ -268,9 +287,14 @@ def attack_the(bits: Any, rng: Any = None) -> np.ndarray:
     -------
     numpy.ndarray of int64, shape (n,)
 
+    Raises
+    ------
+    ParameterError, InputTypeError
+        As :func:`attack_ue`.
+
     Notes
     -----
-    Bayes-optimal under a uniform prior since p > q for θ in (1/2, 1). O(n k).
+    Bayes-optimal under a uniform prior since p > q for θ in (1/2, 1) and ε > 0. O(n k).
 
     Examples
     --------
@@ -292,6 +316,11 @@ def attack_lh(reports: LHReports, rng: Any = None) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of int64, shape (n,)
+
+    Raises
+    ------
+    InputTypeError
+        ``reports`` is not an :class:`LHReports`.
 
     Notes
     -----
@@ -333,6 +362,12 @@ def empirical_asr(xs: Any, guesses: Any) -> EmpiricalRate:
     ------
     ParameterError
         Different lengths or no users.
+
+    Notes
+    -----
+    ACC of Arcolezi et al. (VLDB 2023, Sec. 3.2.1) as a fraction; its
+    expectation is the attacker's expected success (for the Bayes attacker
+    V1[π▷C], π the population's value distribution). O(n).
 
     Examples
     --------
@@ -379,6 +414,17 @@ def simulate_attack(
     EmpiricalRate
         Its expectation is V1[π▷C] (``qifldp.bayes_vulnerability(C, prior)``)
         when the attacker knows the prior.
+
+    Raises
+    ------
+    ParameterError, PriorError, InputTypeError
+        n < 1, a bad prior or rng.
+
+    Notes
+    -----
+    Users' values are drawn i.i.d. from ``prior``, randomised with
+    :func:`sample` and guessed with :func:`bayes_attack`, so the rate is a
+    Bernoulli mean with variance V (1 − V)/n. O(n log n + |X| |Y|).
 
     Examples
     --------

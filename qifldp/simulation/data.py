@@ -239,6 +239,19 @@ def write_fimi(
         Destination (``.gz`` is compressed).
     transactions : Transactions or iterable of item lists
 
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ParameterError
+        An empty transaction or a negative item.
+
+    Notes
+    -----
+    The inverse of :func:`load_fimi`. O(total number of items) in Python.
+
     Examples
     --------
     >>> import os, tempfile
@@ -272,6 +285,17 @@ def single_items(transactions: Transactions, how: str = "first", rng: Any = None
     -------
     numpy.ndarray of int64, shape (n,)
         Original item labels (encode them with :func:`top_k_items`).
+
+    Raises
+    ------
+    InputTypeError
+        ``transactions`` is not a :class:`Transactions`.
+    ParameterError
+        Unknown ``how``.
+
+    Notes
+    -----
+    The QIF paper's Kosarak experiments use one action per user. O(n).
 
     Examples
     --------
@@ -313,7 +337,12 @@ def top_k_items(values: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     Raises
     ------
     ParameterError
-        k larger than the number of distinct items.
+        k larger than the number of distinct items, or values not 1-D integers.
+
+    Notes
+    -----
+    The QIF paper's Figure 4 restricts Kosarak to its 10 most frequent actions
+    this way. O(n log n).
 
     Examples
     --------
@@ -351,6 +380,15 @@ def zipf_probabilities(k: int, s: float = 1.0) -> np.ndarray:
     Returns
     -------
     numpy.ndarray, shape (k,)
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        k < 1, or s negative, non-finite or not a number.
+
+    Notes
+    -----
+    O(k).
 
     Examples
     --------
@@ -390,6 +428,11 @@ def zipf_data(n: int, k: int, s: float = 1.0, rng: Any = None) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of int64, shape (n,)
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        As :func:`zipf_probabilities`; n < 0.
 
     Notes
     -----
@@ -431,6 +474,15 @@ def zipf_transactions(
     Returns
     -------
     Transactions
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        n < 1, mean_length < 1, bad k or s.
+
+    Notes
+    -----
+    O(N log N) for N drawn items (one sort to merge repeats).
 
     Examples
     --------

@@ -188,6 +188,11 @@ def frequency_variance(p_star: float, q_star: float, n: int, f: Any = None) -> n
     -------
     float (f is None) or numpy.ndarray (one variance per value)
 
+    Raises
+    ------
+    ParameterError
+        p* = q* (no unbiased estimator) or n < 1.
+
     Notes
     -----
     Given the users' values (fixed population) and independent randomisation,
@@ -269,6 +274,27 @@ def project_simplex(v: Any) -> np.ndarray:
 def grr_pq_star(k: int, eps: float) -> tuple[float, float]:
     """(p*, q*) of GRR: (e^ε, 1)/(e^ε + k − 1).
 
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float
+        Privacy parameter, finite and ``>= 0``.
+
+    Returns
+    -------
+    (float, float)
+        p* = Pr[report = v | value v], q* = Pr[report = v | another value].
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Bad ``k`` or ``eps``.
+
+    Notes
+    -----
+    The support of a GRR report is the reported value itself. O(1).
+
     Examples
     --------
     >>> grr_pq_star(3, 0.0)
@@ -279,6 +305,25 @@ def grr_pq_star(k: int, eps: float) -> tuple[float, float]:
 
 def ss_pq_star(k: int, eps: float, omega: int | None = None) -> tuple[float, float]:
     """(p*, q*) of ω-SS: p* = p = ω e^ε/(ω e^ε + k − ω), q* = (ω − p)/(k − 1).
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float
+        Privacy parameter.
+    omega : int, optional
+        Subset size (default: the shared default of ``qifldp.subset_selection``).
+
+    Returns
+    -------
+    (float, float)
+        p* = Pr[v in subset | value v], q* = Pr[v in subset | another value].
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Bad ``k``, ``eps`` or ``omega``.
 
     Notes
     -----
@@ -304,6 +349,21 @@ def lh_pq_star(eps: float, g: int, prime: int | None = None) -> tuple[float, flo
     prime : int or None
         The prime of the universal family (c = :func:`lh_collision_probability`),
         or None for uniformly random hash functions (c = 1/g, so q* = 1/g).
+
+    Returns
+    -------
+    (float, float)
+        p* = Pr[h(v) = y | value v], q* = Pr[h(v) = y | another value].
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Bad ``eps`` or ``g``.
+
+    Notes
+    -----
+    For x != v: h(v) = h(x) w.p. c, and then y = h(v) w.p. p*; otherwise y = h(v)
+    w.p. q' = (1 − p*)/(g − 1). With c = 1/g this is 1/g (Wang et al. 2017). O(1).
 
     Examples
     --------
@@ -493,6 +553,11 @@ def estimate_ue(bits: Any, p: float, q: float, *, project: bool = False) -> np.n
     -------
     numpy.ndarray, shape (k,)
 
+    Raises
+    ------
+    ParameterError
+        Bad p, q (0 <= q < p <= 1 required), bits not an (n, k) 0/1 matrix, no reports.
+
     Notes
     -----
     C_v = number of reports with bit v set; p* = p, q* = q. O(n k).
@@ -503,6 +568,10 @@ def estimate_ue(bits: Any, p: float, q: float, *, project: bool = False) -> np.n
     [1.5, 0.5]
     """
     p, q = _params.check_ue(p, q)
+    return _estimate_bits(bits, p, q, project)
+
+
+def _estimate_bits(bits: Any, p: float, q: float, project: bool) -> np.ndarray:
     bits = _check_bits(bits)
     return calibrate(support_counts(bits), _n_reports(bits), p, q, project=project)
 
@@ -521,6 +590,28 @@ def _check_bits(bits: Any) -> np.ndarray:
 def estimate_sue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
     """Unbiased frequency estimate from SUE reports (:func:`estimate_ue` with SUE's p, q).
 
+    Parameters
+    ----------
+    bits : numpy.ndarray of bool, shape (n, k)
+        Output of :func:`sample_sue`.
+    eps : float
+        Must be > 0.
+    project : bool
+        Project onto the probability simplex.
+
+    Returns
+    -------
+    numpy.ndarray, shape (k,)
+
+    Raises
+    ------
+    ParameterError
+        eps = 0, bad bits or no reports.
+
+    Notes
+    -----
+    p* = e^{ε/2}/(e^{ε/2} + 1), q* = 1 − p*. O(n k).
+
     Examples
     --------
     >>> from qifldp.simulation import sample_sue
@@ -529,11 +620,33 @@ def estimate_sue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
     [0.7, 0.3]
     """
     p, q = _params.sue_pq(eps)
-    return estimate_ue(bits, p, q, project=project)
+    return _estimate_bits(bits, p, q, project)
 
 
 def estimate_oue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
     """Unbiased frequency estimate from OUE reports (:func:`estimate_ue` with OUE's p, q).
+
+    Parameters
+    ----------
+    bits : numpy.ndarray of bool, shape (n, k)
+        Output of :func:`sample_oue`.
+    eps : float
+        Must be > 0.
+    project : bool
+        Project onto the probability simplex.
+
+    Returns
+    -------
+    numpy.ndarray, shape (k,)
+
+    Raises
+    ------
+    ParameterError
+        eps = 0, bad bits or no reports.
+
+    Notes
+    -----
+    p* = 1/2, q* = 1/(e^ε + 1). O(n k).
 
     Examples
     --------
@@ -543,11 +656,35 @@ def estimate_oue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
     [0.7, 0.3]
     """
     p, q = _params.oue_pq(eps)
-    return estimate_ue(bits, p, q, project=project)
+    return _estimate_bits(bits, p, q, project)
 
 
 def estimate_the(bits: Any, eps: float, theta: float, *, project: bool = False) -> np.ndarray:
     """Unbiased frequency estimate from THE reports (p* = 1 − e^{ε(θ−1)/2}/2, q* = e^{−εθ/2}/2).
+
+    Parameters
+    ----------
+    bits : numpy.ndarray of bool, shape (n, k)
+        Output of :func:`sample_the`.
+    eps : float
+        Must be > 0.
+    theta : float
+        Threshold in (1/2, 1).
+    project : bool
+        Project onto the probability simplex.
+
+    Returns
+    -------
+    numpy.ndarray, shape (k,)
+
+    Raises
+    ------
+    ParameterError
+        eps = 0, theta out of (1/2, 1), bad bits or no reports.
+
+    Notes
+    -----
+    Support counts = number of coordinates above θ; Wang et al. (2017), Sec. 4.2. O(n k).
 
     Examples
     --------
@@ -557,8 +694,7 @@ def estimate_the(bits: Any, eps: float, theta: float, *, project: bool = False) 
     [0.7, 0.3]
     """
     p, q = _params.the_pq(eps, theta)
-    bits = _check_bits(bits)
-    return calibrate(support_counts(bits), _n_reports(bits), p, q, project=project)
+    return _estimate_bits(bits, p, q, project)
 
 
 # ----------------------------------------------------------------------------------------
@@ -566,6 +702,25 @@ def estimate_the(bits: Any, eps: float, theta: float, *, project: bool = False) 
 # ----------------------------------------------------------------------------------------
 def variance_grr(k: int, eps: float, n: int, f: Any = None) -> np.ndarray | float:
     """Variance of :func:`estimate_grr` (see :func:`frequency_variance`).
+
+    Parameters
+    ----------
+    k : int
+    eps : float
+    n : int
+        Number of users.
+    f : array_like, optional
+        True frequencies of the users' values; None gives Var* (a value of
+        frequency 0), see :func:`frequency_variance`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Bad parameters, or p* = q* (eps = 0).
 
     Notes
     -----
@@ -585,6 +740,32 @@ def variance_ss(
 ) -> np.ndarray | float:
     """Variance of :func:`estimate_ss` (see :func:`frequency_variance` and :func:`ss_pq_star`).
 
+    Parameters
+    ----------
+    k : int
+    eps : float
+    n : int
+        Number of users.
+    f : array_like, optional
+        True frequencies of the users' values; None gives Var* (a value of
+        frequency 0), see :func:`frequency_variance`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Bad parameters, or p* = q* (eps = 0).
+    omega : int, optional
+        Subset size (default as :func:`ss_pq_star`).
+
+    Notes
+    -----
+    q*(1 − q*)/(n (p* − q*)²) + f (1 − p* − q*)/(n (p* − q*)) with (p*, q*) of
+    :func:`ss_pq_star`. O(k).
+
     Examples
     --------
     >>> variance_ss(8, 1.0, 100, omega=2) > 0
@@ -597,6 +778,27 @@ def variance_lh(
     eps: float, g: int, n: int, f: Any = None, prime: int | None = None
 ) -> np.ndarray | float:
     """Variance of :func:`estimate_lh` (see :func:`frequency_variance` and :func:`lh_pq_star`).
+
+    Parameters
+    ----------
+    eps : float
+    g : int
+    n : int
+        Number of users.
+    f : array_like, optional
+        True frequencies of the users' values; None gives Var* (a value of
+        frequency 0), see :func:`frequency_variance`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Bad parameters, or p* = q* (eps = 0).
+    prime : int or None
+        The prime of the universal family (None: uniformly random hashing).
 
     Notes
     -----
@@ -616,6 +818,29 @@ def variance_lh(
 def variance_ue(p: float, q: float, n: int, f: Any = None) -> np.ndarray | float:
     """Variance of :func:`estimate_ue`: p* = p, q* = q.
 
+    Parameters
+    ----------
+    p, q : float
+        0 <= q < p <= 1.
+    n : int
+        Number of users.
+    f : array_like, optional
+        True frequencies of the users' values; None gives Var* (a value of
+        frequency 0), see :func:`frequency_variance`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Bad parameters, or p* = q* (eps = 0).
+
+    Notes
+    -----
+    See :func:`frequency_variance`. O(k).
+
     Examples
     --------
     >>> round(variance_ue(0.75, 0.25, 100), 6)
@@ -627,6 +852,28 @@ def variance_ue(p: float, q: float, n: int, f: Any = None) -> np.ndarray | float
 
 def variance_sue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
     """Variance of :func:`estimate_sue`; Var* = e^{ε/2}/(n (e^{ε/2} − 1)²).
+
+    Parameters
+    ----------
+    eps : float
+    n : int
+        Number of users.
+    f : array_like, optional
+        True frequencies of the users' values; None gives Var* (a value of
+        frequency 0), see :func:`frequency_variance`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Bad parameters, or p* = q* (eps = 0).
+
+    Notes
+    -----
+    Wang et al. (2017), Sec. 4.1, divided by n². O(k).
 
     Examples
     --------
@@ -640,6 +887,28 @@ def variance_sue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
 def variance_oue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
     """Variance of :func:`estimate_oue`; Var* = 4 e^ε/(n (e^ε − 1)²).
 
+    Parameters
+    ----------
+    eps : float
+    n : int
+        Number of users.
+    f : array_like, optional
+        True frequencies of the users' values; None gives Var* (a value of
+        frequency 0), see :func:`frequency_variance`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Bad parameters, or p* = q* (eps = 0).
+
+    Notes
+    -----
+    Wang et al. (2017), Eq. 11, divided by n². O(k).
+
     Examples
     --------
     >>> import math
@@ -651,6 +920,29 @@ def variance_oue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
 
 def variance_the(eps: float, theta: float, n: int, f: Any = None) -> np.ndarray | float:
     """Variance of :func:`estimate_the` (see :func:`frequency_variance`).
+
+    Parameters
+    ----------
+    eps : float
+    theta : float
+    n : int
+        Number of users.
+    f : array_like, optional
+        True frequencies of the users' values; None gives Var* (a value of
+        frequency 0), see :func:`frequency_variance`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Bad parameters, or p* = q* (eps = 0).
+
+    Notes
+    -----
+    p*, q* = 1 − F(θ − 1), 1 − F(θ) with F the CDF of Laplace(0, 2/ε). O(k).
 
     Examples
     --------
@@ -782,6 +1074,13 @@ def variance_inversion(
     Returns
     -------
     numpy.ndarray, shape (|X|,) or (|X|, |X|)
+
+    Raises
+    ------
+    ChannelError
+        C is rank deficient.
+    ParameterError
+        f is not a probability vector over the inputs, n < 1.
 
     Notes
     -----

@@ -324,6 +324,11 @@ def universal_hash(a: Any, b: Any, x: Any, g: int, prime: int = DEFAULT_PRIME) -
     numpy.ndarray of int64
         Hash values in 0..g-1.
 
+    Raises
+    ------
+    None: the arguments are not validated (a hot inner function); use values
+    in the stated ranges.
+
     Notes
     -----
     a x + b < 2^62 fits in int64. O(size of the broadcast).
@@ -353,6 +358,11 @@ def lh_collision_probability(g: int, prime: int | None = DEFAULT_PRIME) -> float
     Returns
     -------
     float
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        g < 2 or a non-integer g or prime.
 
     Notes
     -----
@@ -604,6 +614,31 @@ def sample_lh(
 def sample_blh(xs: Any, k: int, eps: float, rng: Any = None, **kwargs: Any) -> LHReports:
     """Binary local hashing: :func:`sample_lh` with g = 2.
 
+    Parameters
+    ----------
+    xs : array_like of int, shape (n,)
+        Values in 0..k-1.
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float
+        Privacy parameter, finite and ``>= 0``.
+    rng : numpy.random.Generator or int, optional
+    **kwargs
+        ``hash`` and ``prime`` of :func:`sample_lh`.
+
+    Returns
+    -------
+    LHReports
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        As :func:`sample_lh`.
+
+    Notes
+    -----
+    BLH (Bassily and Smith 2015) as described in the QIF paper, Sec. V-C. O(n).
+
     Examples
     --------
     >>> sample_blh([0, 1], k=4, eps=1.0, rng=0).g
@@ -613,7 +648,34 @@ def sample_blh(xs: Any, k: int, eps: float, rng: Any = None, **kwargs: Any) -> L
 
 
 def sample_olh(xs: Any, k: int, eps: float, rng: Any = None, **kwargs: Any) -> LHReports:
-    """Optimized local hashing: :func:`sample_lh` with g = max(2, ⌊e^ε + 1⌉).
+    """Optimized local hashing: :func:`sample_lh` with g = max(2, round(e^ε + 1)).
+
+    Parameters
+    ----------
+    xs : array_like of int, shape (n,)
+        Values in 0..k-1.
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float
+        Privacy parameter, finite and ``>= 0``.
+    rng : numpy.random.Generator or int, optional
+    **kwargs
+        ``hash`` and ``prime`` of :func:`sample_lh`.
+
+    Returns
+    -------
+    LHReports
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        As :func:`sample_lh`; also when g exceeds ``prime`` (eps above ~21.5 with
+        the default prime).
+
+    Notes
+    -----
+    g is the shared ``olh_g`` of :mod:`qifldp.mechanisms` (the same rounding as
+    ``qifldp.olh``). O(n).
 
     Examples
     --------
@@ -717,8 +779,13 @@ def sample_ue(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndarra
     >>> sample_ue([0, 2], k=3, p=1.0, q=0.0, rng=0).astype(int).tolist()
     [[1, 0, 0], [0, 0, 1]]
     """
-    k = check_int("k", k, minimum=2)
     p, q = _params.check_ue(p, q)
+    return _sample_bits(xs, k, p, q, rng)
+
+
+def _sample_bits(xs: Any, k: int, p: float, q: float, rng: Any) -> np.ndarray:
+    """UE bits for probabilities already checked (p = q allowed: ε = 0)."""
+    k = check_int("k", k, minimum=2)
     xs = as_values(xs, k)
     rng = as_rng(rng)
     n = xs.size
@@ -738,17 +805,63 @@ def sample_ue(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndarra
 def sample_sue(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
     """Symmetric UE (RAPPOR): :func:`sample_ue` with p = e^{ε/2}/(e^{ε/2} + 1), q = 1 − p.
 
+    Parameters
+    ----------
+    xs : array_like of int, shape (n,)
+        Values in 0..k-1.
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float
+        Privacy parameter, finite and ``>= 0``.
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n, k)
+
+    Raises
+    ------
+    ParameterError, InputTypeError, SizeError
+        As :func:`sample_ue` (ε = 0, where p = q = 1/2, is allowed).
+
+    Notes
+    -----
+    O(n k).
+
     Examples
     --------
     >>> sample_sue([1], k=3, eps=60.0, rng=0).astype(int).tolist()
     [[0, 1, 0]]
     """
     p, q = _params.sue_pq(eps)
-    return sample_ue(xs, k, p, q, rng)
+    return _sample_bits(xs, k, p, q, rng)
 
 
 def sample_oue(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
     """Optimized unary encoding: :func:`sample_ue` with p = 1/2, q = 1/(e^ε + 1).
+
+    Parameters
+    ----------
+    xs : array_like of int, shape (n,)
+        Values in 0..k-1.
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float
+        Privacy parameter, finite and ``>= 0``.
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n, k)
+
+    Raises
+    ------
+    ParameterError, InputTypeError, SizeError
+        As :func:`sample_ue` (ε = 0, where p = q = 1/2, is allowed).
+
+    Notes
+    -----
+    O(n k).
 
     Examples
     --------
@@ -756,7 +869,7 @@ def sample_oue(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
     False
     """
     p, q = _params.oue_pq(eps)
-    return sample_ue(xs, k, p, q, rng)
+    return _sample_bits(xs, k, p, q, rng)
 
 
 # ----------------------------------------------------------------------------------------
@@ -818,7 +931,7 @@ def sample_the(
         msg = f"method must be 'laplace' or 'bernoulli', got {method!r}"
         raise ParameterError(msg)
     if method == "bernoulli":
-        return sample_ue(xs, k, p, q, rng)
+        return _sample_bits(xs, k, p, q, rng)
     k = check_int("k", k, minimum=2)
     xs = as_values(xs, k)
     rng = as_rng(rng)

@@ -312,6 +312,12 @@ def test_calibrate_and_degenerate_protocols():
     with pytest.raises(ParameterError, match="carry no information"):
         estimate_grr(np.array([0, 1]), 2, 0.0)
     with pytest.raises(ParameterError, match="carry no information"):
+        estimate_oue(np.array([[True, False]]), 0.0)
+    with pytest.raises(ParameterError, match="p\\* = q\\*"):
+        variance_sue(0.0, 10)
+    with pytest.raises(ParameterError, match="0 <= q < p <= 1"):
+        estimate_ue(np.array([[True, False]]), 0.5, 0.5)
+    with pytest.raises(ParameterError, match="carry no information"):
         estimate_ss(np.array([[0, 1, 2]]), 3, 1.0)  # omega = k
     with pytest.raises(ParameterError, match="omega = 2 does not match"):
         estimate_ss(np.array([[0, 1, 2]]), 4, 1.0, omega=2)

@@ -239,8 +239,25 @@ def test_blh_olh_parameters():
             lambda: q.the(3, 2.0, 0.7),
             lambda xs, r: sample_the(xs, 3, 2.0, 0.7, r, method="bernoulli"),
         ),
+        (lambda: q.sue(3, 0.0), lambda xs, r: sample_sue(xs, 3, 0.0, r)),
+        (lambda: q.oue(3, 0.0), lambda xs, r: sample_oue(xs, 3, 0.0, r)),
+        (
+            lambda: q.the(3, 0.0, 0.7),
+            lambda xs, r: sample_the(xs, 3, 0.0, 0.7, r, method="bernoulli"),
+        ),
     ],
-    ids=["ue", "sue", "oue", "the", "the-eps0", "the-theta.9", "the-bernoulli"],
+    ids=[
+        "ue",
+        "sue",
+        "oue",
+        "the",
+        "the-eps0",
+        "the-theta.9",
+        "the-bernoulli",
+        "sue-eps0",
+        "oue-eps0",
+        "the-bernoulli-eps0",
+    ],
 )
 def test_bit_vector_laws(channel, draw):
     rng = np.random.default_rng(6)
