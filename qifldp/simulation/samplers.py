@@ -422,6 +422,38 @@ class LHReports:
     prime: int | None = None
     table: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        y = np.asarray(self.y)
+        if y.ndim != 1 or not np.issubdtype(y.dtype, np.integer):
+            msg = f"y must be a 1-D integer array, got shape {y.shape} of {y.dtype}"
+            raise ParameterError(msg)
+        if y.size and (y.min() < 0 or y.max() >= self.g):
+            msg = f"y must lie in 0..{self.g - 1} (g = {self.g})"
+            raise ParameterError(msg)
+        object.__setattr__(self, "y", y.astype(np.int64, copy=False))
+        n = y.size
+        if self.table is not None:
+            table = np.asarray(self.table)
+            if table.shape != (n, self.k):
+                msg = f"table must have shape (n, k) = ({n}, {self.k}), got {table.shape}"
+                raise ParameterError(msg)
+            return
+        if self.a is None or self.b is None or self.prime is None:
+            msg = "LHReports needs either a hash table or the universal parameters a, b, prime"
+            raise ParameterError(msg)
+        _check_prime(self.prime, self.k, self.g)
+        for name in ("a", "b"):
+            arr = np.asarray(getattr(self, name))
+            if arr.shape != (n,) or not np.issubdtype(arr.dtype, np.integer):
+                msg = f"{name} must be an integer array of shape ({n},), got {arr.shape}"
+                raise ParameterError(msg)
+            low = 1 if name == "a" else 0
+            if n and (arr.min() < low or arr.max() >= self.prime):
+                msg = f"{name} must lie in {low}..{self.prime - 1}"
+                raise ParameterError(msg)
+            # the incremental hashing in _columns relies on uint32 arithmetic
+            object.__setattr__(self, name, arr.astype(np.uint32, copy=False))
+
     def __len__(self) -> int:
         return int(self.y.size)
 

@@ -13,6 +13,7 @@ import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError, SizeError
 from qifldp.simulation import (
     DEFAULT_PRIME,
+    LHReports,
     lh_collision_probability,
     sample,
     sample_blh,
@@ -349,3 +350,21 @@ def test_ss_rows_are_sorted_distinct_subsets():
     S = sample_ss(np.arange(1000) % 9, 9, 0.7, 4, rng=1)
     assert np.all(np.diff(S, axis=1) > 0)
     assert S.min() >= 0 and S.max() <= 8
+
+
+def test_lh_reports_built_by_hand():
+    # int64 parameters are accepted (cast to uint32) and hash as universal_hash does
+    a = np.array([3, 6], dtype=np.int64)
+    b = np.array([5, 0], dtype=np.int64)
+    R = LHReports(y=np.array([1, 0]), k=3, g=4, a=a, b=b, prime=7)
+    assert (
+        R.hash_values().tolist() == universal_hash(a[:, None], b[:, None], [0, 1, 2], 4, 7).tolist()
+    )
+    with pytest.raises(ParameterError, match="y must lie in 0..3"):
+        LHReports(y=np.array([4]), k=3, g=4, a=a[:1], b=b[:1], prime=7)
+    with pytest.raises(ParameterError, match="a must lie in 1..6"):
+        LHReports(y=np.array([1]), k=3, g=4, a=np.array([0]), b=b[:1], prime=7)
+    with pytest.raises(ParameterError, match="either a hash table"):
+        LHReports(y=np.array([1]), k=3, g=4)
+    with pytest.raises(ParameterError, match="table must have shape"):
+        LHReports(y=np.array([1]), k=3, g=4, table=np.zeros((1, 2), dtype=np.uint8))
