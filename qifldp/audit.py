@@ -1835,7 +1835,7 @@ def format_audit(results: Sequence[AuditResult], *, details: bool = True, width:
     --------
     >>> r = AuditResult("k", "A claim.", "Paper, Lemma 1", CONFIRMED, "Numbers.")
     >>> print(format_audit([r]))
-     1  confirmed                  Paper, Lemma 1
+     1  confirmed                  Paper, Lemma 1  [k]
         claim:   A claim.
         details: Numbers.
     <BLANKLINE>
@@ -1848,7 +1848,7 @@ def format_audit(results: Sequence[AuditResult], *, details: bool = True, width:
     lines = []
     indent = " " * 4
     for i, r in enumerate(results, 1):
-        lines.append(f"{i:>2}  {r.verdict:<{vw}}  {r.source}")
+        lines.append(f"{i:>2}  {r.verdict:<{vw}}  {r.source}  [{r.key}]")
         lines += textwrap.wrap(
             r.claim, width, initial_indent=indent + "claim:   ", subsequent_indent=indent + " " * 9
         )

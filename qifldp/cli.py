@@ -213,6 +213,15 @@ def _cmd_reproduce(args: argparse.Namespace) -> dict[str, Any]:
     return {"files": files}
 
 
+def _cmd_audit(args: argparse.Namespace) -> dict[str, Any]:
+    from .audit import audit, format_audit
+
+    results = audit(args.claims or None)
+    if not args.json:
+        print(format_audit(results, details=not args.brief))
+    return {"claims": [r.to_dict() for r in results]}
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="qifldp",
@@ -246,6 +255,11 @@ def _parser() -> argparse.ArgumentParser:
         "--figures", type=int, nargs="+", default=[4, 5, 6, 7], help="figure numbers (default all)"
     )
     s.set_defaults(func=_cmd_reproduce)
+
+    s = sub.add_parser("audit", help="check the papers' published claims live, with the numbers")
+    s.add_argument("--brief", action="store_true", help="verdicts only, without the details")
+    s.add_argument("claims", nargs="*", help="claim keys, e.g. qif.eq25 qif.lemma11 (default all)")
+    s.set_defaults(func=_cmd_audit)
     return p
 
 
