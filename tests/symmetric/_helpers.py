@@ -27,7 +27,8 @@ def explicit_l1_residual(A: np.ndarray, B: np.ndarray) -> float:
     )
     b_eq = np.concatenate([B.reshape(-1), np.ones(m)])
     c = np.concatenate([np.zeros(m * p), np.ones(2 * n * p)])
-    res = linprog(c, A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs")
+    tol = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+    res = linprog(c, A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs", options=tol)
     assert res.status == 0, res.message
     return float(res.fun)
 
