@@ -117,25 +117,36 @@ def refines(
     method with block-preconditioned CG, O(|X| |Y_A| |Y_B|) per Hessian product;
     on infeasible pairs it diverges and −Gᵀ becomes a separating gain.
 
-    *Certificates and the exact band.* A returned witness always meets the API
-    tolerances (entries >= −1e-9, rows summing to 1 within 1e-9,
-    |A·W − B| <= 1e-7). The tolerance never decides the verdict:
+    *What the verdict means.* Channels are floats: each entry is known up to its
+    rounding. Write the rounding band of a candidate W as
+    |B − A·W| <= 4 (|Y_A| + 2) u (A·W + B) entrywise (u = 2^-53), i.e. B equals
+    A·W up to the rounding of evaluating A·W and of storing B. Then
 
-    - "fails" is certified when the gap of the (rescaled) gain, evaluated in
-      floating point on the row-normalised channels, exceeds a rigorous bound
-      on its rounding error (about (|X| + |Y|) u times the gain's scale); this is
-      a proof. Otherwise the gap is computed exactly in rationals.
-    - "holds" is certified by the margin test: after correcting W on its
-      support so that A·W = B to rounding level, the correction of the
-      remaining residual must stay in the support's range and change no entry
-      by more than half its value, so an exact witness lies next to W.
-    - Pairs where neither certificate passes are within rounding of the
-      boundary (e.g. grr(k, 30) vs grr(k, 31), where W = I fits within 1e-7
-      but B leaks more; or grr(k, 1) vs grr(k, 1 + δ) for δ below ~1e-12); they
-      are decided in exact rational arithmetic: the closed form W = A⁻¹B when A
-      has full column rank, else a rational simplex, with the channels read
-      exactly as stored (each row divided by its exact sum). Beyond
-      ``EXACT_MAX_OPS`` a VerificationError is raised instead of a guess.
+    - ``holds`` is certified by a witness W >= 0 (rows summing to 1 within
+      rounding) whose residual is inside the band, after polishing W on its
+      support by a least-change Newton step. The returned W also meets the API
+      tolerances (entries >= −1e-9, rows within 1e-9, |A·W − B| <= 1e-7), which
+      bound the certificate but never decide the verdict;
+    - ``fails`` is certified by a gain whose gap, evaluated in floating point on
+      the row-normalised channels, exceeds a rigorous bound on its rounding error
+      plus the largest gap any pair inside the band could have. This is a proof
+      that A ⋢ B for the channels as given and for every channel within their
+      rounding band; it also makes the two certificates mutually exclusive.
+
+    So a verdict stays exact as close to the boundary as the band: relative
+    differences of the entries down to ~(|Y_A| + 2) 1e-15. Examples:
+    grr(k, 30) vs grr(k, 31) (W = I fits within 1e-7 but the off-diagonal
+    entries differ by a factor e) is decided "fails" in floating point, and so
+    is grr(k, 1) vs grr(k, 1 + 1e-5). Pairs where neither certificate passes
+    straddle the band (grr(k, 1) vs grr(k, 1 + δ) for δ below ~1e-12, or eps
+    around 40 where 1 − q rounds to 1); they are decided in exact rational
+    arithmetic with the channels read exactly as stored (each row divided by its
+    exact sum): the closed form W = A⁻¹B when A has full column rank, else a
+    rational simplex. Beyond ``EXACT_MAX_OPS`` a VerificationError is raised
+    instead of a guess. ``exact=True`` confirms every verdict for the stored
+    values in rational arithmetic (an exact witness on the support of W, or the
+    exact gap); a pair that refines only up to rounding (B = A·R computed in
+    floating point, with A of full column rank) then raises VerificationError.
 
     Examples
     --------
@@ -199,8 +210,8 @@ def max_case_refines(
     r >= 0 is 0; otherwise the LP dual y (Aᵀy <= 0, yᵀB[:, j] > 0) is the
     hyperplane: the linear gain g = y/π is <= 0 on every posterior of A and
     positive on posterior j of B. Certificates and the exact band are as in
-    :func:`refines` (margin test per column; closed form or rational simplex
-    per column). Cost: |Y_B| LPs with |X| rows and |Y_A| columns.
+    :func:`refines` (the rounding band per column; closed form or rational
+    simplex per column). Cost: |Y_B| LPs with |X| rows and |Y_A| columns.
 
     Examples
     --------

@@ -211,11 +211,16 @@ def solve_entropic(
         if not slope < 0:
             message = "no descent direction"
             break
+        # Near the optimum the decrease of f falls below its rounding (|f| u): then
+        # steps are accepted when they reduce the residual max |B − A·W| instead.
+        flat = -slope < 1e3 * np.finfo(float).eps * (1.0 + abs(f))
         t = 1.0
         while True:
             Gn = G + t * step_dir
             fn, phin, Wn = _evaluate(Gn, A, B)
             if fn <= f + 1e-4 * t * slope:
+                break
+            if flat and float(np.abs(B - A @ Wn).max()) < resid:
                 break
             t *= 0.5
             if t < 1e-12:

@@ -32,6 +32,18 @@ TOLERANCES: dict[str, float] = {
 }
 
 
+def _shape(obj: Any) -> str:
+    """'r actions x c inputs' for a gain matrix (or the type name of another representation)."""
+    shape = getattr(obj, "shape", None)
+    if isinstance(shape, tuple) and len(shape) == 2:
+        return f"{shape[0]} actions x {shape[1]} inputs"
+    return type(obj).__name__
+
+
+def _num(v: Any, fmt: str = ".3g") -> str:
+    return "n/a" if v is None else format(v, fmt)
+
+
 @dataclass(frozen=True, repr=False)
 class Counterexample:
     """An adversary under which B leaks strictly more than A.
@@ -68,10 +80,7 @@ class Counterexample:
 
     def __repr__(self) -> str:
         exact = "" if self.gap_exact is None else f", exact gap {float(self.gap_exact):.6g} > 0"
-        return (
-            f"Counterexample({self.kind}: gain {self.gain.shape[0]} actions x "
-            f"{self.gain.shape[1]} inputs, gap {self.gap:.6g}{exact})"
-        )
+        return f"Counterexample({self.kind}: gain {_shape(self.gain)}, gap {self.gap:.6g}{exact})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -143,25 +152,25 @@ class RefinementResult:
         verdict = f"A {sym} B" if self.holds else f"A ⋢{sym[1:]} B"
         lines = [f"RefinementResult({verdict}: {'holds' if self.holds else 'fails'})"]
         if self.witness is not None:
-            lines.append(
-                f"  witness: {self.witness.shape[0]}x{self.witness.shape[1]}"
-                f" {'W row-stochastic' if self.relation == 'refinement' else 'R >= 0'}, "
-                f"max|A·W − B| = {self.residual:.3g} (tol {self.tolerances['residual']:g}), "
-                f"min entry {self.min_entry:.3g} (tol −{self.tolerances['entry']:g})"
-                + (
-                    f", max|W·1 − 1| = {self.row_sum_error:.3g} (tol {self.tolerances['row_sum']:g})"
-                    if self.row_sum_error is not None
-                    else ""
-                )
+            shape = getattr(self.witness, "shape", None)
+            kind = "W row-stochastic" if self.relation == "refinement" else "R >= 0"
+            size = f"{shape[0]}x{shape[1]} " if isinstance(shape, tuple) and len(shape) == 2 else ""
+            text = (
+                f"  witness: {size}{kind}, max|A·W − B| = {_num(self.residual)} "
+                f"(tol {self.tolerances['residual']:g}), min entry {_num(self.min_entry)} "
+                f"(tol −{self.tolerances['entry']:g})"
             )
+            if self.row_sum_error is not None:
+                text += (
+                    f", max|W·1 − 1| = {_num(self.row_sum_error)} "
+                    f"(tol {self.tolerances['row_sum']:g})"
+                )
+            lines.append(text)
         if self.counterexample is not None:
             ce = self.counterexample
             exact = "" if ce.gap_exact is None else f" (exact: {float(ce.gap_exact):.6g})"
             what = "V_g[π▷B] − V_g[π▷A]" if ce.kind == "average" else "V_g^max[π▷B] − V_g^max[π▷A]"
-            lines.append(
-                f"  counterexample: gain {ce.gain.shape[0]} actions x {ce.gain.shape[1]} inputs, "
-                f"{what} = {ce.gap:.6g}{exact}"
-            )
+            lines.append(f"  counterexample: gain {_shape(ce.gain)}, {what} = {ce.gap:.6g}{exact}")
         lines.append(
             f"  certified: {'exact rational arithmetic' if self.exact else 'floating point'}"
             f" ({self.certified_by}); method {self.method}; {self.time:.3g} s"
