@@ -258,6 +258,13 @@ def _exact_refines(A: Any, B: Any):
     return _sym().refines(A, B)
 
 
+def _float_refines(A: Any, B: Any):
+    """Verdict on A ⊑ B for float channels: qifldp.refines (verified witness or gap)."""
+    from .refinement import refines
+
+    return refines(A, B)
+
+
 def _fractions(C: Any) -> list[list[Fraction]]:
     return _sym().to_fractions(C)
 
@@ -422,6 +429,8 @@ def _check_lemma2() -> tuple[str, str]:
 # ------------------------------------------------------------------------------------------
 # QIF paper: refinement families and the comparison lemmas
 # ------------------------------------------------------------------------------------------
+#: eps grid of the one-hot family checks with LP certificates (k = 4).
+_LP_GRID: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0)
 #: eps grid of the bitwise checks (exact 2x2 criterion on the float channels).
 _BIT_GRID: tuple[float, ...] = (0.0, 0.1, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 _THETAS: tuple[float, ...] = (0.55, 0.7, 0.75, 0.9, 0.99)
@@ -456,35 +465,36 @@ def _bit_family(make: Callable[[float], Any]) -> Any:
 
 
 def _lp_family(make: Callable[[float], Any], grid: Sequence[float]) -> tuple[bool, str]:
-    """Strict family on float channels with the LP certificates of qifldp.refines."""
+    """Strict family on float channels, decided by qifldp.refines (verified certificates)."""
     from .families import check_refinement_family
     from .refinement import refines
 
     res = check_refinement_family(make, grid, decide=refines, strict=True)
-    res_max = max(
-        (s.result.residual for s in res.steps if s.result.residual is not None), default=0.0
-    )
+    residual = max((s.result.residual or 0.0) for s in res.steps if s.holds) if res.steps else 0.0
     gaps = [
-        s.reverse.counterexample.gap for s in res.steps if s.reverse is not None and not s.reverse
+        s.reverse.counterexample.gap
+        for s in res.steps
+        if s.reverse is not None and not s.reverse and s.reverse.counterexample is not None
     ]
-    text = (
-        f"LP certificates on eps = {list(grid)}: {'all' if res.holds else 'not all'} "
-        f"{len(res.steps)} steps verified (max |A·W - B| = {res_max:.1e}; reverse gaps "
-        f"from {min(gaps):.3g})"
-        if gaps
-        else f"LP certificates on eps = {list(grid)}: holds = {res.holds}"
-    )
+    gap_text = f"; reverse gaps >= {min(gaps):.3g}" if gaps else ""
+    failures = [(s.eps_large, s.eps_small) for s in res.failures]
+    verdict = "strict family" if res.holds else f"FAILS at {failures}"
+    grid_text = ", ".join(f"{e:g}" for e in res.eps)
+    text = f"eps = {grid_text}: {verdict} (LP witnesses, max |A·W - B| = {residual:.1e}{gap_text})"
     return res.holds, text
 
 
 def _check_grr_family() -> tuple[str, str]:
+    from .mechanisms import grr
+
     S = _sym()
     ok1, t1 = _exact_family(
         lambda e: S.grr(3, e),
         [("0", sp.Integer(0)), ("ln 2", _eps_of(2)), ("ln 3", _eps_of(3)), ("ln 5", _eps_of(5))],
     )
-    details = f"Exact, k = 3: {t1}."
-    return (CONFIRMED if ok1 else REFUTED), details
+    ok2, t2 = _lp_family(lambda e: grr(4, e), (0.0, 0.5, 1.0, 2.0, 4.0))
+    details = f"Exact, k = 3: {t1}. Float, k = 4: {t2}."
+    return (CONFIRMED if ok1 and ok2 else REFUTED), details
 
 
 def _check_lifting() -> tuple[str, str]:
@@ -523,21 +533,26 @@ def _check_lifting() -> tuple[str, str]:
 
 
 def _check_bit_and_onehot_family(
-    name: str, make_bit: Callable[[float], Any], make_exact: Callable[[Any], Any], points: list
-) -> tuple[str, str]:
+    name: str,
+    make_bit: Callable[[float], Any],
+    make_exact: Callable[[Any], Any],
+    points: list,
+    make_float: Callable[[float], Any],
+) -> tuple[bool, str]:
     fam = _bit_family(make_bit)
     ok1, t1 = _exact_family(make_exact, points)
+    ok2, t2 = _lp_family(make_float, _LP_GRID)
     failures = [(s.eps_large, s.eps_small) for s in fam.failures]
     verdict = "strict refinement family" if fam.holds else f"fails at {failures}"
     details = (
         f"Bitwise ({name}), exact 2x2 criterion on eps = {list(_BIT_GRID)}: {verdict}. "
-        f"One-hot, k = 3, exact: {t1}."
+        f"One-hot, k = 3, exact: {t1}. One-hot, k = 4, float: {t2}."
     )
-    return fam.holds and ok1, details
+    return fam.holds and ok1 and ok2, details
 
 
 def _check_the_family() -> tuple[str, str]:
-    from .mechanisms import the_bit
+    from .mechanisms import the, the_bit
 
     S = _sym()
     ok = True
@@ -551,15 +566,17 @@ def _check_the_family() -> tuple[str, str]:
         lambda e: S.the(3, e, third),
         [("0", sp.Integer(0)), ("6 ln 2", 6 * _eps_of(2)), ("6 ln 3", 6 * _eps_of(3))],
     )
+    ok2, t2 = _lp_family(lambda e: the(4, e, 0.75), _LP_GRID)
     details = (
         f"Bitwise (Lemma 5), exact 2x2 criterion on eps = {list(_BIT_GRID)}: {'; '.join(parts)}. "
-        f"One-hot THE(k = 3, theta = 2/3) (Lemma 6), exact: {t1}."
+        f"One-hot THE(k = 3, theta = 2/3) (Lemma 6), exact: {t1}. "
+        f"One-hot THE(k = 4, theta = 0.75), float: {t2}."
     )
-    return (CONFIRMED if ok and ok1 else REFUTED), details
+    return (CONFIRMED if ok and ok1 and ok2 else REFUTED), details
 
 
 def _check_sue_family() -> tuple[str, str]:
-    from .mechanisms import sue_bit
+    from .mechanisms import sue, sue_bit
 
     S = _sym()
     ok, details = _check_bit_and_onehot_family(
@@ -572,12 +589,13 @@ def _check_sue_family() -> tuple[str, str]:
             ("2 ln 3", 2 * _eps_of(3)),
             ("2 ln 5", 2 * _eps_of(5)),
         ],
+        lambda e: sue(4, e),
     )
     return (CONFIRMED if ok else REFUTED), details
 
 
 def _check_oue_family() -> tuple[str, str]:
-    from .mechanisms import oue_bit
+    from .mechanisms import oue, oue_bit
 
     S = _sym()
     ok, details = _check_bit_and_onehot_family(
@@ -585,13 +603,14 @@ def _check_oue_family() -> tuple[str, str]:
         oue_bit,
         lambda e: S.oue(3, e),
         [("0", sp.Integer(0)), ("ln 2", _eps_of(2)), ("ln 3", _eps_of(3)), ("ln 5", _eps_of(5))],
+        lambda e: oue(4, e),
     )
     return (CONFIRMED if ok else REFUTED), details
 
 
 def _check_lemma9() -> tuple[str, str]:
     from .fdp import refines_2x2
-    from .mechanisms import oue_bit, sue_bit
+    from .mechanisms import oue, oue_bit, sue, sue_bit
 
     grid = [e for e in _BIT_GRID if e > 0]
     comparable = [
@@ -603,12 +622,17 @@ def _check_lemma9() -> tuple[str, str]:
     e = 2 * _eps_of(2)
     r1 = _exact_refines(S.sue(3, e), S.oue(3, e))
     r2 = _exact_refines(S.oue(3, e), S.sue(3, e))
+    lp = [
+        (e, _float_refines(sue(4, e), oue(4, e)), _float_refines(oue(4, e), sue(4, e)))
+        for e in (0.5, 1.0, 2.0)
+    ]
+    lp_text = "; ".join(f"eps = {e:g}: SUE ⊑ OUE {bool(a)}, OUE ⊑ SUE {bool(b)}" for e, a, b in lp)
     details = (
         f"Exact 2x2 criterion on eps = {grid}: S_eps and O_eps comparable at "
         f"{comparable or 'no eps'}. Beyond the lemma (which is bitwise): the one-hot SUE and OUE "
         f"channels at k = 3, eps = 2 ln 2 are incomparable too (exact counterexamples: "
         f"SUE ⋢ OUE gap {_gap_text(r1) if not r1.holds else '-'}, OUE ⋢ SUE gap "
-        f"{_gap_text(r2) if not r2.holds else '-'})."
+        f"{_gap_text(r2) if not r2.holds else '-'}), and at k = 4 (LP counterexamples: {lp_text})."
     )
     return (CONFIRMED if not comparable else REFUTED), details
 
@@ -663,6 +687,7 @@ def _check_lemma10() -> tuple[str, str]:
 
 def _check_lemma10_corollary() -> tuple[str, str]:
     from .formulas import the_oue_threshold
+    from .mechanisms import oue, the
 
     S = _sym()
     e = 20 * _eps_of(sp.Rational(21, 20))
@@ -677,6 +702,13 @@ def _check_lemma10_corollary() -> tuple[str, str]:
         parts.append(
             f"k = {k}: {'holds (exact witness)' if r.holds else 'FAILS, gap ' + _gap_text(r)}"
         )
+    ex = _float_refines(oue(4, 0.8), the(4, 0.8, 0.8))
+    ok &= ex.holds
+    ex_text = f"holds (LP witness, max |A·W - B| = {ex.residual:.1e})" if ex.holds else "FAILS"
+    parts.append(
+        f"and the paper's example eps = theta = 0.8 (theta* = {the_oue_threshold(0.8):.6f}) at "
+        f"k = 4: {ex_text}"
+    )
     e2 = 6 * _eps_of(2)
     th2 = the_oue_threshold(float(e2))
     r2 = _exact_refines(S.oue(3, e2), S.the(3, e2, sp.Rational(2, 3)))
@@ -692,7 +724,7 @@ def _check_lemma10_corollary() -> tuple[str, str]:
 
 def _check_lemma11() -> tuple[str, str]:
     from .fdp import refines_2x2
-    from .mechanisms import sue_bit, the_bit
+    from .mechanisms import sue, sue_bit, the, the_bit
 
     grid = [e for e in _BIT_GRID if e > 0]
     fails = [(e, t) for e in grid for t in _THETAS if not refines_2x2(sue_bit(e), the_bit(e, t))]
@@ -705,36 +737,46 @@ def _check_lemma11() -> tuple[str, str]:
     ):
         r = _exact_refines(S.sue(3, e), S.the(3, e, theta))
         ok &= r.holds
-        parts.append(f"{label}: {'holds' if r.holds else 'FAILS'}")
+        parts.append(f"k = 3, {label}: {'holds (exact witness)' if r.holds else 'FAILS'}")
+    for eps, theta in ((1.0, 0.7), (2.0, 0.55), (3.0, 0.9)):
+        r = _float_refines(sue(4, eps), the(4, eps, theta))
+        ok &= r.holds
+        parts.append(
+            f"k = 4, eps = {eps:g}, theta = {theta}: {'holds (LP witness)' if r.holds else 'FAILS'}"
+        )
     details = (
         f"Bitwise, exact 2x2 criterion on eps = {grid} x theta = {list(_THETAS)}: "
         f"{len(grid) * len(_THETAS) - len(fails)}/{len(grid) * len(_THETAS)} refine"
         + (f" (fails at {fails})" if fails else "")
-        + f". One-hot SUE(3) ⊑ THE(3), exact witnesses: {'; '.join(parts)}."
+        + f". One-hot SUE ⊑ THE: {'; '.join(parts)}."
     )
     return (CONFIRMED if not fails and ok else REFUTED), details
 
 
 def _check_cor2() -> tuple[str, str]:
+    from .channel import Channel
+    from .fdp import refines_2x2
     from .refinement import max_case_refines, refines
 
     rng = np.random.default_rng(20260103)
-    n = 200
-    disagree = 0
-    n_true = 0
-    for _ in range(n):
+    pairs = []
+    for i in range(60):
         A = rng.dirichlet([1.0, 1.0], size=2)
-        B = rng.dirichlet([1.0, 1.0], size=2)
-        avg, mx = refines(A, B), max_case_refines(A, B)
-        n_true += bool(avg)
-        disagree += bool(avg) != bool(mx)
+        # half the pairs refine by construction (B = A W), half are independent draws
+        B = A @ rng.dirichlet([1.0, 1.0], size=2) if i % 2 else rng.dirichlet([1.0, 1.0], size=2)
+        pairs.append((Channel(A), Channel(B / B.sum(axis=1, keepdims=True))))
+    disagree = n_true = 0
+    for A, B in pairs:
+        avg, mx, exact = bool(refines(A, B)), bool(max_case_refines(A, B)), refines_2x2(A, B)
+        n_true += exact
+        disagree += not (avg == mx == exact)
     details = (
-        f"{n} random 2x2 pairs: average-case (qifldp.refines) and max-case "
-        "(qifldp.max_case_refines) "
-        f"verdicts agree on {n - disagree} ({n_true} refinements), each with its verified "
-        f"certificate."
+        f"{len(pairs)} random 2x2 pairs (half of them B = A·W): the average-case verdict "
+        "(qifldp.refines), the max-case verdict (qifldp.max_case_refines), each with its verified "
+        f"certificate, and the exact trade-off criterion agree on {len(pairs) - disagree} "
+        f"({n_true} refinements, {len(pairs) - n_true} non-refinements)."
     )
-    return (CONFIRMED if disagree == 0 and 0 < n_true < n else REFUTED), details
+    return (CONFIRMED if disagree == 0 and 0 < n_true < len(pairs) else REFUTED), details
 
 
 # ------------------------------------------------------------------------------------------
@@ -1555,6 +1597,12 @@ CLAIMS: tuple[Claim, ...] = (
         "THE.",
         f"{QIF}, Lemma 11",
         _check_lemma11,
+    ),
+    _claim(
+        "qif.cor2",
+        "On 2x2 channels average-case and max-case refinement coincide.",
+        f"{QIF}, Corollary 2",
+        _check_cor2,
     ),
     # -- QIF paper: closed forms --------------------------------------------------------------
     _claim(

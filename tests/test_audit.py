@@ -245,6 +245,19 @@ def test_lemma11(results):
     assert results["qif.lemma11"].verdict == A.CONFIRMED
 
 
+def test_cor2_average_and_max_case_coincide(results):
+    # Max-case: B = A R with R >= 0. For invertible 2x2 A, R = A^{-1} B is unique and its rows
+    # sum to 1 (A 1 = 1 and B 1 = 1 give R 1 = A^{-1} 1 = 1), so R >= 0 iff R is a
+    # row-stochastic witness: the two refinements coincide.
+    for Cm, Dm in (
+        ([[F(3, 4), F(1, 4)], [F(1, 3), F(2, 3)]], [[F(1, 2), F(1, 2)], [F(2, 5), F(3, 5)]]),
+        ([[F(9, 10), F(1, 10)], [F(1, 5), F(4, 5)]], [[F(1, 7), F(6, 7)], [F(5, 8), F(3, 8)]]),
+    ):
+        assert all(sum(row) == 1 for row in _inv_witness(Cm, Dm))
+    r = results["qif.cor2"]
+    assert r.verdict == A.CONFIRMED and "agree on 60" in r.details
+
+
 # --- QIF paper: closed forms -----------------------------------------------------------------
 
 
