@@ -201,8 +201,8 @@ def _cmp(a: float, b: float, what: str = "values") -> int:
     if abs(diff) > DIFFER_RTOL * scale:
         return 1 if diff > 0 else -1
     msg = (
-        f"{what}: {a!r} and {b!r} differ by {diff:.3g}, between AGREE_RTOL = {AGREE_RTOL:g} "
-        f"and DIFFER_RTOL = {DIFFER_RTOL:g} (relative): refusing to decide"
+        f"{what}: {a!r} and {b!r} differ by {diff:.3g}, between AGREE_RTOL = {AGREE_RTOL:g} and "
+        f"DIFFER_RTOL = {DIFFER_RTOL:g} (relative): refusing to decide"
     )
     raise _Undecided(msg)
 
@@ -377,15 +377,13 @@ def _check_lemma1() -> tuple[str, str]:
     )
     details = (
         "Condition: both channels written with alpha + beta <= 1 (swap the output columns "
-        "otherwise). "
-        f"On {n} random rational pairs with alpha + beta <= 1 the printed criterion agrees with "
-        "the "
-        f"exact 2x2 witness every time ({n_true} refinements, {n - n_true} non-refinements; "
-        f"{oriented_bad} disagreements). Without the orientation it fails: C = [[1/5, 4/5], "
-        f"[9/10, 1/10]] (alpha = 4/5, beta = 9/10) and its column swap D are the same channel "
-        f"(C·[[0, 1], [1, 0]] = D exactly, so C ⊑ D: {swap_holds}), yet the printed criterion says "
-        f"C ⊑ D is {swap_printed} (beta_C/(1 - alpha_C) = 9/2 > beta_D/(1 - alpha_D) = 1/8); "
-        f"{unoriented_bad} of {n} random unoriented pairs are misjudged."
+        f"otherwise). On {n} random rational pairs with alpha + beta <= 1 the printed criterion "
+        f"agrees with the exact 2x2 witness every time ({n_true} refinements, {n - n_true} "
+        f"non-refinements; {oriented_bad} disagreements). Without the orientation it fails: C = "
+        "[[1/5, 4/5], [9/10, 1/10]] (alpha = 4/5, beta = 9/10) and its column swap D are the "
+        f"same channel (C·[[0, 1], [1, 0]] = D exactly, so C ⊑ D: {swap_holds}), yet the printed "
+        f"criterion says C ⊑ D is {swap_printed} (beta_C/(1 - alpha_C) = 9/2 > beta_D/(1 - "
+        f"alpha_D) = 1/8); {unoriented_bad} of {n} random unoriented pairs are misjudged."
     )
     if oriented_bad == 0 and swap_holds and not swap_printed:
         return CONDITIONAL, details
@@ -413,11 +411,10 @@ def _check_lemma2() -> tuple[str, str]:
     ce = _exact_refines(C, D)
     details = (
         "Condition: alpha_D + beta_D <= 1 (D written in the orientation of the trade-off curve). "
-        f"On {n_oriented} random rational pairs meeting the hypothesis with alpha_D + beta_D <= 1, "
-        f"C ⊑ D held every time ({oriented_fail} failures, exact 2x2 witnesses). With "
-        f"alpha_D + beta_D > 1 it fails in {other_fail} of {n_other} pairs, e.g. C = [[9/10, "
-        "1/10], "
-        f"[3/20, 17/20]], D = [[1/5, 4/5], [9/10, 1/10]]: alpha_C = 1/10 <= 4/5 and beta_C = 3/20 "
+        f"On {n_oriented} random rational pairs meeting the hypothesis with alpha_D + beta_D <= "
+        f"1, C ⊑ D held every time ({oriented_fail} failures, exact 2x2 witnesses). With alpha_D "
+        f"+ beta_D > 1 it fails in {other_fail} of {n_other} pairs, e.g. C = [[9/10, 1/10], "
+        "[3/20, 17/20]], D = [[1/5, 4/5], [9/10, 1/10]]: alpha_C = 1/10 <= 4/5 and beta_C = 3/20 "
         f"<= 9/10, but C ⊑ D is {ce.holds} (exact counterexample, gain gap "
         f"{_gap_text(ce) if not ce.holds else '-'})."
     )
@@ -451,8 +448,8 @@ def _exact_family(
             gaps.append(_gap_text(rev))
     labels = " < ".join(lbl for lbl, _ in points)
     text = (
-        f"eps = {labels}: each M(eps') ⊑ M(eps) for eps' > eps with an exact witness, "
-        f"the reverse refuted by exact counterexamples (gaps {', '.join(gaps)})"
+        f"eps = {labels}: each M(eps') ⊑ M(eps) for eps' > eps with an exact witness, the reverse "
+        f"refuted by exact counterexamples (gaps {', '.join(gaps)})"
     )
     return ok, text
 
@@ -545,8 +542,8 @@ def _check_bit_and_onehot_family(
     failures = [(s.eps_large, s.eps_small) for s in fam.failures]
     verdict = "strict refinement family" if fam.holds else f"fails at {failures}"
     details = (
-        f"Bitwise ({name}), exact 2x2 criterion on eps = {list(_BIT_GRID)}: {verdict}. "
-        f"One-hot, k = 3, exact: {t1}. One-hot, k = 4, float: {t2}."
+        f"Bitwise ({name}), exact 2x2 criterion on eps = {list(_BIT_GRID)}: {verdict}. One-hot, k "
+        f"= 3, exact: {t1}. One-hot, k = 4, float: {t2}."
     )
     return fam.holds and ok1 and ok2, details
 
@@ -569,8 +566,8 @@ def _check_the_family() -> tuple[str, str]:
     ok2, t2 = _lp_family(lambda e: the(4, e, 0.75), _LP_GRID)
     details = (
         f"Bitwise (Lemma 5), exact 2x2 criterion on eps = {list(_BIT_GRID)}: {'; '.join(parts)}. "
-        f"One-hot THE(k = 3, theta = 2/3) (Lemma 6), exact: {t1}. "
-        f"One-hot THE(k = 4, theta = 0.75), float: {t2}."
+        f"One-hot THE(k = 3, theta = 2/3) (Lemma 6), exact: {t1}. One-hot THE(k = 4, theta = "
+        f"0.75), float: {t2}."
     )
     return (CONFIRMED if ok and ok1 and ok2 else REFUTED), details
 
@@ -630,8 +627,8 @@ def _check_lemma9() -> tuple[str, str]:
     details = (
         f"Exact 2x2 criterion on eps = {grid}: S_eps and O_eps comparable at "
         f"{comparable or 'no eps'}. Beyond the lemma (which is bitwise): the one-hot SUE and OUE "
-        f"channels at k = 3, eps = 2 ln 2 are incomparable too (exact counterexamples: "
-        f"SUE ⋢ OUE gap {_gap_text(r1) if not r1.holds else '-'}, OUE ⋢ SUE gap "
+        "channels at k = 3, eps = 2 ln 2 are incomparable too (exact counterexamples: SUE ⋢ OUE "
+        f"gap {_gap_text(r1) if not r1.holds else '-'}, OUE ⋢ SUE gap "
         f"{_gap_text(r2) if not r2.holds else '-'}), and at k = 4 (LP counterexamples: {lp_text})."
     )
     return (CONFIRMED if not comparable else REFUTED), details
@@ -672,14 +669,13 @@ def _check_lemma10() -> tuple[str, str]:
     limit = the_oue_threshold(1e-8)
     details = (
         f"Threshold theta*(eps) (printed formula = library, to {AGREE_RTOL:g}) at eps = "
-        f"{'; '.join(shown)}. At every grid eps, O_eps ⊑ T_(eps, theta) holds for theta = "
-        f"theta* + delta and fails for theta* - delta (delta = min(1e-4, ...), exact 2x2 "
-        f"criterion on the float channels; rounding moves the boundary by ~1e-16). "
-        f"Paper's example: theta*(0.8) = {ex:.6f} (printed 'theta >= 0.8'); with theta = 0.8 "
-        f"O ⊑ T {'holds' if holds_079 else 'FAILS'} at eps = 0.79 and "
-        f"{'fails' if not holds_081 else 'HOLDS'} at eps = 0.81, as the paper says. "
-        f"theta* -> {limit:.6f} = 1/sqrt(2) as eps -> 0."
-        + (f" Failures: {'; '.join(bad)}." if bad else "")
+        f"{'; '.join(shown)}. At every grid eps, O_eps ⊑ T_(eps, theta) holds for theta = theta* "
+        "+ delta and fails for theta* - delta (delta = min(1e-4, ...), exact 2x2 criterion on "
+        "the float channels; rounding moves the boundary by ~1e-16). Paper's example: "
+        f"theta*(0.8) = {ex:.6f} (printed 'theta >= 0.8'); with theta = 0.8 O ⊑ T "
+        f"{'holds' if holds_079 else 'FAILS'} at eps = 0.79 and "
+        f"{'fails' if not holds_081 else 'HOLDS'} at eps = 0.81, as the paper says. theta* -> "
+        f"{limit:.6f} = 1/sqrt(2) as eps -> 0." + (f" Failures: {'; '.join(bad)}." if bad else "")
     )
     ok = not bad and holds_079 and not holds_081
     return (CONFIRMED if ok else REFUTED), details
@@ -706,8 +702,8 @@ def _check_lemma10_corollary() -> tuple[str, str]:
     ok &= ex.holds
     ex_text = f"holds (LP witness, max |A·W - B| = {ex.residual:.1e})" if ex.holds else "FAILS"
     parts.append(
-        f"and the paper's example eps = theta = 0.8 (theta* = {the_oue_threshold(0.8):.6f}) at "
-        f"k = 4: {ex_text}"
+        f"and the paper's example eps = theta = 0.8 (theta* = {the_oue_threshold(0.8):.6f}) at k "
+        f"= 4: {ex_text}"
     )
     e2 = 6 * _eps_of(2)
     th2 = the_oue_threshold(float(e2))
@@ -772,9 +768,9 @@ def _check_cor2() -> tuple[str, str]:
         disagree += not (avg == mx == exact)
     details = (
         f"{len(pairs)} random 2x2 pairs (half of them B = A·W): the average-case verdict "
-        "(qifldp.refines), the max-case verdict (qifldp.max_case_refines), each with its verified "
-        f"certificate, and the exact trade-off criterion agree on {len(pairs) - disagree} "
-        f"({n_true} refinements, {len(pairs) - n_true} non-refinements)."
+        "(qifldp.refines), the max-case verdict (qifldp.max_case_refines), each with its "
+        "verified certificate, and the exact trade-off criterion agree on "
+        f"{len(pairs) - disagree} ({n_true} refinements, {len(pairs) - n_true} non-refinements)."
     )
     return (CONFIRMED if disagree == 0 and 0 < n_true < len(pairs) else REFUTED), details
 
@@ -828,16 +824,20 @@ def _check_eq25() -> tuple[str, str]:
         _cmp(printed, float(_gursoy(k, math.exp(eps), g)), "Eq. 25 transcription")
         if _cmp(printed, true, f"Eq. 25 at k = {k}, g = {g}, eps = {eps}") != 0:
             float_bad.append((k, g, eps, printed, true))
-    k, g, eps, printed, true = float_bad[0] if float_bad else (2, 2, 3.0, 0.0, 0.0)
-    details = (
-        f"Eq. 25 gives {_f(printed)} at k = {k}, g = {g}, eps = {eps:g}; the enumerated LH channel "
-        f"(all g^k hash functions) gives {_f(true)}. Mismatch on {len(float_bad)}/{len(_LH_FLOAT)} "
-        f"float instances (eps = 3, 5 as in Fig. 7) and {len(exact_bad)}/{len(_LH_EXACT)} exact "
-        f"ones at e^eps = 3 ({'; '.join(exact_bad[:3])}). The QIF paper itself reports the "
-        "mismatch "
-        "for small k; Eq. 26 is the correct formula."
+    counts = (
+        f"Mismatch on {len(float_bad)}/{len(_LH_FLOAT)} float instances (eps = 3, 5 as in Fig. 7) "
+        f"and {len(exact_bad)}/{len(_LH_EXACT)} exact ones at e^eps = 3"
     )
-    return (REFUTED if exact_bad or float_bad else CONFIRMED), details
+    if not float_bad and not exact_bad:
+        return CONFIRMED, f"{counts}: Eq. 25 equals ML/k of the enumerated LH channel."
+    k, g, eps, printed, true = float_bad[0] if float_bad else (0, 0, 0.0, math.nan, math.nan)
+    details = (
+        f"Eq. 25 gives {_f(printed)} at k = {k}, g = {g}, eps = {eps:g}; the enumerated LH "
+        f"channel (all g^k hash functions) gives {_f(true)}. {counts} "
+        f"({'; '.join(exact_bad[:3])}). The QIF paper itself reports the mismatch for small k; "
+        "Eq. 26 is the correct formula."
+    )
+    return REFUTED, details
 
 
 def _check_eq26() -> tuple[str, str]:
@@ -856,7 +856,7 @@ def _check_eq26() -> tuple[str, str]:
             float_bad.append((k, g, eps))
     ex = _lh_exact_asr(2, 2, 3)
     details = (
-        f"Eq. 26 equals ML/k of the enumerated LH channel exactly at e^eps = 3 for (k, g) in "
+        "Eq. 26 equals ML/k of the enumerated LH channel exactly at e^eps = 3 for (k, g) in "
         f"{list(_LH_EXACT)} ({len(exact_bad)} mismatches; e.g. k = g = 2: {_show(ex)}), and to "
         f"{AGREE_RTOL:g} at eps = 3, 5 for {len(_LH_FLOAT)} (k, g) ({len(float_bad)} mismatches; "
         f"k = g = 2, eps = 3: {_f(_lh_float_asr(2, 2, 3.0))}). Eq. 27 is k times Eq. 26."
@@ -885,11 +885,11 @@ def _check_ss_capacity() -> tuple[str, str]:
     _cmp(printed_f, true_f, "printed ML(SS)")
     k, omega, pr, tr = next(t for t in disagree if t[:2] == (5, 2))
     details = (
-        "Condition: omega = 1 or omega = k - 1 (exactly when C(k-1, omega-1) = omega; the paper's "
-        "k = 3, omega = 2 example is such a case). The printed k p / C(k-1, omega-1) counts k "
-        "columns instead of C(k, omega); the enumerated channel gives k p / omega. Exact at "
-        f"e^eps = 3 over k = 3..6, omega = 1..k: equal on {len(agree)} pairs, different on "
-        f"{len(disagree)} (e.g. k = 5, omega = 2: printed {_show(pr)}, channel {_show(tr)}). "
+        "Condition: omega = 1 or omega = k - 1 (exactly when C(k-1, omega-1) = omega; the "
+        "paper's k = 3, omega = 2 example is such a case). The printed k p / C(k-1, omega-1) "
+        "counts k columns instead of C(k, omega); the enumerated channel gives k p / omega. "
+        f"Exact at e^eps = 3 over k = 3..6, omega = 1..k: equal on {len(agree)} pairs, different "
+        f"on {len(disagree)} (e.g. k = 5, omega = 2: printed {_show(pr)}, channel {_show(tr)}). "
         f"Float, k = 5, omega = 2, eps = 1: printed {_f(printed_f)} (below 1, impossible for a "
         f"capacity), channel {_f(true_f)}."
     )
@@ -955,8 +955,8 @@ def _check_ue_capacity(which: str) -> tuple[str, str]:
                 float_bad.append((k, eps))
     details = (
         f"Printed ML = {formula} equals the enumerated Bayes capacity exactly for k = 2..5 at "
-        f"{' and '.join(lbl for _, lbl in points)} ({'; '.join(shown)}), and to {AGREE_RTOL:g} for "
-        f"k = 3, 6 at eps = 1, 4, 10 ({len(exact_bad) + len(float_bad)} mismatches)."
+        f"{' and '.join(lbl for _, lbl in points)} ({'; '.join(shown)}), and to {AGREE_RTOL:g} "
+        f"for k = 3, 6 at eps = 1, 4, 10 ({len(exact_bad) + len(float_bad)} mismatches)."
         + (f" Mismatches: {'; '.join(exact_bad)} {float_bad}." if exact_bad or float_bad else "")
     )
     return (CONFIRMED if not exact_bad and not float_bad else REFUTED), details
@@ -999,10 +999,10 @@ def _check_epsilons() -> tuple[str, str]:
             float_bad.append(("SUE_bit", eps))
     details = (
         "The true epsilon (largest log-ratio within a column of the channel) equals the "
-        "protocol's eps "
-        f"exactly at e^eps = 3 for {', '.join(exact)} ({len(exact_bad)} mismatches), and to "
-        f"{AGREE_RTOL:g} for GRR, SS, BLH, OLH, SUE, OUE (k = 3..5) and the SUE bit (eps/2) at "
-        f"eps = 0.5, 2.5 ({len(float_bad)} mismatches): each is eps-LDP and the eps is tight."
+        f"protocol's eps exactly at e^eps = 3 for {', '.join(exact)} ({len(exact_bad)} "
+        f"mismatches), and to {AGREE_RTOL:g} for GRR, SS, BLH, OLH, SUE, OUE (k = 3..5) and the "
+        f"SUE bit (eps/2) at eps = 0.5, 2.5 ({len(float_bad)} mismatches): each is eps-LDP and "
+        "the eps is tight."
         + (f" Mismatches: {exact_bad} {float_bad}." if exact_bad or float_bad else "")
     )
     return (CONFIRMED if not exact_bad and not float_bad else REFUTED), details
@@ -1024,11 +1024,10 @@ def _check_the_epsilon() -> tuple[str, str]:
         rel.append(_cmp(true, eps, "THE epsilon"))
         shown.append(f"eps = {eps:g}, theta = {theta}: {_f(true)}")
     details = (
-        "Correction: THE is eps-LDP but never tightly; its true epsilon is "
-        "eps/2 + ln(2 - e^(-eps(1-theta)/2)) + ln(2 - e^(-eps theta/2)) < eps (-> eps/2 + 2 ln 2). "
+        "Correction: THE is eps-LDP but never tightly (eps > 0); its true epsilon is eps/2 + "
+        "ln(2 - e^(-eps(1-theta)/2)) + ln(2 - e^(-eps theta/2)) < eps (-> eps/2 + 2 ln 2). "
         f"Exact, k = 3, eps = 6 ln 2, theta = 2/3: e^(true eps) = {_show(true_exact)} < e^eps = "
-        "64. "
-        f"Float (k = 3): {'; '.join(shown)}."
+        f"64. Float (k = 3): {'; '.join(shown)}."
     )
     if all(r < 0 for r in rel) and true_exact < 64:
         return CORRECTED, details
@@ -1059,10 +1058,9 @@ def _check_fig6_crossing() -> tuple[str, str]:
     a, b = changes[0]
     root = brentq(lambda e: bayes_capacity_sue(k, e) - bayes_capacity_oue(k, e), a, b, xtol=1e-10)
     details = (
-        f"k = 50: ML(SUE) - ML(OUE) (lumped symmetric channels, equal to the closed forms) changes "
-        f"sign exactly once on eps = 0.5, 1, ..., 20, at eps = {root:.4f} (OUE above before, SUE "
-        "above "
-        f"after; ML = {bayes_capacity_sue(k, root):.3f} there)."
+        "k = 50: ML(SUE) - ML(OUE) (lumped symmetric channels, equal to the closed forms) "
+        f"changes sign exactly once on eps = 0.5, 1, ..., 20, at eps = {root:.4f} (OUE above "
+        f"before, SUE above after; ML = {bayes_capacity_sue(k, root):.3f} there)."
     )
     return (CONFIRMED if abs(root - 7.0) <= 0.5 else REFUTED), details
 
@@ -1092,9 +1090,9 @@ def _check_limits() -> tuple[str, str]:
             vals.append(f"{name} {v:.4f}")
         parts.append(f"k = {k}: " + ", ".join(vals))
     details = (
-        "Correction: GRR, SS, SUE, THE -> k (confirmed); BLH -> 2(1 - 2^-k), not 2; OLH and OUE -> "
-        "(k + 1)/2 exactly (the paper: 'approximately k/2'). Lumped channels at eps = 200, equal "
-        f"to these limits to {AGREE_RTOL:g}: {'; '.join(parts)} (at k = 5: BLH 1.9375 vs 2, "
+        "Correction: GRR, SS, SUE, THE -> k (confirmed); BLH -> 2(1 - 2^-k), not 2; OLH and OUE "
+        "-> (k + 1)/2 exactly (the paper: 'approximately k/2'). Lumped channels at eps = 200, "
+        f"equal to these limits to {AGREE_RTOL:g}: {'; '.join(parts)} (at k = 5: BLH 1.9375 vs 2, "
         "OLH/OUE 3 vs 2.5)."
     )
     if bad:
@@ -1136,13 +1134,10 @@ def _check_pckv_theorem2() -> tuple[str, str]:
     t, s = table[1, 2, 1.0, 1.0]
     details = (
         "Explicit PCKV-UE channels (padding-and-sampling, all sets of at most ell pairs as "
-        "inputs) for "
-        f"(d, ell) in {list(_PCKV_SIZES)} and (eps1, eps2) in {list(_PCKV_BUDGETS)}: the true "
-        "epsilon "
-        f"never exceeds Eq. 3 ({len(over)} violations); it equals Eq. 3 in all {len(tight)} cases "
-        f"with d >= ell and is strictly smaller in the {len(loose)} cases with d < ell (d = 1, "
-        "ell = 2, "
-        f"eps1 = eps2 = 1: {_f(s, 6)} stated, {_f(t, 6)} true)."
+        f"inputs) for (d, ell) in {list(_PCKV_SIZES)} and (eps1, eps2) in {list(_PCKV_BUDGETS)}: "
+        f"the true epsilon never exceeds Eq. 3 ({len(over)} violations); it equals Eq. 3 in all "
+        f"{len(tight)} cases with d >= ell and is strictly smaller in the {len(loose)} cases with "
+        f"d < ell (d = 1, ell = 2, eps1 = eps2 = 1: {_f(s, 6)} stated, {_f(t, 6)} true)."
     )
     if over:
         return REFUTED, details + f" Violations at {over}."
@@ -1164,17 +1159,18 @@ def _check_pckv_no_amplification() -> tuple[str, str]:
                 condition_ok = False
             if not same:
                 varies.append((d, ell, e1, e2, base, v))
-    d, ell, e1, e2, base, v = varies[0] if varies else (0, 0, 0, 0, 0.0, 0.0)
+    if not varies:
+        return CONFIRMED, (
+            f"Explicit PCKV-UE for (d, ell) in {list(_PCKV_SIZES)}: the true epsilon does not "
+            "depend on ell."
+        )
+    d, ell, e1, e2, base, v = varies[0]
     details = (
         "Condition: d >= ell (a set can fill all ell slots with real keys). Explicit PCKV-UE: "
-        "the true "
-        f"epsilon is the same for every ell <= d; for ell > d it drops (d = {d}, eps1 = {e1:g}, "
-        f"eps2 = {e2:g}: {_f(base, 6)} at ell = 1, {_f(v, 6)} at ell = {ell}), so "
-        "padding-and-sampling "
-        "does amplify PCKV-UE's privacy when ell exceeds the number of keys."
+        f"the true epsilon is the same for every ell <= d; for ell > d it drops (d = {d}, eps1 = "
+        f"{e1:g}, eps2 = {e2:g}: {_f(base, 6)} at ell = 1, {_f(v, 6)} at ell = {ell}), so "
+        "padding-and-sampling does amplify PCKV-UE's privacy when ell exceeds the number of keys."
     )
-    if not varies:
-        return CONFIRMED, details
     return (CONDITIONAL if condition_ok else REFUTED), details
 
 
@@ -1199,12 +1195,13 @@ def _check_pckv_theorem3() -> tuple[str, str]:
                 prev = true
     ex = ldp_epsilon(pckv_grr(2, 1.0, 1.0, 1)), ldp_epsilon(pckv_grr(2, 1.0, 1.0, 3))
     details = (
-        f"Explicit PCKV-GRR channels, d = 1..3, ell = 1..3, (eps1, eps2) in {list(_PCKV_BUDGETS)}: "
-        f"the true epsilon equals Eq. 6 in {n - len(mismatch)}/{n} cases and strictly decreases as "
-        f"ell grows ({len(not_decreasing)} exceptions; d = 2, eps1 = eps2 = 1: {_f(ex[0], 6)} at "
-        f"ell = 1, {_f(ex[1], 6)} at ell = 3). Eq. 6 is lost in the text extraction: the form "
-        "checked is ln((lambda + e^(eps1+eps2)) / (lambda + min(e^eps1, (1 + e^eps2)/2))), "
-        "lambda = (ell - 1)(1 + e^eps2)/2, the one meeting every property the paper states."
+        "Explicit PCKV-GRR channels, d = 1..3, ell = 1..3, (eps1, eps2) in "
+        f"{list(_PCKV_BUDGETS)}: the true epsilon equals Eq. 6 in {n - len(mismatch)}/{n} cases "
+        f"and strictly decreases as ell grows ({len(not_decreasing)} exceptions; d = 2, eps1 = "
+        f"eps2 = 1: {_f(ex[0], 6)} at ell = 1, {_f(ex[1], 6)} at ell = 3). Eq. 6 is lost in the "
+        "text extraction: the form checked is ln((lambda + e^(eps1+eps2)) / (lambda + "
+        "min(e^eps1, (1 + e^eps2)/2))), lambda = (ell - 1)(1 + e^eps2)/2, the one meeting every "
+        "property the paper states."
     )
     return (CONFIRMED if not mismatch and not not_decreasing else REFUTED), details
 
@@ -1228,9 +1225,8 @@ def _check_ue_epsilon() -> tuple[str, str]:
         ):
             float_bad.append((p, q))
     details = (
-        "The true epsilon of unary encoding equals ln(p(1-q)/((1-p)q)) exactly for k = 4 and "
-        "(p, q) = (3/4, 1/5), (1/2, 1/4), (3/4, 1/4), (9/10, 1/2) (e.g. e^eps = 12 for (3/4, "
-        "1/5)), "
+        "The true epsilon of unary encoding equals ln(p(1-q)/((1-p)q)) exactly for k = 4 and (p, "
+        "q) = (3/4, 1/5), (1/2, 1/4), (3/4, 1/4), (9/10, 1/2) (e.g. e^eps = 12 for (3/4, 1/5)), "
         f"and to {AGREE_RTOL:g} for k = 5 at (0.8, 0.3), (0.5, 0.1), (0.99, 0.02) "
         f"({len(exact_bad) + len(float_bad)} mismatches)."
     )
@@ -1259,8 +1255,7 @@ def _check_rr3_remark3() -> tuple[str, str]:
     p = S.grr(3, _eps_of(3)).matrix[0, 0]
     details = (
         "m-answer RR with p = e^eps / (e^eps + m - 1) (other answers (1-p)/(m-1) each): true "
-        "epsilon = "
-        "eps exactly for m = 2, 3 and e^eps = 2, 3, 5 (three answers, e^eps = 3: p = "
+        "epsilon = eps exactly for m = 2, 3 and e^eps = 2, 3, 5 (three answers, e^eps = 3: p = "
         f"{_show(p)}), and to {AGREE_RTOL:g} at eps = 0.1, 1, 5 ({len(bad) + len(float_bad)} "
         "mismatches): eps-LDP and tight."
     )
@@ -1302,7 +1297,7 @@ def _check_rr3_composition() -> tuple[str, str]:
         over += r > 0
         tight += r == 0
     details = (
-        f"Two three-answer RRs with e^eps1 = 2, e^eps2 = 3 on the same answer: e^(true eps) = "
+        "Two three-answer RRs with e^eps1 = 2, e^eps2 = 3 on the same answer: e^(true eps) = "
         f"{_show(e_joint)} = e^(eps1 + eps2) exactly (the bound is attained). {n} random pairs of "
         f"3x3 channels on the same secret: true epsilon <= eps1 + eps2 in all but {over} "
         f"(attained in {tight})."
@@ -1341,15 +1336,11 @@ def _check_rsfd() -> tuple[str, str]:
     u = next(r for r in rows if r[0] == (2, 5) and r[1] == 1.0)
     details = (
         "Condition: neighbouring tuples differ in one attribute only, and all domain sizes are "
-        "equal. "
-        "Over whole tuples (the LDP notion for one user's record) the explicit RS+FD[GRR] "
-        "channel has "
-        "epsilon = eps' = ln(d(e^eps - 1) + 1) > eps: ks = [2, 2], eps = 1: "
+        "equal. Over whole tuples (the LDP notion for one user's record) the explicit RS+FD[GRR] "
+        "channel has epsilon = eps' = ln(d(e^eps - 1) + 1) > eps: ks = [2, 2], eps = 1: "
         f"{_f(w[2], 6)}. One attribute changing: exactly eps when the k_j are equal "
-        f"({_f(w[3], 6)}), "
-        f"above eps otherwise (ks = [2, 5], eps = 1: {_f(u[3], 6)}). Checked on 5 attribute "
-        "layouts "
-        "x eps = 0.5, 1, 2."
+        f"({_f(w[3], 6)}), above eps otherwise (ks = [2, 5], eps = 1: {_f(u[3], 6)}). Checked on "
+        "5 attribute layouts x eps = 0.5, 1, 2."
     )
     return (CONDITIONAL if condition_ok else REFUTED), details
 
@@ -1373,9 +1364,8 @@ def _check_spl_smp() -> tuple[str, str]:
                 bad.append(("SMP", ks, eps))
     details = (
         "Explicit SPL and SMP channels (ks = [2, 3], [3, 3, 3], [4, 2]; eps = 0.5, 2): true "
-        "epsilon "
-        "over whole tuples = eps for both, and eps/d for SPL between tuples differing in one "
-        f"attribute ({len(bad)} mismatches)."
+        "epsilon over whole tuples = eps for both, and eps/d for SPL between tuples differing in "
+        f"one attribute ({len(bad)} mismatches)."
     )
     return (CONFIRMED if not bad else REFUTED), details
 
@@ -1479,12 +1469,10 @@ def _check_acc(which: str) -> tuple[str, str]:
         ]
         details = (
             "Condition: k/(e^eps + 1) is a positive integer (the real-valued omega the formula "
-            "assumes "
-            "is then the protocol's omega). The attacker guesses uniformly in the reported subset "
-            f"(Bayes-optimal). Exact: equal at {', '.join(agree)}; different at "
-            f"{'; '.join(differ)}. "
-            f"Float (library's print vs attacker on the explicit channel): {shown_f} -- the print "
-            "exceeds 1 once e^eps > 2k - 1."
+            "assumes is then the protocol's omega). The attacker guesses uniformly in the "
+            f"reported subset (Bayes-optimal). Exact: equal at {', '.join(agree)}; different at "
+            f"{'; '.join(differ)}. Float (library's print vs attacker on the explicit channel): "
+            f"{shown_f} -- the print exceeds 1 once e^eps > 2k - 1."
         )
         if cond_bad:
             return REFUTED, details + f" The condition mispredicts {len(cond_bad)} cases."
