@@ -53,7 +53,7 @@ def main() -> int:
     P.section("numerical confirmation with the LP on 300 random ordered pairs")
     rng = random.Random(2)
     bad, n_ok = [], 0
-    for _ in range(300):
+    while n_ok < 300:
         aC, bC = rng.uniform(0, 0.5), rng.uniform(0, 0.5)
         aD = rng.uniform(aC, 1.0)
         bD = rng.uniform(bC, max(bC, 1.0 - aD))
@@ -67,7 +67,7 @@ def main() -> int:
             bad.append((aC, bC, aD, bD))
     P.step(
         f"q.refines(C, D).holds and fdp.refines_2x2 on all {n_ok} pairs",
-        not bad and n_ok > 200,
+        not bad,
         f"failures: {bad[:3]}",
     )
 
