@@ -225,3 +225,17 @@ def test_curve_plot_draws_vertices():
     np.testing.assert_allclose(line.get_xydata(), np.array(T))
     assert repr(T) == "TradeoffCurve([(0, 1), (0.25, 0.25), (1, 0)])"
     assert repr(tradeoff_curve([[1, 0], [0, 1]])) == "TradeoffCurve([(0, 0), (1, 0)], exact=True)"
+
+
+@pytest.mark.parametrize("eps", [20.0, 50.0, 200.0])
+def test_float_curve_keeps_relative_precision_at_large_eps(eps):
+    # grr(3, eps): ratios e^eps, 1, e^-eps; vertices (0, 1), (1/(E+2), 2/(E+2)),
+    # (2/(E+2), 1/(E+2)), (1, 0) with E = e^eps (closed form). Tiny alphas and betas are
+    # sums of small terms (never 1 - x), so they keep full relative precision.
+    E = math.exp(eps)
+    V = np.array(tradeoff_curve(q.grr(3, eps)))
+    hand = np.array([[0, 1], [1 / (E + 2), 2 / (E + 2)], [2 / (E + 2), 1 / (E + 2)], [1, 0]])
+    np.testing.assert_allclose(V, hand, rtol=1e-12, atol=0)
+    # last segment, from (2/(E+2), 1/(E+2)) to (1, 0), at alpha = 1/2
+    expected = (1 / (E + 2)) * 0.5 / (1 - 2 / (E + 2))
+    assert tradeoff_value(q.grr(3, eps), 0.5) == pytest.approx(expected, rel=1e-12)
