@@ -269,17 +269,6 @@ def _fractions(C: Any) -> list[list[Fraction]]:
     return _sym().to_fractions(C)
 
 
-def _matmul(A: list[list[Fraction]], B: list[list[Fraction]]) -> list[list[Fraction]]:
-    return [
-        [sum(a * b for a, b in zip(row, col, strict=True)) for col in zip(*B, strict=True)]
-        for row in A
-    ]
-
-
-def _kron(A: list[list[Fraction]], B: list[list[Fraction]]) -> list[list[Fraction]]:
-    return [[a * b for a in ra for b in rb] for ra in A for rb in B]
-
-
 def _gap_text(res: Any) -> str:
     return _show(sp.Rational(res.counterexample.gap.numerator, res.counterexample.gap.denominator))
 
@@ -335,7 +324,7 @@ def _refines_2x2_certified(C: list[list[Fraction]], D: list[list[Fraction]]) -> 
     W = witness_2x2(C, D, exact=True)
     if W is None:
         return False
-    if any(v < 0 for row in W for v in row) or _matmul(C, W) != D:
+    if any(v < 0 for row in W for v in row) or sp.Matrix(C) * sp.Matrix(W) != sp.Matrix(D):
         msg = "the library's exact 2x2 witness does not satisfy C·W = D, W >= 0"
         raise VerificationError(msg)
     return True
@@ -515,12 +504,11 @@ def _check_lifting() -> tuple[str, str]:
             ok = False
             done.append(f"{label}: no bit witness")
             continue
+        W = sp.Matrix(W)
         for k in (3, 4):
-            Ah, Bh = _fractions(S.one_hot(A, k)), _fractions(S.one_hot(B, k))
-            Wk = W
-            for _ in range(k - 1):
-                Wk = _kron(Wk, W)
-            ok &= _matmul(Ah, Wk) == Bh and all(v >= 0 for row in Wk for v in row)
+            Wk = sp.kronecker_product(*([W] * k))
+            lifted = S.one_hot(A, k).matrix * Wk
+            ok &= lifted == S.one_hot(B, k).matrix and all(v >= 0 for v in Wk)
         done.append(label)
     details = (
         "For each bitwise refinement B1·W = B2 (exact 2x2 witness), the lifted W^{⊗k} satisfies "
