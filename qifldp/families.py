@@ -94,6 +94,14 @@ class FamilyResult:
         ------
         ParameterError
             Points not on the grid, in the wrong order, or a step without a witness.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> r = check_refinement_family(lambda e: q.grr(3, e), [1.0, 2.0, 3.0])
+        >>> W = r.witness(3.0, 1.0)
+        >>> bool(abs(q.grr(3, 3.0).matrix @ W - q.grr(3, 1.0).matrix).max() < 1e-7)
+        True
         """
         try:
             i, j = self.eps.index(float(eps_small)), self.eps.index(float(eps_large))

@@ -17,6 +17,7 @@ from .errors import ChannelError, InputTypeError, ParameterError, VerificationEr
 
 __all__ = [
     "DEFAULT_TIE_RTOL",
+    "FAST_PATH_MARGIN",
     "TradeoffCurve",
     "tradeoff_point",
     "tradeoff_curve",
@@ -32,6 +33,12 @@ __all__ = [
 #: Merging two ratios this close moves no vertex by more than ~1e-12.  Exact
 #: curves (``exact=True``) compare ratios exactly and do not use it.
 DEFAULT_TIE_RTOL: float = 1e-12
+
+
+#: Float fast path of :func:`refines_2x2`: a sign computed in floating point is
+#: trusted only when the quantity is farther than this from 0 (the rounding error
+#: of the few operations involved is below ~1e-15); closer calls are exact.
+FAST_PATH_MARGIN: float = 1e-12
 
 
 # ----------------------------------------------------------------------------------
@@ -260,7 +267,11 @@ class TradeoffCurve(Sequence):
 
     @property
     def vertices(self) -> list[tuple[Any, Any]]:
-        """The vertices as a list of ``(alpha, beta)`` tuples."""
+        """The vertices as a list of ``(alpha, beta)`` tuples.
+
+        >>> TradeoffCurve([0, 1], [1, 0]).vertices
+        [(0, 1), (1, 0)]
+        """
         return list(self)
 
     def __call__(self, alpha: Any) -> Any:
@@ -278,6 +289,12 @@ class TradeoffCurve(Sequence):
         ------
         ParameterError
             When alpha lies outside [0, 1] or is NaN.
+
+        Examples
+        --------
+        >>> T = TradeoffCurve([0, 0.25, 1], [1, 0.25, 0])
+        >>> T([0.0, 0.125, 1.0])
+        array([1.   , 0.625, 0.   ])
         """
         if self.exact and not isinstance(alpha, np.ndarray) and np.ndim(alpha) == 0:
             a = _exact_scalar(alpha)
@@ -307,6 +324,14 @@ class TradeoffCurve(Sequence):
         Returns
         -------
         matplotlib.axes.Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> ax = TradeoffCurve([0, 0.25, 1], [1, 0.25, 0]).plot(label="bsc")
+        >>> ax.get_lines()[-1].get_xydata().tolist()
+        [[0.0, 1.0], [0.25, 0.25], [1.0, 0.0]]
         """
         import matplotlib.pyplot as plt
 
@@ -725,7 +750,10 @@ def refines_2x2(A: Any, B: Any) -> bool:
     alpha_B (1 - beta_A) >= alpha_A (1 - beta_B), i.e. the point of B lies on or
     above the trade-off curve of A. A channel with alpha + beta = 1 has equal
     rows: it is refined by every channel and refines only such channels.
-    Cost O(1) rational operations.
+    Float input is first decided in floating point when every quantity involved
+    (alpha + beta - 1 of each channel and both margins) is farther than
+    :data:`FAST_PATH_MARGIN` from 0, far above the rounding error (~1e-15) of
+    those few operations; otherwise in exact rationals. Cost O(1).
 
     Examples
     --------
@@ -737,9 +765,40 @@ def refines_2x2(A: Any, B: Any) -> bool:
     pA, pB = _parse(A, "A"), _parse(B, "B")
     _check_2x2(pA, "A")
     _check_2x2(pB, "B")
+    if pA.kind == "float" and pB.kind == "float":
+        fast = _criterion_float(pA.floats, pB.floats)  # type: ignore[arg-type]
+        if fast is not None:
+            return fast
     aA, bA = _oriented_point(_exact_rows(pA, "A"))
     aB, bB = _oriented_point(_exact_rows(pB, "B"))
     return _criterion(aA, bA, aB, bB)
+
+
+def _float_point(M: np.ndarray) -> tuple[float, float, float] | None:
+    """Oriented (alpha, beta) and alpha + beta - 1 in floats, None when too close to call."""
+    a = float(M[0, 1]) / (float(M[0, 0]) + float(M[0, 1]))
+    b = float(M[1, 0]) / (float(M[1, 0]) + float(M[1, 1]))
+    d = a + b - 1.0
+    if abs(d) <= FAST_PATH_MARGIN:
+        return None
+    if d > 0:
+        a, b, d = 1.0 - a, 1.0 - b, -d
+    return a, b, d
+
+
+def _criterion_float(MA: np.ndarray, MB: np.ndarray) -> bool | None:
+    """Lemma 1 (3) in floats when every sign is certain, else None (decide exactly)."""
+    pa, pb = _float_point(MA), _float_point(MB)
+    if pa is None or pb is None:
+        return None
+    (aA, bA, _), (aB, bB, _) = pa, pb
+    m1 = bB * (1.0 - aA) - bA * (1.0 - aB)
+    m2 = aB * (1.0 - bA) - aA * (1.0 - bB)
+    if m1 < -FAST_PATH_MARGIN or m2 < -FAST_PATH_MARGIN:
+        return False
+    if m1 > FAST_PATH_MARGIN and m2 > FAST_PATH_MARGIN:
+        return True
+    return None
 
 
 def witness_2x2(A: Any, B: Any, *, exact: bool | None = None) -> Any:

@@ -100,6 +100,12 @@ class LiftedRefinement:
             No k known, or the bits do not refine (no witness).
         SizeError
             2^k x 2^k too large to build.
+
+        Examples
+        --------
+        >>> r = refines_one_hot_bitwise([[1.0, 0.0], [0.0, 1.0]], [[0.75, 0.25], [0.25, 0.75]])
+        >>> r.witness(2).round(4).tolist()[0]
+        [0.5625, 0.1875, 0.1875, 0.0625]
         """
         from .errors import ParameterError
 
