@@ -475,8 +475,12 @@ def test_spl_smp(results):
 
 
 def test_acc_grr(results):
-    # guessing the report succeeds w.p. p = e^eps / (e^eps + k - 1): the printed formula.
-    assert results["risks.acc_grr"].verdict == A.CONFIRMED
+    # Guessing the report succeeds w.p. C[x, x] = p; k = 3, e^eps = 3: p = 3/5 = 3/(3 + 2).
+    k, E = 3, 3
+    rows = [[F(E, E + k - 1) if x == y else F(1, E + k - 1) for y in range(k)] for x in range(k)]
+    assert sum(rows[x][x] for x in range(k)) / k == F(3, 5)
+    r = results["risks.acc_grr"]
+    assert r.verdict == A.CONFIRMED and "printed 3/5 = 0.6000, attacker 3/5" in r.details
 
 
 def test_acc_olh_refuted(results):
