@@ -17,10 +17,12 @@ from ._certify import (
     float_max_case_gap,
     gain_from_weighted,
     band_certificate,
+    rounding_band,
     witness_errors,
 )
 from ._prep import Reduced, expand_witness, normalise_rows, reduce_columns
 from .entropic import solve_entropic, solve_lbfgs
+from ._symmetry import bit_symmetric, solve_orbit_lp
 from .lp import solve_l1_lp, solve_l1_lp_columns
 from .result import (
     TOLERANCES,
@@ -88,10 +90,20 @@ def _relation(rowsum: bool) -> str:
 
 
 def _holds_result(
-    P: _Problem, W_red: np.ndarray, method: str, exact: bool, how: str, t0: float, Wq=None
+    P: _Problem,
+    W_red: np.ndarray,
+    method: str,
+    exact: bool,
+    how: str,
+    t0: float,
+    Wq=None,
+    expanded: bool = False,
 ) -> RefinementResult:
-    W = expand_witness(W_red, P.ra, P.rb, P.rowsum)
-    W = clean_witness(W, P.rowsum)
+    if expanded:
+        W = W_red
+    else:
+        W = expand_witness(W_red, P.ra, P.rb, P.rowsum)
+        W = clean_witness(W, P.rowsum)
     resid, rs, mn = witness_errors(P.A, P.B, W, P.rowsum)
     if not (
         mn >= -WITNESS_ENTRY_ATOL
@@ -131,8 +143,11 @@ def _fails_result(
     else:
         gap, _ = float_max_case_gap(P.A, P.B, g, P.prior)
         va = vb = float("nan")
-    if not (gap > 0 or (gap_exact is not None and gap_exact > 0)):  # pragma: no cover - certified upstream
-        msg = f"the counterexample failed its re-check (gap {gap!r}, exact gap {gap_exact})"
+    if not gap > 0:
+        msg = (
+            f"the counterexample's gap recomputed in floating point is {gap!r} (exact gap "
+            f"{gap_exact}): the pair is too close to the boundary to state the gap in floats"
+        )
         raise VerificationError(msg)
     ce = Counterexample(
         gain=g,
@@ -167,11 +182,22 @@ def _gain_candidates(H: np.ndarray, rowsum: bool) -> list[np.ndarray]:
     return rows
 
 
+def _prune_actions(g: np.ndarray, P: _Problem) -> np.ndarray:
+    """Keep only the actions that are optimal for some output of A or B (V_g is unchanged)."""
+    used: set[int] = set()
+    for C in (P.An, P.Bn):
+        # (outputs x actions), arg-max along contiguous rows
+        used.update(np.argmax((P.prior[:, None] * C).T @ g.T, axis=1).tolist())
+    return g[sorted(used)]
+
+
 def _certify_gain_float(P: _Problem, H: np.ndarray) -> tuple[np.ndarray, float, float] | None:
     """The first candidate gain whose float gap provably exceeds its rounding error."""
     best = None
     for Hc in _gain_candidates(H, P.rowsum):
         g = gain_from_weighted(Hc, P.prior)
+        if P.rowsum and g.shape[0] > 32:
+            g = _prune_actions(g, P)
         gap, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
         if gap > bound:
             if best is None or gap > best[1]:
@@ -269,9 +295,38 @@ def _expand_exact(P: _Problem, E: _ExactProblem, Wq: list[list[Fraction]]):
     return tuple(tuple(r) for r in out)
 
 
-def _exact_result(P: _Problem, t0: float, why: str) -> RefinementResult:
+def _float_recomputed_gap(P: _Problem, g: np.ndarray) -> float:
+    from ..measures import g_vulnerability
+
+    return g_vulnerability(P.B, g, P.prior) - g_vulnerability(P.A, g, P.prior)
+
+
+def _exact_from_hints(P: _Problem, E: _ExactProblem, W_hint, H_hint) -> ex.ExactOutcome | None:
+    """Cheap exact certificates first: the support of the float witness, the float gain's exact gap."""
+    if W_hint is not None:
+        Wq = ex.exact_verify_witness(E.Aq, E.Bq, _float_to_exact_groups(P, E, clean_witness(W_hint, P.rowsum)), P.rowsum)
+        if Wq is not None:
+            return ex.ExactOutcome(True, W=Wq, how="exact solve on the support of the float witness")
+    return None
+
+
+def _exact_result(P: _Problem, t0: float, why: str, W_hint=None, H_hint=None) -> RefinementResult:
     E = _exact_problem(P)
-    out = ex.exact_decide(E.Aq, E.Bq, P.rowsum)
+    out = _exact_from_hints(P, E, W_hint, H_hint)
+    if out is None and H_hint is not None:
+        for Hc in _gain_candidates(H_hint, P.rowsum):
+            g = gain_from_weighted(Hc, P.prior)
+            if P.rowsum and g.shape[0] > 32:
+                g = _prune_actions(g, P)
+            gf = (_float_recomputed_gap(P, g) > 0) if P.rowsum else (float_max_case_gap(P.A, P.B, g, P.prior)[0] > 0)
+            if not gf:
+                continue  # the API promises a positive gap recomputed in floating point
+            gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(E.Aq_full, E.Bq_full, g, P.prior)
+            if gq > 0:
+                _, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
+                return _fails_result(P, g, gq, bound, "exact", True, f"float gain, exact gap > 0 ({why})", t0)
+    if out is None:
+        out = ex.exact_decide(E.Aq, E.Bq, P.rowsum)
     if out.holds:
         assert out.W is not None
         if not ex.check_exact_witness(E.Aq, E.Bq, out.W, P.rowsum):  # pragma: no cover
@@ -330,8 +385,6 @@ def _exact_result(P: _Problem, t0: float, why: str) -> RefinementResult:
 
 def _exact_confirm(P: _Problem, res: RefinementResult, W_red: np.ndarray | None, t0: float) -> RefinementResult:
     """exact=True: confirm a float-certified verdict in rational arithmetic (or decide exactly)."""
-    if _exact_cost(P) > ex.EXACT_MAX_OPS and (res.holds and W_red is not None):
-        pass  # the support solve below may still be small
     E = _exact_problem(P)
     if res.holds and W_red is not None:
         Wg = _float_to_exact_groups(P, E, W_red)
@@ -456,8 +509,53 @@ def _try_certify(P: _Problem, W: np.ndarray | None, H: np.ndarray | None, method
     return None, "; ".join(reasons) or "no candidate certificate"
 
 
-def decide(A: np.ndarray, B: np.ndarray, prior: np.ndarray, rowsum: bool, opts: Options) -> RefinementResult:
-    """Decide A ⊑ B (``rowsum``) or A ⊑max B with a verified certificate."""
+def _try_orbits(P: _Problem, labels, t0: float) -> RefinementResult | None:
+    """The orbit LP for bit-symmetric (one-hot) channels; None when it does not apply or certify."""
+    (ia, oa), (ib, ob) = labels
+    SA = bit_symmetric(P.An, ia, oa)
+    if SA is None:
+        return None
+    SB = bit_symmetric(P.Bn, ib, ob)
+    if SB is None or SB.k != SA.k:
+        return None
+    out = solve_orbit_lp(SA, SB)
+    P.details.update(engine="orbits", orbit_variables=out.n_variables, lp_optimum=out.optimum)
+    if out.optimum > LP_ZERO or out.W is None:
+        c = _certify_gain_float(P, out.H)
+        if c is not None:
+            g, gap, bound = c
+            how = (
+                f"orbit LP dual lifted to an explicit gain; float gap {gap:.3g} exceeds {bound:.2g} "
+                "(rigorous rounding bound plus the rounding-band allowance)"
+            )
+            return _fails_result(P, g, None, bound, "orbits", False, how, t0)
+        return None
+    W = out.W
+    AW = P.An @ W
+    if np.all(np.abs(P.Bn - AW) <= rounding_band(P.An, P.Bn, W, AW)) and np.abs(
+        W.sum(axis=1) - 1.0
+    ).max() <= 8.0 * (W.shape[1] + 2) * 2.0**-53:
+        how = (
+            "orbit LP witness (constant on orbits of the symmetric group), expanded: "
+            f"A·W = B up to the rounding band (max residual {float(np.abs(P.Bn - AW).max()):.3g})"
+        )
+        return _holds_result(P, W, "orbits", False, how, t0, expanded=True)
+    return None
+
+
+def decide(
+    A: np.ndarray,
+    B: np.ndarray,
+    prior: np.ndarray,
+    rowsum: bool,
+    opts: Options,
+    labels: tuple | None = None,
+) -> RefinementResult:
+    """Decide A ⊑ B (``rowsum``) or A ⊑max B with a verified certificate.
+
+    ``labels`` = ((inputs_A, outputs_A), (inputs_B, outputs_B)) enables the orbit
+    LP for bit-symmetric (one-hot) channels.
+    """
     t0 = time.perf_counter()
     An, Bn = normalise_rows(A), normalise_rows(B)
     ra, rb = reduce_columns(An), reduce_columns(Bn)
@@ -469,6 +567,10 @@ def decide(A: np.ndarray, B: np.ndarray, prior: np.ndarray, rowsum: bool, opts: 
 
     res = None
     W_red = None
+    if rowsum and labels is not None and opts.method == "auto" and opts.exact is not True:
+        res = _try_orbits(P, labels, t0)
+        if res is not None:
+            return res
     quick = _quick_witness(P)
     if quick is not None:
         Wq, name = quick
@@ -480,6 +582,7 @@ def decide(A: np.ndarray, B: np.ndarray, prior: np.ndarray, rowsum: bool, opts: 
             engine = "highs" if (size <= HIGHS_MAX_VARIABLES or not rowsum) else "entropic"
         tried = []
         reason = ""
+        hints: tuple = (None, None)
         for eng in [engine] + (["highs"] if engine != "highs" and size <= HIGHS_FALLBACK_MAX_VARIABLES else []):
             W, H, info = _run_engine(P, eng, opts)
             P.details.update(info)
@@ -489,19 +592,19 @@ def decide(A: np.ndarray, B: np.ndarray, prior: np.ndarray, rowsum: bool, opts: 
                 break
             reason = W_red  # the reason string
             W_red = None
+            hints = (W if W is not None else hints[0], H if H is not None else hints[1])
         if res is None:
             why = f"floating point could not certify ({reason}; engines {tried})"
             P.details["float_undecided"] = why
             if opts.exact is False:
                 raise VerificationError(why + "; exact=False forbids rational arithmetic")
-            if _exact_cost(P) > ex.EXACT_MAX_OPS:
-                msg = (
-                    f"{why}; the exact rational decision is too large "
-                    f"(~{_exact_cost(P):.2g} operations > EXACT_MAX_OPS = {ex.EXACT_MAX_OPS:.2g}). "
-                    "The pair is within rounding of the refinement boundary."
+            try:
+                return _exact_result(
+                    P, t0, "float certificate inconclusive near the boundary", hints[0], hints[1]
                 )
-                raise VerificationError(msg)
-            return _exact_result(P, t0, "float certificate inconclusive near the boundary")
+            except ex.ExactTooLarge as exc:
+                msg = f"{why}; {exc}. The pair is within rounding of the refinement boundary."
+                raise VerificationError(msg) from None
     if opts.exact is True:
         return _exact_confirm(P, res, W_red, t0)
     return res

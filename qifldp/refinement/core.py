@@ -45,7 +45,8 @@ def _prepare(A: Any, B: Any, prior: Any, method: str, exact: Any, max_iter: Any,
         )
         raise PriorError(msg)
     opts = Options(method=method, exact=None if exact is None else bool(exact), max_iter=int(max_iter), time_limit=float(time_limit))
-    return Ac.matrix, Bc.matrix, pi, opts
+    labels = ((Ac.inputs, Ac.outputs), (Bc.inputs, Bc.outputs))
+    return Ac.matrix, Bc.matrix, pi, opts, labels
 
 
 def refines(
@@ -160,8 +161,8 @@ def refines(
     >>> bool(s), s.counterexample.gap > 0
     (False, True)
     """
-    Am, Bm, pi, opts = _prepare(A, B, prior, method, exact, max_iter, time_limit)
-    return decide(Am, Bm, pi, True, opts)
+    Am, Bm, pi, opts, labels = _prepare(A, B, prior, method, exact, max_iter, time_limit)
+    return decide(Am, Bm, pi, True, opts, labels)
 
 
 def max_case_refines(
@@ -224,5 +225,5 @@ def max_case_refines(
     if method not in ("auto", "highs", "exact"):
         msg = f"method must be 'auto', 'highs' or 'exact' for max-case refinement, got {method!r}"
         raise ParameterError(msg)
-    Am, Bm, pi, opts = _prepare(A, B, prior, method, exact, 200, 120.0)
+    Am, Bm, pi, opts, _ = _prepare(A, B, prior, method, exact, 200, 120.0)
     return decide(Am, Bm, pi, False, opts)

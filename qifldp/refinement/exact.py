@@ -25,6 +25,8 @@ from ..errors import VerificationError
 
 __all__ = [
     "EXACT_MAX_OPS",
+    "EXACT_SIMPLEX_MAX_OPS",
+    "ExactTooLarge",
     "ExactOutcome",
     "rational_rows",
     "exact_decide",
@@ -35,9 +37,17 @@ __all__ = [
     "check_exact_witness",
 ]
 
-#: Largest estimated number of rational operations the exact decision may take
+#: Largest estimated number of rational operations of the exact closed form
 #: (a few seconds with fractions.Fraction); beyond it, exact arithmetic is refused.
 EXACT_MAX_OPS: int = 4 * 10**6
+
+#: The same for the rational simplex, whose entries grow much larger (measured:
+#: ~40 µs per operation on float-derived data).
+EXACT_SIMPLEX_MAX_OPS: int = 2 * 10**5
+
+
+class ExactTooLarge(VerificationError):
+    """The exact rational decision would exceed its operation budget."""
 
 Q = Fraction
 _ZERO = Fraction(0)
@@ -337,17 +347,20 @@ def exact_decide(
 
     Raises
     ------
-    VerificationError
-        When the estimated cost exceeds :data:`EXACT_MAX_OPS`.
+    ExactTooLarge
+        When the estimated cost exceeds :data:`EXACT_MAX_OPS` (closed form) or
+        :data:`EXACT_SIMPLEX_MAX_OPS` (simplex).
     """
     n, m, p = len(Aq), len(Aq[0]), len(Bq[0])
     cost = estimate_exact_cost(n, m, p, rowsum)
-    if cost > EXACT_MAX_OPS:
+    limit = EXACT_MAX_OPS if m <= n else EXACT_SIMPLEX_MAX_OPS
+    if cost > limit:
+        what = "closed form" if m <= n else "rational simplex"
         msg = (
-            f"exact rational decision of a {n}x{m} vs {n}x{p} problem would take ~{cost:.2g} "
-            f"rational operations (limit EXACT_MAX_OPS = {EXACT_MAX_OPS:.2g})"
+            f"the exact {what} for a {n}x{m} vs {n}x{p} problem would take ~{cost:.2g} "
+            f"rational operations (limit {limit:.2g})"
         )
-        raise VerificationError(msg)
+        raise ExactTooLarge(msg)
     out = _closed_form(Aq, Bq, rowsum)
     if out is not None:
         return out

@@ -1,0 +1,118 @@
+"""Engines agree; solver failures are reported as failures; bad input is rejected."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.optimize import OptimizeResult
+
+import qifldp as q
+from qifldp.errors import ChannelError, InputTypeError, ParameterError, PriorError, SolverError
+from qifldp.refinement import entropic, lp
+
+from ._helpers import assert_counterexample, assert_witness, random_channel
+
+
+@pytest.mark.parametrize("method", ["highs", "entropic", "lbfgs"])
+@pytest.mark.parametrize("seed", range(3))
+def test_engines_agree_and_certify(method, seed):
+    rng = np.random.default_rng(seed)
+    A = random_channel(rng, 4, 12)
+    B_yes = A @ random_channel(rng, 12, 6)
+    B_no = 0.8 * np.eye(4) + 0.2 * random_channel(rng, 4, 4)  # sharper than A
+    r = q.refines(A, B_yes, method=method)
+    assert_witness(A, B_yes, r)
+    s = q.refines(A, B_no, method=method)
+    assert q.bayes_vulnerability(B_no) > q.bayes_vulnerability(A)  # so A ⋢ B_no
+    assert_counterexample(A, B_no, s)
+
+
+def test_entropic_dual_gives_the_max_entropy_witness():
+    # W = row-softmax(−AᵀG) at the optimum: every entry strictly positive for an interior pair
+    rng = np.random.default_rng(4)
+    A = random_channel(rng, 3, 8)
+    B = A @ random_channel(rng, 8, 5)
+    out = entropic.solve_entropic(A, B)
+    assert out.message == "converged" and out.residual <= 1e-13
+    assert (out.W > 0).all()
+    np.testing.assert_allclose(out.W.sum(axis=1), 1.0, atol=1e-14)
+
+
+def test_entropic_divergence_yields_a_separating_gain():
+    # infeasible pair: the dual decreases without bound and −Gᵀ separates (Farkas)
+    A = np.array([[0.6, 0.4], [0.4, 0.6]])
+    B = np.eye(2)
+    seen = []
+
+    def accept(H):
+        seen.append(H)
+        return True
+
+    out = entropic.solve_entropic(A, B, on_separation=accept)
+    assert out.separated and seen
+    H = seen[-1]  # π-weighted gain, one action per column of B
+    vb = np.max(H @ B, axis=0).sum()
+    va = np.max(H @ A, axis=0).sum()
+    assert vb > va
+
+
+def test_lp_dual_is_a_farkas_certificate():
+    # min Σ|A·W − B| > 0 and the dual H = Yᵀ gives V_H[B] − V_H[A] >= optimum
+    A = np.array([[0.7, 0.3], [0.3, 0.7]])
+    B = np.array([[0.9, 0.1], [0.1, 0.9]])
+    out = lp.solve_l1_lp(A, B)
+    assert out.optimum > 0.1
+    gap = np.max(out.H @ B, axis=0).sum() - np.max(out.H @ A, axis=0).sum()
+    assert gap >= out.optimum - 1e-9
+
+
+def _failed_linprog(*args, **kwargs):
+    return OptimizeResult(status=4, message="numerical difficulties (simulated)", x=None, fun=None)
+
+
+def test_highs_failure_is_a_solver_error_not_a_no(monkeypatch):
+    monkeypatch.setattr(lp, "linprog", _failed_linprog)
+    with pytest.raises(SolverError, match="HiGHS failed"):
+        q.refines(q.grr(3, 1.0), q.grr(3, 2.0))
+    with pytest.raises(SolverError):
+        q.max_case_refines(q.grr(3, 1.0), q.grr(3, 2.0))
+
+
+def test_entropic_failure_is_a_solver_error(monkeypatch):
+    def broken(A, B, **kwargs):
+        m, p = A.shape[1], B.shape[1]
+        return entropic.EntropicOutcome(np.full((m, p), np.nan), np.zeros((A.shape[0], p)), np.nan, False, 1)
+
+    from qifldp.refinement import _driver
+
+    monkeypatch.setattr(_driver, "solve_entropic", broken)
+    with pytest.raises(SolverError):
+        q.refines(q.grr(3, 1.0), q.grr(3, 2.0), method="entropic")
+
+
+def test_input_validation():
+    A = q.grr(3, 1.0)
+    with pytest.raises(ChannelError, match="same inputs"):
+        q.refines(A, q.grr(2, 1.0))
+    with pytest.raises(ValueError):
+        q.refines(A, [[0.5, 0.6], [0.5, 0.5], [0.5, 0.5]])  # row sums to 1.1
+    with pytest.raises(ParameterError, match="method"):
+        q.refines(A, A, method="simplex")
+    with pytest.raises(PriorError, match="positive"):
+        q.refines(A, A, prior=[0.5, 0.5, 0.0])
+    with pytest.raises(ValueError):
+        q.refines(A, A, prior=[0.5, 0.5])
+    with pytest.raises(InputTypeError):
+        q.refines(A, "not a channel")
+    with pytest.raises(InputTypeError):
+        q.refines(A, A, exact="yes")
+    with pytest.raises(ParameterError):
+        q.refines(A, A, max_iter=0)
+
+
+def test_result_fields_and_tolerances():
+    r = q.refines(q.grr(4, 2.0), q.grr(4, 1.0))
+    assert r.tolerances == {"entry": 1e-9, "row_sum": 1e-9, "residual": 1e-7}
+    assert r.residual <= 1e-7 and r.min_entry >= -1e-9 and r.row_sum_error <= 1e-9
+    assert r.time >= 0 and r.method and r.certified_by
+    assert r.relation == "refinement"

@@ -1,0 +1,79 @@
+"""One-hot (bit-symmetric) channels: the orbit LP against the explicit LP and the paper's lemmas."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import qifldp as q
+from qifldp.refinement._symmetry import bit_symmetric
+
+from ._helpers import assert_counterexample, assert_witness
+
+
+def test_detection_of_bit_symmetric_channels():
+    S = q.sue(4, 1.0)
+    found = bit_symmetric(S.matrix, S.inputs, S.outputs)
+    assert found is not None and found.k == 4
+    # alpha[r, a] = p^r (1-p)^(1-r) q^(a-r) (1-q)^(k-1-a+r) (bit x from input bit 1, the others
+    # from input bit 0); SUE: p = e^(eps/2)/(1+e^(eps/2)), q = 1-p (QIF paper Sec. V)
+    p = np.exp(0.5) / (1 + np.exp(0.5))
+    qq = 1 - p
+    for r in (0, 1):
+        for a in range(r, 4 + r):
+            expected = (p if r else 1 - p) * qq ** (a - r) * (1 - qq) ** (3 - (a - r))
+            assert abs(found.alpha[r, a] - expected) <= 1e-15
+    # a GRR channel has outputs 0..k-1, not bit vectors
+    G = q.grr(4, 1.0)
+    assert bit_symmetric(G.matrix, G.inputs, G.outputs) is None
+    # breaking the symmetry in one entry is detected
+    M = S.to_numpy()
+    M[0, 3] *= 1.01
+    M[0] /= M[0].sum()
+    assert bit_symmetric(M, S.inputs, S.outputs) is None
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+@pytest.mark.parametrize("theta", [0.6, 0.9])
+def test_sue_refines_the_one_hot(k, theta):
+    # QIF paper Lemma 11 (bitwise SUE ⊑ THE for every theta) lifted by Lemma 4
+    S, T = q.sue(k, 1.0), q.the(k, 1.0, theta)
+    r = q.refines(S, T)
+    assert r.method == "orbits"
+    assert_witness(S, T, r)
+    # the explicit engine (no symmetry) agrees
+    assert q.refines(S, T, method="highs" if k <= 4 else "entropic").holds
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_the_does_not_refine_sue_one_hot(k):
+    S, T = q.sue(k, 1.0), q.the(k, 1.0, 0.75)
+    r = q.refines(T, S)
+    assert r.method == "orbits"
+    assert_counterexample(T, S, r)
+    assert not q.refines(T, S, method="highs" if k <= 4 else "entropic").holds
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_bit_channels_orbit_lp_agrees_with_explicit_lp(seed):
+    rng = np.random.default_rng(seed)
+    b1 = rng.dirichlet(np.ones(2), size=2)
+    b2 = rng.dirichlet(np.ones(2), size=2)
+    A, B = q.one_hot(q.Channel(b1), 3), q.one_hot(q.Channel(b2), 3)
+    r_orb = q.refines(A, B)
+    r_lp = q.refines(A, B, method="highs")
+    assert r_orb.method == "orbits"
+    assert r_orb.holds == r_lp.holds
+    if r_orb.holds:
+        assert_witness(A, B, r_orb)
+    else:
+        assert_counterexample(A, B, r_orb)
+
+
+def test_one_hot_k10_is_decided_with_certificates():
+    S, T = q.sue(10, 2.0), q.the(10, 2.0, 0.8)
+    r = q.refines(S, T)
+    assert r.method == "orbits" and r.witness.shape == (1024, 1024)
+    assert_witness(S, T, r)
+    s = q.refines(T, S)
+    assert not s.holds and s.counterexample.gap > 0
