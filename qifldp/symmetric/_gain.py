@@ -116,7 +116,11 @@ class SymmetricGain:
         return self.expand().astype(dtype or np.float64)
 
     def action_labels(self) -> list[tuple[int, ...]]:
-        """The actions as sorted tuples, sizes ascending, ``itertools.combinations`` order."""
+        """The actions as sorted tuples, sizes ascending, ``itertools.combinations`` order.
+
+        >>> SymmetricGain(3, [0, 2], [0.0, 1.0], [0.5, -1.0]).action_labels()
+        [(), (0, 1), (0, 2), (1, 2)]
+        """
         return [c for t in self.sizes for c in itertools.combinations(range(self.k), int(t))]
 
     def expand(self) -> np.ndarray:
@@ -126,6 +130,14 @@ class SymmetricGain:
         ------
         SizeError
             More than :data:`qifldp.channel.MAX_ENTRIES` entries.
+
+        Examples
+        --------
+        >>> SymmetricGain(3, [0, 2], [0.0, 1.0], [0.5, -1.0]).expand()
+        array([[ 0.5,  0.5,  0.5],
+               [ 1. ,  1. , -1. ],
+               [ 1. , -1. ,  1. ],
+               [-1. ,  1. ,  1. ]])
         """
         guard_size(
             "SymmetricGain.expand()",
