@@ -41,8 +41,9 @@ __all__ = [
 #: (a few seconds with fractions.Fraction); beyond it, exact arithmetic is refused.
 EXACT_MAX_OPS: int = 4 * 10**6
 
-#: The same for the rational simplex, whose entries grow much larger (measured:
-#: ~40 µs per operation on float-derived data).
+#: The same for the rational simplex on rationalised floats (denominators of more
+#: than 32 bits), whose entries grow much larger (measured: ~40 µs per operation);
+#: data with small denominators gets EXACT_MAX_OPS.
 EXACT_SIMPLEX_MAX_OPS: int = 2 * 10**5
 
 
@@ -353,7 +354,9 @@ def exact_decide(
     """
     n, m, p = len(Aq), len(Aq[0]), len(Bq[0])
     cost = estimate_exact_cost(n, m, p, rowsum)
-    limit = EXACT_MAX_OPS if m <= n else EXACT_SIMPLEX_MAX_OPS
+    bits = max(Q(v).denominator.bit_length() for M in (Aq, Bq) for row in M for v in row)
+    # small denominators (exact data, not rationalised floats) keep the simplex cheap
+    limit = EXACT_MAX_OPS if (m <= n or bits <= 32) else EXACT_SIMPLEX_MAX_OPS
     if cost > limit:
         what = "closed form" if m <= n else "rational simplex"
         msg = (
