@@ -89,7 +89,7 @@ def main() -> int:
     P.note("contradicting strict monotonicity: refinement forces eps >= eps'.")
 
     P.section("numerical confirmation with the LP")
-    grid = [0.0, 0.1, 0.3, 0.6, 1.0, 1.5, 2.2, 3.0, 4.5, 7.0]
+    grid = [0.0, 0.2, 0.6, 1.0, 1.6, 2.5, 4.0, 7.0]
     wrong = []
     n = 0
     for kk in (2, 3, 5):
