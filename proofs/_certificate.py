@@ -14,6 +14,23 @@ if _ROOT not in sys.path:
 __all__ = ["Proof", "run", "vanishes"]
 
 
+def _is_true(ok: object) -> bool:
+    """Only a genuine boolean True passes (Python, numpy or sympy), never a truthy number."""
+    if ok is True:
+        return True
+    module = type(ok).__module__.split(".")[0]
+    if module == "numpy":
+        return (
+            getattr(ok, "dtype", None) is not None
+            and ok.dtype.kind == "b"
+            and ok.shape == ()
+            and bool(ok)
+        )
+    if module == "sympy":
+        return type(ok).__name__ == "BooleanTrue"
+    return False
+
+
 class Proof:
     """A list of checked steps; every step is printed with its certificate.
 
@@ -44,7 +61,7 @@ class Proof:
     def step(self, claim: str, ok: object, certificate: object = "") -> bool:
         """Record that ``claim`` was checked; ``ok`` must be exactly True to pass."""
         self.n_steps += 1
-        passed = ok is True or (type(ok).__name__ in ("bool_", "BooleanTrue") and bool(ok))
+        passed = _is_true(ok)
         tag = "ok  " if passed else "FAIL"
         print(f"[{tag}] {claim}")
         if certificate != "":

@@ -26,7 +26,10 @@ def lp_family_grid(
             wrong.append((ea, eb, "no separating gain"))
     n = len(grid) ** 2
     return P.step(
-        f"LP: q.refines({label}(a), {label}(b)).holds == (a >= b) on {n} pairs, a, b in {list(grid)}",
+        f"LP: q.refines({label}(a), {label}(b)).holds == (a >= b) on {n} pairs, a, b in "
+        f"{list(grid)}",
         not wrong,
-        f"wrong: {wrong[:4]}" if wrong else "every failure comes with a gain function of positive gap",
+        f"wrong: {wrong[:4]}"
+        if wrong
+        else "every failure comes with a gain function of positive gap",
     )

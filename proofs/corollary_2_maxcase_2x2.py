@@ -38,15 +38,21 @@ def main() -> int:
     P.section("the only candidate R = C^-1 D is automatically row-stochastic when nonnegative")
     R = C.matrix.inv() * D.matrix
     P.step("C·R = D", vanishes(C.matrix * R - D.matrix))
-    P.step("R·1 = 1 (rows of R sum to 1) for every C with det C = 1 - alpha_C - beta_C != 0", vanishes(R * sp.ones(2, 1) - sp.ones(2, 1)))
+    P.step(
+        "R·1 = 1 (rows of R sum to 1) for every C with det C = 1 - alpha_C - beta_C != 0",
+        vanishes(R * sp.ones(2, 1) - sp.ones(2, 1)),
+    )
     P.note("so {R >= 0 : C R = D} = {W row-stochastic : C W = D}: C ⊑max D <=> C ⊑ D.")
     w = sp.Matrix(2, 2, sp.symbols("r0:4"))
     Ceq = sp.Matrix([[1 - a, a], [1 - a, a]])
     P.step(
-        "equal rows (det C = 0): C·R has equal rows for every R, so both relations mean 'D has equal rows' "
+        "equal rows (det C = 0): C·R has equal rows for every R, so both relations mean 'D has "
+        "equal rows' "
         "(and then W = [D[0]; D[0]] is a stochastic witness: C·W = D)",
         vanishes((Ceq * w)[0, :] - (Ceq * w)[1, :])
-        and vanishes(Ceq * sp.Matrix([[1 - c, c], [1 - c, c]]) - sp.Matrix([[1 - c, c], [1 - c, c]])),
+        and vanishes(
+            Ceq * sp.Matrix([[1 - c, c], [1 - c, c]]) - sp.Matrix([[1 - c, c], [1 - c, c]])
+        ),
     )
 
     P.section("library: q.refines and q.max_case_refines on random 2x2 pairs")
@@ -69,19 +75,33 @@ def main() -> int:
     )
 
     P.section("the corollary needs two outputs: a 2x3 channel C with C ⊑max D but C ⋢ D")
-    Cx = sp.Matrix([[sp.Rational(9, 100), sp.Rational(9, 10), sp.Rational(1, 100)], [sp.Rational(1, 100), sp.Rational(9, 10), sp.Rational(9, 100)]])
+    Cx = sp.Matrix(
+        [
+            [sp.Rational(9, 100), sp.Rational(9, 10), sp.Rational(1, 100)],
+            [sp.Rational(1, 100), sp.Rational(9, 10), sp.Rational(9, 100)],
+        ]
+    )
     Dx = sp.Matrix([[sp.Rational(4, 5), sp.Rational(1, 5)], [sp.Rational(1, 5), sp.Rational(4, 5)]])
     post_C = sorted(Cx[0, j] / (Cx[0, j] + Cx[1, j]) for j in range(3))
     post_D = sorted(Dx[0, j] / (Dx[0, j] + Dx[1, j]) for j in range(2))
     ml_C = sum(max(Cx[0, j], Cx[1, j]) for j in range(3))
     ml_D = sum(max(Dx[0, j], Dx[1, j]) for j in range(2))
-    Cf, Df = q.Channel(np.array(Cx.tolist(), dtype=float)), q.Channel(np.array(Dx.tolist(), dtype=float))
+    Cf, Df = (
+        q.Channel(np.array(Cx.tolist(), dtype=float)),
+        q.Channel(np.array(Dx.tolist(), dtype=float)),
+    )
     mc, av = q.max_case_refines(Cf, Df), q.refines(Cf, Df)
     P.step(
-        "C = [[9/100, 9/10, 1/100], [1/100, 9/10, 9/100]], D = [[4/5, 1/5], [1/5, 4/5]]: D's posteriors "
-        "{1/5, 4/5} lie in C's hull [1/10, 9/10] (C ⊑max D), but ML(D) = 8/5 > ML(C) = 27/25 (C ⋢ D)",
-        post_C[0] <= post_D[0] and post_D[-1] <= post_C[-1] and ml_C == sp.Rational(27, 25)
-        and ml_D == sp.Rational(8, 5) and bool(mc.holds) and not av.holds,
+        "C = [[9/100, 9/10, 1/100], [1/100, 9/10, 9/100]], D = [[4/5, 1/5], [1/5, 4/5]]: D's "
+        "posteriors "
+        "{1/5, 4/5} lie in C's hull [1/10, 9/10] (C ⊑max D), but ML(D) = 8/5 > ML(C) = 27/25 (C ⋢ "
+        "D)",
+        post_C[0] <= post_D[0]
+        and post_D[-1] <= post_C[-1]
+        and ml_C == sp.Rational(27, 25)
+        and ml_D == sp.Rational(8, 5)
+        and bool(mc.holds)
+        and not av.holds,
         f"posteriors of C {post_C}, of D {post_D}; LP: max-case {mc.holds}, average {av.holds}",
     )
     return P.finish()

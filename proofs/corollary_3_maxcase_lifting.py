@@ -1,4 +1,4 @@
-"""QIF paper, Corollary 3: max-case refinement of bit channels lifts to Kronecker powers and one-hot.
+"""QIF paper, Corollary 3: max-case refinement of bit channels lifts to Kronecker powers, one-hot.
 
 Statement. Let C, D be 2x2 channels with C ⊑max D. Then C^{⊗k} ⊑max D^{⊗k} and
 C^{⊗k}_hot ⊑max D^{⊗k}_hot.
@@ -27,7 +27,8 @@ def main() -> int:
     from qifldp import fdp, lifting
 
     P = Proof(
-        "Corollary 3: C ⊑max D (2x2) implies C^{⊗k} ⊑max D^{⊗k} and one_hot(C, k) ⊑max one_hot(D, k)",
+        "Corollary 3: C ⊑max D (2x2) implies C^{⊗k} ⊑max D^{⊗k} and one_hot(C, k) ⊑max one_hot(D, "
+        "k)",
         "QIF paper (Gonze et al., CSF 2026), Corollary 3 (Corollary 2 + Lemma 4 + [24])",
     )
     rng = random.Random(33)
@@ -52,12 +53,22 @@ def main() -> int:
         for k in (2, 3, 4):
             Wk = lift.witness(k)
             Ck, Dk = q.one_hot(C, k), q.one_hot(D, k)
-            full_ok = np.abs(lifting.kron_power(C.matrix, k) @ Wk - lifting.kron_power(D.matrix, k)).max() < 1e-12
+            full_ok = (
+                np.abs(lifting.kron_power(C.matrix, k) @ Wk - lifting.kron_power(D.matrix, k)).max()
+                < 1e-12
+            )
             hot_ok = np.abs(Ck.matrix @ Wk - Dk.matrix).max() < 1e-12
-            if not (lift.holds and (Wk >= 0).all() and full_ok and hot_ok and q.max_case_refines(Ck, Dk).holds):
+            if not (
+                lift.holds
+                and (Wk >= 0).all()
+                and full_ok
+                and hot_ok
+                and q.max_case_refines(Ck, Dk).holds
+            ):
                 bad.append((name, k))
     P.step(
-        "C ⊑max D => C ⊑ D (exact 2x2) => W^{⊗k} >= 0 maps C^{⊗k} to D^{⊗k} and one_hot(C) to one_hot(D) "
+        "C ⊑max D => C ⊑ D (exact 2x2) => W^{⊗k} >= 0 maps C^{⊗k} to D^{⊗k} and one_hot(C) to "
+        "one_hot(D) "
         "=> q.max_case_refines(one_hot(C, k), one_hot(D, k)) holds",
         not bad,
         f"failures: {bad}",
@@ -67,8 +78,12 @@ def main() -> int:
     S3, O3 = q.sue(3, 1.0), q.oue(3, 1.0)
     mc, av = q.max_case_refines(S3, O3), q.refines(S3, O3)
     P.step(
-        "k = 3, eps = 1: sue ⊑max oue holds (nonnegative R), sue ⊑ oue fails (gain with positive gap)",
-        bool(mc.holds) and not av.holds and av.counterexample is not None and av.counterexample.gap > 0,
+        "k = 3, eps = 1: sue ⊑max oue holds (nonnegative R), sue ⊑ oue fails (gain with positive "
+        "gap)",
+        bool(mc.holds)
+        and not av.holds
+        and av.counterexample is not None
+        and av.counterexample.gap > 0,
         f"max-case residual {np.abs(S3.matrix @ mc.witness - O3.matrix).max():.1e}; "
         f"average-case gap {av.counterexample.gap:.3g}",
     )

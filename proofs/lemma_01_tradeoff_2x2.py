@@ -116,7 +116,8 @@ def main() -> int:
     pc0, pc1 = _posterior_first(1 - a, b), _posterior_first(a, 1 - b)
     pd0, pd1 = _posterior_first(1 - c, d), _posterior_first(c, 1 - d)
     P.step(
-        "posteriors of C are ordered: p_C(out 0) - p_C(out 1) = det C / ((1 - a + b)(1 + a - b)) > 0",
+        "posteriors of C are ordered: "
+        "p_C(out 0) - p_C(out 1) = det C / ((1 - a + b)(1 + a - b)) > 0",
         vanishes(pc0 - pc1 - det / ((1 - a + b) * (1 + a - b))),
     )
     P.step(
@@ -133,7 +134,8 @@ def main() -> int:
         vanishes(pd1 - pc1 - N2 / ((1 + a - b) * (1 + c - d))),
     )
     P.note(
-        "denominators are > 0 (each is 1 ± (alpha - beta) with |alpha - beta| < 1): (1) <=> (2) <=> (3)."
+        "denominators are > 0 (each is 1 ± (alpha - beta) with |alpha - beta| < 1): "
+        "(1) <=> (2) <=> (3)."
     )
 
     P.section("degenerate case alpha_C + beta_C = 1 (C has equal rows, leaks nothing)")
@@ -145,14 +147,16 @@ def main() -> int:
         vanishes(prod[0, :] - prod[1, :]),
     )
     P.step(
-        "(3) with alpha_C + beta_C = 1 reads 1 <= beta_D/(1 - alpha_D) and 1 >= (1 - beta_D)/alpha_D, "
+        "(3) with alpha_C + beta_C = 1 reads 1 <= beta_D/(1 - alpha_D) and "
+        "1 >= (1 - beta_D)/alpha_D, "
         "i.e. alpha_D + beta_D >= 1: with alpha_D + beta_D <= 1 exactly the same condition",
         sp.simplify((b / (1 - a)).subs(b, 1 - a)) == 1
         and sp.simplify(((1 - b) / a).subs(b, 1 - a)) == 1,
     )
 
     P.section(
-        "cross-check on 150 random rational pairs: exact W, library criterion, witness, LP, max-case"
+        "cross-check on 150 random rational pairs: exact W, library criterion, witness, LP, "
+        "max-case"
     )
     rng = random.Random(20260501)
 
@@ -203,7 +207,8 @@ def main() -> int:
         "C = [[1/5, 4/5], [4/5, 1/5]] ⊑ D = [[7/10, 3/10], [3/10, 7/10]] holds (exact witness), "
         "yet (3) read literally on C's (alpha, beta) = (4/5, 4/5) says it does not",
         Wsw is not None and sp.Matrix(Csw) * sp.Matrix(Wsw) == sp.Matrix(Dm7) and literal is False,
-        f"witness W = {Wsw}; beta_C/(1 - alpha_C) = {bC / (1 - aC)} > beta_D/(1 - alpha_D) = {bD / (1 - aD)}",
+        f"witness W = {Wsw}; beta_C/(1 - alpha_C) = {bC / (1 - aC)} > "
+        f"beta_D/(1 - alpha_D) = {bD / (1 - aD)}",
     )
     P.discrepancy(
         "Lemma 1 (3) holds only for trade-off points with alpha + beta <= 1 (swap the output "

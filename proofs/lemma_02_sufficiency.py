@@ -76,7 +76,8 @@ def main() -> int:
     D = [[F(23, 25), F(2, 25)], [F(3, 10), F(7, 10)]]
     W = fdp.witness_2x2(C, D, exact=True)
     P.step(
-        "C = [[9/10, 1/10], [1/10, 9/10]] ⊑ D = [[23/25, 2/25], [3/10, 7/10]] although alpha_C = 1/10 > alpha_D = 2/25",
+        "C = [[9/10, 1/10], [1/10, 9/10]] ⊑ D = [[23/25, 2/25], [3/10, 7/10]] although alpha_C = "
+        "1/10 > alpha_D = 2/25",
         W is not None
         and sp.Matrix(C) * sp.Matrix(W) == sp.Matrix(D)
         and all(x >= 0 for r in W for x in r),
@@ -92,7 +93,8 @@ def main() -> int:
     )
     cex = lp.counterexample
     P.step(
-        "C = [[3/5, 2/5], [0, 1]], D = [[1/10, 9/10], [19/20, 1/20]]: alpha_C <= alpha_D, beta_C <= beta_D, "
+        "C = [[3/5, 2/5], [0, 1]], D = [[1/10, 9/10], [19/20, 1/20]]: alpha_C <= alpha_D, beta_C "
+        "<= beta_D, "
         "yet C ⋢ D (exact criterion, LP with a separating gain function)",
         aD == F(9, 10)
         and bD == F(19, 20)

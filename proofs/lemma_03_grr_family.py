@@ -43,7 +43,8 @@ def main() -> int:
     P.section("forward direction, symbolic k: the witness W = w_d I + w_o (J - I)")
     P.step("p + (k - 1) q = 1 (GRR rows are distributions)", vanishes(p + (k - 1) * qq - 1))
     P.step("rows of W sum to 1: w_d + (k - 1) w_o = 1", vanishes(w_d + (k - 1) * w_o - 1))
-    # R W = (p-q)(w_d - w_o) I + [(p-q) w_o + q (w_d + (k-1) w_o)] J  using J^2 = kJ, J(J - I) = (k-1)J
+    # R W = (p-q)(w_d - w_o) I + [(p-q) w_o + q (w_d + (k-1) w_o)] J
+    # using J^2 = kJ and J(J - I) = (k-1)J
     coef_I = (p - qq) * (w_d - w_o)
     coef_J = (p - qq) * w_o + qq * (w_d + (k - 1) * w_o)
     P.step("R·W has I-coefficient (p - q) r = p' - q'", vanishes(coef_I - (p2 - q2)))
@@ -70,7 +71,7 @@ def main() -> int:
         R1, R2 = sym.grr(kk, e1).matrix, sym.grr(kk, e2).matrix
         subs = {k: kk, t: sp.exp(e1), s: sp.exp(e2)}
         wd, wo = w_d.subs(subs), w_o.subs(subs)
-        W = sp.Matrix(kk, kk, lambda i, j: wd if i == j else wo)
+        W = wo * sp.ones(kk, kk) + (wd - wo) * sp.eye(kk)
         P.step(
             f"k = {kk}: q.symbolic.grr(k, eps1)·W = q.symbolic.grr(k, eps2)", vanishes(R1 * W - R2)
         )
@@ -81,7 +82,8 @@ def main() -> int:
         d_ml = sp.factor(sp.diff(ml, eps))
         expected = kk * (kk - 1) * sp.exp(eps) / (sp.exp(eps) + kk - 1) ** 2
         P.step(
-            f"k = {kk}: ML = k e^eps/(e^eps + k - 1) and d ML/d eps = k (k-1) e^eps/(e^eps + k - 1)^2 > 0",
+            f"k = {kk}: ML = k e^eps/(e^eps + k - 1) and d ML/d eps = k (k-1) e^eps/(e^eps + k - "
+            "1)^2 > 0",
             vanishes(ml - kk * sp.exp(eps) / (sp.exp(eps) + kk - 1)) and vanishes(d_ml - expected),
             f"ML = {sp.simplify(ml)}",
         )

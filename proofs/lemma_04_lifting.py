@@ -114,7 +114,8 @@ def main() -> int:
     S2, O2 = sym.sue(2, eps), sym.oue(2, eps)
     P.step(
         "eps = 2 ln 2: SUE and OUE bit channels are incomparable (exact 2x2 criterion)",
-        fdp.refines_2x2(S.matrix, O.matrix) is False and fdp.refines_2x2(O.matrix, S.matrix) is False,
+        fdp.refines_2x2(S.matrix, O.matrix) is False
+        and fdp.refines_2x2(O.matrix, S.matrix) is False,
         f"SUE bit = {S.matrix.tolist()}, OUE bit = {O.matrix.tolist()}",
     )
     P.step(

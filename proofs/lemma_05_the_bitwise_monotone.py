@@ -19,14 +19,15 @@ from _certificate import Proof, run, vanishes
 
 def main() -> int:
     import sympy as sp
+    from _families import lp_family_grid
 
     import qifldp as q
-    from _families import lp_family_grid
     from qifldp import fdp
     from qifldp import symbolic as sym
 
     P = Proof(
-        "Lemma 5: 0 <= eps <= eps' implies T_{eps',theta} ⊑ T_{eps,theta} (bitwise THE), theta in (1/2, 1)",
+        "Lemma 5: 0 <= eps <= eps' implies T_{eps',theta} ⊑ T_{eps,theta} (bitwise THE), theta in "
+        "(1/2, 1)",
         "QIF paper (Gonze et al., CSF 2026), Lemma 5",
     )
     eps = sp.Symbol("eps", nonnegative=True)
@@ -38,7 +39,8 @@ def main() -> int:
     P.section("trade-off point of the library's symbolic THE bit channel")
     P.step(
         "alpha = e^{-eps theta/2}/2 and beta = e^{-eps (1 - theta)/2}/2",
-        vanishes(alpha - sp.exp(-eps * theta / 2) / 2) and vanishes(beta - sp.exp(-eps * (1 - theta) / 2) / 2),
+        vanishes(alpha - sp.exp(-eps * theta / 2) / 2)
+        and vanishes(beta - sp.exp(-eps * (1 - theta) / 2) / 2),
         f"(alpha, beta) = ({alpha}, {beta})",
     )
     P.step(
@@ -51,14 +53,21 @@ def main() -> int:
     P.step("d alpha/d eps = -(theta/2)·alpha", vanishes(da + theta / 2 * alpha))
     P.step("d beta/d eps = -((1 - theta)/2)·beta", vanishes(db + (1 - theta) / 2 * beta))
     P.step(
-        "both derivatives are < 0 for eps >= 0, theta in (0, 1) (sympy sign with phi = 1 - theta > 0)",
-        bool((theta / 2 * alpha).is_positive) and bool((phi / 2 * beta.subs(theta, 1 - phi)).is_positive),
+        "both derivatives are < 0 for eps >= 0, theta in (0, 1) (sympy sign with phi = 1 - theta "
+        "> 0)",
+        bool((theta / 2 * alpha).is_positive)
+        and bool((phi / 2 * beta.subs(theta, 1 - phi)).is_positive),
     )
-    P.note("so eps <= eps' implies alpha(eps') <= alpha(eps) and beta(eps') <= beta(eps); both points")
-    P.note("satisfy alpha + beta <= 1, and Lemma 2 (lemma_02_sufficiency.py) gives T_{eps'} ⊑ T_eps.")
+    P.note(
+        "so eps <= eps' implies alpha(eps') <= alpha(eps) and beta(eps') <= beta(eps); both points"
+    )
+    P.note(
+        "satisfy alpha + beta <= 1, and Lemma 2 (lemma_02_sufficiency.py) gives T_{eps'} ⊑ T_eps."
+    )
     e2 = sp.Symbol("eps2", nonnegative=True)
     P.step(
-        "directly: alpha(eps) - alpha(eps + d) = alpha(eps)(1 - e^{-d theta/2}) with d = eps' - eps >= 0",
+        "directly: alpha(eps) - alpha(eps + d) = alpha(eps)(1 - e^{-d theta/2}) with d = eps' - "
+        "eps >= 0",
         vanishes(alpha - alpha.subs(eps, eps + e2) - alpha * (1 - sp.exp(-e2 * theta / 2))),
     )
 

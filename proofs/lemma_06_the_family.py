@@ -25,10 +25,9 @@ from _certificate import Proof, run, vanishes
 
 def main() -> int:
     import sympy as sp
-    from sympy import kronecker_product as kron
+    from _families import lp_family_grid
 
     import qifldp as q
-    from _families import lp_family_grid
     from qifldp import fdp
     from qifldp import symbolic as sym
 
@@ -83,8 +82,10 @@ def main() -> int:
 
     lhs = q.the(3, 2.0, 0.75).matrix @ np.kron(np.kron(Wn, Wn), Wn)
     P.step(
-        "Lemma 4 instance: q.the(3, 2, 0.75)·(W ⊗ W ⊗ W) = q.the(3, 1.4, 0.75) (W at eps = 1.4, eps' = 2)",
-        bool(np.abs(lhs - q.the(3, 1.4, 0.75).matrix).max() < 1e-12) and bool((np.array(Wn) >= 0).all()),
+        "Lemma 4 instance: q.the(3, 2, 0.75)·(W ⊗ W ⊗ W) = q.the(3, 1.4, 0.75) (W at eps = 1.4, "
+        "eps' = 2)",
+        bool(np.abs(lhs - q.the(3, 1.4, 0.75).matrix).max() < 1e-12)
+        and bool((np.array(Wn) >= 0).all()),
         f"max residual {np.abs(lhs - q.the(3, 1.4, 0.75).matrix).max():.1e}",
     )
 
@@ -97,7 +98,9 @@ def main() -> int:
         vanishes(dL - (theta / (2 * (1 - alpha)) + (1 - theta) / (2 * (1 - beta)))),
     )
     P.note("(alpha, beta <= 1/2 and theta in (0, 1)): eps < eps' gives ldp(eps) < ldp(eps'), while")
-    P.note("THE(eps) ⊑ THE(eps') would force ldp(eps') <= ldp(eps); so refinement implies eps >= eps'.")
+    P.note(
+        "THE(eps) ⊑ THE(eps') would force ldp(eps') <= ldp(eps); so refinement implies eps >= eps'."
+    )
 
     P.section("numerical confirmation with the LP (one-hot channels)")
     grid = [0.0, 0.3, 0.8, 1.5, 3.0, 6.0]

@@ -17,10 +17,10 @@ from _certificate import Proof, run, vanishes
 
 def main() -> int:
     import sympy as sp
+    from _families import lp_family_grid
     from sympy import kronecker_product as kron
 
     import qifldp as q
-    from _families import lp_family_grid
     from qifldp import fdp
     from qifldp import symbolic as sym
 
@@ -34,7 +34,10 @@ def main() -> int:
     y = sp.exp(eps / 2)
 
     P.section("bit channel: trade-off point and monotonicity")
-    P.step("alpha = beta = 1/(e^{eps/2} + 1) (<= 1/2)", vanishes(alpha - 1 / (y + 1)) and vanishes(beta - alpha))
+    P.step(
+        "alpha = beta = 1/(e^{eps/2} + 1) (<= 1/2)",
+        vanishes(alpha - 1 / (y + 1)) and vanishes(beta - alpha),
+    )
     d = sp.diff(alpha, eps)
     P.step(
         "d alpha/d eps = -e^{eps/2} / (2 (e^{eps/2} + 1)^2) < 0",
@@ -50,8 +53,10 @@ def main() -> int:
     W = (S2.matrix.inv() * S.matrix).applyfunc(sp.factor)
     y2 = sp.exp((eps + e2) / 2)
     P.step(
-        "W = S_{eps'}^{-1} S_eps = [[1 - w, w], [w, 1 - w]] with w = (y' - y)/((y + 1)(y' - 1)) >= 0",
-        vanishes(W[0, 1] - (y2 - y) / ((y + 1) * (y2 - 1))) and vanishes(W[1, 0] - W[0, 1])
+        "W = S_{eps'}^{-1} S_eps = [[1 - w, w], [w, 1 - w]] with w = (y' - y)/((y + 1)(y' - 1)) "
+        ">= 0",
+        vanishes(W[0, 1] - (y2 - y) / ((y + 1) * (y2 - 1)))
+        and vanishes(W[1, 0] - W[0, 1])
         and vanishes(W * sp.ones(2, 1) - sp.ones(2, 1)),
         "y = e^{eps/2} <= y' = e^{eps'/2}; w <= 1/2 since 2(y' - y) <= (y + 1)(y' - 1)",
     )
@@ -67,7 +72,9 @@ def main() -> int:
     P.section("eps-LDP and the reverse direction")
     for k in (2, 3):
         ldp = q.ldp_epsilon(sym.sue(k, eps))
-        P.step(f"q.ldp_epsilon(q.symbolic.sue({k}, eps)) = eps", vanishes(ldp - eps), f"library: {ldp}")
+        P.step(
+            f"q.ldp_epsilon(q.symbolic.sue({k}, eps)) = eps", vanishes(ldp - eps), f"library: {ldp}"
+        )
     P.note("the true epsilon is eps itself, strictly increasing: SUE(eps) ⊑ SUE(eps') forces")
     P.note("eps' <= eps (refinement implies max-case refinement, which cannot increase epsilon).")
 

@@ -18,10 +18,10 @@ from _certificate import Proof, run, vanishes
 
 def main() -> int:
     import sympy as sp
+    from _families import lp_family_grid
     from sympy import kronecker_product as kron
 
     import qifldp as q
-    from _families import lp_family_grid
     from qifldp import fdp
     from qifldp import symbolic as sym
 
@@ -35,9 +35,15 @@ def main() -> int:
     t = sp.exp(eps)
 
     P.section("bit channel: trade-off point and monotonicity")
-    P.step("alpha = 1/(e^eps + 1) <= 1/2 and beta = 1/2", vanishes(alpha - 1 / (t + 1)) and beta == sp.Rational(1, 2))
+    P.step(
+        "alpha = 1/(e^eps + 1) <= 1/2 and beta = 1/2",
+        vanishes(alpha - 1 / (t + 1)) and beta == sp.Rational(1, 2),
+    )
     d = sp.diff(alpha, eps)
-    P.step("d alpha/d eps = -e^eps/(e^eps + 1)^2 < 0", vanishes(d + t / (t + 1) ** 2) and bool((t / (t + 1) ** 2).is_positive))
+    P.step(
+        "d alpha/d eps = -e^eps/(e^eps + 1)^2 < 0",
+        vanishes(d + t / (t + 1) ** 2) and bool((t / (t + 1) ** 2).is_positive),
+    )
     P.note("eps <= eps' gives alpha' <= alpha and beta' = beta; Lemma 2: O_eps' ⊑ O_eps.")
 
     P.section("lifting (Lemma 4), witness re-checked for k = 2")
@@ -48,7 +54,8 @@ def main() -> int:
     W = (O2.matrix.inv() * O.matrix).applyfunc(sp.factor)
     t2 = sp.exp(eps + e2)
     P.step(
-        "W = O_{eps'}^{-1} O_eps = [[1 - w, w], [w, 1 - w]] with w = (t' - t)/((t + 1)(t' - 1)) >= 0",
+        "W = O_{eps'}^{-1} O_eps = [[1 - w, w], [w, 1 - w]] with w = (t' - t)/((t + 1)(t' - 1)) "
+        ">= 0",
         vanishes(W[0, 1] - (t2 - t) / ((t + 1) * (t2 - 1)))
         and vanishes(W[1, 0] - W[0, 1])
         and vanishes(W * sp.ones(2, 1) - sp.ones(2, 1)),
@@ -66,7 +73,9 @@ def main() -> int:
     P.section("eps-LDP and the reverse direction")
     for k in (2, 3):
         ldp = q.ldp_epsilon(sym.oue(k, eps))
-        P.step(f"q.ldp_epsilon(q.symbolic.oue({k}, eps)) = eps", vanishes(ldp - eps), f"library: {ldp}")
+        P.step(
+            f"q.ldp_epsilon(q.symbolic.oue({k}, eps)) = eps", vanishes(ldp - eps), f"library: {ldp}"
+        )
     P.note("strictly increasing true epsilon: OUE(eps) ⊑ OUE(eps') forces eps' <= eps.")
 
     P.section("numerical confirmation with the LP")

@@ -42,7 +42,8 @@ def main() -> int:
     P.section("Lemma 1 (3) for S ⊑ T (both points satisfy alpha + beta <= 1)")
     d1 = bT / (1 - aT) - bS / (1 - aS)
     P.step(
-        "beta_T/(1 - alpha_T) - beta_S/(1 - alpha_S) = e^{-eps/2} (1 - u)^2 / (u (2 - u)) >= 0, u = e^{-eps theta/2} in (0, 1]",
+        "beta_T/(1 - alpha_T) - beta_S/(1 - alpha_S) = e^{-eps/2} (1 - u)^2 / (u (2 - u)) >= 0, u "
+        "= e^{-eps theta/2} in (0, 1]",
         vanishes(d1 - sp.exp(-eps / 2) * (1 - u) ** 2 / (u * (2 - u))),
     )
     d2 = (1 - bS) / aS - (1 - bT) / aT
@@ -56,12 +57,16 @@ def main() -> int:
     lines = [
         sp.exp(-eps * (1 - theta) / 2) / 2 / (1 - sp.exp(-eps * theta / 2) / 2) - 1 / y,
         sp.exp(-eps * (1 - theta) / 2) / (2 - sp.exp(-eps * theta / 2)) - 1 / y,
-        (y * sp.exp(-eps * (1 - theta) / 2) - (2 - sp.exp(-eps * theta / 2))) / (y * (2 - sp.exp(-eps * theta / 2))),
+        (y * sp.exp(-eps * (1 - theta) / 2) - (2 - sp.exp(-eps * theta / 2)))
+        / (y * (2 - sp.exp(-eps * theta / 2))),
         (X - 2 + 1 / X) / (y * (2 - 1 / X)),
         (X**2 - 2 * X + 1) / (sp.exp(eps * (1 - theta) / 2) * (2 - 1 / X)),  # as printed
         (X - 1) ** 2 / (sp.exp(eps * (1 - theta) / 2) * (2 - 1 / X)),  # as printed
     ]
-    P.step("lines 1-4 equal beta_T/(1 - alpha_T) - beta_S/(1 - alpha_S)", all(vanishes(L - d1) for L in lines[:4]))
+    P.step(
+        "lines 1-4 equal beta_T/(1 - alpha_T) - beta_S/(1 - alpha_S)",
+        all(vanishes(L - d1) for L in lines[:4]),
+    )
     at = {eps: 2, theta: sp.Rational(3, 4)}
     v4, v5 = float(lines[3].subs(at)), float(lines[4].subs(at))
     P.step(
@@ -70,10 +75,15 @@ def main() -> int:
         f"line 4 = {v4:.6f}, printed line 5 = {v5:.6f}",
     )
     fixed = (X**2 - 2 * X + 1) / (sp.exp(eps * (1 + theta) / 2) * (2 - 1 / X))
-    P.step("with denominator e^{eps(1 + theta)/2}(2 - e^{-eps theta/2}) line 5 is correct", vanishes(fixed - d1))
+    P.step(
+        "with denominator e^{eps(1 + theta)/2}(2 - e^{-eps theta/2}) line 5 is correct",
+        vanishes(fixed - d1),
+    )
     P.discrepancy(
-        "Lemma 11's appendix proof, line 5: the denominator should be e^{eps(1+theta)/2}(2 - e^{-eps theta/2}), "
-        "not e^{eps(1-theta)/2}(2 - e^{-eps theta/2}); the sign argument (>= 0) is unaffected. (The text "
+        "Lemma 11's appendix proof, line 5: the denominator should be e^{eps(1+theta)/2}(2 - "
+        "e^{-eps theta/2}), "
+        "not e^{eps(1-theta)/2}(2 - e^{-eps theta/2}); the sign argument (>= 0) is unaffected. "
+        "(The text "
         "available here shows only the first inequality of Lemma 1 (3); the second holds as well.)"
     )
 
@@ -85,9 +95,22 @@ def main() -> int:
             n += 1
             if not q.refines(S, q.the_bit(e, th)).holds:
                 bad.append((e, th))
-    P.step(f"q.refines(sue_bit(eps), the_bit(eps, theta)) holds on {n} grid points", not bad, f"failures: {bad}")
-    bad = [(k, e, th) for k in (2, 3) for e, th in [(0.5, 0.6), (2.0, 0.75), (5.0, 0.9)] if not q.refines(q.sue(k, e), q.the(k, e, th)).holds]
-    P.step("q.refines(sue(k, eps), the(k, eps, theta)) holds for k = 2, 3 at three points", not bad, f"failures: {bad}")
+    P.step(
+        f"q.refines(sue_bit(eps), the_bit(eps, theta)) holds on {n} grid points",
+        not bad,
+        f"failures: {bad}",
+    )
+    bad = [
+        (k, e, th)
+        for k in (2, 3)
+        for e, th in [(0.5, 0.6), (2.0, 0.75), (5.0, 0.9)]
+        if not q.refines(q.sue(k, e), q.the(k, e, th)).holds
+    ]
+    P.step(
+        "q.refines(sue(k, eps), the(k, eps, theta)) holds for k = 2, 3 at three points",
+        not bad,
+        f"failures: {bad}",
+    )
     return P.finish()
 
 

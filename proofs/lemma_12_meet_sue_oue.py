@@ -50,7 +50,7 @@ def main() -> int:
         "QIF paper (Gonze et al., CSF 2026), Lemma 12 (construction from Fernandes et al. 2025)",
     )
     eps = sp.Symbol("eps", nonnegative=True)
-    y, t = sp.exp(eps / 2), sp.exp(eps)
+    y = sp.exp(eps / 2)
     M = sym.SymbolicChannel(_paper_meet(sp, eps), domains={eps: (0, None)})
     S, O = sym.sue_bit(eps), sym.oue_bit(eps)
     aS, bS = fdp.tradeoff_point(S)
@@ -59,8 +59,10 @@ def main() -> int:
     P.section("M_eps is a channel")
     P.step("rows sum to 1", vanishes(M.matrix * sp.ones(3, 1) - sp.ones(2, 1)))
     P.step(
-        "M[0,1] = y(y - 1)/((y + 1)(y^2 + 1)) >= 0 and M[1,1] = (y - 1)/(2(y + 1)) >= 0 (y = e^{eps/2} >= 1)",
-        vanishes(M[0, 1] - y * (y - 1) / ((y + 1) * (y**2 + 1))) and vanishes(M[1, 1] - (y - 1) / (2 * (y + 1))),
+        "M[0,1] = y(y - 1)/((y + 1)(y^2 + 1)) >= 0 and M[1,1] = (y - 1)/(2(y + 1)) >= 0 (y = "
+        "e^{eps/2} >= 1)",
+        vanishes(M[0, 1] - y * (y - 1) / ((y + 1) * (y**2 + 1)))
+        and vanishes(M[1, 1] - (y - 1) / (2 * (y + 1))),
     )
 
     P.section("M is a lower bound: M ⊑ S and M ⊑ O (merging columns)")
@@ -83,15 +85,19 @@ def main() -> int:
     P.step(
         "so T_M has the vertices (M[0,2], 1 - M[1,2]) = (alpha_O, beta_O) and "
         "(M[0,1] + M[0,2], 1 - M[1,1] - M[1,2]) = (alpha_S, beta_S)",
-        vanishes(M[0, 2] - aO) and vanishes(1 - M[1, 2] - bO)
-        and vanishes(M[0, 1] + M[0, 2] - aS) and vanishes(1 - M[1, 1] - M[1, 2] - bS),
+        vanishes(M[0, 2] - aO)
+        and vanishes(1 - M[1, 2] - bO)
+        and vanishes(M[0, 1] + M[0, 2] - aS)
+        and vanishes(1 - M[1, 1] - M[1, 2] - bS),
     )
     P.step(
         "alpha_S - alpha_O = y(y - 1)/((y + 1)(y^2 + 1)) >= 0: the vertices come in this order",
         vanishes(aS - aO - y * (y - 1) / ((y + 1) * (y**2 + 1))),
     )
     P.note("Any N with N ⊑ S and N ⊑ O has T_N <= T_S and T_N <= T_O (Blackwell on two secrets),")
-    P.note("so T_N(alpha_O) <= beta_O, T_N(alpha_S) <= beta_S, T_N(0) <= 1, T_N(1) = 0; T_N is convex,")
+    P.note(
+        "so T_N(alpha_O) <= beta_O, T_N(alpha_S) <= beta_S, T_N(0) <= 1, T_N(1) = 0; T_N is convex,"
+    )
     P.note("hence below the polygon through these points, which is T_M: T_N <= T_M, i.e. N ⊑ M.")
 
     P.section("the library's lattice.meet")
@@ -102,7 +108,8 @@ def main() -> int:
     cM = fdp.tradeoff_curve(Mx, exact=True)
     cL = fdp.tradeoff_curve(sp.Matrix(Lx), exact=True)
     P.step(
-        "eps = 2 ln 2: lattice.meet(S, O, exact=True) has exactly the trade-off curve of the paper's M",
+        "eps = 2 ln 2: lattice.meet(S, O, exact=True) has exactly the trade-off curve of the "
+        "paper's M",
         list(cM) == list(cL),
         f"M = {Mx.tolist()}; curve {[tuple(map(str, v)) for v in cM]}",
     )
@@ -110,9 +117,15 @@ def main() -> int:
     for e in (0.1, 0.5, 1.0, 2.0, 4.0, 8.0):
         Mn = np.array(_paper_meet(sp, sp.Float(e, 30)).evalf(20).tolist(), dtype=float)
         cm = np.array(list(fdp.tradeoff_curve(Mn)), dtype=float)
-        cl = np.array(list(fdp.tradeoff_curve(lattice.meet(q.sue_bit(e), q.oue_bit(e)))), dtype=float)
+        cl = np.array(
+            list(fdp.tradeoff_curve(lattice.meet(q.sue_bit(e), q.oue_bit(e)))), dtype=float
+        )
         worst = max(worst, float(np.abs(cm - cl).max()) if cm.shape == cl.shape else np.inf)
-    P.step("float grid eps in {0.1, ..., 8}: lattice.meet(sue_bit, oue_bit) curve = M's curve (1e-12)", worst < 1e-12, f"max deviation {worst:.1e}")
+    P.step(
+        "float grid eps in {0.1, ..., 8}: lattice.meet(sue_bit, oue_bit) curve = M's curve (1e-12)",
+        worst < 1e-12,
+        f"max deviation {worst:.1e}",
+    )
 
     P.section("LP: random common lower bounds N refine to M")
     rng = random.Random(12)
@@ -120,7 +133,10 @@ def main() -> int:
     eps_val = 1.5
     Sn, On = q.sue_bit(eps_val), q.oue_bit(eps_val)
     Mn = q.Channel(np.array(_paper_meet(sp, sp.Float(eps_val, 30)).evalf(20).tolist(), dtype=float))
-    P.step("M ⊑ S and M ⊑ O by the LP at eps = 1.5", bool(q.refines(Mn, Sn).holds and q.refines(Mn, On).holds))
+    P.step(
+        "M ⊑ S and M ⊑ O by the LP at eps = 1.5",
+        bool(q.refines(Mn, Sn).holds and q.refines(Mn, On).holds),
+    )
     for _ in range(60):
         Z = _random_channel(rng, np, q)
         lam = rng.uniform(0.0, 0.5)
@@ -129,7 +145,11 @@ def main() -> int:
             hits += 1
             if not q.refines(N, Mn).holds:
                 bad.append(lam)
-    P.step(f"{hits} random N with N ⊑ S and N ⊑ O (of 60 tried): all satisfy N ⊑ M", hits >= 10 and not bad, f"failures: {bad}")
+    P.step(
+        f"{hits} random N with N ⊑ S and N ⊑ O (of 60 tried): all satisfy N ⊑ M",
+        hits >= 10 and not bad,
+        f"failures: {bad}",
+    )
     return P.finish()
 
 
