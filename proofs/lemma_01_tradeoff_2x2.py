@@ -52,8 +52,8 @@ def main() -> int:
 
     P.section("trade-off points read by the library")
     P.step(
-        "fdp.tradeoff_point(C) = (alpha_C, beta_C) and fdp.tradeoff_point(D) = (alpha_D, beta_D)",
-        tuple(fdp.tradeoff_point(C)) == (a, b) and tuple(fdp.tradeoff_point(D)) == (c, d),
+        "q.tradeoff_point(C) = (alpha_C, beta_C) and q.tradeoff_point(D) = (alpha_D, beta_D)",
+        tuple(q.tradeoff_point(C)) == (a, b) and tuple(q.tradeoff_point(D)) == (c, d),
     )
 
     P.section("(1): the unique candidate witness W = C^-1 D")
@@ -199,8 +199,8 @@ def main() -> int:
     P.section("the orientation hypothesis is needed (imprecision of the statement)")
     Csw = [[F(1, 5), F(4, 5)], [F(4, 5), F(1, 5)]]  # alpha = beta = 4/5: alpha + beta > 1
     Dm7 = [[F(7, 10), F(3, 10)], [F(3, 10), F(7, 10)]]
-    aC, bC = fdp.tradeoff_point(Csw)
-    aD, bD = fdp.tradeoff_point(Dm7)
+    aC, bC = q.tradeoff_point(Csw)
+    aD, bD = q.tradeoff_point(Dm7)
     literal = bC / (1 - aC) <= bD / (1 - aD) and (1 - bC) / aC >= (1 - bD) / aD
     Wsw = fdp.witness_2x2(Csw, Dm7, exact=True)
     P.step(

@@ -87,7 +87,7 @@ def main() -> int:
     P.section("the orientation alpha_D + beta_D <= 1 is needed")
     C = [[F(3, 5), F(2, 5)], [F(0), F(1)]]  # (alpha, beta) = (2/5, 0)
     D = [[F(1, 10), F(9, 10)], [F(19, 20), F(1, 20)]]  # (alpha, beta) = (9/10, 19/20), sum > 1
-    aD, bD = fdp.tradeoff_point(D)
+    aD, bD = q.tradeoff_point(D)
     lp = q.refines(
         q.Channel([[float(x) for x in r] for r in C]), q.Channel([[float(x) for x in r] for r in D])
     )

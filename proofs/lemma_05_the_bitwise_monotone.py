@@ -22,7 +22,6 @@ def main() -> int:
     from _families import lp_family_grid
 
     import qifldp as q
-    from qifldp import fdp
     from qifldp import symbolic as sym
 
     P = Proof(
@@ -34,7 +33,7 @@ def main() -> int:
     theta = sp.Symbol("theta", positive=True)
     phi = sp.Symbol("phi", positive=True)  # phi = 1 - theta > 0
     T = sym.the_bit(eps, theta)
-    alpha, beta = fdp.tradeoff_point(T)
+    alpha, beta = q.tradeoff_point(T)
 
     P.section("trade-off point of the library's symbolic THE bit channel")
     P.step(

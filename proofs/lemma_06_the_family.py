@@ -28,7 +28,6 @@ def main() -> int:
     from _families import lp_family_grid
 
     import qifldp as q
-    from qifldp import fdp
     from qifldp import symbolic as sym
 
     P = Proof(
@@ -38,7 +37,7 @@ def main() -> int:
     eps = sp.Symbol("eps", nonnegative=True)
     theta = sp.Symbol("theta", positive=True)
     Tb = sym.the_bit(eps, theta)
-    alpha, beta = fdp.tradeoff_point(Tb)
+    alpha, beta = q.tradeoff_point(Tb)
     X, Y = sp.exp(eps * theta / 2), sp.exp(eps * (1 - theta) / 2)
 
     P.section("premise: THE(k, eps, theta) is eps-LDP")

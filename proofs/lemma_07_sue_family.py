@@ -21,7 +21,6 @@ def main() -> int:
     from sympy import kronecker_product as kron
 
     import qifldp as q
-    from qifldp import fdp
     from qifldp import symbolic as sym
 
     P = Proof(
@@ -30,7 +29,7 @@ def main() -> int:
     )
     eps = sp.Symbol("eps", nonnegative=True)
     S = sym.sue_bit(eps)
-    alpha, beta = fdp.tradeoff_point(S)
+    alpha, beta = q.tradeoff_point(S)
     y = sp.exp(eps / 2)
 
     P.section("bit channel: trade-off point and monotonicity")

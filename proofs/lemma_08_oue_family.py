@@ -22,7 +22,6 @@ def main() -> int:
     from sympy import kronecker_product as kron
 
     import qifldp as q
-    from qifldp import fdp
     from qifldp import symbolic as sym
 
     P = Proof(
@@ -31,7 +30,7 @@ def main() -> int:
     )
     eps = sp.Symbol("eps", nonnegative=True)
     O = sym.oue_bit(eps)
-    alpha, beta = fdp.tradeoff_point(O)
+    alpha, beta = q.tradeoff_point(O)
     t = sp.exp(eps)
 
     P.section("bit channel: trade-off point and monotonicity")

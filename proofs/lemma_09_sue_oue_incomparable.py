@@ -25,7 +25,6 @@ def main() -> int:
     import sympy as sp
 
     import qifldp as q
-    from qifldp import fdp
     from qifldp import symbolic as sym
 
     P = Proof(
@@ -34,8 +33,8 @@ def main() -> int:
     )
     eps = sp.Symbol("eps", nonnegative=True)
     y, t = sp.exp(eps / 2), sp.exp(eps)
-    aS, bS = fdp.tradeoff_point(sym.sue_bit(eps))
-    aO, bO = fdp.tradeoff_point(sym.oue_bit(eps))
+    aS, bS = q.tradeoff_point(sym.sue_bit(eps))
+    aO, bO = q.tradeoff_point(sym.oue_bit(eps))
 
     P.section("symbolic, every eps > 0 (Lemma 1 (3); both points satisfy alpha + beta <= 1)")
     d1 = (1 - bO) / aO - (1 - bS) / aS

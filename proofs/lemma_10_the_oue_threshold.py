@@ -40,7 +40,6 @@ def main() -> int:
     import sympy as sp
 
     import qifldp as q
-    from qifldp import fdp
     from qifldp import symbolic as sym
 
     P = Proof(
@@ -52,8 +51,8 @@ def main() -> int:
     y = sp.exp(eps / 2)
     X, Y = sp.exp(eps * theta / 2), sp.exp(eps * (1 - theta) / 2)
     u = sp.exp(-eps * theta / 2)
-    aO, bO = fdp.tradeoff_point(sym.oue_bit(eps))
-    aT, bT = fdp.tradeoff_point(sym.the_bit(eps, theta))
+    aO, bO = q.tradeoff_point(sym.oue_bit(eps))
+    aT, bT = q.tradeoff_point(sym.the_bit(eps, theta))
     Ssym = sp.Symbol("S", positive=True)  # S = sqrt(e^eps + 1)
     r_expr = (y - 1) / sp.sqrt(sp.exp(eps) + 1)
 

@@ -24,7 +24,6 @@ def main() -> int:
     import sympy as sp
 
     import qifldp as q
-    from qifldp import fdp
     from qifldp import symbolic as sym
 
     P = Proof(
@@ -36,8 +35,8 @@ def main() -> int:
     y = sp.exp(eps / 2)
     X, Y = sp.exp(eps * theta / 2), sp.exp(eps * (1 - theta) / 2)
     u = 1 / X
-    aS, bS = fdp.tradeoff_point(sym.sue_bit(eps))
-    aT, bT = fdp.tradeoff_point(sym.the_bit(eps, theta))
+    aS, bS = q.tradeoff_point(sym.sue_bit(eps))
+    aT, bT = q.tradeoff_point(sym.the_bit(eps, theta))
 
     P.section("Lemma 1 (3) for S ⊑ T (both points satisfy alpha + beta <= 1)")
     d1 = bT / (1 - aT) - bS / (1 - aS)

@@ -42,7 +42,7 @@ def main() -> int:
     import sympy as sp
 
     import qifldp as q
-    from qifldp import fdp, lattice
+    from qifldp import lattice
     from qifldp import symbolic as sym
 
     P = Proof(
@@ -53,8 +53,8 @@ def main() -> int:
     y = sp.exp(eps / 2)
     M = sym.SymbolicChannel(_paper_meet(sp, eps), domains={eps: (0, None)})
     S, O = sym.sue_bit(eps), sym.oue_bit(eps)
-    aS, bS = fdp.tradeoff_point(S)
-    aO, bO = fdp.tradeoff_point(O)
+    aS, bS = q.tradeoff_point(S)
+    aO, bO = q.tradeoff_point(O)
 
     P.section("M_eps is a channel")
     P.step("rows sum to 1", vanishes(M.matrix * sp.ones(3, 1) - sp.ones(2, 1)))
@@ -105,8 +105,8 @@ def main() -> int:
     Sx, Ox = sym.sue_bit(e0).matrix, sym.oue_bit(e0).matrix
     Mx = _paper_meet(sp, e0)
     Lx = lattice.meet(Sx, Ox, exact=True)
-    cM = fdp.tradeoff_curve(Mx, exact=True)
-    cL = fdp.tradeoff_curve(sp.Matrix(Lx), exact=True)
+    cM = q.tradeoff_curve(Mx, exact=True)
+    cL = q.tradeoff_curve(sp.Matrix(Lx), exact=True)
     P.step(
         "eps = 2 ln 2: lattice.meet(S, O, exact=True) has exactly the trade-off curve of the "
         "paper's M",
@@ -116,10 +116,8 @@ def main() -> int:
     worst = 0.0
     for e in (0.1, 0.5, 1.0, 2.0, 4.0, 8.0):
         Mn = np.array(_paper_meet(sp, sp.Float(e, 30)).evalf(20).tolist(), dtype=float)
-        cm = np.array(list(fdp.tradeoff_curve(Mn)), dtype=float)
-        cl = np.array(
-            list(fdp.tradeoff_curve(lattice.meet(q.sue_bit(e), q.oue_bit(e)))), dtype=float
-        )
+        cm = np.array(list(q.tradeoff_curve(Mn)), dtype=float)
+        cl = np.array(list(q.tradeoff_curve(lattice.meet(q.sue_bit(e), q.oue_bit(e)))), dtype=float)
         worst = max(worst, float(np.abs(cm - cl).max()) if cm.shape == cl.shape else np.inf)
     P.step(
         "float grid eps in {0.1, ..., 8}: lattice.meet(sue_bit, oue_bit) curve = M's curve (1e-12)",
