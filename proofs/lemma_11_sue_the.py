@@ -88,9 +88,9 @@ def main() -> int:
 
     P.section("numerical confirmation with the LP (bits, and one-hot via Lemma 4)")
     bad, n = [], 0
-    for e in (0.0, 0.2, 0.7, 1.5, 3.0, 6.0, 12.0):
+    for e in (0.0, 0.1, 0.3, 0.7, 1.0, 1.5, 2.2, 3.0, 6.0, 12.0):
         S = q.sue_bit(e)
-        for th in (0.51, 0.6, 0.7, 0.8, 0.9, 0.99):
+        for th in (0.51, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9, 0.99):
             n += 1
             if not q.refines(S, q.the_bit(e, th)).holds:
                 bad.append((e, th))
