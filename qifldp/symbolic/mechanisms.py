@@ -73,10 +73,14 @@ class _Params:
             old = self.domains.get(v)
             self.domains[v] = domain if old is None else sp.Intersection(old, domain)
         else:
+            # sympy may already decide a relation from the symbols' assumptions
+            # (e.g. a + b >= 0 for nonnegative a, b); keep only undecided ones.
+            relations = []
             if lo.is_finite:
-                self.assume.append(v > lo if domain.left_open else v >= lo)
+                relations.append(v > lo if domain.left_open else v >= lo)
             if hi.is_finite:
-                self.assume.append(v < hi if domain.right_open else v <= hi)
+                relations.append(v < hi if domain.right_open else v <= hi)
+            self.assume.extend(r for r in relations if r is not sp.true)
         return v
 
     def channel(self, rows: list, inputs: Any, outputs: Any) -> SymbolicChannel:

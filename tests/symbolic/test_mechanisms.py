@@ -171,3 +171,17 @@ def test_rows_sum_to_one_exactly():
     ):
         for i in range(C.n_inputs):
             assert sp.simplify(sp.Add(*C.matrix.row(i)) - 1) == 0
+
+
+def test_expression_parameter_with_decided_domain():
+    # eps = a + b with a, b >= 0: sympy already knows eps >= 0; that must not be an error
+    import sympy as sp
+
+    from qifldp import symbolic
+
+    a, b = sp.symbols("a b", nonnegative=True)
+    C = symbolic.sue_bit(a + b)
+    ev = C.evaluate(a=0.5, b=0.5)
+    import qifldp as q
+
+    assert ev.isclose(q.sue_bit(1.0), atol=1e-12)
