@@ -197,8 +197,12 @@ def _cmd_compare(args: argparse.Namespace) -> dict[str, Any]:
             print("\nRefinement (Hasse diagram; A -> B means A ⊑ B, B leaks no more than A):")
             for u, v in edges:
                 print(f"  {u} -> {v}")
-            if not edges:
+            for members in equivalent:
+                print(f"  {' = '.join(members)}  (equivalent: each refines the other)")
+            if not edges and not equivalent:
                 print("  (no two protocols are comparable)")
+            elif not edges:
+                print("  (no other pair is comparable)")
     return out
 
 

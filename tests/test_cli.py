@@ -83,3 +83,19 @@ def test_readme_main_job_command_prints_a_table():
     assert r.returncode == 0, r.stderr
     assert re.search(r"^name\s+bayes_capacity\s+asr\s+ldp_epsilon$", r.stdout, flags=re.M)
     assert re.search(r"^grr\s+\d", r.stdout, flags=re.M)
+
+
+def test_compare_reports_equivalent_protocols(capsys):
+    # at k = 4, eps = 1 the default omega of SS is round(4 / (e + 1)) = 1: 1-SS is GRR
+    # (same matrix, QIF paper Sec. V-B), so the two must be one equivalence class
+    assert main(["--json", "compare", "--k", "4", "--eps", "1", "grr", "ss", "sue"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["equivalent"] == [["grr", "ss"]]
+    assert ["grr", "ss"] not in out["edges"] and ["ss", "grr"] not in out["edges"]
+
+
+def test_compare_hasse_edges_match_refines(capsys):
+    assert main(["--json", "compare", "--k", "3", "--eps", "3", "sue", "the:theta=0.9"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # QIF paper Lemma 11 lifted by Lemma 4: SUE ⊑ THE for every theta
+    assert out["edges"] == [["sue", "the:theta=0.9"]]
