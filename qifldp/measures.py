@@ -358,6 +358,13 @@ class Hyper:
         Distinct posterior distributions over the inputs, one per row.
     outputs : tuple
         For each posterior, the tuple of output labels that produce it.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> H = q.hyper(q.Channel([[0.75, 0.25], [0.25, 0.75]]))
+    >>> H.outer, H.outputs
+    (array([0.5, 0.5]), ((0,), (1,)))
     """
 
     outer: np.ndarray
