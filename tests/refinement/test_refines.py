@@ -28,12 +28,25 @@ def test_random_refining_pairs_hold_with_verified_witness(seed, shape):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_random_refining_pairs_entropic_engine(seed):
-    # medium size: method="auto" picks the entropic Newton engine (40 x 100 > HIGHS_MAX_VARIABLES)
     rng = np.random.default_rng(100 + seed)
     A = random_channel(rng, 8, 100)
     B = A @ random_channel(rng, 100, 40)
-    r = q.refines(A, B)
+    r = q.refines(A, B, method="entropic")
     assert r.method == "entropic"
+    assert_witness(A, B, r)
+    # method="auto" may take the least-norm shortcut first; the verdict and checks are the same
+    s = q.refines(A, B)
+    assert s.method in ("min-norm", "entropic")
+    assert_witness(A, B, s)
+
+
+def test_min_norm_shortcut_on_an_interior_pair():
+    # B = A·R with R dense and many more outputs in A: W = 1 b̄ᵀ + A⁺(B − 1 b̄ᵀ) is >= 0
+    rng = np.random.default_rng(9)
+    A = random_channel(rng, 4, 200)
+    B = A @ random_channel(rng, 200, 5)
+    r = q.refines(A, B)
+    assert r.method == "min-norm"
     assert_witness(A, B, r)
 
 
