@@ -94,7 +94,7 @@ def _timed(benchmark, name, job, rounds):
 
 
 def plain_highs(A: np.ndarray, B: np.ndarray) -> bool:
-    """The textbook LP: find W >= 0 with (A ⊗ I) vec W = vec B and W·1 = 1 (HiGHS, zero objective)."""
+    """The textbook LP: W >= 0, (A ⊗ I) vec W = vec B, W·1 = 1 (HiGHS, zero objective)."""
     n, m = A.shape
     p = B.shape[1]
     A_eq = sp.vstack(
@@ -164,7 +164,9 @@ def test_qifldp_one_hot(benchmark, k, direction):
 
 
 @pytest.mark.parametrize("direction", ["holds", "fails"])
-@pytest.mark.parametrize("case", ["16x256 vs 16x32", "30x80 vs 30x80"] + (["16x1024 vs 16x64"] if FULL else []))
+@pytest.mark.parametrize(
+    "case", ["16x256 vs 16x32", "30x80 vs 30x80"] + (["16x1024 vs 16x64"] if FULL else [])
+)
 def test_plain_highs_baseline(benchmark, case, direction):
     A, B = CASES[case]
     if direction == "fails":
@@ -187,7 +189,9 @@ def test_qif_baseline(benchmark, case, direction):
     if direction == "fails":
         A, B = B, A
     name = f"{case} {direction}"
-    verdict = _timed(benchmark, "qif " + name, lambda: bool(qif.refinement.refined_by(A, B)), rounds=1)
+    verdict = _timed(
+        benchmark, "qif " + name, lambda: bool(qif.refinement.refined_by(A, B)), rounds=1
+    )
     _VERDICTS[name] = (direction == "holds", verdict)
 
 
@@ -196,7 +200,12 @@ def test_qif_baseline(benchmark, case, direction):
 @pytest.mark.parametrize("k", [10])
 def test_qif_one_hot(benchmark, k):
     S, T = ONE_HOT[k]
-    verdict = _timed(benchmark, f"qif one-hot k={k} holds", lambda: bool(qif.refinement.refined_by(S.matrix, T.matrix)), rounds=1)
+    verdict = _timed(
+        benchmark,
+        f"qif one-hot k={k} holds",
+        lambda: bool(qif.refinement.refined_by(S.matrix, T.matrix)),
+        rounds=1,
+    )
     _VERDICTS[f"one-hot k={k} holds"] = (True, verdict)
 
 
@@ -209,4 +218,7 @@ def test_qif_near_boundary_verdict():
     r = q.refines(A, B)
     _MEDIANS["qifldp grr(3,1) vs grr(3,1+1e-4)"] = time.perf_counter() - t
     assert not r.holds
-    _VERDICTS["grr(3, 1) vs grr(3, 1 + 1e-4)"] = (r.holds, bool(qif.refinement.refined_by(A.matrix, B.matrix)))
+    _VERDICTS["grr(3, 1) vs grr(3, 1 + 1e-4)"] = (
+        r.holds,
+        bool(qif.refinement.refined_by(A.matrix, B.matrix)),
+    )

@@ -43,15 +43,19 @@ def clean_witness(W: np.ndarray, rowsum: bool) -> np.ndarray:
     return W
 
 
-def witness_errors(A: np.ndarray, B: np.ndarray, W: np.ndarray, rowsum: bool) -> tuple[float, float | None, float]:
+def witness_errors(
+    A: np.ndarray, B: np.ndarray, W: np.ndarray, rowsum: bool
+) -> tuple[float, float | None, float]:
     """(max |A·W − B|, max |W·1 − 1| or None, min entry) for the channels as given."""
     resid = float(np.abs(A @ W - B).max())
     rs = float(np.abs(W.sum(axis=1) - 1.0).max()) if rowsum else None
     return resid, rs, float(W.min())
 
 
-def rounding_band(A: np.ndarray, B: np.ndarray, W: np.ndarray, AW: np.ndarray | None = None) -> np.ndarray:
-    """Entrywise band BAND_FACTOR (|Y_A| + 2) u (A·W + B) within which B counts as A·W (A, B, W >= 0)."""
+def rounding_band(
+    A: np.ndarray, B: np.ndarray, W: np.ndarray, AW: np.ndarray | None = None
+) -> np.ndarray:
+    """Entrywise band BAND_FACTOR (|Y_A| + 2) u (A·W + B) within which B counts as A·W (W >= 0)."""
     if AW is None:
         AW = A @ W
     return BAND_FACTOR * (A.shape[1] + 2) * UNIT_ROUNDOFF * (AW + B)
@@ -62,10 +66,13 @@ def band_gap_allowance(m: int, g: np.ndarray, prior: np.ndarray) -> float:
 
     With |B − A·W| <= (BAND_FACTOR + 1)(m + 2) u (A·W + B) exactly and A·W, B
     row-stochastic, V_g[π▷B] − V_g[π▷A] <= V_g[π▷B] − V_g[π▷A·W]
-    <= Σ_x π_x max_w |g[w, x]| Σ_y |B − A·W|[x, y] <= 2 (BAND_FACTOR + 1)(m + 2) u Σ_x π_x max_w |g[w, x]|.
+    <= Σ_x π_x max_w |g[w, x]| Σ_y |B − A·W|[x, y]
+    <= 2 (BAND_FACTOR + 1)(m + 2) u Σ_x π_x max_w |g[w, x]|.
     A counterexample must beat this (with margin), so that the two certificates exclude each other.
     """
-    return 3.0 * (BAND_FACTOR + 1.0) * (m + 2) * UNIT_ROUNDOFF * float(prior @ np.abs(g).max(axis=0))
+    return (
+        3.0 * (BAND_FACTOR + 1.0) * (m + 2) * UNIT_ROUNDOFF * float(prior @ np.abs(g).max(axis=0))
+    )
 
 
 def _row_consistent(R: np.ndarray) -> np.ndarray:
@@ -82,7 +89,7 @@ _DENSE_CORRECTION_MAX: int = 4 * 10**6
 
 
 def _support_correction(A: np.ndarray, W: np.ndarray, R: np.ndarray, rowsum: bool) -> np.ndarray:
-    """Least-squares, weighted least-norm ΔW on the support of W: A ΔW = R, ΔW·1 = 0; returns ΔW / W.
+    """Weighted least-norm, least-squares ΔW on the support of W (A ΔW = R, ΔW·1 = 0); ΔW / W.
 
     Variables e = ΔW / sqrt(W) on the support; the equations are those of
     refinement restricted to the support, solved by dense ``lstsq`` (robust to
@@ -115,7 +122,9 @@ def _correction(A: np.ndarray, W: np.ndarray, R: np.ndarray, rowsum: bool) -> np
     if rowsum:
         return weighted_hessian_solve(A, W, _row_consistent(R))
     n = A.shape[0]
-    blocks = np.einsum("xz,zj,yz->jxy", A, W, A) if n * A.shape[1] * W.shape[1] <= 5 * 10**7 else None
+    blocks = (
+        np.einsum("xz,zj,yz->jxy", A, W, A) if n * A.shape[1] * W.shape[1] <= 5 * 10**7 else None
+    )
     if blocks is None:
         out = np.empty_like(W)
         for j in range(W.shape[1]):
@@ -135,7 +144,9 @@ class BandOutcome:
     residual: float = float("nan")
 
 
-def band_certificate(A: np.ndarray, B: np.ndarray, W: np.ndarray, rowsum: bool = True, rounds: int = 2) -> BandOutcome:
+def band_certificate(
+    A: np.ndarray, B: np.ndarray, W: np.ndarray, rowsum: bool = True, rounds: int = 2
+) -> BandOutcome:
     """Polish a float witness and test that A·W equals B up to the rounding band.
 
     W (clipped, rows renormalised) is corrected on its support by the
@@ -170,7 +181,8 @@ def band_certificate(A: np.ndarray, B: np.ndarray, W: np.ndarray, rowsum: bool =
             return BandOutcome(
                 None,
                 f"residual exceeds the rounding band by up to {worst:.3g} (max residual "
-                f"{float(np.abs(R).max()):.3g}) and the correction on the witness's support cannot remove it",
+                f"{float(np.abs(R).max()):.3g}) and the correction on the witness's support "
+                "cannot remove it",
                 float(np.abs(R).max()),
             )
         best_left = worst
@@ -190,7 +202,7 @@ def band_certificate(A: np.ndarray, B: np.ndarray, W: np.ndarray, rowsum: bool =
 
 
 def gain_from_weighted(H: np.ndarray, prior: np.ndarray) -> np.ndarray:
-    """g[w, x] = H[w, x] / π_x, scaled so that max |g| = 1 (positive scaling keeps the sign of gaps)."""
+    """g[w, x] = H[w, x] / π_x, scaled by a power of 2 so that 1/2 < max |g| <= 1."""
     g = np.asarray(H, dtype=np.float64) / prior[None, :]
     top = np.abs(g).max()
     if top > 0 and np.isfinite(top):
@@ -199,7 +211,9 @@ def gain_from_weighted(H: np.ndarray, prior: np.ndarray) -> np.ndarray:
     return g
 
 
-def float_gap(An: np.ndarray, Bn: np.ndarray, g: np.ndarray, prior: np.ndarray) -> tuple[float, float]:
+def float_gap(
+    An: np.ndarray, Bn: np.ndarray, g: np.ndarray, prior: np.ndarray
+) -> tuple[float, float]:
     """V_g[π▷B] − V_g[π▷A] for row-normalised channels, and the bound it must exceed.
 
     The bound is a rigorous bound on the rounding error of the evaluation (the
@@ -224,8 +238,10 @@ def float_gap(An: np.ndarray, Bn: np.ndarray, g: np.ndarray, prior: np.ndarray) 
     return total, bound + allowance + 4 * UNIT_ROUNDOFF * abs(total)
 
 
-def float_max_case_gap(An: np.ndarray, Bn: np.ndarray, g: np.ndarray, prior: np.ndarray) -> tuple[float, float]:
-    """V_g^max[π▷B] − V_g^max[π▷A] (posterior max-case) for row-normalised channels, with an error bound.
+def float_max_case_gap(
+    An: np.ndarray, Bn: np.ndarray, g: np.ndarray, prior: np.ndarray
+) -> tuple[float, float]:
+    """V_g^max[π▷B] − V_g^max[π▷A] (posterior max-case), row-normalised channels, with its bound.
 
     V_g^max[π▷C] = max_{y: p(y) > 0} max_w Σ_x g[w, x] π_x C[x, y] / Σ_x π_x C[x, y].
     The bound adds to the evaluation error the change a rounding-band

@@ -1,4 +1,4 @@
-"""The decision procedure shared by refines and max_case_refines: engines, certificates, exact fallback."""
+"""The decision procedure of refines and max_case_refines: engines, certificates, exact fallback."""
 
 from __future__ import annotations
 
@@ -12,17 +12,17 @@ import numpy as np
 from ..errors import SolverError, VerificationError
 from . import exact as ex
 from ._certify import (
+    band_certificate,
     clean_witness,
     float_gap,
     float_max_case_gap,
     gain_from_weighted,
-    band_certificate,
     rounding_band,
     witness_errors,
 )
 from ._prep import Reduced, expand_witness, normalise_rows, reduce_columns
-from .entropic import solve_entropic, solve_lbfgs
 from ._symmetry import bit_symmetric, solve_orbit_lp
+from .entropic import solve_entropic, solve_lbfgs
 from .lp import solve_l1_lp, solve_l1_lp_columns
 from .result import (
     TOLERANCES,
@@ -132,7 +132,14 @@ def _holds_result(
 
 
 def _fails_result(
-    P: _Problem, g: np.ndarray, gap_exact: Fraction | None, bound: float, method: str, exact: bool, how: str, t0: float
+    P: _Problem,
+    g: np.ndarray,
+    gap_exact: Fraction | None,
+    bound: float,
+    method: str,
+    exact: bool,
+    how: str,
+    t0: float,
 ) -> RefinementResult:
     from ..measures import g_vulnerability
 
@@ -302,11 +309,15 @@ def _float_recomputed_gap(P: _Problem, g: np.ndarray) -> float:
 
 
 def _exact_from_hints(P: _Problem, E: _ExactProblem, W_hint, H_hint) -> ex.ExactOutcome | None:
-    """Cheap exact certificates first: the support of the float witness, the float gain's exact gap."""
+    """Cheap exact certificate first: the support of the float witness, solved exactly."""
     if W_hint is not None:
-        Wq = ex.exact_verify_witness(E.Aq, E.Bq, _float_to_exact_groups(P, E, clean_witness(W_hint, P.rowsum)), P.rowsum)
+        Wq = ex.exact_verify_witness(
+            E.Aq, E.Bq, _float_to_exact_groups(P, E, clean_witness(W_hint, P.rowsum)), P.rowsum
+        )
         if Wq is not None:
-            return ex.ExactOutcome(True, W=Wq, how="exact solve on the support of the float witness")
+            return ex.ExactOutcome(
+                True, W=Wq, how="exact solve on the support of the float witness"
+            )
     return None
 
 
@@ -318,13 +329,21 @@ def _exact_result(P: _Problem, t0: float, why: str, W_hint=None, H_hint=None) ->
             g = gain_from_weighted(Hc, P.prior)
             if P.rowsum and g.shape[0] > 32:
                 g = _prune_actions(g, P)
-            gf = (_float_recomputed_gap(P, g) > 0) if P.rowsum else (float_max_case_gap(P.A, P.B, g, P.prior)[0] > 0)
+            gf = (
+                (_float_recomputed_gap(P, g) > 0)
+                if P.rowsum
+                else (float_max_case_gap(P.A, P.B, g, P.prior)[0] > 0)
+            )
             if not gf:
                 continue  # the API promises a positive gap recomputed in floating point
-            gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(E.Aq_full, E.Bq_full, g, P.prior)
+            gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(
+                E.Aq_full, E.Bq_full, g, P.prior
+            )
             if gq > 0:
                 _, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
-                return _fails_result(P, g, gq, bound, "exact", True, f"float gain, exact gap > 0 ({why})", t0)
+                return _fails_result(
+                    P, g, gq, bound, "exact", True, f"float gain, exact gap > 0 ({why})", t0
+                )
     if out is None:
         out = ex.exact_decide(E.Aq, E.Bq, P.rowsum)
     if out.holds:
@@ -346,7 +365,11 @@ def _exact_result(P: _Problem, t0: float, why: str, W_hint=None, H_hint=None) ->
             Wo[~used] = P.B.sum(axis=0) / P.B.sum()
         Wo = clean_witness(Wo, P.rowsum)
         resid, rs, mn = witness_errors(P.A, P.B, Wo, P.rowsum)
-        if not (mn >= -WITNESS_ENTRY_ATOL and resid <= WITNESS_RESIDUAL_ATOL and (rs is None or rs <= WITNESS_ROW_SUM_ATOL)):
+        if not (
+            mn >= -WITNESS_ENTRY_ATOL
+            and resid <= WITNESS_RESIDUAL_ATOL
+            and (rs is None or rs <= WITNESS_ROW_SUM_ATOL)
+        ):
             msg = f"the float image of the exact witness failed its re-check (residual {resid:.3g})"
             raise VerificationError(msg)
         return RefinementResult(
@@ -383,7 +406,9 @@ def _exact_result(P: _Problem, t0: float, why: str, W_hint=None, H_hint=None) ->
     return _fails_result(P, g, gq, bound, "exact", True, f"{out.how}; exact gap > 0 ({why})", t0)
 
 
-def _exact_confirm(P: _Problem, res: RefinementResult, W_red: np.ndarray | None, t0: float) -> RefinementResult:
+def _exact_confirm(
+    P: _Problem, res: RefinementResult, W_red: np.ndarray | None, t0: float
+) -> RefinementResult:
     """exact=True: confirm a float-certified verdict in rational arithmetic (or decide exactly)."""
     E = _exact_problem(P)
     if res.holds and W_red is not None:
@@ -394,14 +419,17 @@ def _exact_confirm(P: _Problem, res: RefinementResult, W_red: np.ndarray | None,
                 **{
                     **res.__dict__,
                     "exact": True,
-                    "certified_by": res.certified_by + "; exact witness on its support checked in rationals",
+                    "certified_by": res.certified_by
+                    + "; exact witness on its support checked in rationals",
                     "exact_witness": _expand_exact(P, E, Wq),
                     "time": time.perf_counter() - t0,
                 }
             )
     elif not res.holds and res.counterexample is not None:
         ce = res.counterexample
-        gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(E.Aq_full, E.Bq_full, ce.gain, ce.prior)
+        gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(
+            E.Aq_full, E.Bq_full, ce.gain, ce.prior
+        )
         if gq > 0:
             ce2 = Counterexample(**{**ce.__dict__, "gap_exact": gq})
             return RefinementResult(
@@ -421,7 +449,8 @@ def _exact_confirm(P: _Problem, res: RefinementResult, W_red: np.ndarray | None,
                 "B equals A·W up to the rounding of the inputs (float certificate: "
                 f"{res.certified_by}), but not exactly for the stored floats ({out.how}): "
                 "the pair lies within rounding of the refinement boundary, so exact=True "
-                "cannot confirm the verdict; pass channels whose entries are exact, or use exact=None"
+                "cannot confirm the verdict; pass channels whose entries are exact, or use "
+                "exact=None"
             )
             raise VerificationError(msg)
     return _exact_result(P, t0, "exact=True")
@@ -431,7 +460,7 @@ def _exact_confirm(P: _Problem, res: RefinementResult, W_red: np.ndarray | None,
 
 
 def _quick_witness(P: _Problem) -> tuple[np.ndarray, str] | None:
-    """Trivial witnesses: B without leakage (one reduced column), or A and B equal up to column order."""
+    """Trivial witnesses: B leaks nothing (one reduced column), or A = B up to column order."""
     Ar, Br = P.Ar, P.Br
     if P.rowsum and Br.shape[1] == 1:
         return np.ones((Ar.shape[1], 1)), "no-leak"
@@ -469,7 +498,9 @@ def _min_norm_guess(P: _Problem) -> np.ndarray | None:
     return W
 
 
-def _run_engine(P: _Problem, engine: str, opts: Options) -> tuple[np.ndarray | None, np.ndarray | None, dict]:
+def _run_engine(
+    P: _Problem, engine: str, opts: Options
+) -> tuple[np.ndarray | None, np.ndarray | None, dict]:
     """Candidates (W on reduced channels, π-weighted gain H) from one float engine."""
     Ar, Br = P.Ar, P.Br
     info: dict[str, Any] = {"engine": engine}
@@ -493,10 +524,22 @@ def _run_engine(P: _Problem, engine: str, opts: Options) -> tuple[np.ndarray | N
         return False
 
     if engine == "entropic":
-        out = solve_entropic(Ar, Br, tol=opts.tol, max_iter=opts.max_iter, time_limit=opts.time_limit, on_separation=on_sep)
+        out = solve_entropic(
+            Ar,
+            Br,
+            tol=opts.tol,
+            max_iter=opts.max_iter,
+            time_limit=opts.time_limit,
+            on_separation=on_sep,
+        )
     else:
         out = solve_lbfgs(Ar, Br, on_separation=on_sep)
-    info.update(iterations=out.iterations, cg_iterations=out.cg_iterations, message=out.message, dual_residual=out.residual)
+    info.update(
+        iterations=out.iterations,
+        cg_iterations=out.cg_iterations,
+        message=out.message,
+        dual_residual=out.residual,
+    )
     if out.separated:
         return None, found["cert"][0], info
     if not np.all(np.isfinite(out.W)):
@@ -545,16 +588,18 @@ def _try_orbits(P: _Problem, labels, t0: float) -> RefinementResult | None:
         if c is not None:
             g, gap, bound = c
             how = (
-                f"orbit LP dual lifted to an explicit gain; float gap {gap:.3g} exceeds {bound:.2g} "
+                f"orbit LP dual lifted to an explicit gain; float gap {gap:.3g} exceeds "
+                f"{bound:.2g} "
                 "(rigorous rounding bound plus the rounding-band allowance)"
             )
             return _fails_result(P, g, None, bound, "orbits", False, how, t0)
         return None
     W = out.W
     AW = P.An @ W
-    if np.all(np.abs(P.Bn - AW) <= rounding_band(P.An, P.Bn, W, AW)) and np.abs(
-        W.sum(axis=1) - 1.0
-    ).max() <= 8.0 * (W.shape[1] + 2) * 2.0**-53:
+    if (
+        np.all(np.abs(P.Bn - AW) <= rounding_band(P.An, P.Bn, W, AW))
+        and np.abs(W.sum(axis=1) - 1.0).max() <= 8.0 * (W.shape[1] + 2) * 2.0**-53
+    ):
         how = (
             "orbit LP witness (constant on orbits of the symmetric group), expanded: "
             f"A·W = B up to the rounding band (max residual {float(np.abs(P.Bn - AW).max()):.3g})"
@@ -611,7 +656,9 @@ def decide(
         tried = []
         reason = ""
         hints: tuple = (None, None)
-        for eng in [engine] + (["highs"] if engine != "highs" and size <= HIGHS_FALLBACK_MAX_VARIABLES else []):
+        for eng in [engine] + (
+            ["highs"] if engine != "highs" and size <= HIGHS_FALLBACK_MAX_VARIABLES else []
+        ):
             W, H, info = _run_engine(P, eng, opts)
             P.details.update(info)
             tried.append(eng)

@@ -91,7 +91,12 @@ class OrbitOutcome:
 
 def _orbit_system(k: int, alpha: np.ndarray):
     """Variables (a, b, c), E1 rows (s, b), E2 rows a, with the coefficient matrices."""
-    var = [(a, b, c) for a in range(k + 1) for b in range(k + 1) for c in range(max(0, a + b - k), min(a, b) + 1)]
+    var = [
+        (a, b, c)
+        for a in range(k + 1)
+        for b in range(k + 1)
+        for c in range(max(0, a + b - k), min(a, b) + 1)
+    ]
     vidx = {v: i for i, v in enumerate(var)}
     rows = [(s, b) for b in range(k + 1) for s in (0, 1) if (s <= b and b - s <= k - 1)]
     ridx = {r: i for i, r in enumerate(rows)}
@@ -166,7 +171,7 @@ def solve_orbit_lp(SA: BitSymmetric, SB: BitSymmetric, zero: float = 1e-9) -> Or
         raise SolverError(msg)
     yhat = np.asarray(res.eqlin.marginals)[:nr]
     Y = np.zeros((2, k + 1))
-    for (s, b), v, ne in zip(rows, yhat, nE):
+    for (s, b), v, ne in zip(rows, yhat, nE, strict=True):
         Y[s, b] = v / ne
     H = Y[SB.bits.astype(np.int64), SB.weight[:, None]]  # H[y', x] = Y(y'_x, |y'|)
     W = None
@@ -175,7 +180,7 @@ def solve_orbit_lp(SA: BitSymmetric, SB: BitSymmetric, zero: float = 1e-9) -> Or
         M = sp.vstack([E1, E2]).toarray()
         nu = _polish(np.maximum(np.asarray(res.x[:nv]), 0.0), M, b_eq)
         table = np.zeros((k + 1, k + 1, k + 1))
-        for (a, b, cc), v in zip(var, nu):
+        for (a, b, cc), v in zip(var, nu, strict=True):
             table[a, b, cc] = v / (comb(a, cc) * comb(k - a, b - cc))
         W = np.empty((p, p))
         bitsA = SA.bits

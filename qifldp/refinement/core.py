@@ -44,7 +44,12 @@ def _prepare(A: Any, B: Any, prior: Any, method: str, exact: Any, max_iter: Any,
             "cannot separate inputs of probability 0"
         )
         raise PriorError(msg)
-    opts = Options(method=method, exact=None if exact is None else bool(exact), max_iter=int(max_iter), time_limit=float(time_limit))
+    opts = Options(
+        method=method,
+        exact=None if exact is None else bool(exact),
+        max_iter=int(max_iter),
+        time_limit=float(time_limit),
+    )
     labels = ((Ac.inputs, Ac.outputs), (Bc.inputs, Bc.outputs))
     return Ac.matrix, Bc.matrix, pi, opts, labels
 

@@ -50,6 +50,7 @@ EXACT_SIMPLEX_MAX_OPS: int = 2 * 10**5
 class ExactTooLarge(VerificationError):
     """The exact rational decision would exceed its operation budget."""
 
+
 Q = Fraction
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
@@ -57,7 +58,7 @@ _ONE = Fraction(1)
 
 @dataclass
 class ExactOutcome:
-    """Exact verdict: W (m x p Fractions) when it holds, else H (p x n Fractions, π-weighted gain)."""
+    """Exact verdict: W (m x p Fractions) if it holds, else H (p x n, π-weighted gain)."""
 
     holds: bool
     W: list[list[Fraction]] | None = None
@@ -107,7 +108,7 @@ def _rref(M: list[list[Fraction]]) -> tuple[list[list[Fraction]], list[int]]:
             if i != r and R[i][c] != 0:
                 f = R[i][c]
                 Ri = R[i]
-                R[i] = [a - f * b if b else a for a, b in zip(Ri, pr)]
+                R[i] = [a - f * b if b else a for a, b in zip(Ri, pr, strict=True)]
         piv.append(c)
         r += 1
         if r == rows:
@@ -127,12 +128,15 @@ def _solve_square(S: list[list[Fraction]], rhs: list[list[Fraction]]) -> list[li
 
 
 def _transpose(M: list[list[Fraction]]) -> list[list[Fraction]]:
-    return [list(col) for col in zip(*M)]
+    return [list(col) for col in zip(*M, strict=True)]
 
 
 def _matmul(X: list[list[Fraction]], Y: list[list[Fraction]]) -> list[list[Fraction]]:
     Yt = _transpose(Y)
-    return [[sum((a * b for a, b in zip(row, col) if a and b), _ZERO) for col in Yt] for row in X]
+    return [
+        [sum((a * b for a, b in zip(row, col, strict=True) if a and b), _ZERO) for col in Yt]
+        for row in X
+    ]
 
 
 # -- exact gaps -----------------------------------------------------------------------
@@ -147,7 +151,7 @@ def _vuln(Hpi: list[list[Fraction]], C: list[list[Fraction]]) -> Fraction:
         colv = [C[x][y] for x in range(n)]
         best = None
         for hw in Hpi:
-            v = sum((h * c for h, c in zip(hw, colv) if h and c), _ZERO)
+            v = sum((h * c for h, c in zip(hw, colv, strict=True) if h and c), _ZERO)
             if best is None or v > best:
                 best = v
         total += best
@@ -169,11 +173,11 @@ def _max_vuln(Hpi: list[list[Fraction]], C: list[list[Fraction]], pi: list[Fract
     best = None
     for y in range(len(C[0])):
         colv = [C[x][y] for x in range(n)]
-        den = sum((p * c for p, c in zip(pi, colv) if c), _ZERO)
+        den = sum((p * c for p, c in zip(pi, colv, strict=True) if c), _ZERO)
         if den == 0:
             continue
         for hw in Hpi:
-            v = sum((h * c for h, c in zip(hw, colv) if h and c), _ZERO) / den
+            v = sum((h * c for h, c in zip(hw, colv, strict=True) if h and c), _ZERO) / den
             if best is None or v > best:
                 best = v
     return best if best is not None else _ZERO
@@ -390,7 +394,7 @@ def exact_verify_witness(
     index = {v: k for k, v in enumerate(supp)}
     eqs: list[tuple[dict[int, Fraction], Fraction]] = []
     by_col: dict[int, list[int]] = {}
-    for k, (z, j) in enumerate(supp):
+    for k, (_z, j) in enumerate(supp):
         by_col.setdefault(j, []).append(k)
     for x in range(n):
         for j in range(p):
@@ -453,4 +457,6 @@ def check_exact_witness(
     rowsum: bool = True,
 ) -> bool:
     """True iff Wq >= 0, (rows of Wq sum to 1 when ``rowsum``) and A·W = B, all exactly."""
-    return _check_exact_witness([list(r) for r in Aq], [list(r) for r in Bq], [list(r) for r in Wq], rowsum)
+    return _check_exact_witness(
+        [list(r) for r in Aq], [list(r) for r in Bq], [list(r) for r in Wq], rowsum
+    )

@@ -29,7 +29,9 @@ def _raise_on_failure(res, what: str) -> None:
         raise SolverError(msg)
 
 
-def solve_l1_lp(A: np.ndarray, B: np.ndarray, rowsum: bool = True, method: str = "highs") -> LPOutcome:
+def solve_l1_lp(
+    A: np.ndarray, B: np.ndarray, rowsum: bool = True, method: str = "highs"
+) -> LPOutcome:
     """Solve min Σ_{x,j} |(A·W − B)[x, j]| s.t. W >= 0 (and W·1 = 1 when ``rowsum``).
 
     The LP is always feasible and bounded, so HiGHS's answer is either an
@@ -73,7 +75,7 @@ def solve_l1_lp(A: np.ndarray, B: np.ndarray, rowsum: bool = True, method: str =
 
 
 def solve_l1_lp_columns(A: np.ndarray, B: np.ndarray, method: str = "highs") -> LPOutcome:
-    """The max-case LP column by column: min Σ_x |(A·r − b)[x]| s.t. r >= 0, one LP per column b of B.
+    """The max-case LP per column b of B: min Σ_x |(A·r − b)[x]| s.t. r >= 0.
 
     Returns W = R (m x p) and H (p x n): row j of H is the dual y_j of column j
     (Aᵀ y_j <= 0, y_j·b_j = optimum_j). ``optimum`` is the largest column optimum.

@@ -31,7 +31,9 @@ def g_vuln_by_hand(C: np.ndarray, g: np.ndarray, prior: np.ndarray) -> float:
     """Σ_y max_w Σ_x π_x C[x, y] g[w, x] by explicit loops (an independent recomputation)."""
     total = 0.0
     for y in range(C.shape[1]):
-        total += max(sum(prior[x] * C[x, y] * g[w, x] for x in range(C.shape[0])) for w in range(g.shape[0]))
+        total += max(
+            sum(prior[x] * C[x, y] * g[w, x] for x in range(C.shape[0])) for w in range(g.shape[0])
+        )
     return total
 
 
@@ -55,7 +57,7 @@ def assert_counterexample(A, B, r, prior=None) -> None:
 
 
 def rational_rows(M) -> list[list[Fraction]]:
-    """Rows of a float matrix as exact fractions divided by their exact sums (the exact semantics)."""
+    """Rows of a float matrix as exact fractions divided by their exact sums."""
     out = []
     for row in np.asarray(M, dtype=float):
         fr = [Fraction(float(v)) for v in row]

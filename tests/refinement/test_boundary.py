@@ -147,6 +147,8 @@ def test_rounding_only_refinement_is_not_claimed_exact():
 
 
 def test_exact_witness_fractions_type():
-    r = q.refines(q.Channel([[0.75, 0.25], [0.25, 0.75]]), q.Channel([[0.5, 0.5], [0.5, 0.5]]), exact=True)
+    r = q.refines(
+        q.Channel([[0.75, 0.25], [0.25, 0.75]]), q.Channel([[0.5, 0.5], [0.5, 0.5]]), exact=True
+    )
     assert r.holds and r.exact
     assert all(isinstance(v, Fraction) for row in r.exact_witness for v in row)

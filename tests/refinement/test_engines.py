@@ -81,7 +81,9 @@ def test_highs_failure_is_a_solver_error_not_a_no(monkeypatch):
 def test_entropic_failure_is_a_solver_error(monkeypatch):
     def broken(A, B, **kwargs):
         m, p = A.shape[1], B.shape[1]
-        return entropic.EntropicOutcome(np.full((m, p), np.nan), np.zeros((A.shape[0], p)), np.nan, False, 1)
+        return entropic.EntropicOutcome(
+            np.full((m, p), np.nan), np.zeros((A.shape[0], p)), np.nan, False, 1
+        )
 
     from qifldp.refinement import _driver
 

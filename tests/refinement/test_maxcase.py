@@ -50,7 +50,9 @@ def test_max_case_holds_where_average_case_fails():
     # (identity gain, uniform prior) is 0.8 for B and 0.54 for A by hand, so A ⋢ B.
     A = q.Channel([[0.01, 0.9, 0.09], [0.09, 0.9, 0.01]])
     B = q.Channel([[0.2, 0.8], [0.8, 0.2]])
-    assert abs(q.bayes_vulnerability(A) - 0.54) < 1e-12 and abs(q.bayes_vulnerability(B) - 0.8) < 1e-12
+    assert (
+        abs(q.bayes_vulnerability(A) - 0.54) < 1e-12 and abs(q.bayes_vulnerability(B) - 0.8) < 1e-12
+    )
     mc = q.max_case_refines(A, B)
     assert_witness(A, B, mc, rowsum=False)
     assert (mc.witness >= -1e-9).all()

@@ -92,7 +92,11 @@ def test_user_prior_shapes_the_counterexample():
 def test_verdict_is_always_certified(A, B, data):
     # whatever the pair (zeros included), the verdict comes with a certificate that re-checks
     if A.n_inputs != B.n_inputs:
-        B = q.Channel(np.vstack([B.matrix, B.matrix])[: A.n_inputs]) if B.n_inputs < A.n_inputs else q.Channel(B.matrix[: A.n_inputs])
+        B = (
+            q.Channel(np.vstack([B.matrix, B.matrix])[: A.n_inputs])
+            if B.n_inputs < A.n_inputs
+            else q.Channel(B.matrix[: A.n_inputs])
+        )
     r = q.refines(A, B)
     if r.holds:
         assert_witness(A, B, r)
