@@ -37,6 +37,25 @@ def solve_l1_lp(
     The LP is always feasible and bounded, so HiGHS's answer is either an
     optimum or a solver failure (raised as :class:`SolverError`).
 
+    Parameters
+    ----------
+    A, B : numpy.ndarray, shapes (n, m) and (n, p)
+        Row-stochastic matrices.
+    rowsum : bool
+        Impose W·1 = 1 (refinement); False gives the max-case LP in one piece.
+    method : str
+        scipy's ``linprog`` method (a HiGHS variant).
+
+    Returns
+    -------
+    LPOutcome
+        ``W`` (m x p), ``H`` (p x n), ``optimum``, ``iterations``.
+
+    Raises
+    ------
+    SolverError
+        HiGHS did not return an optimum.
+
     Notes
     -----
     Variables vec(W) (row-major, m p), P, N >= 0 (n p each); constraints
@@ -44,7 +63,19 @@ def solve_l1_lp(
     (Y, t) satisfies AᵀY + t 1ᵀ <= 0, |Y| <= 1 and ⟨Y, B⟩ + Σ t = optimum, so
     the π-weighted gain H = Yᵀ (one action per column of B) has
     V_H[B] − V_H[A] >= optimum: the Farkas certificate of A ⋢ B when the
-    optimum is positive.
+    optimum is positive. Size: m p + 2 n p variables, n p + m equations.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.7, 0.3], [0.3, 0.7]])
+    >>> out = solve_l1_lp(A, np.eye(2))  # the identity leaks more than A
+    >>> round(out.optimum, 6), out.H.shape
+    (1.2, (2, 2))
+    >>> H = out.H  # V_H[I] − V_H[A] >= optimum
+    >>> gap = np.max(H @ np.eye(2), axis=0).sum() - np.max(H @ A, axis=0).sum()
+    >>> bool(gap >= out.optimum - 1e-9)
+    True
     """
     n, m = A.shape
     p = B.shape[1]
@@ -77,8 +108,34 @@ def solve_l1_lp(
 def solve_l1_lp_columns(A: np.ndarray, B: np.ndarray, method: str = "highs") -> LPOutcome:
     """The max-case LP per column b of B: min Σ_x |(A·r − b)[x]| s.t. r >= 0.
 
-    Returns W = R (m x p) and H (p x n): row j of H is the dual y_j of column j
-    (Aᵀ y_j <= 0, y_j·b_j = optimum_j). ``optimum`` is the largest column optimum.
+    Parameters
+    ----------
+    A, B : numpy.ndarray, shapes (n, m) and (n, p)
+    method : str
+        scipy's ``linprog`` method (a HiGHS variant).
+
+    Returns
+    -------
+    LPOutcome
+        W = R (m x p) and H (p x n): row j of H is the dual y_j of column j
+        (Aᵀ y_j <= 0, y_j·b_j = optimum_j). ``optimum`` is the largest column optimum.
+
+    Raises
+    ------
+    SolverError
+        HiGHS did not return an optimum for some column.
+
+    Notes
+    -----
+    p LPs with n equations and m + 2n variables each.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]])
+    >>> out = solve_l1_lp_columns(A, np.array([[0.25, 0.75], [0.75, 0.25]]))
+    >>> round(out.optimum, 9)
+    0.0
     """
     n, m = A.shape
     p = B.shape[1]

@@ -67,6 +67,15 @@ class Counterexample:
         ``gap > gap_bound`` proves the gap positive without rational arithmetic.
     kind : str
         ``"average"`` (a g-vulnerability) or ``"max-case"``.
+    vulnerability_a, vulnerability_b : float
+        V_g[π▷A] and V_g[π▷B] (average case).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> ce = q.refines(q.grr(3, 1.0), q.grr(3, 2.0)).counterexample
+    >>> ce.gain.shape[1], bool(ce.gap > 0)
+    (3, True)
     """
 
     gain: np.ndarray
@@ -127,6 +136,13 @@ class RefinementResult:
         The rational witness on the reduced channels, when one was computed.
     details : dict
         Engine details (iterations, reduced shapes, ...).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> r = q.refines(q.grr(3, 2.0), q.grr(3, 1.0))
+    >>> bool(r), r.witness.shape, r.relation
+    (True, (3, 3), 'refinement')
     """
 
     holds: bool
