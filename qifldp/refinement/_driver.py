@@ -504,6 +504,28 @@ def _run_engine(
     """Candidates (W on reduced channels, π-weighted gain H) from one float engine."""
     Ar, Br = P.Ar, P.Br
     info: dict[str, Any] = {"engine": engine}
+    if engine == "highs" and not P.rowsum:
+        # columns with the most extreme posteriors first; stop at the first certified hyperplane
+        post = Br / Br.sum(axis=0)
+        order = np.argsort(-post.max(axis=0), kind="stable")
+        found: dict[str, Any] = {}
+
+        def stop(j: int, y: np.ndarray, opt: float) -> bool:
+            if opt <= LP_ZERO:
+                return False
+            if _certify_gain_float(P, y[None, :]) is not None:
+                found["H"] = y[None, :]
+                return True
+            return False
+
+        out = solve_l1_lp_columns(Ar, Br, order=order, stop=stop)
+        info.update(lp_optimum=out.optimum, iterations=out.iterations)
+        if "H" in found:
+            return None, found["H"], info
+        H = _order_rows_for_max_case(out.H, Br)
+        if out.optimum > LP_ZERO:
+            return None, H, info
+        return out.W, H, info
     if engine == "highs":
         out = solve_l1_lp(Ar, Br) if P.rowsum else solve_l1_lp_columns(Ar, Br)
         info.update(lp_optimum=out.optimum, iterations=out.iterations)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,7 +106,13 @@ def solve_l1_lp(
     return LPOutcome(W, H, float(res.fun), int(getattr(res, "nit", 0) or 0))
 
 
-def solve_l1_lp_columns(A: np.ndarray, B: np.ndarray, method: str = "highs") -> LPOutcome:
+def solve_l1_lp_columns(
+    A: np.ndarray,
+    B: np.ndarray,
+    method: str = "highs",
+    order: np.ndarray | None = None,
+    stop: Callable[[int, np.ndarray, float], bool] | None = None,
+) -> LPOutcome:
     """The max-case LP per column b of B: min Σ_x |(A·r − b)[x]| s.t. r >= 0.
 
     Parameters
@@ -113,6 +120,11 @@ def solve_l1_lp_columns(A: np.ndarray, B: np.ndarray, method: str = "highs") -> 
     A, B : numpy.ndarray, shapes (n, m) and (n, p)
     method : str
         scipy's ``linprog`` method (a HiGHS variant).
+    order : array of int, optional
+        Order in which the columns are solved.
+    stop : callable, optional
+        ``stop(j, y_j, optimum_j)`` is called after each column with a positive
+        optimum; returning True ends the loop (the remaining columns stay 0).
 
     Returns
     -------
@@ -145,11 +157,13 @@ def solve_l1_lp_columns(A: np.ndarray, B: np.ndarray, method: str = "highs") -> 
     H = np.zeros((p, n))
     worst = 0.0
     its = 0
-    for j in range(p):
+    for j in range(p) if order is None else order:
         res = linprog(c, A_eq=A_eq, b_eq=B[:, j], bounds=(0, None), method=method)
         _raise_on_failure(res, f"max-case LP of column {j}")
         W[:, j] = res.x[:m]
         H[j] = res.eqlin.marginals
         worst = max(worst, float(res.fun))
         its += int(getattr(res, "nit", 0) or 0)
+        if stop is not None and res.fun > 0 and stop(int(j), H[j], float(res.fun)):
+            break
     return LPOutcome(W, H, worst, its)
