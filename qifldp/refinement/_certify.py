@@ -88,7 +88,9 @@ def _row_consistent(R: np.ndarray) -> np.ndarray:
 _DENSE_CORRECTION_MAX: int = 4 * 10**6
 
 
-def _support_correction(A: np.ndarray, W: np.ndarray, R: np.ndarray, rowsum: bool) -> np.ndarray:
+def _support_correction(
+    A: np.ndarray, W: np.ndarray, R: np.ndarray, rowsum: bool, scale: np.ndarray | None = None
+) -> np.ndarray:
     """Weighted least-norm, least-squares ΔW on the support of W (A ΔW = R, ΔW·1 = 0); ΔW / W.
 
     Variables e = ΔW / sqrt(W) on the support; the equations are those of
@@ -107,18 +109,31 @@ def _support_correction(A: np.ndarray, W: np.ndarray, R: np.ndarray, rowsum: boo
     if rowsum:
         M[n * p + zs, cols] = sq
     rhs = np.concatenate([R.reshape(-1), np.zeros(m)]) if rowsum else R.reshape(-1)
-    e = np.linalg.lstsq(M, rhs, rcond=1e-13)[0]
+    if scale is not None:
+        # equation (x, j) divided by the size of its entries (the band is relative per entry)
+        w = 1.0 / np.maximum(scale.reshape(-1), 1e-300)
+        if rowsum:  # the row-sum equations (entries of size 1) get a typical weight
+            w = np.concatenate([w, np.full(m, np.median(w))])
+        M = M * w[:, None]
+        rhs = rhs * w
+    e = np.linalg.lstsq(M, rhs, rcond=1e-15)[0]
     D = np.zeros_like(W)
     D[zs, js] = e / sq
     return D
 
 
-def _correction(A: np.ndarray, W: np.ndarray, R: np.ndarray, rowsum: bool) -> np.ndarray:
-    """D with A(W∘D) ≈ R (and (W∘D)·1 = 0 when ``rowsum``), weighted least norm."""
+def _correction(
+    A: np.ndarray, W: np.ndarray, R: np.ndarray, rowsum: bool, scale: np.ndarray | None = None
+) -> np.ndarray:
+    """D with A(W∘D) ≈ R (and (W∘D)·1 = 0 when ``rowsum``), weighted least norm.
+
+    ``scale`` (n x p, optional): the size of each equation's entries; small
+    problems then solve the equations in relative terms.
+    """
     n, m = A.shape
     nnz = int(np.count_nonzero(W))
     if nnz * (n * W.shape[1] + m) <= _DENSE_CORRECTION_MAX:
-        return _support_correction(A, W, R, rowsum)
+        return _support_correction(A, W, R, rowsum, scale)
     if rowsum:
         return weighted_hessian_solve(A, W, _row_consistent(R))
     n = A.shape[0]
@@ -186,7 +201,7 @@ def band_certificate(
                 float(np.abs(R).max()),
             )
         best_left = worst
-        D = _correction(A, Ws, R, rowsum)
+        D = _correction(A, Ws, R, rowsum, AW + B)
         if not np.all(np.isfinite(D)):
             return BandOutcome(None, "the correction step is not finite")
         Wn = clean_witness(Ws + Ws * D, rowsum)

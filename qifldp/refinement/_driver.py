@@ -678,9 +678,11 @@ def decide(
         tried = []
         reason = ""
         hints: tuple = (None, None)
-        for eng in [engine] + (
-            ["highs"] if engine != "highs" and size <= HIGHS_FALLBACK_MAX_VARIABLES else []
-        ):
+        if engine == "highs":
+            second = ["entropic"] if rowsum else []
+        else:
+            second = ["highs"] if size <= HIGHS_FALLBACK_MAX_VARIABLES else []
+        for eng in [engine, *second]:
             W, H, info = _run_engine(P, eng, opts)
             P.details.update(info)
             tried.append(eng)

@@ -240,8 +240,10 @@ def solve_entropic(
     it = 0
     message = "iteration limit"
     resid = float("inf")
+    lam = 0.0  # damping, relative to hscale
     for it in range(max_iter + 1):  # noqa: B007
         grad = B - A @ W
+        hscale = float(np.mean((A * A) @ (W - W * W))) + 1e-300
         resid = float(np.abs(grad).max())
         if phi < 0 and on_separation is not None and on_separation(-G.T.copy()):
             return EntropicOutcome(W, G, resid, True, it, total_cg, "separating gain")
@@ -251,8 +253,10 @@ def solve_entropic(
         if it == max_iter or time.perf_counter() - start > time_limit:
             message = "iteration limit" if it == max_iter else "time limit"
             break
-        prec.update(W)
-        step_dir, k = _pcg(lambda V, W=W: _hvp(V, A, W), -grad, prec, 0.1, 100)
+        prec.update(W, ridge=1e-10 + lam)
+        step_dir, k = _pcg(
+            lambda V, W=W, lam=lam: _hvp(V, A, W) + (lam * hscale) * V, -grad, prec, 0.1, 100
+        )
         total_cg += k
         slope = float(np.sum(grad * step_dir))
         if not slope < 0:
@@ -270,11 +274,18 @@ def solve_entropic(
             if flat and float(np.abs(B - A @ Wn).max()) < resid:
                 break
             t *= 0.5
-            if t < 1e-12:
+            if t < 1e-6:
                 break
-        if t < 1e-12:
-            message = "line search failed"
-            break
+        if t < 1e-6:
+            # Levenberg-Marquardt damping: the Newton direction is unreliable here
+            # (a nearly singular Hessian when W concentrates); shorten it and retry.
+            lam = max(10.0 * lam, 1e-6)
+            if lam > 1e8:
+                message = "line search failed"
+                break
+            continue
+        lam = lam / 10.0 if t == 1.0 else lam
+        lam = 0.0 if lam < 1e-9 else lam
         G, f, phi, W = Gn, fn, phin, Wn
     return EntropicOutcome(W, G, resid, False, it, total_cg, message)
 
