@@ -293,8 +293,6 @@ def ldp_epsilon(C: Any, neighbors: Iterable[Any] | None = None) -> float:
     """
     C = as_channel(C)
     M = C.matrix
-    with np.errstate(divide="ignore"):
-        L = np.log(M)
     if neighbors is None:
         hi, lo = M.max(axis=0), M.min(axis=0)
         used = hi > 0
@@ -312,8 +310,7 @@ def ldp_epsilon(C: Any, neighbors: Iterable[Any] | None = None) -> float:
     both = (a > 0) & (b > 0)
     if not np.any(both):
         return 0.0
-    diff = np.abs(L[pairs[:, 0]] - L[pairs[:, 1]])
-    return float(np.max(diff[both]))
+    return float(np.max(np.abs(np.log(a[both]) - np.log(b[both]))))
 
 
 @singledispatch
