@@ -523,15 +523,13 @@ def _run_engine(
         if "H" in found:
             return None, found["H"], info
         H = _order_rows_for_max_case(out.H, Br)
-        if out.optimum > LP_ZERO:
-            return None, H, info
+        # the gain is tried first when the optimum is positive, the witness first otherwise
         return out.W, H, info
     if engine == "highs":
         out = solve_l1_lp(Ar, Br) if P.rowsum else solve_l1_lp_columns(Ar, Br)
         info.update(lp_optimum=out.optimum, iterations=out.iterations)
         H = out.H if P.rowsum else _order_rows_for_max_case(out.H, Br)
-        if out.optimum > LP_ZERO:
-            return None, H, info
+        # the gain is tried first when the optimum is positive, the witness first otherwise
         return out.W, H, info
     if not P.rowsum:  # pragma: no cover - max-case uses HiGHS only
         msg = f"engine {engine!r} is not available for max-case refinement"
@@ -576,6 +574,13 @@ def _run_engine(
 def _try_certify(P: _Problem, W: np.ndarray | None, H: np.ndarray | None, method: str, t0: float):
     """Certify the candidates in floating point; returns (result, W_red) or (None, reason)."""
     reasons = []
+    lp_opt = P.details.get("lp_optimum")
+    if W is not None and H is not None and lp_opt is not None and lp_opt <= LP_ZERO:
+        bc = band_certificate(P.Ar, P.Br, W, P.rowsum)
+        if bc.W is not None:
+            return _holds_result(P, bc.W, method, False, bc.reason, t0), bc.W
+        reasons.append("witness: " + bc.reason)
+        W = None
     if H is not None:
         c = _certify_gain_float(P, H)
         if c is not None:

@@ -255,7 +255,7 @@ def solve_entropic(
             break
         prec.update(W, ridge=1e-10 + lam)
         step_dir, k = _pcg(
-            lambda V, W=W, lam=lam: _hvp(V, A, W) + (lam * hscale) * V, -grad, prec, 0.1, 100
+            lambda V, W=W, c=lam * hscale: _hvp(V, A, W) + c * V, -grad, prec, 0.1, 100
         )
         total_cg += k
         slope = float(np.sum(grad * step_dir))
