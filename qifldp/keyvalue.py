@@ -13,7 +13,7 @@ from .channel import MAX_ENTRIES, Channel
 from .errors import InputTypeError, ParameterError, SizeError
 from .mechanisms import grr, oue_bit
 from .mechanisms._size import guard_size
-from .operators import cascade, hidden_choice, parallel
+from .operators import cascade, hidden_choice, one_hot, parallel
 
 __all__ = ["pckv_ue", "pckv_grr", "pckv_epsilon"]
 
@@ -108,18 +108,17 @@ def _unary_key_perturbation(n: int, eps1: float) -> Channel:
     Position k (the key's own) reports v' w.p. a and 0 w.p. 1 - a; every other
     position reports 1 or -1 w.p. b/2 each (a fake value) and 0 w.p. 1 - b, all
     independently, with the bit probabilities a = 1/2, b = 1/(e^eps1 + 1) of
-    :func:`qifldp.oue_bit`. It is the three-state analogue of ``one_hot``.
+    :func:`qifldp.oue_bit`. For each value v', the rows (., v') are the rows of
+    ``one_hot`` of the two-row channel "cold position / hot position holding v'"
+    over the three symbols (1, -1, 0).
     """
     B = oue_bit(eps1).matrix  # row = input bit, column = output bit
-    cold = np.array([B[0, 1] / 2, B[0, 1] / 2, B[0, 0]])
-    hot = {1: np.array([B[1, 1], 0.0, B[1, 0]]), -1: np.array([0.0, B[1, 1], B[1, 0]])}
+    cold = [B[0, 1] / 2, B[0, 1] / 2, B[0, 0]]
+    hot = {1: [B[1, 1], 0.0, B[1, 0]], -1: [0.0, B[1, 1], B[1, 0]]}
+    lifted = {v: one_hot(Channel([cold, hot[v]], outputs=_UE_STATES), n) for v in _VALUES}
     rows = tuple(itertools.product(range(1, n + 1), _VALUES))
-    M = np.ones((len(rows), 1))
-    for position in range(1, n + 1):
-        factor = np.array([hot[v] if k == position else cold for k, v in rows])
-        M = (M[:, :, None] * factor[:, None, :]).reshape(len(rows), -1)
-    M /= M.sum(axis=1, keepdims=True)
-    return Channel(M, rows, tuple(itertools.product(_UE_STATES, repeat=n)))
+    M = np.array([lifted[v].matrix[k - 1] for k, v in rows])
+    return Channel(M, rows, lifted[1].outputs)
 
 
 def pckv_ue(d: int, eps1: float, eps2: float, ell: int = 1) -> Channel:

@@ -7,6 +7,7 @@ construction (Alvim et al., *The Science of Quantitative Information Flow*, ch. 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -105,27 +106,29 @@ def one_hot(B: Any, k: int) -> Channel:
 
     Parameters
     ----------
-    B : Channel, shape (2, 2)
-        Bit channel; row = input bit 0/1, column = output bit 0/1.
+    B : Channel, shape (2, m)
+        Bit channel; row = input bit 0/1, columns = the symbols a position may
+        report (for the usual bit channels m = 2 and the symbols are the output
+        bits 0/1; PCKV-UE's positions report one of 1, -1, 0).
     k : int
         Length of the one-hot vector (the domain size), ``k >= 1``.
 
     Returns
     -------
-    Channel, shape (k, 2^k)
-        Inputs 0..k-1 (input x is the vector e_x); outputs all k-bit vectors as
-        tuples in lexicographic order.
+    Channel, shape (k, m^k)
+        Inputs 0..k-1 (input x is the vector e_x); outputs all length-k vectors
+        over B's output labels, as tuples in lexicographic order.
 
     Raises
     ------
     ChannelError
-        When B is not 2x2.
+        When B does not have exactly two rows.
     SizeError
-        When k * 2^k exceeds the explicit limit (use the symmetric representation).
+        When k * m^k exceeds the explicit limit (use the symmetric representation).
 
     Notes
     -----
-    C[x, y] = B[1, y_x] Π_{i ≠ x} B[0, y_i]. Cost O(k 2^k).
+    C[x, y] = B[1, y_x] Π_{i ≠ x} B[0, y_i]. Cost O(k m^k).
     This is the channel of unary encoding (SUE, OUE) and of thresholding (THE).
 
     Examples
@@ -136,11 +139,14 @@ def one_hot(B: Any, k: int) -> Channel:
     [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
     """
     B = as_channel(B, "B")
-    if B.shape != (2, 2):
-        msg = f"one_hot needs a 2x2 bit channel B, got shape {B.shape}"
+    if B.n_inputs != 2:
+        msg = f"one_hot needs a bit channel B with two rows (input bit 0/1), got shape {B.shape}"
         raise ChannelError(msg)
     k = check_int("k", k, minimum=1)
-    check_size(k, 2**k, f"one_hot(B, {k})", "the symmetric representation (qifldp.symmetric)")
+    m = B.n_outputs
+    if k * math.log10(max(m, 2)) > 30:  # refuse before forming a huge integer
+        check_size(k, 10**30, f"one_hot(B, {k})", "the symmetric representation (qifldp.symmetric)")
+    check_size(k, m**k, f"one_hot(B, {k})", "the symmetric representation (qifldp.symmetric)")
     b0, b1 = B.matrix[0], B.matrix[1]
     M = np.ones((k, 1))
     for i in range(k):
@@ -148,7 +154,7 @@ def one_hot(B: Any, k: int) -> Channel:
         factor[i] = b1
         M = (M[:, :, None] * factor[:, None, :]).reshape(k, -1)
     M /= M.sum(axis=1, keepdims=True)
-    outputs = tuple(itertools.product((0, 1), repeat=k))
+    outputs = tuple(itertools.product(B.outputs, repeat=k))
     return Channel(M, tuple(range(k)), outputs)
 
 

@@ -49,8 +49,20 @@ def test_one_hot_matches_bitwise_product():
             assert C.matrix[x, j] == pytest.approx(expected, rel=1e-14)
 
 
+def test_one_hot_with_three_symbols_per_position():
+    # a position reports one of three symbols; enumeration of Π_i B[[i == x], y_i]
+    B = q.Channel([[0.25, 0.25, 0.5], [0.6, 0.0, 0.4]], outputs=(1, -1, 0))
+    C = q.one_hot(B, 3)
+    assert C.shape == (3, 27) and C.outputs[:2] == ((1, 1, 1), (1, 1, -1))
+    col = {y: j for j, y in enumerate(B.outputs)}
+    for x in range(3):
+        for j, y in enumerate(C.outputs):
+            expected = math.prod(B.matrix[int(i == x), col[y[i]]] for i in range(3))
+            assert C.matrix[x, j] == pytest.approx(expected, rel=1e-14, abs=0)
+
+
 def test_one_hot_rejects_non_bit_channel_and_huge_k():
-    with pytest.raises(q.ChannelError, match="2x2"):
+    with pytest.raises(q.ChannelError, match="two rows"):
         q.one_hot(IDENTITY3, 3)
     with pytest.raises(q.SizeError, match="symmetric"):
         q.one_hot(BSC_QUARTER, 40)
