@@ -20,7 +20,7 @@ from ._certify import (
     rounding_band,
     witness_errors,
 )
-from ._prep import Reduced, expand_witness, normalise_rows, reduce_columns
+from ._prep import REDUCE_RTOL, Reduced, expand_witness, normalise_rows, reduce_columns
 from ._symmetry import bit_symmetric, solve_orbit_lp
 from .entropic import solve_entropic, solve_lbfgs
 from .lp import solve_l1_lp, solve_l1_lp_columns
@@ -465,8 +465,8 @@ def _quick_witness(P: _Problem) -> tuple[np.ndarray, str] | None:
     if P.rowsum and Br.shape[1] == 1:
         return np.ones((Ar.shape[1], 1)), "no-leak"
     if Ar.shape == Br.shape:
-        ka = np.round(np.log(np.where(Ar > 0, Ar, 1.0)) / 1e-11).astype(np.int64)
-        kb = np.round(np.log(np.where(Br > 0, Br, 1.0)) / 1e-11).astype(np.int64)
+        ka = np.round(np.log(np.where(Ar > 0, Ar, 1.0)) / REDUCE_RTOL).astype(np.int64)
+        kb = np.round(np.log(np.where(Br > 0, Br, 1.0)) / REDUCE_RTOL).astype(np.int64)
         ka[Ar == 0] = np.iinfo(np.int64).min
         kb[Br == 0] = np.iinfo(np.int64).min
         lookup = {ka[:, z].tobytes(): z for z in range(ka.shape[1])}
