@@ -152,3 +152,27 @@ def test_exact_witness_fractions_type():
     )
     assert r.holds and r.exact
     assert all(isinstance(v, Fraction) for row in r.exact_witness for v in row)
+
+
+@pytest.mark.parametrize("delta", [1e-13, 3e-14])
+def test_grr_tiny_eps_difference_still_fails(delta):
+    # outside the rounding band: the exact truth for the stored values (A⁻¹B has a negative entry)
+    A, B = q.grr(3, 1.0), q.grr(3, 1.0 + delta)
+    assert _exact_truth(A.matrix, B.matrix) is False
+    r = q.refines(A, B)
+    assert not r.holds
+    assert_counterexample(A, B, r)
+
+
+def test_pair_inside_the_rounding_band_refines_both_ways_up_to_rounding():
+    # grr(3, 1) and grr(3, 1 + 1e-15) differ by less than the rounding of their entries
+    A, B = q.grr(3, 1.0), q.grr(3, 1.0 + 1e-15)
+    assert np.abs(A.matrix - B.matrix).max() < 1e-15
+    r, s = q.refines(A, B), q.refines(B, A)
+    assert r.holds and s.holds and not r.exact and not s.exact
+    # method="exact" decides the stored floats exactly; exact=True refuses to confirm
+    truth = _exact_truth(A.matrix, B.matrix)
+    assert q.refines(A, B, method="exact").holds is truth
+    if not truth:
+        with pytest.raises(VerificationError, match="within rounding"):
+            q.refines(A, B, exact=True)
