@@ -241,8 +241,11 @@ def float_gap(
     bound = 0.0
     for sign, C in ((1.0, Bn), (-1.0, An)):
         Jt = (prior[:, None] * C).T  # (outputs x inputs)
-        V = Jt @ g.T  # (outputs x actions)
-        best = V.max(axis=1)
+        gt = np.ascontiguousarray(g.T)
+        step = max(1, 2**21 // max(1, g.shape[0]))  # bounded memory: outputs in chunks
+        best = np.concatenate(
+            [(Jt[i : i + step] @ gt).max(axis=1) for i in range(0, Jt.shape[0], step)]
+        )
         val = float(best.sum())
         scale = float((Jt @ np.abs(g).max(axis=0)).sum())  # >= Σ_y max_w (|g| J)[w, y]
         k = C.shape[0] + C.shape[1] + 6

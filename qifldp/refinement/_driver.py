@@ -192,9 +192,13 @@ def _gain_candidates(H: np.ndarray, rowsum: bool) -> list[np.ndarray]:
 def _prune_actions(g: np.ndarray, P: _Problem) -> np.ndarray:
     """Keep only the actions that are optimal for some output of A or B (V_g is unchanged)."""
     used: set[int] = set()
+    gt = np.ascontiguousarray(g.T)
+    step = max(1, 2**21 // max(1, g.shape[0]))  # bounded memory: outputs in chunks
     for C in (P.An, P.Bn):
-        # (outputs x actions), arg-max along contiguous rows
-        used.update(np.argmax((P.prior[:, None] * C).T @ g.T, axis=1).tolist())
+        Jt = (P.prior[:, None] * C).T
+        for i in range(0, Jt.shape[0], step):
+            # (outputs x actions), arg-max along contiguous rows
+            used.update(np.argmax(Jt[i : i + step] @ gt, axis=1).tolist())
     return g[sorted(used)]
 
 

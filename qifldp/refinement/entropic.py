@@ -112,6 +112,12 @@ def _pcg(
     rtol: float,
     max_iter: int,
 ) -> tuple[np.ndarray, int]:
+    # overflow on a nearly singular system shows up as non-finite output, handled by callers
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _pcg_loop(apply_h, rhs, prec, rtol, max_iter)
+
+
+def _pcg_loop(apply_h, rhs, prec, rtol, max_iter) -> tuple[np.ndarray, int]:
     x = np.zeros_like(rhs)
     r = rhs.copy()
     z = prec(r)
@@ -259,6 +265,12 @@ def solve_entropic(
         )
         total_cg += k
         slope = float(np.sum(grad * step_dir))
+        if not np.isfinite(slope):  # CG broke down: damp and retry
+            lam = max(10.0 * lam, 1e-6)
+            if lam > 1e8:
+                message = "no usable Newton direction"
+                break
+            continue
         if not slope < 0:
             message = "no descent direction"
             break
