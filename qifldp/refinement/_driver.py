@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import SolverError, VerificationError
+from ..errors import SizeError, SolverError, VerificationError
 from . import exact as ex
 from ._certify import (
     band_certificate,
@@ -21,7 +21,7 @@ from ._certify import (
     witness_errors,
 )
 from ._prep import REDUCE_RTOL, Reduced, expand_witness, normalise_rows, reduce_columns
-from ._symmetry import bit_symmetric, solve_orbit_lp
+from ._symmetry import MAX_WITNESS_ENTRIES, bit_symmetric, solve_orbit_lp
 from .entropic import solve_entropic, solve_lbfgs
 from .lp import solve_l1_lp, solve_l1_lp_columns
 from .result import (
@@ -614,7 +614,16 @@ def _try_orbits(P: _Problem, labels, t0: float) -> RefinementResult | None:
         return None
     out = solve_orbit_lp(SA, SB)
     P.details.update(engine="orbits", orbit_variables=out.n_variables, lp_optimum=out.optimum)
-    if out.optimum > LP_ZERO or out.W is None:
+    if out.optimum <= LP_ZERO and out.W is None:
+        p = 2**SA.k
+        msg = (
+            f"A ⊑ B holds by the orbit LP (optimum {out.optimum:.2g}), but the explicit "
+            f"witness would have {p} x {p} = {p * p} entries (limit MAX_WITNESS_ENTRIES = "
+            f"{MAX_WITNESS_ENTRIES}); use qifldp.symmetric.refines, whose witness is stored "
+            "by orbits"
+        )
+        raise SizeError(msg)
+    if out.optimum > LP_ZERO:
         c = _certify_gain_float(P, out.H)
         if c is not None:
             g, gap, bound = c

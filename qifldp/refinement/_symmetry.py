@@ -36,8 +36,9 @@ from ..errors import SolverError
 
 __all__ = ["BitSymmetric", "bit_symmetric", "solve_orbit_lp", "OrbitOutcome", "MAX_WITNESS_ENTRIES"]
 
-#: The explicit witness of the orbit LP is materialised up to this many entries (k <= 12).
-MAX_WITNESS_ENTRIES: int = 2**24
+#: The explicit witness of the orbit LP is materialised up to this many entries (k <= 13,
+#: 512 MiB); beyond it refines raises SizeError and points to qifldp.symmetric.
+MAX_WITNESS_ENTRIES: int = 2**26
 
 #: Entries of a class (y_x, |y|) must agree within this relative tolerance.
 _CLASS_RTOL: float = 1e-12

@@ -104,6 +104,9 @@ def refines(
         A prior with a zero entry.
     SolverError
         A float engine failed (never reported as "does not refine").
+    SizeError
+        One-hot channels beyond k = 13: the explicit witness would be too large
+        (``qifldp.symmetric.refines`` stores it by orbits).
     VerificationError
         No certificate could be verified (near the boundary on a problem too
         large for exact arithmetic, or exact=False there).
@@ -121,7 +124,15 @@ def refines(
     V_g[π▷B] − V_g[π▷A] >= optimum. The entropic engine minimises
     ⟨G, B⟩ + Σ_z logsumexp_j(−(AᵀG)[z, j]) (W = row-softmax(−AᵀG)) by Newton's
     method with block-preconditioned CG, O(|X| |Y_A| |Y_B|) per Hessian product;
-    on infeasible pairs it diverges and −Gᵀ becomes a separating gain.
+    on infeasible pairs it diverges and −Gᵀ becomes a separating gain. Before
+    either, ``auto`` tries the least-norm remapping W = 1b̄ᵀ + A⁺(B − 1b̄ᵀ)
+    (b̄ the mean row of B), a witness whenever it is nonnegative (pairs deep
+    inside the refinement cone). One-hot channels (inputs 0..k-1, outputs all
+    k-bit tuples, unchanged when inputs and bits are permuted together: every
+    UE and THE channel) are decided by an LP over the orbits of pairs of
+    outputs, O(k³) variables instead of 4^k (``method`` "orbits"); its
+    witness is expanded to the explicit 2^k x 2^k W up to k = 13, and its dual
+    lifted to an explicit gain.
 
     *What the verdict means.* Channels are floats: each entry is known up to its
     rounding. Write the rounding band of a candidate W as
