@@ -67,7 +67,9 @@ def refines(
     """Decide whether A ⊑ B (B is a refinement of A: B = A·W for a row-stochastic W).
 
     A ⊑ B means B leaks no more than A for every prior and every gain function
-    (the Coriaceous theorem); the result carries a certificate either way.
+    (the Coriaceous theorem); the result carries a certificate either way. Two
+    symmetric channels (``qifldp.symmetric``) over the same k are decided by the
+    LP over symmetry orbits, polynomial in k.
 
     Parameters
     ----------
@@ -185,8 +187,35 @@ def refines(
     >>> bool(s), s.counterexample.gap > 0
     (False, True)
     """
+    if _is_symmetric(A) or _is_symmetric(B):
+        return _refines_symmetric(A, B, prior, method, exact)
     Am, Bm, pi, opts, labels = _prepare(A, B, prior, method, exact, max_iter, time_limit)
     return decide(Am, Bm, pi, True, opts, labels)
+
+
+def _is_symmetric(C: Any) -> bool:
+    # checked by module so that explicit refinement never imports qifldp.symmetric
+    return type(C).__module__.startswith("qifldp.symmetric")
+
+
+def _refines_symmetric(A: Any, B: Any, prior: Any, method: str, exact: Any) -> RefinementResult:
+    """Both channels symmetric: the polynomial LP over orbits (qifldp.symmetric.refines)."""
+    from ..symmetric import SymmetricChannel
+    from ..symmetric import refines as symmetric_refines
+
+    if not (isinstance(A, SymmetricChannel) and isinstance(B, SymmetricChannel)):
+        msg = (
+            "A and B must both be symmetric channels (qifldp.symmetric) or both explicit; "
+            "use .expand() on the symmetric one for a small k"
+        )
+        raise InputTypeError(msg)
+    if prior is not None or method != "auto" or exact:
+        msg = (
+            "refinement of symmetric channels takes no prior, method or exact option "
+            "(its counterexample uses the uniform prior; expand() the channels for more)"
+        )
+        raise ParameterError(msg)
+    return symmetric_refines(A, B)
 
 
 def max_case_refines(

@@ -182,3 +182,20 @@ def test_uncertifiable_failure_is_an_error_not_a_verdict() -> None:
     assert q.ldp_epsilon(B) == math.inf > q.ldp_epsilon(A)
     with pytest.raises(SolverError, match="no verdict"):
         sym.refines(A, B)
+
+
+def test_top_level_refines_dispatches_to_the_orbit_lp():
+    # QIF paper Lemma 11 lifted by Lemma 4: SUE ⊑ THE one-hot, here at k = 30 where the
+    # explicit channel (30 x 2^30) cannot be built; and the GRR family (Lemma 3).
+    import qifldp as q
+    import qifldp.symmetric as sym
+
+    assert q.refines(sym.sue(30, 1.0), sym.the(30, 1.0, 0.7)).holds
+    r = q.refines(sym.grr(30, 2.0), sym.grr(30, 1.0))
+    assert r.holds
+    r = q.refines(sym.grr(30, 1.0), sym.grr(30, 2.0))
+    assert not r.holds and r.counterexample.gap > 0
+    with pytest.raises(TypeError, match="must both be symmetric"):
+        q.refines(sym.grr(3, 1.0), q.grr(3, 1.0))
+    with pytest.raises(ValueError, match="no prior"):
+        q.refines(sym.grr(3, 1.0), sym.grr(3, 2.0), prior=[0.2, 0.3, 0.5])
