@@ -36,13 +36,21 @@ def _shape(obj: Any) -> str:
     """'r actions x c inputs' for a gain matrix (or the type name of another representation)."""
     shape = getattr(obj, "shape", None)
     if isinstance(shape, tuple) and len(shape) == 2:
-        return f"{shape[0]} actions x {shape[1]} inputs"
+        return f"{_count(shape[0])} actions x {_count(shape[1])} inputs"
     return type(obj).__name__
 
 
 def _num(v: Any, fmt: str = ".3g") -> str:
     return "n/a" if v is None else format(v, fmt)
 
+
+
+def _count(n: Any) -> str:
+    """A dimension for display: exact up to 10^9, else in scientific notation."""
+    try:
+        return str(n) if n < 10**9 else f"{float(n):.3g}"
+    except (TypeError, OverflowError):
+        return str(n)
 
 @dataclass(frozen=True, repr=False)
 class Counterexample:
@@ -170,7 +178,11 @@ class RefinementResult:
         if self.witness is not None:
             shape = getattr(self.witness, "shape", None)
             kind = "W row-stochastic" if self.relation == "refinement" else "R >= 0"
-            size = f"{shape[0]}x{shape[1]} " if isinstance(shape, tuple) and len(shape) == 2 else ""
+            size = (
+                f"{_count(shape[0])}x{_count(shape[1])} "
+                if isinstance(shape, tuple) and len(shape) == 2
+                else ""
+            )
             text = (
                 f"  witness: {size}{kind}, max|A·W − B| = {_num(self.residual)} "
                 f"(tol {self.tolerances['residual']:g}), min entry {_num(self.min_entry)} "
