@@ -21,7 +21,14 @@ from ._certify import (
     witness_errors,
 )
 from ._prep import REDUCE_RTOL, Reduced, expand_witness, normalise_rows, reduce_columns
-from ._symmetry import MAX_WITNESS_ENTRIES, bit_symmetric, solve_orbit_lp
+from ._symmetry import (
+    MAX_WITNESS_ENTRIES,
+    as_symmetric,
+    bit_symmetric,
+    explicit_witness,
+    polished_masses,
+    weighted_gain,
+)
 from .entropic import solve_entropic, solve_lbfgs
 from .lp import solve_l1_lp, solve_l1_lp_columns
 from .result import (
@@ -604,7 +611,17 @@ def _try_certify(P: _Problem, W: np.ndarray | None, H: np.ndarray | None, method
 
 
 def _try_orbits(P: _Problem, labels, t0: float) -> RefinementResult | None:
-    """The orbit LP for bit-symmetric (one-hot) channels; None when it does not apply or certify."""
+    """Bit-symmetric (one-hot) pairs via qifldp.symmetric.refines; None when it does not apply.
+
+    The two channels are rebuilt as SymmetricChannel objects from their detected
+    α tables and decided by the symmetric orbit LP; its certificate is made
+    explicit (orbit witness expanded, symmetric gain as a matrix) and re-checked
+    on the explicit channels like every other certificate. None (the general
+    engines decide) when the symmetric solver gives no verdict or its certificate
+    does not pass the explicit re-check.
+    """
+    from ..symmetric import refines as symmetric_refines
+
     (ia, oa), (ib, ob) = labels
     SA = bit_symmetric(P.An, ia, oa)
     if SA is None:
@@ -612,37 +629,50 @@ def _try_orbits(P: _Problem, labels, t0: float) -> RefinementResult | None:
     SB = bit_symmetric(P.Bn, ib, ob)
     if SB is None or SB.k != SA.k:
         return None
-    out = solve_orbit_lp(SA, SB)
-    P.details.update(engine="orbits", orbit_variables=out.n_variables, lp_optimum=out.optimum)
-    if out.optimum <= LP_ZERO and out.W is None:
-        p = 2**SA.k
-        msg = (
-            f"A ⊑ B holds by the orbit LP (optimum {out.optimum:.2g}), but the explicit "
-            f"witness would have {p} x {p} = {p * p} entries (limit MAX_WITNESS_ENTRIES = "
-            f"{MAX_WITNESS_ENTRIES}); use qifldp.symmetric.refines, whose witness is stored "
-            "by orbits"
-        )
-        raise SizeError(msg)
-    if out.optimum > LP_ZERO:
-        c = _certify_gain_float(P, out.H)
+    CA, CB = as_symmetric(SA), as_symmetric(SB)
+    try:
+        sres = symmetric_refines(CA, CB)
+    except (SolverError, VerificationError) as exc:
+        P.details["orbits_undecided"] = str(exc)
+        return None
+    sd = sres.details or {}
+    P.details.update(
+        engine="orbits",
+        orbit_variables=sd.get("n_variables"),
+        lp_optimum=sd.get("lp_least_residual"),
+        orbit_method=sres.method,
+    )
+    if not sres.holds:
+        H = weighted_gain(sres.counterexample.gain)
+        c = _certify_gain_float(P, H)
         if c is not None:
             g, gap, bound = c
             how = (
-                f"orbit LP dual lifted to an explicit gain; float gap {gap:.3g} exceeds "
-                f"{bound:.2g} "
+                f"{sres.method} certificate ({sres.certified_by}) lifted to an explicit gain; "
+                f"float gap {gap:.3g} exceeds {bound:.2g} "
                 "(rigorous rounding bound plus the rounding-band allowance)"
             )
             return _fails_result(P, g, None, bound, "orbits", False, how, t0)
         return None
-    W = out.W
+    p, pb = SA.bits.shape[0], SB.bits.shape[0]
+    if p * pb > MAX_WITNESS_ENTRIES:
+        msg = (
+            f"A ⊑ B holds by the orbit LP of qifldp.symmetric.refines ({sres.certified_by}), "
+            f"but the explicit witness would have {p} x {pb} = {p * pb} entries (limit "
+            f"MAX_WITNESS_ENTRIES = {MAX_WITNESS_ENTRIES}); use qifldp.symmetric.refines, "
+            "whose witness is stored by orbits"
+        )
+        raise SizeError(msg)
+    W = explicit_witness(polished_masses(sres.witness, SA, SB, P.An, P.Bn), SA, SB)
     AW = P.An @ W
     if (
         np.all(np.abs(P.Bn - AW) <= rounding_band(P.An, P.Bn, W, AW))
         and np.abs(W.sum(axis=1) - 1.0).max() <= 8.0 * (W.shape[1] + 2) * 2.0**-53
     ):
         how = (
-            "orbit LP witness (constant on orbits of the symmetric group), expanded: "
-            f"A·W = B up to the rounding band (max residual {float(np.abs(P.Bn - AW).max()):.3g})"
+            "orbit witness of qifldp.symmetric.refines (constant on orbits of the symmetric "
+            "group), expanded: A·W = B up to the rounding band (max residual "
+            f"{float(np.abs(P.Bn - AW).max()):.3g})"
         )
         return _holds_result(P, W, "orbits", False, how, t0, expanded=True)
     return None

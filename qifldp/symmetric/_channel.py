@@ -173,6 +173,72 @@ class SymmetricChannel:
         obj._init(k, sizes, log_in, log_out, name, scheme, log_ratio)
         return obj
 
+    @classmethod
+    def _from_bit_table(cls, alpha: Any, name: str | None = None) -> SymmetricChannel:
+        """The one-hot channel with explicit entries C[x, y] = alpha[y_x, |y|] (k = alpha cols - 1).
+
+        ``alpha`` has shape (2, k + 1): ``alpha[1, s]`` = a_s (output y with bit x set and
+        s ones), ``alpha[0, s]`` = b_s; the impossible entries alpha[1, 0] and alpha[0, k]
+        are ignored (NaN allowed). Sizes whose classes both have zero mass are dropped
+        (their outputs expand to zero columns). Class masses P_in(s) = C(k-1, s-1) a_s,
+        P_out(s) = C(k-1, s) b_s, in log space; ``expand()`` gives all k-bit tuples.
+
+        Raises
+        ------
+        ChannelError
+            A shape other than (2, k + 1) with k >= 2, a negative or non-finite
+            entry, or rows not summing to 1.
+
+        Examples
+        --------
+        Two bits, each 1 w.p. 3/4 for its own input and 1/4 otherwise (one-hot UE):
+
+        >>> alpha = [[3 / 16, 1 / 16, np.nan], [np.nan, 9 / 16, 3 / 16]]
+        >>> C = SymmetricChannel._from_bit_table(alpha)
+        >>> C.expand().matrix.round(6)
+        array([[0.1875, 0.0625, 0.5625, 0.1875],
+               [0.1875, 0.5625, 0.0625, 0.1875]])
+        """
+        try:
+            al = np.array(alpha, dtype=np.float64)
+        except (TypeError, ValueError):
+            msg = "alpha must be a (2, k + 1) array of real numbers"
+            raise InputTypeError(msg) from None
+        if al.ndim != 2 or al.shape[0] != 2 or al.shape[1] < 3:
+            msg = f"alpha must have shape (2, k + 1) with k >= 2, got {al.shape}"
+            raise ChannelError(msg)
+        k = al.shape[1] - 1
+        s = np.arange(k + 1)
+        a, b = al[1, 1:], al[0, :k]  # a_s for s = 1..k, b_s for s = 0..k-1
+        if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+            msg = "alpha must be finite where a class exists (y_x = 1, |y| >= 1; y_x = 0, |y| < k)"
+            raise ChannelError(msg)
+        if np.any(a < 0) or np.any(b < 0):
+            msg = "alpha must be non-negative (its entries are channel entries)"
+            raise ChannelError(msg)
+        log_in = np.full(k + 1, -np.inf)
+        log_out = np.full(k + 1, -np.inf)
+        with np.errstate(divide="ignore"):
+            log_in[1:] = np.log(a) + log_comb(k - 1, s[:k])
+            log_out[:k] = np.log(b) + log_comb(k - 1, s[:k])
+            la = np.concatenate([[-np.inf], np.log(a)])
+            lb = np.concatenate([np.log(b), [-np.inf]])
+        keep = (log_in > -np.inf) | (log_out > -np.inf)
+        if not np.any(keep):
+            msg = "alpha has no positive entry: the rows cannot sum to 1"
+            raise ChannelError(msg)
+        with np.errstate(invalid="ignore"):
+            ratio = np.where((la > -np.inf) & (lb > -np.inf), la - lb, 0.0)
+        return cls._make(
+            k,
+            s[keep],
+            log_in[keep],
+            log_out[keep],
+            name if name is not None else f"one-hot bit channel (k={k})",
+            ("bits",),
+            log_ratio=ratio[keep],
+        )
+
     # -- basic attributes ---------------------------------------------------------
     @property
     def k(self) -> int:
