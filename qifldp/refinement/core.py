@@ -131,10 +131,11 @@ def refines(
     (b̄ the mean row of B), a witness whenever it is nonnegative (pairs deep
     inside the refinement cone). One-hot channels (inputs 0..k-1, outputs all
     k-bit tuples, unchanged when inputs and bits are permuted together: every
-    UE and THE channel) are decided by an LP over the orbits of pairs of
-    outputs, O(k³) variables instead of 4^k (``method`` "orbits"); its
-    witness is expanded to the explicit 2^k x 2^k W up to k = 13, and its dual
-    lifted to an explicit gain.
+    UE and THE channel) are decided by the LP over symmetry orbits of
+    :func:`qifldp.symmetric.refines`, O(k²) variables instead of 4^k
+    (``method`` "orbits"); its witness is expanded to the explicit 2^k x 2^k W
+    up to k = 13 and its dual gain lifted to an explicit gain, both re-checked
+    on the explicit channels.
 
     *What the verdict means.* Channels are floats: each entry is known up to its
     rounding. Write the rounding band of a candidate W as
