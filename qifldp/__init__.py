@@ -13,7 +13,8 @@ success rate, f-DP trade-offs and refinement with checkable certificates.
 
 from __future__ import annotations
 
-# --- core (channel, operators, priors, gains, measures) ------------------------
+from . import formulas, simulation
+from .channel import MAX_ENTRIES, Channel, as_channel
 from .errors import (
     ChannelError,
     GainError,
@@ -25,10 +26,22 @@ from .errors import (
     SolverError,
     VerificationError,
 )
-from .channel import MAX_ENTRIES, Channel, as_channel
-from .operators import cascade, hidden_choice, one_hot, parallel, visible_choice
-from .priors import point_prior, uniform_prior
+from .families import FamilyResult, check_refinement_family
+from .fdp import (
+    TradeoffCurve,
+    refines_2x2,
+    refines_binary,
+    tradeoff_channel,
+    tradeoff_curve,
+    tradeoff_point,
+    tradeoff_value,
+    witness_2x2,
+)
 from .gains import identity_gain, k_tries_gain, metric_gain
+from .graph import plot_refinement_graph, refinement_graph
+from .keyvalue import pckv_epsilon, pckv_grr, pckv_ue
+from .lattice import join, meet
+from .lifting import LiftedRefinement, refines_one_hot_bitwise
 from .measures import (
     Hyper,
     additive_leakage,
@@ -44,8 +57,6 @@ from .measures import (
     prior_bayes_vulnerability,
     prior_g_vulnerability,
 )
-
-# --- mechanisms, formulas, simulation (issue 3) --------------------------------
 from .mechanisms import (
     blh,
     grr,
@@ -60,8 +71,10 @@ from .mechanisms import (
     the_bit,
     unary_encoding,
 )
-from . import formulas
-from . import simulation
+from .multidim import rsfd_grr, smp, spl
+from .operators import cascade, hidden_choice, one_hot, parallel, visible_choice
+from .priors import point_prior, uniform_prior
+from .refinement import Counterexample, RefinementResult, max_case_refines, refines
 from .simulation import (
     EmpiricalRate,
     LHReports,
@@ -105,29 +118,9 @@ from .simulation import (
     zipf_data,
 )
 
-# --- refinement and f-DP (issue 4) ---------------------------------------------
-from .refinement import Counterexample, RefinementResult, max_case_refines, refines
-from .fdp import (
-    TradeoffCurve,
-    refines_2x2,
-    refines_binary,
-    tradeoff_channel,
-    tradeoff_curve,
-    tradeoff_point,
-    tradeoff_value,
-    witness_2x2,
-)
-from .lattice import join, meet
-from .lifting import LiftedRefinement, refines_one_hot_bitwise
-from .families import FamilyResult, check_refinement_family
-from .graph import plot_refinement_graph, refinement_graph
-
-# --- composite protocols (key-value, multidimensional) -------------------------
-from .keyvalue import pckv_epsilon, pckv_grr, pckv_ue
-from .multidim import rsfd_grr, smp, spl
-
-# --- symbolic and symmetric twins (imported lazily) ----------------------------
-_LAZY_SUBMODULES = ("symbolic", "symmetric")
+# Imported on first use: the symbolic twin (sympy), symmetric channels,
+# the audit of published claims and the figure reproductions.
+_LAZY_SUBMODULES = ("symbolic", "symmetric", "audit", "reproduce")
 
 
 def __getattr__(name: str):
@@ -143,4 +136,130 @@ def __getattr__(name: str):
     raise AttributeError(msg)
 
 
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
+
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "ChannelError",
+    "GainError",
+    "InputTypeError",
+    "ParameterError",
+    "PriorError",
+    "QifldpError",
+    "SizeError",
+    "SolverError",
+    "VerificationError",
+    "MAX_ENTRIES",
+    "Channel",
+    "as_channel",
+    "cascade",
+    "hidden_choice",
+    "one_hot",
+    "parallel",
+    "visible_choice",
+    "point_prior",
+    "uniform_prior",
+    "identity_gain",
+    "k_tries_gain",
+    "metric_gain",
+    "Hyper",
+    "additive_leakage",
+    "asr",
+    "bayes_capacity",
+    "bayes_vulnerability",
+    "g_vulnerability",
+    "hyper",
+    "ldp_epsilon",
+    "max_case_capacity",
+    "min_entropy_leakage",
+    "multiplicative_leakage",
+    "prior_bayes_vulnerability",
+    "prior_g_vulnerability",
+    "blh",
+    "grr",
+    "local_hashing",
+    "olh",
+    "oue",
+    "oue_bit",
+    "subset_selection",
+    "sue",
+    "sue_bit",
+    "the",
+    "the_bit",
+    "unary_encoding",
+    "formulas",
+    "simulation",
+    "EmpiricalRate",
+    "LHReports",
+    "Transactions",
+    "attack_grr",
+    "attack_lh",
+    "attack_ss",
+    "attack_the",
+    "attack_ue",
+    "bayes_attack",
+    "empirical_asr",
+    "estimate_grr",
+    "estimate_inversion",
+    "estimate_lh",
+    "estimate_oue",
+    "estimate_ss",
+    "estimate_sue",
+    "estimate_the",
+    "estimate_ue",
+    "load_fimi",
+    "project_simplex",
+    "sample",
+    "sample_blh",
+    "sample_grr",
+    "sample_lh",
+    "sample_olh",
+    "sample_oue",
+    "sample_ss",
+    "sample_sue",
+    "sample_the",
+    "sample_ue",
+    "simulate_attack",
+    "variance_grr",
+    "variance_inversion",
+    "variance_lh",
+    "variance_oue",
+    "variance_ss",
+    "variance_sue",
+    "variance_the",
+    "variance_ue",
+    "zipf_data",
+    "Counterexample",
+    "RefinementResult",
+    "max_case_refines",
+    "refines",
+    "TradeoffCurve",
+    "refines_2x2",
+    "refines_binary",
+    "tradeoff_channel",
+    "tradeoff_curve",
+    "tradeoff_point",
+    "tradeoff_value",
+    "witness_2x2",
+    "join",
+    "meet",
+    "LiftedRefinement",
+    "refines_one_hot_bitwise",
+    "FamilyResult",
+    "check_refinement_family",
+    "plot_refinement_graph",
+    "refinement_graph",
+    "pckv_epsilon",
+    "pckv_grr",
+    "pckv_ue",
+    "rsfd_grr",
+    "smp",
+    "spl",
+    "symbolic",
+    "symmetric",
+    "audit",
+    "reproduce",
+]

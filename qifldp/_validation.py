@@ -23,7 +23,11 @@ def check_int(name: str, value: Any, minimum: int | None = None, maximum: int | 
     4
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        if isinstance(value, numbers.Real) and float(value).is_integer() and not isinstance(value, bool):
+        if (
+            isinstance(value, numbers.Real)
+            and float(value).is_integer()
+            and not isinstance(value, bool)
+        ):
             value = int(value)
         else:
             msg = f"{name} must be an integer, got {value!r} of type {type(value).__name__}"

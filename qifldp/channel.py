@@ -137,7 +137,9 @@ class Channel:
                 msg = f"matrix must be a 2-D array of real numbers: {exc}"
                 raise InputTypeError(msg) from None
             if arr.ndim != 2:
-                msg = f"matrix must be 2-D (inputs x outputs), got {arr.ndim}-D of shape {arr.shape}"
+                msg = (
+                    f"matrix must be 2-D (inputs x outputs), got {arr.ndim}-D of shape {arr.shape}"
+                )
                 raise ChannelError(msg)
             if arr.shape[0] == 0 or arr.shape[1] == 0:
                 msg = f"matrix must have at least one row and one column, got shape {arr.shape}"
@@ -148,7 +150,9 @@ class Channel:
                 raise ChannelError(msg)
             if np.any(arr < 0):
                 i, j = np.argwhere(arr < 0)[0]
-                msg = f"matrix entries must be non-negative, entry [{i}, {j}] is {float(arr[i, j])!r}"
+                msg = (
+                    f"matrix entries must be non-negative, entry [{i}, {j}] is {float(arr[i, j])!r}"
+                )
                 raise ChannelError(msg)
             sums = arr.sum(axis=1)
             bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_ATOL)
@@ -340,7 +344,9 @@ class Channel:
         ('y0', 'y1')
         """
         return Channel(
-            self, self._inputs if inputs is None else inputs, self._outputs if outputs is None else outputs
+            self,
+            self._inputs if inputs is None else inputs,
+            self._outputs if outputs is None else outputs,
         )
 
     # -- display ---------------------------------------------------------------------
@@ -355,7 +361,7 @@ class Channel:
             return f"<pre>{self!r}</pre>"
         rows = "".join(
             f"<tr><th>{x!r}</th>" + "".join(f"<td>{v:.6g}</td>" for v in r) + "</tr>"
-            for x, r in zip(self._inputs, self._matrix)
+            for x, r in zip(self._inputs, self._matrix, strict=True)
         )
         head = "<tr><th></th>" + "".join(f"<th>{y!r}</th>" for y in self._outputs) + "</tr>"
         return f"<table>{head}{rows}</table>"

@@ -102,10 +102,15 @@ def build(spec: str, **defaults: Any) -> Channel:
             params[key] = val
     unknown = sorted(set(params) - set(accepted))
     if unknown:
-        msg = f"protocol {name!r} takes {', '.join(accepted)}; unknown parameter(s): {', '.join(unknown)}"
+        msg = (
+            f"protocol {name!r} takes {', '.join(accepted)}; "
+            f"unknown parameter(s): {', '.join(unknown)}"
+        )
         raise UsageError(msg)
     missing = [
-        p.name for p in accepted.values() if p.default is inspect.Parameter.empty and p.name not in params
+        p.name
+        for p in accepted.values()
+        if p.default is inspect.Parameter.empty and p.name not in params
     ]
     if missing:
         msg = f"protocol {name!r} needs parameter(s): {', '.join(missing)}"
@@ -164,9 +169,9 @@ def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
 
     cells = [[fmt(r[c]) for c in columns] for r in rows]
     widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))]
     lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in cells]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)) for row in cells]
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -248,7 +253,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--k", type=int, default=4, help="domain size (default 4)")
     s.add_argument("--eps", type=float, default=1.0, help="privacy parameter (default 1)")
     s.add_argument("--no-graph", action="store_true", help="skip the refinement diagram")
-    s.add_argument("names", nargs="*", help=f"protocol specs (default: {' '.join(DEFAULT_COMPARE)})")
+    s.add_argument(
+        "names", nargs="*", help=f"protocol specs (default: {' '.join(DEFAULT_COMPARE)})"
+    )
     s.set_defaults(func=_cmd_compare)
 
     s = sub.add_parser("reproduce", help="reproduce the QIF paper's figures 4-7 as PNG files")

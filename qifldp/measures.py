@@ -369,7 +369,8 @@ class Hyper:
     outputs: tuple
 
     def __repr__(self) -> str:
-        return f"Hyper({len(self.outer)} posteriors)\nouter={self.outer}\nposteriors=\n{self.posteriors}"
+        head = f"Hyper({len(self.outer)} posteriors)"
+        return f"{head}\nouter={self.outer}\nposteriors=\n{self.posteriors}"
 
 
 def hyper(C: Any, prior: Any = None, decimals: int = 12) -> Hyper:

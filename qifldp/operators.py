@@ -212,7 +212,7 @@ def visible_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
     """
     chans, p = _check_choice(channels, probs)
     check_size(chans[0].n_inputs, sum(C.n_outputs for C in chans), "visible_choice")
-    M = np.hstack([pi * C.matrix for pi, C in zip(p, chans)])
+    M = np.hstack([pi * C.matrix for pi, C in zip(p, chans, strict=True)])
     outputs = tuple((i, y) for i, C in enumerate(chans) for y in C.outputs)
     return Channel(M, chans[0].inputs, outputs)
 
@@ -256,7 +256,7 @@ def hidden_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
             index.setdefault(y, len(index))
     check_size(chans[0].n_inputs, len(index), "hidden_choice")
     M = np.zeros((chans[0].n_inputs, len(index)))
-    for pi, C in zip(p, chans):
+    for pi, C in zip(p, chans, strict=True):
         cols = np.fromiter((index[y] for y in C.outputs), dtype=np.intp, count=C.n_outputs)
         np.add.at(M.T, cols, pi * C.matrix.T)
     return Channel(M, chans[0].inputs, tuple(index))

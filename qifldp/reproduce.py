@@ -63,9 +63,7 @@ def _prior(values: np.ndarray, k: int) -> np.ndarray:
     return counts / counts.sum()
 
 
-def figure_4(
-    out: Path, quick: bool = False, data: Any = None, seed: int = 4
-) -> Figure:
+def figure_4(out: Path, quick: bool = False, data: Any = None, seed: int = 4) -> Figure:
     """Fig. 4: ASR of THE (over theta), OUE and SUE, with Lemma 10's threshold.
 
     The adversary knows the data prior (the top-10 items); theory is the prior-weighted
@@ -92,7 +90,7 @@ def figure_4(
     thetas = np.linspace(0.52, 0.98, 6 if quick else 24)
     fig, axes = plt.subplots(1, len(epsilons), figsize=(4 * len(epsilons), 3.2), squeeze=False)
     series: dict[str, Any] = {"thetas": thetas.tolist(), "prior": prior.tolist()}
-    for ax, eps in zip(axes[0], epsilons):
+    for ax, eps in zip(axes[0], epsilons, strict=True):
         v_the = [bayes_vulnerability(the(k, eps, t), prior) for t in thetas]
         v_oue = bayes_vulnerability(oue(k, eps), prior)
         v_sue = bayes_vulnerability(sue(k, eps), prior)
@@ -111,9 +109,7 @@ def figure_4(
     return _save(fig, out, "figure4_asr_the_oue_sue", series)
 
 
-def figure_5(
-    out: Path, quick: bool = False, data: Any = None, seed: int = 5
-) -> Figure:
+def figure_5(out: Path, quick: bool = False, data: Any = None, seed: int = 5) -> Figure:
     """Fig. 5: MSE of the frequency estimates of THE (over theta), OUE and SUE.
 
     Lines are the estimators' theoretical variances summed over the domain, dots the
@@ -150,7 +146,7 @@ def figure_5(
     thetas = np.linspace(0.52, 0.98, 5 if quick else 12)
     fig, axes = plt.subplots(1, len(epsilons), figsize=(4 * len(epsilons), 3.2), squeeze=False)
     series: dict[str, Any] = {"thetas": thetas.tolist()}
-    for ax, eps in zip(axes[0], epsilons):
+    for ax, eps in zip(axes[0], epsilons, strict=True):
         mse_the = [
             float(np.mean((estimate_the(sample_the(values, k, eps, t, rng), eps, t) - f) ** 2))
             for t in thetas
@@ -230,7 +226,7 @@ def figure_7(out: Path, quick: bool = False, seed: int = 7) -> Figure:
     repeats = 5 if quick else 50
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
     series: dict[str, Any] = {"k": ks.tolist()}
-    for ax, eps in zip(axes, (3.0, 5.0)):
+    for ax, eps in zip(axes, (3.0, 5.0), strict=True):
         g = int(formulas.olh_g(eps))
         eq25 = formulas.asr_lh_gursoy(ks, eps, g)
         eq26 = formulas.asr_lh(ks, eps, g)

@@ -38,4 +38,4 @@ HAND_V1_PRIOR = Fraction(11, 16)
 
 def exact_bayes_capacity(rows: list[list[Fraction]]) -> Fraction:
     """Σ_y max_x C[x, y] in exact rationals (an independent re-computation)."""
-    return sum((max(col) for col in zip(*rows)), Fraction(0))
+    return sum((max(col) for col in zip(*rows, strict=True)), Fraction(0))

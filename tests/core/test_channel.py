@@ -112,9 +112,7 @@ def test_repr_small_and_large():
 
 def test_reduced_merges_proportional_and_drops_zero_columns():
     # columns 0 and 1 are proportional (factor 2), column 3 is zero: worked by hand.
-    C = q.Channel(
-        [[0.1, 0.2, 0.7, 0.0], [0.2, 0.4, 0.4, 0.0]], outputs=("a", "b", "c", "d")
-    )
+    C = q.Channel([[0.1, 0.2, 0.7, 0.0], [0.2, 0.4, 0.4, 0.0]], outputs=("a", "b", "c", "d"))
     R, groups = C.reduced(return_groups=True)
     np.testing.assert_allclose(R.matrix, [[0.3, 0.7], [0.6, 0.4]])
     assert R.outputs == (("a", "b"), "c")
