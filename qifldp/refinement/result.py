@@ -44,13 +44,13 @@ def _num(v: Any, fmt: str = ".3g") -> str:
     return "n/a" if v is None else format(v, fmt)
 
 
-
 def _count(n: Any) -> str:
     """A dimension for display: exact up to 10^9, else in scientific notation."""
     try:
         return str(n) if n < 10**9 else f"{float(n):.3g}"
     except (TypeError, OverflowError):
         return str(n)
+
 
 @dataclass(frozen=True, repr=False)
 class Counterexample:
