@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .channel import Channel
-from .errors import QifldpError
+from .errors import QifldpError, SizeError
 
 __all__ = ["main", "parse_spec", "build", "PROTOCOLS"]
 
@@ -86,13 +86,18 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, params
 
 
-def build(spec: str, **defaults: Any) -> Channel:
+def build(spec: str, kind: str = "explicit", **defaults: Any) -> Any:
     """Build the channel of a protocol spec; ``defaults`` fill missing parameters.
+
+    ``kind`` is "explicit" (a ``Channel``), "symmetric" (``qifldp.symmetric``) or
+    "auto" (explicit, or symmetric when the explicit channel is too large).
 
     Examples
     --------
     >>> build("grr:k=3,eps=0").shape
     (3, 3)
+    >>> type(build("oue:k=1000,eps=1", kind="auto")).__name__
+    'SymmetricChannel'
     """
     name, params = parse_spec(spec)
     ctor = _constructor(name)
@@ -115,7 +120,22 @@ def build(spec: str, **defaults: Any) -> Channel:
     if missing:
         msg = f"protocol {name!r} needs parameter(s): {', '.join(missing)}"
         raise UsageError(msg)
-    return ctor(**params)
+    if kind == "explicit":
+        return ctor(**params)
+    from . import symmetric
+
+    lumped = getattr(symmetric, ctor.__name__, None)
+    if kind == "symmetric":
+        if lumped is None:
+            msg = f"protocol {name!r} has no symmetric (large-k) representation"
+            raise UsageError(msg)
+        return lumped(**params)
+    try:
+        return ctor(**params)
+    except SizeError:
+        if lumped is None:
+            raise
+        return lumped(**params)
 
 
 def _num(x: float) -> float | str:
@@ -134,7 +154,7 @@ def _leak_row(C: Channel) -> dict[str, Any]:
 
 
 def _cmd_leak(args: argparse.Namespace) -> dict[str, Any]:
-    C = build(args.spec)
+    C = build(args.spec, kind="auto")
     out = {"protocol": args.spec, **_leak_row(C)}
     if not args.json:
         width = max(len(k) for k in out)
@@ -179,7 +199,10 @@ def _cmd_compare(args: argparse.Namespace) -> dict[str, Any]:
     names = args.names or list(DEFAULT_COMPARE)
     channels: dict[str, Channel] = {}
     for spec in names:
-        channels[spec] = build(spec, k=args.k, eps=args.eps)
+        channels[spec] = build(spec, kind="auto", k=args.k, eps=args.eps)
+    if len({type(C) for C in channels.values()}) > 1:
+        # some protocol is too large to enumerate: compare all of them as symmetric channels
+        channels = {s: build(s, kind="symmetric", k=args.k, eps=args.eps) for s in names}
     rows = []
     for spec, C in channels.items():
         row = _leak_row(C)

@@ -1,6 +1,7 @@
 """The command line: JSON contract, exit codes, and the README's main-job command."""
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -99,3 +100,34 @@ def test_compare_hasse_edges_match_refines(capsys):
     out = json.loads(capsys.readouterr().out)
     # QIF paper Lemma 11 lifted by Lemma 4: SUE ⊑ THE for every theta
     assert out["edges"] == [["sue", "the:theta=0.9"]]
+
+
+def test_leak_falls_back_to_the_symmetric_channel_for_large_k(capsys):
+    # the explicit OLH channel at k = 10^6 cannot be built; the closed form (QIF paper
+    # Eq. 27 with g = round(e^3 + 1)) is an independent check of the lumped value
+    assert main(["--json", "leak", "olh:k=1000000,eps=3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["bayes_capacity"] == pytest.approx(q.formulas.bayes_capacity_olh(10**6, 3.0))
+    assert out["ldp_epsilon"] == pytest.approx(3.0)
+
+
+def test_compare_large_k_uses_symmetric_channels_for_all(capsys):
+    args = ["--json", "compare", "--k", "200", "--eps", "2", "grr", "sue", "the:theta=0.8"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    caps = {p["name"]: p["bayes_capacity"] for p in out["protocols"]}
+    # GRR closed form k e^eps / (e^eps + k - 1), QIF paper
+    assert caps["grr"] == pytest.approx(200 * math.exp(2) / (math.exp(2) + 199))
+    assert caps["sue"] == pytest.approx(q.formulas.bayes_capacity_sue(200, 2.0))
+    # Lemma 11 lifted by Lemma 4: SUE ⊑ THE; GRR is comparable with neither here
+    assert out["edges"] == [["sue", "the:theta=0.8"]]
+
+
+def test_build_kinds():
+    from qifldp.cli import UsageError, build
+
+    assert type(build("grr:k=3,eps=1", kind="symmetric")).__name__ == "SymmetricChannel"
+    with pytest.raises(q.SizeError):
+        build("oue:k=40,eps=1")
+    with pytest.raises(UsageError, match="no symmetric"):
+        build("sue_bit:eps=1", kind="symmetric")
