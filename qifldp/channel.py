@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ._reduce import reduce_columns
 from .errors import ChannelError, InputTypeError, SizeError
 
 __all__ = ["Channel", "as_channel", "check_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
@@ -280,7 +281,7 @@ class Channel:
         return bool(np.max(np.abs(self._matrix - other._matrix)) <= atol)
 
     # -- transformations -------------------------------------------------------------
-    def reduced(self, decimals: int = 12, return_groups: bool = False):
+    def reduced(self, rtol: float | None = None, return_groups: bool = False):
         """Merge columns that are positive multiples of each other; drop zero columns.
 
         The reduced channel is equivalent to this one under refinement in both
@@ -290,9 +291,10 @@ class Channel:
 
         Parameters
         ----------
-        decimals : int
-            Columns are compared after scaling to unit sum and rounding to this
-            many decimals (proportionality tolerance ~10^-decimals).
+        rtol : float, optional
+            Two columns are merged when they have the same zero pattern and every
+            ratio of their entries agrees within this relative tolerance (default
+            :data:`qifldp._reduce.REDUCE_RTOL` = 2e-15, a few units of roundoff).
         return_groups : bool
             Also return the list of column-index groups (one per reduced column).
 
@@ -304,7 +306,9 @@ class Channel:
         -----
         Columns y, y' with C[:, y] = c C[:, y'] (c > 0) give the same posterior;
         merging them (adding the columns) is a post-processing that is invertible
-        up to refinement, hence the equivalence. Cost O(|X| |Y| log |Y|).
+        up to refinement, hence the equivalence. The comparison is relative to each
+        entry, so columns differing only in tiny entries are never merged. Cost
+        O(|X| |Y| log |Y|).
 
         Examples
         --------
@@ -316,25 +320,13 @@ class Channel:
         >>> R.outputs
         (('a', 'b'), 'c')
         """
-        M = self._matrix
-        sums = M.sum(axis=0)
-        nz = np.flatnonzero(sums > 0)
-        normalized = np.round(M[:, nz] / sums[nz], decimals)
-        _, first, inverse = np.unique(normalized.T, axis=0, return_index=True, return_inverse=True)
-        inverse = np.asarray(inverse).reshape(-1)
-        order = np.argsort(first, kind="stable")  # keep the original column order
-        rank = np.empty_like(order)
-        rank[order] = np.arange(order.size)
-        group_of = rank[inverse]
-        n_groups = order.size
-        merged = np.zeros((M.shape[0], n_groups))
-        np.add.at(merged.T, group_of, M[:, nz].T)
-        groups = [nz[group_of == g] for g in range(n_groups)]
+        red = reduce_columns(self._matrix) if rtol is None else reduce_columns(self._matrix, rtol)
+        groups = red.groups
         outs = tuple(
             self._outputs[g[0]] if g.size == 1 else tuple(self._outputs[j] for j in g)
             for g in groups
         )
-        R = Channel(merged, self._inputs, outs)
+        R = Channel(red.matrix, self._inputs, outs)
         return (R, groups) if return_groups else R
 
     def relabel(self, inputs=None, outputs=None) -> Channel:

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ._reduce import reduce_columns
 from .channel import Channel, as_channel
 from .errors import GainError, InputTypeError, ParameterError
 from .gains import as_gain
@@ -373,11 +374,11 @@ class Hyper:
         return f"{head}\nouter={self.outer}\nposteriors=\n{self.posteriors}"
 
 
-def hyper(C: Any, prior: Any = None, decimals: int = 12) -> Hyper:
+def hyper(C: Any, prior: Any = None) -> Hyper:
     """The hyper-distribution of a prior through a channel.
 
     Outputs with probability 0 are dropped; outputs giving the same posterior
-    (compared after rounding to ``decimals``) are merged.
+    (joint columns proportional within ``qifldp._reduce.REDUCE_RTOL``) are merged.
 
     Parameters
     ----------
@@ -402,22 +403,8 @@ def hyper(C: Any, prior: Any = None, decimals: int = 12) -> Hyper:
     """
     C = as_channel(C)
     pi = as_prior(prior, C.n_inputs)
-    J = pi[:, None] * C.matrix
-    py = J.sum(axis=0)
-    keep = np.flatnonzero(py > 0)
-    post = (J[:, keep] / py[keep]).T
-    _, first, inverse = np.unique(
-        np.round(post, decimals), axis=0, return_index=True, return_inverse=True
-    )
-    inverse = np.asarray(inverse).reshape(-1)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    group = rank[inverse]
-    outer = np.zeros(order.size)
-    np.add.at(outer, group, py[keep])
-    posteriors = post[first[order]]
-    outputs = tuple(
-        tuple(C.outputs[keep[j]] for j in np.flatnonzero(group == g)) for g in range(order.size)
-    )
+    red = reduce_columns(pi[:, None] * C.matrix)
+    outer = red.matrix.sum(axis=0)
+    posteriors = (red.matrix / outer).T
+    outputs = tuple(tuple(C.outputs[j] for j in g) for g in red.groups)
     return Hyper(outer, posteriors, outputs)

@@ -123,3 +123,13 @@ def test_reduced_of_reduced_is_identity_on_hand():
     R = HAND.reduced()
     assert R.reduced() == R
     assert R.shape == (3, 4)  # no two columns of HAND are proportional
+
+
+def test_reduced_never_merges_columns_that_differ_only_in_tiny_entries():
+    # columns 0 and 1 agree in rows 0-1 but their row-2 entries are 1e-20 vs 2e-20: not
+    # proportional. Merging them would change ldp_epsilon from ln(0.4/1e-20) (column 0)
+    # to ln(0.8/3e-20): computed by hand.
+    C = q.Channel([[0.4, 0.4, 0.2], [0.3, 0.3, 0.4], [1e-20, 2e-20, 1 - 3e-20]])
+    R = C.reduced()
+    assert R.n_outputs == 3
+    assert q.ldp_epsilon(R) == q.ldp_epsilon(C) == pytest.approx(np.log(0.4 / 1e-20))
