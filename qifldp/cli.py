@@ -209,6 +209,7 @@ def _cmd_compare(args: argparse.Namespace) -> dict[str, Any]:
         rows.append({"name": spec, **{k: row[k] for k in ("bayes_capacity", "asr", "ldp_epsilon")}})
     edges: list[list[str]] = []
     equivalent: list[list[str]] = []
+    G = None
     if not args.no_graph and len(channels) > 1:
         from .graph import refinement_graph
 
@@ -218,6 +219,8 @@ def _cmd_compare(args: argparse.Namespace) -> dict[str, Any]:
     out = {"k": args.k, "eps": args.eps, "protocols": rows, "edges": edges}
     if equivalent:
         out["equivalent"] = equivalent
+    if args.plot:
+        out["plot"] = _plot_hasse(G, args)
     if not args.json:
         print(f"k = {args.k}, eps = {args.eps}")
         print(_table(rows, ["name", "bayes_capacity", "asr", "ldp_epsilon"]))
@@ -254,6 +257,27 @@ def _cmd_audit(args: argparse.Namespace) -> dict[str, Any]:
     return {"claims": [r.to_dict() for r in results]}
 
 
+def _plot_hasse(G: Any, args: argparse.Namespace) -> str:
+    """Write the Hasse diagram of ``compare`` to ``args.plot`` (PNG, SVG or PDF)."""
+    if G is None:
+        msg = "--plot needs the refinement diagram: give two or more protocols, without --no-graph"
+        raise UsageError(msg)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .graph import plot_refinement_graph
+
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    plot_refinement_graph(G, ax=ax)
+    ax.set_title(f"k = {args.k}, eps = {args.eps:g}  (A -> B: A ⊑ B)")
+    fig.tight_layout()
+    fig.savefig(args.plot)
+    plt.close(fig)
+    return str(args.plot)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="qifldp",
@@ -276,6 +300,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--k", type=int, default=4, help="domain size (default 4)")
     s.add_argument("--eps", type=float, default=1.0, help="privacy parameter (default 1)")
     s.add_argument("--no-graph", action="store_true", help="skip the refinement diagram")
+    s.add_argument("--plot", default=None, help="also draw the Hasse diagram to this file")
     s.add_argument(
         "names", nargs="*", help=f"protocol specs (default: {' '.join(DEFAULT_COMPARE)})"
     )

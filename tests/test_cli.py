@@ -131,3 +131,14 @@ def test_build_kinds():
         build("oue:k=40,eps=1")
     with pytest.raises(UsageError, match="no symmetric"):
         build("sue_bit:eps=1", kind="symmetric")
+
+
+def test_compare_plot_writes_the_hasse_diagram(tmp_path, capsys):
+    path = tmp_path / "hasse.png"
+    args = ["--json", "compare", "--k", "3", "--eps", "2", "--plot", str(path), "sue", "oue"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["plot"] == str(path)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["compare", "--no-graph", "--plot", str(path), "sue", "oue"]) == 2
+    assert "--plot needs" in capsys.readouterr().err
