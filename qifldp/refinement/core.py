@@ -69,7 +69,8 @@ def refines(
     A ⊑ B means B leaks no more than A for every prior and every gain function
     (the Coriaceous theorem); the result carries a certificate either way. Two
     symmetric channels (``qifldp.symmetric``) over the same k are decided by the
-    LP over symmetry orbits, polynomial in k.
+    LP over symmetry orbits, polynomial in k; symbolic channels with rational
+    entries (``qifldp.symbolic``) exactly, by :func:`qifldp.symbolic.refines`.
 
     Parameters
     ----------
@@ -190,8 +191,33 @@ def refines(
     """
     if _is_symmetric(A) or _is_symmetric(B):
         return _refines_symmetric(A, B, prior, method, exact)
+    if _is_symbolic(A) or _is_symbolic(B):
+        return _refines_symbolic(A, B, prior, method)
     Am, Bm, pi, opts, labels = _prepare(A, B, prior, method, exact, max_iter, time_limit)
     return decide(Am, Bm, pi, True, opts, labels)
+
+
+def _is_symbolic(C: Any) -> bool:
+    return type(C).__module__.startswith("qifldp.symbolic")
+
+
+def _refines_symbolic(A: Any, B: Any, prior: Any, method: str) -> Any:
+    """A symbolic channel: decide exactly in rationals (qifldp.symbolic.refines)."""
+    from ..symbolic import refines as symbolic_refines
+
+    if prior is not None or method != "auto":
+        msg = "refinement of symbolic channels takes no prior or method option"
+        raise ParameterError(msg)
+    for name, C in (("A", A), ("B", B)):
+        free = getattr(C, "free_symbols", set())
+        if free:
+            syms = ", ".join(sorted(map(str, free)))
+            msg = (
+                f"{name} has free parameters ({syms}): substitute numbers with .subs(...) "
+                "for an exact decision, or .evaluate(...) for a float one"
+            )
+            raise ParameterError(msg)
+    return symbolic_refines(A, B)
 
 
 def _is_symmetric(C: Any) -> bool:

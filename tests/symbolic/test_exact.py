@@ -152,3 +152,18 @@ def test_errors():
         symbolic.refines(symbolic.grr(2, sp.log(2)), symbolic.grr(3, sp.log(2)))
     with pytest.raises(InputTypeError):
         exact.to_fractions(q.grr(2, 1.0).matrix)
+
+
+def test_top_level_refines_dispatches_symbolic_channels():
+    import qifldp as q
+
+    # GRR family (QIF paper Lemma 3): grr(ln 4) ⊑ grr(ln 2), not the other way round
+    A, B = symbolic.grr(3, sp.log(4)), symbolic.grr(3, sp.log(2))
+    assert q.refines(A, B).holds and not q.refines(B, A).holds
+    # Lemma 9: the SUE and OUE bit channels are incomparable (rational at eps = 2 ln 3)
+    S, O = symbolic.sue_bit(2 * sp.log(3)), symbolic.oue_bit(2 * sp.log(3))
+    r = q.refines(S, O)
+    assert not r.holds and r.counterexample.gap > 0
+    eps = sp.Symbol("eps", positive=True)
+    with pytest.raises(ValueError, match="free parameters"):
+        q.refines(symbolic.grr(3, eps), B)
