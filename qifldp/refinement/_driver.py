@@ -724,6 +724,7 @@ def decide(
         if engine == "auto":
             engine = "highs" if (size <= HIGHS_MAX_VARIABLES or not rowsum) else "entropic"
         tried = []
+        failures = []  # solver failures: another engine or exact arithmetic may still decide
         reason = ""
         hints: tuple = (None, None)
         if engine == "highs":
@@ -731,9 +732,15 @@ def decide(
         else:
             second = ["highs"] if size <= HIGHS_FALLBACK_MAX_VARIABLES else []
         for eng in [engine, *second]:
-            W, H, info = _run_engine(P, eng, opts)
-            P.details.update(info)
             tried.append(eng)
+            try:
+                W, H, info = _run_engine(P, eng, opts)
+            except SolverError as exc:
+                failures.append(str(exc))
+                P.details["solver_failures"] = failures
+                reason = f"{eng} failed"
+                continue
+            P.details.update(info)
             res, W_red = _try_certify(P, W, H, eng, t0)
             if res is not None:
                 break
@@ -742,14 +749,23 @@ def decide(
             hints = (W if W is not None else hints[0], H if H is not None else hints[1])
         if res is None:
             why = f"floating point could not certify ({reason}; engines {tried})"
+            if failures:
+                why += "; solver failures: " + " | ".join(failures)
+            all_failed = len(failures) == len(tried)
             P.details["float_undecided"] = why
             if opts.exact is False:
-                raise VerificationError(why + "; exact=False forbids rational arithmetic")
+                error = SolverError if all_failed else VerificationError
+                raise error(why + "; exact=False forbids rational arithmetic")
+            note = (
+                "every float engine failed"
+                if all_failed
+                else "float certificate inconclusive near the boundary"
+            )
             try:
-                return _exact_result(
-                    P, t0, "float certificate inconclusive near the boundary", hints[0], hints[1]
-                )
+                return _exact_result(P, t0, note, hints[0], hints[1])
             except ex.ExactTooLarge as exc:
+                if all_failed:
+                    raise SolverError(f"{why}; {exc}; no verdict") from None
                 msg = f"{why}; {exc}. The pair is within rounding of the refinement boundary."
                 raise VerificationError(msg) from None
     if opts.exact is True:

@@ -106,7 +106,10 @@ def refines(
     PriorError
         A prior with a zero entry.
     SolverError
-        A float engine failed (never reported as "does not refine").
+        Every route failed: each float engine (a failed engine hands over to the
+        next, then to rational arithmetic when the pair is small enough; the
+        failures are listed in ``details["solver_failures"]``). Never reported
+        as "does not refine".
     SizeError
         One-hot channels beyond k = 13: the explicit witness would be too large
         (``qifldp.symmetric.refines`` stores it by orbits).
