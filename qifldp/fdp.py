@@ -408,6 +408,8 @@ def _curve_float(P: np.ndarray, Q: np.ndarray, tie_rtol: float) -> TradeoffCurve
     alphas = np.minimum(np.concatenate([[0.0], np.cumsum(gp)]), 1.0)
     betas = np.concatenate([np.cumsum(gq[::-1])[::-1], [0.0]])
     alphas[-1] = 1.0
+    if not np.any(Q[~fin] > 0):
+        betas[0] = 1.0  # Q has no mass where P = 0: T(0) = 1 exactly, whatever the summation order
     betas = np.minimum(betas, 1.0)
     # rounding may make two alphas equal when a group has a tiny mass: keep the lower beta
     keep = np.r_[alphas[1:] > alphas[:-1], True]
