@@ -5,10 +5,32 @@ Every LDP protocol is a channel C[x, y] = Pr(y | x); qifldp builds those channel
 them: Bayes and g-vulnerability, capacities, the true LDP epsilon, the attacker's
 success rate, f-DP trade-offs and refinement with checkable certificates.
 
+A channel and its leakage:
+
 >>> import qifldp as q
 >>> C = q.Channel([[0.75, 0.25], [0.25, 0.75]])
 >>> round(q.bayes_capacity(C), 6), round(q.ldp_epsilon(C), 6)
 (1.5, 1.098612)
+
+The protocols (``grr``, ``subset_selection``, ``local_hashing``/``blh``/``olh``,
+``unary_encoding``/``sue``/``oue``, ``the``, PCKV, SPL/SMP/RS+FD) are channels too,
+and ``q.formulas`` holds their closed forms, each checked against enumeration:
+
+>>> round(q.asr(q.grr(4, 1.0)), 6) == round(q.formulas.asr_grr(4, 1.0), 6)
+True
+
+Refinement A ⊑ B (B leaks no more than A for every prior and gain) comes with a
+certificate either way, re-checked before it is returned:
+
+>>> r = q.refines(q.grr(4, 2.0), q.grr(4, 1.0))
+>>> r.holds, r.witness.shape
+(True, (4, 4))
+
+The same names accept the symbolic twin (``q.symbolic``, sympy) and symmetric
+channels for large domains (``q.symmetric``), both imported on first use:
+
+>>> round(q.bayes_capacity(q.symmetric.oue(10**6, 2.0)), 4)
+4.1945
 """
 
 from __future__ import annotations
