@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
@@ -10,7 +11,7 @@ import numpy as np
 from ._reduce import reduce_columns
 from .errors import ChannelError, InputTypeError, SizeError
 
-__all__ = ["Channel", "as_channel", "check_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
+__all__ = ["Channel", "as_channel", "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
 
 #: Largest number of matrix entries an explicit channel may have (10^8 float64
 #: entries = 800 MB).  Constructors check the size *before* allocating.
@@ -55,6 +56,48 @@ def check_size(n_rows: int, n_cols: int, what: str = "channel", alternative: str
         if alternative:
             msg += f" Use {alternative} instead."
         raise SizeError(msg)
+
+
+#: Beyond this many decimal digits the exact entry count is not formatted (Python
+#: refuses to print integers of more than 4300 digits); an estimate is shown instead.
+_EXACT_DIGITS = 30
+
+
+def guard_size(what: str, n_rows: int, log10_cols: float, exact_cols, alt: str) -> None:
+    """Raise SizeError if an n_rows x n_cols channel exceeds MAX_ENTRIES.
+
+    Parameters
+    ----------
+    what : str
+        The call being refused, e.g. ``"oue(40, 1.0)"``.
+    n_rows : int
+        Number of rows (the domain size k).
+    log10_cols : float
+        log10 of the number of columns (cheap to compute even when huge).
+    exact_cols : callable
+        Returns the exact number of columns as a Python int; called only when
+        that number has at most ~30 digits.
+    alt : str
+        What to use instead (see :func:`alternative`).
+
+    Examples
+    --------
+    >>> guard_size("grr(10, 1.0)", 10, 1.0, lambda: 10, "x")
+    >>> import math
+    >>> guard_size("oue(5000, 1.0)", 5000, 5000 * math.log10(2), lambda: 2**5000, "x")
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.SizeError: oue(5000, 1.0) would have 5000 x ~10^1505.1 entries, ...
+    """
+    log10_entries = math.log10(n_rows) + log10_cols
+    if log10_entries < _EXACT_DIGITS:
+        check_size(n_rows, int(exact_cols()), what, alt)
+        return
+    msg = (
+        f"{what} would have {n_rows} x ~10^{log10_cols:.1f} entries, more than the "
+        f"explicit-channel limit MAX_ENTRIES = {MAX_ENTRIES}. Use {alt} instead."
+    )
+    raise SizeError(msg)
 
 
 def _labels(name: str, labels: Iterable[Hashable] | None, n: int) -> tuple:

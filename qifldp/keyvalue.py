@@ -9,10 +9,9 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_eps, check_int
-from .channel import MAX_ENTRIES, Channel
+from .channel import MAX_ENTRIES, Channel, guard_size
 from .errors import InputTypeError, ParameterError, SizeError
 from .mechanisms import grr, oue_bit
-from .mechanisms._size import guard_size
 from .operators import cascade, hidden_choice, one_hot, parallel
 
 __all__ = ["pckv_ue", "pckv_grr", "pckv_epsilon"]

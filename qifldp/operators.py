@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_int
-from .channel import Channel, as_channel, check_size
+from .channel import Channel, as_channel, check_size, guard_size
 from .errors import ChannelError, InputTypeError, ParameterError
 
 __all__ = ["cascade", "parallel", "one_hot", "visible_choice", "hidden_choice"]
@@ -144,9 +144,13 @@ def one_hot(B: Any, k: int) -> Channel:
         raise ChannelError(msg)
     k = check_int("k", k, minimum=1)
     m = B.n_outputs
-    if k * math.log10(max(m, 2)) > 30:  # refuse before forming a huge integer
-        check_size(k, 10**30, f"one_hot(B, {k})", "the symmetric representation (qifldp.symmetric)")
-    check_size(k, m**k, f"one_hot(B, {k})", "the symmetric representation (qifldp.symmetric)")
+    guard_size(
+        f"one_hot(B, {k})",
+        k,
+        k * math.log10(m),
+        lambda: m**k,
+        "the symmetric representation (qifldp.symmetric)",
+    )
     b0, b1 = B.matrix[0], B.matrix[1]
     M = np.ones((k, 1))
     for i in range(k):

@@ -10,9 +10,8 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_int
-from ..channel import ROW_SUM_ATOL, Channel
+from ..channel import ROW_SUM_ATOL, Channel, guard_size
 from ..errors import ChannelError, InputTypeError
-from ..mechanisms._size import guard_size
 from ._binomial import log_comb, logsumexp
 
 __all__ = ["SymmetricChannel"]

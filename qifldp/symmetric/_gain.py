@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_int
+from ..channel import guard_size
 from ..errors import GainError, InputTypeError
-from ..mechanisms._size import guard_size
 from ._binomial import log_comb, logsumexp
 from ._channel import SymmetricChannel
 

@@ -11,8 +11,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from ..channel import guard_size
 from ..errors import ChannelError, InputTypeError, SizeError, SolverError, VerificationError
-from ..mechanisms._size import guard_size
 from ..refinement.result import (
     WITNESS_RESIDUAL_ATOL,
     WITNESS_ROW_SUM_ATOL,
