@@ -262,19 +262,16 @@ def _plot_hasse(G: Any, args: argparse.Namespace) -> str:
     if G is None:
         msg = "--plot needs the refinement diagram: give two or more protocols, without --no-graph"
         raise UsageError(msg)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     from .graph import plot_refinement_graph
 
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig = Figure(figsize=(6, 4.5))
+    ax = fig.subplots()
     plot_refinement_graph(G, ax=ax)
     ax.set_title(f"k = {args.k}, eps = {args.eps:g}  (A -> B: A ⊑ B)")
     fig.tight_layout()
     fig.savefig(args.plot)
-    plt.close(fig)
     return str(args.plot)
 
 

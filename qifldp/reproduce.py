@@ -33,14 +33,11 @@ class Figure:
     series: dict[str, Any] = field(default_factory=dict)
 
 
-def _pyplot():
-    import matplotlib
+def _figure(**kwargs: Any):
+    """A matplotlib Figure that belongs to no pyplot state (no backend switch, no leak)."""
+    from matplotlib.figure import Figure as MplFigure
 
-    if os.environ.get("MPLBACKEND") is None:
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return MplFigure(**kwargs)
 
 
 def _values(data: str | os.PathLike | None, k: int, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -81,14 +78,14 @@ def figure_4(out: Path, quick: bool = False, data: Any = None, seed: int = 4) ->
     from .mechanisms import oue, sue, the
     from .simulation import simulate_attack
 
-    plt = _pyplot()
     rng = np.random.default_rng(seed)
     k = 10
     values = _values(data, k, 2_000 if quick else 10_000, rng)
     prior = _prior(values, k)
     epsilons = (2.0, 16.0) if quick else (2.0, 4.0, 8.0, 16.0)
     thetas = np.linspace(0.52, 0.98, 6 if quick else 24)
-    fig, axes = plt.subplots(1, len(epsilons), figsize=(4 * len(epsilons), 3.2), squeeze=False)
+    fig = _figure(figsize=(4 * len(epsilons), 3.2))
+    axes = fig.subplots(1, len(epsilons), squeeze=False)
     series: dict[str, Any] = {"thetas": thetas.tolist(), "prior": prior.tolist()}
     for ax, eps in zip(axes[0], epsilons, strict=True):
         v_the = [bayes_vulnerability(the(k, eps, t), prior) for t in thetas]
@@ -136,7 +133,6 @@ def figure_5(out: Path, quick: bool = False, data: Any = None, seed: int = 5) ->
     )
     from .simulation.estimators import variance_the
 
-    plt = _pyplot()
     rng = np.random.default_rng(seed)
     k = 50
     values = _values(data, k, 2_000 if quick else 10_000, rng)
@@ -144,7 +140,8 @@ def figure_5(out: Path, quick: bool = False, data: Any = None, seed: int = 5) ->
     f = _prior(values, k)
     epsilons = (1.0, 4.0) if quick else (1.0, 2.0, 4.0, 8.0)
     thetas = np.linspace(0.52, 0.98, 5 if quick else 12)
-    fig, axes = plt.subplots(1, len(epsilons), figsize=(4 * len(epsilons), 3.2), squeeze=False)
+    fig = _figure(figsize=(4 * len(epsilons), 3.2))
+    axes = fig.subplots(1, len(epsilons), squeeze=False)
     series: dict[str, Any] = {"thetas": thetas.tolist()}
     for ax, eps in zip(axes[0], epsilons, strict=True):
         mse_the = [
@@ -184,7 +181,6 @@ def figure_6(out: Path, quick: bool = False, k: int = 50) -> Figure:
     ...     round(fig.series["GRR"][-1], 3)        # GRR tends to k = 50 as eps grows
     50.0
     """
-    plt = _pyplot()
     eps = np.linspace(0.1, 20.0, 40 if quick else 200)
     curves = {
         "GRR": formulas.bayes_capacity_grr(k, eps),
@@ -195,7 +191,8 @@ def figure_6(out: Path, quick: bool = False, k: int = 50) -> Figure:
         "OUE": formulas.bayes_capacity_oue(k, eps),
         "THE": formulas.bayes_capacity_the(k, eps, 0.75),
     }
-    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    fig = _figure(figsize=(5.5, 3.8))
+    ax = fig.subplots()
     for name, ml in curves.items():
         ax.plot(eps, ml, label=name)
     ax.set(xlabel="eps", ylabel="Bayes capacity", title=f"k = {k}")
@@ -220,11 +217,11 @@ def figure_7(out: Path, quick: bool = False, seed: int = 7) -> Figure:
     """
     from .simulation import attack_lh, empirical_asr, sample_lh
 
-    plt = _pyplot()
     rng = np.random.default_rng(seed)
     ks = np.arange(2, 11 if quick else 31)
     repeats = 5 if quick else 50
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    fig = _figure(figsize=(9, 3.4))
+    axes = fig.subplots(1, 2)
     series: dict[str, Any] = {"k": ks.tolist()}
     for ax, eps in zip(axes, (3.0, 5.0), strict=True):
         g = int(formulas.olh_g(eps))
@@ -252,12 +249,10 @@ def figure_7(out: Path, quick: bool = False, seed: int = 7) -> Figure:
 
 
 def _save(fig: Any, out: Path, name: str, series: dict[str, Any]) -> Figure:
-    plt = _pyplot()
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.png"
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
     return Figure(name, path, series)
 
 
