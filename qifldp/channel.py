@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ._reduce import reduce_columns
+from ._reduce import REDUCE_RTOL, reduce_columns
 from .errors import ChannelError, InputTypeError, SizeError
 
 __all__ = ["Channel", "as_channel", "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
@@ -324,7 +324,7 @@ class Channel:
         return bool(np.max(np.abs(self._matrix - other._matrix)) <= atol)
 
     # -- transformations -------------------------------------------------------------
-    def reduced(self, rtol: float | None = None, return_groups: bool = False):
+    def reduced(self, rtol: float = REDUCE_RTOL, return_groups: bool = False):
         """Merge columns that are positive multiples of each other; drop zero columns.
 
         The reduced channel is equivalent to this one under refinement in both
@@ -334,10 +334,10 @@ class Channel:
 
         Parameters
         ----------
-        rtol : float, optional
+        rtol : float
             Two columns are merged when they have the same zero pattern and every
             ratio of their entries agrees within this relative tolerance (default
-            :data:`qifldp._reduce.REDUCE_RTOL` = 2e-15, a few units of roundoff).
+            ``REDUCE_RTOL`` = 2e-15, a few units of roundoff).
         return_groups : bool
             Also return the list of column-index groups (one per reduced column).
 
@@ -363,7 +363,7 @@ class Channel:
         >>> R.outputs
         (('a', 'b'), 'c')
         """
-        red = reduce_columns(self._matrix) if rtol is None else reduce_columns(self._matrix, rtol)
+        red = reduce_columns(self._matrix, rtol)
         groups = red.groups
         outs = tuple(
             self._outputs[g[0]] if g.size == 1 else tuple(self._outputs[j] for j in g)
