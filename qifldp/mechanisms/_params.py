@@ -15,6 +15,7 @@ from ..errors import ParameterError
 __all__ = [
     "check_k",
     "check_omega",
+    "check_ss",
     "check_g",
     "check_theta",
     "check_pq",
@@ -68,6 +69,20 @@ def check_omega(omega: Any, k: int) -> int:
     2
     """
     return check_int("omega", omega, minimum=1, maximum=k)
+
+
+def check_ss(k: Any, eps: Any, omega: Any) -> tuple[int, float, int]:
+    """Validate (k, eps, omega) of omega-SS; omega None means the default :func:`ss_default_omega`.
+
+    Examples
+    --------
+    >>> check_ss(10, 1.0, None)  # round(10 / (e + 1)) = 3
+    (10, 1.0, 3)
+    """
+    k = check_k(k)
+    eps = check_eps(eps)
+    omega = ss_default_omega(k, eps) if omega is None else check_omega(omega, k)
+    return k, eps, omega
 
 
 def check_g(g: Any) -> int:

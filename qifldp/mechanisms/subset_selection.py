@@ -7,9 +7,8 @@ import math
 
 import numpy as np
 
-from .._validation import check_eps
 from ..channel import Channel
-from ._params import check_k, check_omega, ss_default_omega
+from ._params import check_ss
 from ._size import alternative, guard_size
 
 __all__ = ["subset_selection"]
@@ -76,9 +75,7 @@ def subset_selection(k: int, eps: float, omega: int | None = None) -> Channel:
     >>> q.subset_selection(10, 1.0).shape  # default omega = round(10 / (e + 1)) = 3
     (10, 120)
     """
-    k = check_k(k)
-    eps = check_eps(eps)
-    omega = ss_default_omega(k, eps) if omega is None else check_omega(omega, k)
+    k, eps, omega = check_ss(k, eps, omega)
     guard_size(
         f"subset_selection({k}, {eps}, omega={omega})",
         k,

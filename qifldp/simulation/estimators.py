@@ -9,7 +9,7 @@ import numpy as np
 from .._validation import check_int
 from ..channel import as_channel
 from ..errors import ChannelError, InputTypeError, ParameterError
-from . import _params
+from ..mechanisms import _params as _mp
 from ._util import as_values, row_chunks
 from .samplers import LHReports, lh_collision_probability
 
@@ -300,7 +300,7 @@ def grr_pq_star(k: int, eps: float) -> tuple[float, float]:
     >>> grr_pq_star(3, 0.0)
     (0.3333333333333333, 0.3333333333333333)
     """
-    return _params.grr_pq(k, eps)
+    return _mp.grr_probabilities(k, eps)
 
 
 def ss_pq_star(k: int, eps: float, omega: int | None = None) -> tuple[float, float]:
@@ -335,8 +335,8 @@ def ss_pq_star(k: int, eps: float, omega: int | None = None) -> tuple[float, flo
     >>> [round(t, 6) for t in ss_pq_star(4, 0.0, 2)]
     [0.5, 0.5]
     """
-    k, eps, omega = _params.check_ss(k, eps, omega)
-    return _params.ss_pq_star(k, eps, omega)
+    k, eps, omega = _mp.check_ss(k, eps, omega)
+    return _mp.ss_probabilities(k, eps, omega)
 
 
 def lh_pq_star(eps: float, g: int, prime: int | None = None) -> tuple[float, float]:
@@ -370,7 +370,7 @@ def lh_pq_star(eps: float, g: int, prime: int | None = None) -> tuple[float, flo
     >>> lh_pq_star(0.0, 4)
     (0.25, 0.25)
     """
-    p, qq = _params.lh_pq(eps, g)
+    p, qq = _mp.lh_probabilities(g, eps)
     c = lh_collision_probability(g, prime)
     if prime is None:
         return p, 1.0 / int(g)
@@ -567,7 +567,7 @@ def estimate_ue(bits: Any, p: float, q: float, *, project: bool = False) -> np.n
     >>> estimate_ue(np.array([[1, 0], [1, 1]], dtype=bool), 0.75, 0.25).tolist()
     [1.5, 0.5]
     """
-    p, q = _params.check_ue(p, q)
+    p, q = _mp.check_pq(p, q)
     return _estimate_bits(bits, p, q, project)
 
 
@@ -619,7 +619,7 @@ def estimate_sue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
     >>> estimate_sue(sample_sue(xs, 2, 4.0, rng=0), 4.0).round(1).tolist()
     [0.7, 0.3]
     """
-    p, q = _params.sue_pq(eps)
+    p, q = _mp.sue_probabilities(eps)
     return _estimate_bits(bits, p, q, project)
 
 
@@ -655,7 +655,7 @@ def estimate_oue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
     >>> estimate_oue(sample_oue(xs, 2, 4.0, rng=0), 4.0).round(1).tolist()
     [0.7, 0.3]
     """
-    p, q = _params.oue_pq(eps)
+    p, q = _mp.oue_probabilities(eps)
     return _estimate_bits(bits, p, q, project)
 
 
@@ -693,7 +693,7 @@ def estimate_the(bits: Any, eps: float, theta: float, *, project: bool = False) 
     >>> estimate_the(sample_the(xs, 2, 4.0, 0.7, rng=0), 4.0, 0.7).round(1).tolist()
     [0.7, 0.3]
     """
-    p, q = _params.the_pq(eps, theta)
+    p, q = _mp.the_probabilities(eps, theta)
     return _estimate_bits(bits, p, q, project)
 
 
@@ -846,7 +846,7 @@ def variance_ue(p: float, q: float, n: int, f: Any = None) -> np.ndarray | float
     >>> round(variance_ue(0.75, 0.25, 100), 6)
     0.0075
     """
-    p, q = _params.check_ue(p, q)
+    p, q = _mp.check_pq(p, q)
     return frequency_variance(p, q, n, f)
 
 
@@ -881,7 +881,7 @@ def variance_sue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
     >>> math.isclose(variance_sue(2.0, 10), math.e / (10 * (math.e - 1) ** 2))
     True
     """
-    return frequency_variance(*_params.sue_pq(eps), n, f)
+    return frequency_variance(*_mp.sue_probabilities(eps), n, f)
 
 
 def variance_oue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
@@ -915,7 +915,7 @@ def variance_oue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
     >>> math.isclose(variance_oue(1.0, 10), 4 * math.e / (10 * (math.e - 1) ** 2))
     True
     """
-    return frequency_variance(*_params.oue_pq(eps), n, f)
+    return frequency_variance(*_mp.oue_probabilities(eps), n, f)
 
 
 def variance_the(eps: float, theta: float, n: int, f: Any = None) -> np.ndarray | float:
@@ -949,7 +949,7 @@ def variance_the(eps: float, theta: float, n: int, f: Any = None) -> np.ndarray 
     >>> variance_the(1.0, 0.7, 1000) > variance_oue(1.0, 1000)
     True
     """
-    return frequency_variance(*_params.the_pq(eps, theta), n, f)
+    return frequency_variance(*_mp.the_probabilities(eps, theta), n, f)
 
 
 # ----------------------------------------------------------------------------------------

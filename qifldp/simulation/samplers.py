@@ -11,7 +11,7 @@ import numpy as np
 from .._validation import check_eps, check_int
 from ..channel import Channel, as_channel, check_size
 from ..errors import ParameterError
-from . import _params
+from ..mechanisms import _params as _mp
 from ._util import as_rng, as_values, row_chunks
 
 __all__ = [
@@ -135,7 +135,7 @@ def sample_grr(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
     >>> ys.tolist()
     [0, 1, 2, 3]
     """
-    p, _ = _params.grr_pq(k, eps)
+    p, _ = _mp.grr_probabilities(k, eps)
     k = int(k)
     xs = as_values(xs, k)
     rng = as_rng(rng)
@@ -241,13 +241,13 @@ def sample_ss(
     >>> S.shape, bool((S[:, 0] < S[:, 1]).all())
     ((2, 2), True)
     """
-    k, eps, omega = _params.check_ss(k, eps, omega)
+    k, eps, omega = _mp.check_ss(k, eps, omega)
     if output not in ("subsets", "membership"):
         msg = f"output must be 'subsets' or 'membership', got {output!r}"
         raise ParameterError(msg)
     xs = as_values(xs, k)
     rng = as_rng(rng)
-    p = _params.ss_p(k, eps, omega)
+    p = _mp.ss_probabilities(k, eps, omega)[0]
     n = xs.size
     if output == "membership":
         out = np.empty((n, k), dtype=bool)
@@ -617,7 +617,7 @@ def sample_lh(
     """
     k = check_int("k", k, minimum=2)
     g = check_int("g", g, minimum=2)
-    p, _ = _params.lh_pq(eps, g)
+    p, _ = _mp.lh_probabilities(g, eps)
     if hash not in ("universal", "uniform"):
         msg = f"hash must be 'universal' or 'uniform', got {hash!r}"
         raise ParameterError(msg)
@@ -714,7 +714,7 @@ def sample_olh(xs: Any, k: int, eps: float, rng: Any = None, **kwargs: Any) -> L
     >>> sample_olh([0, 1], k=4, eps=1.0, rng=0).g   # round(e + 1) = 4
     4
     """
-    return sample_lh(xs, k, eps, _params.olh_g(eps), rng, **kwargs)
+    return sample_lh(xs, k, eps, _mp.olh_g(eps), rng, **kwargs)
 
 
 def universal_lh_channel(k: int, eps: float, g: int, prime: int) -> Channel:
@@ -762,7 +762,7 @@ def universal_lh_channel(k: int, eps: float, g: int, prime: int) -> Channel:
     prime = _check_prime(prime, k, g)
     n_out = prime * (prime - 1) * g
     check_size(k, n_out, f"universal_lh_channel({k}, {eps}, {g}, {prime})")
-    p, qq = _params.lh_pq(eps, g)
+    p, qq = _mp.lh_probabilities(g, eps)
     a = np.repeat(np.arange(1, prime), prime)
     b = np.tile(np.arange(prime), prime - 1)
     H = universal_hash(a[None, :], b[None, :], np.arange(k)[:, None], g, prime)  # (k, P(P-1))
@@ -811,7 +811,7 @@ def sample_ue(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndarra
     >>> sample_ue([0, 2], k=3, p=1.0, q=0.0, rng=0).astype(int).tolist()
     [[1, 0, 0], [0, 0, 1]]
     """
-    p, q = _params.check_ue(p, q)
+    p, q = _mp.check_pq(p, q)
     return _sample_bits(xs, k, p, q, rng)
 
 
@@ -865,7 +865,7 @@ def sample_sue(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
     >>> sample_sue([1], k=3, eps=60.0, rng=0).astype(int).tolist()
     [[0, 1, 0]]
     """
-    p, q = _params.sue_pq(eps)
+    p, q = _mp.sue_probabilities(eps)
     return _sample_bits(xs, k, p, q, rng)
 
 
@@ -900,7 +900,7 @@ def sample_oue(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
     >>> bool(sample_oue([1, 1], k=3, eps=60.0, rng=0)[:, [0, 2]].any())
     False
     """
-    p, q = _params.oue_pq(eps)
+    p, q = _mp.oue_probabilities(eps)
     return _sample_bits(xs, k, p, q, rng)
 
 
@@ -956,7 +956,7 @@ def sample_the(
     >>> sample_the([0, 1], k=3, eps=80.0, theta=0.7, rng=0).astype(int).tolist()
     [[1, 0, 0], [0, 1, 0]]
     """
-    p, q = _params.the_pq(eps, theta)
+    p, q = _mp.the_probabilities(eps, theta)
     eps = float(eps)
     theta = float(theta)
     if method not in ("laplace", "bernoulli"):

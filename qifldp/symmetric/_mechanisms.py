@@ -10,11 +10,10 @@ from .._validation import check_eps
 from ..mechanisms._params import (
     check_g,
     check_k,
-    check_omega,
     check_pq,
+    check_ss,
     check_theta,
     olh_g,
-    ss_default_omega,
 )
 from ._binomial import log_binom_pmf
 from ._channel import SymmetricChannel
@@ -135,9 +134,7 @@ def subset_selection(k: int, eps: float, omega: int | None = None) -> SymmetricC
     >>> round(q.ldp_epsilon(C), 9)
     2.0
     """
-    k = check_k(k)
-    eps = check_eps(eps)
-    omega = ss_default_omega(k, eps) if omega is None else check_omega(omega, k)
+    k, eps, omega = check_ss(k, eps, omega)
     lp, l1mp = log_ss(k, eps, omega)
     return SymmetricChannel._make(
         k,
