@@ -96,7 +96,6 @@ from .mechanisms import (
 from .multidim import rsfd_grr, smp, spl
 from .operators import cascade, hidden_choice, one_hot, parallel, visible_choice
 from .priors import point_prior, uniform_prior
-from .refinement import Counterexample, RefinementResult, max_case_refines, refines
 from .simulation import (
     EmpiricalRate,
     LHReports,
@@ -142,24 +141,38 @@ from .simulation import (
 
 # Imported on first use: the symbolic twin (sympy), symmetric channels,
 # the audit of published claims and the figure reproductions.
-_LAZY_SUBMODULES = ("symbolic", "symmetric", "audit", "reproduce")
+_LAZY_SUBMODULES = ("symbolic", "symmetric", "audit", "reproduce", "refinement")
+
+# Names re-exported from a subpackage on first use: refinement imports
+# scipy.optimize (HiGHS), which ``import qifldp`` does not need.
+_LAZY_ATTRIBUTES = {
+    "Counterexample": "refinement",
+    "RefinementResult": "refinement",
+    "max_case_refines": "refinement",
+    "refines": "refinement",
+}
 
 
 def __getattr__(name: str):
-    # ``qifldp.symbolic`` imports sympy; load it on first use so that
-    # ``import qifldp`` stays fast.
-    if name in _LAZY_SUBMODULES:
-        import importlib
+    # load the lazy subpackages and the names they define on first use, so that
+    # ``import qifldp`` does not import sympy, scipy.optimize or matplotlib
+    import importlib
 
+    if name in _LAZY_SUBMODULES:
         module = importlib.import_module(f".{name}", __name__)
         globals()[name] = module
         return module
+    if name in _LAZY_ATTRIBUTES:
+        module = importlib.import_module(f".{_LAZY_ATTRIBUTES[name]}", __name__)
+        value = getattr(module, name)
+        globals()[name] = value
+        return value
     msg = f"module 'qifldp' has no attribute {name!r}"
     raise AttributeError(msg)
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES) | set(_LAZY_ATTRIBUTES))
 
 
 __version__ = "0.1.0"

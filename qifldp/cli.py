@@ -1,4 +1,9 @@
-"""The ``qifldp`` command line: quick answers about LDP protocols as channels."""
+"""The ``qifldp`` command line: quick answers about LDP protocols as channels.
+
+Exit status: 0 done, 1 a computation could not give an answer (a solver or a
+certificate failed; the message says which), 2 bad arguments. With ``--json``,
+stdout is one JSON document; an infinite or undefined number is ``null``.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,10 @@ import inspect
 import json
 import math
 import sys
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,7 +24,17 @@ import numpy as np
 from .channel import Channel
 from .errors import QifldpError, SizeError
 
-__all__ = ["main", "parse_spec", "build", "PROTOCOLS"]
+__all__ = [
+    "main",
+    "parse_spec",
+    "build",
+    "PROTOCOLS",
+    "CLI_MAX_EXPLICIT_ENTRIES",
+    "CLI_MAX_ORBIT_VARIABLES",
+    "CLI_MAX_EXPLICIT_WITNESS",
+    "CAPACITY_MARGIN",
+    "DEFAULT_TIME_LIMIT",
+]
 
 #: Protocol name -> (module, function) of its constructor; aliases share a target.
 PROTOCOLS: dict[str, tuple[str, str]] = {
@@ -40,6 +58,38 @@ PROTOCOLS: dict[str, tuple[str, str]] = {
 _INT_PARAMS = {"k", "omega", "g", "d", "ell"}
 DEFAULT_COMPARE = ("grr", "ss", "blh", "olh", "sue", "oue")
 
+#: The command line builds an explicit channel only up to this many entries
+#: (4 x 10^6 float64 = 32 MB, well under a second); beyond, it answers with the
+#: symmetric channel (``qifldp.symmetric``) where the protocol has one.  The
+#: library's own limit (:data:`qifldp.MAX_ENTRIES`, 10^8) still applies below it.
+CLI_MAX_EXPLICIT_ENTRIES: int = 4_000_000
+
+#: ``compare`` and ``refines`` skip an orbit LP (``qifldp.symmetric.refines``) of
+#: more variables (about 2 |sizes(A)| |sizes(B)|): 2 x 10^5 take about 2 s, the
+#: 2 x 10^6 of UE at k = 1000 take 16 s and more (``--max-lp-variables`` to change).
+CLI_MAX_ORBIT_VARIABLES: int = 200_000
+
+#: ``compare`` skips an explicit refinement whose witness W would have more
+#: entries (|Y_A| |Y_B|, before merging proportional columns).
+CLI_MAX_EXPLICIT_WITNESS: int = 1_000_000
+
+#: Relative margin of the capacity shortcut of ``compare``: ML(B) > ML(A) (1 +
+#: CAPACITY_MARGIN) proves A ⋢ B (the identity gain under the uniform prior
+#: gains (ML(B) - ML(A)) / k > 0 more from B).  The capacities are computed to a
+#: relative error of order 1e-13 (log space, sums of at most 10^6 terms), so
+#: 1e-8 is far above the rounding: the shortcut is a certified statement.
+CAPACITY_MARGIN: float = 1e-8
+
+#: Default seconds per refinement pair in ``compare`` (``--time-limit``).
+DEFAULT_TIME_LIMIT: float = 10.0
+
+_UNITS = {
+    "bayes_capacity": "x (multiplicative Bayes capacity ML = sum_y max_x C[x, y]; 1 = no leak)",
+    "asr": "probability (Bayes-optimal one-try guess, uniform prior: ML / k)",
+    "ldp_epsilon": "nats (ln of the largest likelihood ratio; inf when unbounded)",
+    "min_entropy_leakage": "bits (log2 ML: min-entropy leakage under the uniform prior)",
+}
+
 
 class UsageError(QifldpError, ValueError):
     """A command-line argument is malformed (exit status 2)."""
@@ -55,23 +105,35 @@ def _constructor(name: str) -> Callable[..., Channel]:
 
 
 def _value(key: str, text: str) -> Any:
+    kind = "an integer" if key in _INT_PARAMS else "a number"
     try:
-        if key in _INT_PARAMS:
-            return int(text)
-        return float(text)
+        val = int(text) if key in _INT_PARAMS else float(text)
     except ValueError:
-        kind = "an integer" if key in _INT_PARAMS else "a number"
         msg = f"parameter {key} must be {kind}, got {text!r}"
         raise UsageError(msg) from None
+    if isinstance(val, float) and math.isnan(val):
+        msg = f"parameter {key} must be {kind}, got {text!r} (not a number)"
+        raise UsageError(msg)
+    return val
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Parse ``NAME:key=value,...`` into the protocol name and its parameters.
 
+    Raises
+    ------
+    UsageError
+        An item is not ``key=value``, a value is not a number (NaN included), or
+        a key is repeated.
+
     Examples
     --------
     >>> parse_spec("the:k=4,eps=1,theta=0.7")
     ('the', {'k': 4, 'eps': 1.0, 'theta': 0.7})
+    >>> parse_spec("oue:k=3,k=4")
+    Traceback (most recent call last):
+    ...
+    qifldp.cli.UsageError: protocol spec 'oue:k=3,k=4': parameter k is given twice
     """
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
@@ -82,23 +144,90 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if not sep or not key:
             msg = f"protocol spec {spec!r}: expected key=value, got {item!r}"
             raise UsageError(msg)
+        if key in params:
+            msg = f"protocol spec {spec!r}: parameter {key} is given twice"
+            raise UsageError(msg)
         params[key] = _value(key, text.strip())
     return name, params
 
 
-def build(spec: str, kind: str = "explicit", **defaults: Any) -> Any:
-    """Build the channel of a protocol spec; ``defaults`` fill missing parameters.
+def _log10_outputs(func: str, params: dict[str, Any]) -> float | None:
+    """log10 of the number of outputs of the explicit channel, without building it."""
+    if func.endswith("_bit"):
+        return math.log10(2)
+    k = int(params["k"])
+    if k < 2:
+        return None
+    if func == "grr":
+        return math.log10(k)
+    if func in ("unary_encoding", "sue", "oue", "the"):
+        return k * math.log10(2)
+    if func in ("blh", "olh", "local_hashing"):
+        if func == "blh":
+            g = 2
+        elif func == "olh":
+            eps = float(params["eps"])
+            g = max(2, round(math.exp(eps) + 1.0)) if eps < 700 else math.inf
+        else:
+            g = int(params["g"])
+        return (k + 1) * math.log10(g) if g >= 2 else None
+    if func == "subset_selection":
+        omega = params.get("omega")
+        if omega is None:
+            eps = float(params["eps"])
+            omega = 1 if eps > 700 else max(1, round(k / (math.exp(eps) + 1.0)))
+        omega = int(omega)
+        if not 1 <= omega < k:
+            return None
+        ln_comb = math.lgamma(k + 1) - math.lgamma(omega + 1) - math.lgamma(k - omega + 1)
+        return ln_comb / math.log(10)
+    return None
 
-    ``kind`` is "explicit" (a ``Channel``), "symmetric" (``qifldp.symmetric``) or
-    "auto" (explicit, or symmetric when the explicit channel is too large).
 
-    Examples
-    --------
-    >>> build("grr:k=3,eps=0").shape
-    (3, 3)
-    >>> type(build("oue:k=1000,eps=1", kind="auto")).__name__
-    'SymmetricChannel'
-    """
+@dataclass
+class _Spec:
+    """A parsed protocol spec: its constructors and the size of its explicit channel."""
+
+    spec: str
+    name: str
+    params: dict[str, Any]
+    ctor: Callable[..., Any]
+    lumped: Callable[..., Any] | None
+    log10_entries: float | None
+
+    def explicit(self) -> Channel:
+        return self.ctor(**self.params)
+
+    def symmetric(self) -> Any:
+        if self.lumped is None:
+            msg = f"protocol {self.name!r} has no symmetric (large-k) representation"
+            raise UsageError(msg)
+        return self.lumped(**self.params)
+
+    def explicit_fits(self, max_entries: float = CLI_MAX_EXPLICIT_ENTRIES) -> bool:
+        return self.log10_entries is not None and self.log10_entries <= math.log10(max_entries)
+
+    def n_outputs(self) -> float:
+        """Number of explicit outputs (a float: may be astronomically large)."""
+        if self.log10_entries is None:
+            return math.inf
+        rows = 2 if self.ctor.__name__.endswith("_bit") else int(self.params["k"])
+        return 10 ** (self.log10_entries - math.log10(rows))
+
+    def auto(self, max_entries: float = CLI_MAX_EXPLICIT_ENTRIES) -> Any:
+        """Explicit when it fits ``max_entries`` (or has no symmetric form), else symmetric."""
+        if self.lumped is not None and not self.explicit_fits(max_entries):
+            return self.symmetric()
+        try:
+            return self.explicit()
+        except SizeError:
+            if self.lumped is None:
+                raise
+            return self.symmetric()
+
+
+def _resolve(spec: str, **defaults: Any) -> _Spec:
+    """Parse and check a spec (names of parameters, none missing); build nothing."""
     name, params = parse_spec(spec)
     ctor = _constructor(name)
     accepted = inspect.signature(ctor).parameters
@@ -120,74 +249,274 @@ def build(spec: str, kind: str = "explicit", **defaults: Any) -> Any:
     if missing:
         msg = f"protocol {name!r} needs parameter(s): {', '.join(missing)}"
         raise UsageError(msg)
-    if kind == "explicit":
-        return ctor(**params)
     from . import symmetric
 
     lumped = getattr(symmetric, ctor.__name__, None)
-    if kind == "symmetric":
-        if lumped is None:
-            msg = f"protocol {name!r} has no symmetric (large-k) representation"
-            raise UsageError(msg)
-        return lumped(**params)
     try:
-        return ctor(**params)
-    except SizeError:
-        if lumped is None:
-            raise
-        return lumped(**params)
+        log10_rows = math.log10(2 if ctor.__name__.endswith("_bit") else int(params["k"]))
+        log10_out = _log10_outputs(ctor.__name__, params)
+        log10_entries = None if log10_out is None else log10_rows + log10_out
+    except (ValueError, TypeError, OverflowError, KeyError):
+        log10_entries = None  # the constructor will say what is wrong
+    return _Spec(spec, name, params, ctor, lumped, log10_entries)
 
 
-def _num(x: float) -> float | str:
-    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+def build(
+    spec: str, kind: str = "explicit", max_entries: int = CLI_MAX_EXPLICIT_ENTRIES, **defaults: Any
+) -> Any:
+    """Build the channel of a protocol spec; ``defaults`` fill missing parameters.
+
+    ``kind`` is "explicit" (a ``Channel``), "symmetric" (``qifldp.symmetric``) or
+    "auto" (explicit when it has at most ``max_entries`` entries, else symmetric
+    where the protocol has a symmetric form).
+
+    Examples
+    --------
+    >>> build("grr:k=3,eps=0").shape
+    (3, 3)
+    >>> type(build("oue:k=1000,eps=1", kind="auto")).__name__
+    'SymmetricChannel'
+    >>> type(build("grr:k=10000,eps=1", kind="auto")).__name__  # 10^8 entries: too many
+    'SymmetricChannel'
+    """
+    if kind not in ("explicit", "symmetric", "auto"):
+        msg = f"kind must be 'explicit', 'symmetric' or 'auto', got {kind!r}"
+        raise UsageError(msg)
+    s = _resolve(spec, **defaults)
+    if kind == "explicit":
+        return s.explicit()
+    if kind == "symmetric":
+        return s.symmetric()
+    return s.auto(max_entries)
 
 
-def _leak_row(C: Channel) -> dict[str, Any]:
+def _jsonable(x: Any) -> Any:
+    """JSON-ready copy of ``x``: numpy scalars and arrays to Python, inf and NaN to None."""
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return _jsonable(x.tolist())
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        return float(x) if math.isfinite(x) else None
+    if x is None or isinstance(x, str):
+        return x
+    return str(x)
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    return f"{v:.6g}" if isinstance(v, float) else str(v)
+
+
+def _leak_row(C: Any) -> dict[str, Any]:
     from . import measures
 
     return {
-        "bayes_capacity": _num(measures.bayes_capacity(C)),
-        "asr": _num(measures.asr(C)),
-        "ldp_epsilon": _num(measures.ldp_epsilon(C)),
-        "min_entropy_leakage": _num(measures.min_entropy_leakage(C)),
+        "bayes_capacity": float(measures.bayes_capacity(C)),
+        "asr": float(measures.asr(C)),
+        "ldp_epsilon": float(measures.ldp_epsilon(C)),
+        "min_entropy_leakage": float(measures.min_entropy_leakage(C)),
     }
 
 
+def _describe(C: Any) -> str:
+    if isinstance(C, Channel):
+        return f"explicit channel, {C.shape[0]} x {C.shape[1]}"
+    return f"symmetric (lumped) channel, k = {C.k}, {C.sizes.size} output size class(es)"
+
+
 def _cmd_leak(args: argparse.Namespace) -> dict[str, Any]:
-    C = build(args.spec, kind="auto")
-    out = {"protocol": args.spec, **_leak_row(C)}
+    C = _resolve(args.spec).auto()
+    row = _leak_row(C)
+    out = {"protocol": args.spec, **row, "channel": _describe(C), "units": dict(_UNITS)}
     if not args.json:
-        width = max(len(k) for k in out)
-        for key, val in out.items():
-            print(f"{key:<{width}}  {val}")
+        width = max(len(k) for k in row)
+        print(f"{'protocol':<{width}}  {args.spec}  ({_describe(C)})")
+        for key, val in row.items():
+            print(f"{key:<{width}}  {_fmt(val):<12}  {_UNITS[key]}")
     return out
 
 
-def _cmd_refines(args: argparse.Namespace) -> dict[str, Any]:
+# -- refinement of one pair, with a route chosen by size ------------------------------
+
+
+def _pair_routes(
+    a: _Spec, b: _Spec, A: Any, B: Any, max_lp: int, *, explicit_first: bool = False
+) -> tuple[list[str], list[str]]:
+    """The refinement routes that fit the budgets, and why the others do not."""
+    from .symmetric import SymmetricChannel
+
+    routes: list[str] = []
+    why: list[str] = []
+    if isinstance(A, SymmetricChannel) and isinstance(B, SymmetricChannel):
+        n_var = 2 * A.sizes.size * B.sizes.size
+        if n_var <= max_lp:
+            routes.append("symmetric")
+        else:
+            why.append(
+                f"the orbit LP would have ~{n_var:.3g} variables (> {max_lp:.3g}, "
+                "--max-lp-variables)"
+            )
+    if a.explicit_fits() and b.explicit_fits():
+        n_w = a.n_outputs() * b.n_outputs()
+        if n_w <= CLI_MAX_EXPLICIT_WITNESS:
+            if explicit_first:
+                routes.insert(0, "explicit")
+            else:
+                routes.append("explicit")
+        else:
+            why.append(f"the explicit witness would have ~{n_w:.3g} entries")
+    elif not why or a.lumped is None or b.lumped is None:
+        why.append(
+            f"an explicit channel would exceed {CLI_MAX_EXPLICIT_ENTRIES:.3g} entries"
+            + ("" if a.lumped and b.lumped else " and one protocol has no symmetric form")
+        )
+    return routes, why
+
+
+def _run_route(route: str, a: _Spec, b: _Spec, A: Any, B: Any, time_limit: float) -> Any:
     from .refinement import refines
 
-    A, B = build(args.spec_a), build(args.spec_b)
-    res = refines(A, B)
-    out: dict[str, Any] = {"holds": bool(res.holds)}
-    if res.witness is not None:
+    if route == "explicit":
+        A = A if isinstance(A, Channel) else a.explicit()
+        B = B if isinstance(B, Channel) else b.explicit()
+    return refines(A, B, time_limit=time_limit)
+
+
+def _short(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    text = text if len(text) <= 160 else text[:157] + "..."
+    return f"{type(exc).__name__}: {text}"
+
+
+def _decide_pair(
+    a: _Spec, b: _Spec, A: Any, B: Any, routes: Sequence[str], time_limit: float
+) -> tuple[bool, str]:
+    """Run the routes in order until one decides; raise the last error otherwise."""
+    errors = []
+    t0 = time.monotonic()
+    for route in routes:
+        left = time_limit - (time.monotonic() - t0)
+        if left <= 0:
+            break
+        try:
+            res = _run_route(route, a, b, A, B, left)
+        except (QifldpError, MemoryError) as exc:
+            errors.append(f"{route} route: {_short(exc)}")
+            continue
+        return bool(res.holds), route
+    msg = "; ".join(errors) or "no time left"
+    raise _Undecided(msg)
+
+
+class _Undecided(Exception):
+    pass
+
+
+def _with_deadline(fn: Callable[[], Any], seconds: float) -> tuple[str, Any]:
+    """Run ``fn()`` with a wall-clock limit: ("ok", value), ("error", text) or ("timeout", None).
+
+    On POSIX the call runs in a forked child that is killed at the deadline (a
+    solver stuck in C code cannot overrun it, and its memory is returned to the
+    system when it ends); elsewhere it runs in-process (the time limit is then
+    only the one passed to the solver).
+    """
+    import multiprocessing as mp
+
+    if "fork" not in mp.get_all_start_methods():
+        try:
+            return "ok", fn()
+        except _Undecided as exc:
+            return "error", str(exc)
+    ctx = mp.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            send.send(("ok", fn()))
+        except _Undecided as exc:
+            send.send(("error", str(exc)))
+        except BaseException as exc:  # report anything: the parent must not crash
+            send.send(("error", _short(exc)))
+
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()  # the child must not print the parent's pending output again
+    proc = ctx.Process(target=child, daemon=True)
+    proc.start()
+    send.close()
+    try:
+        if recv.poll(seconds):
+            try:
+                return recv.recv()
+            except EOFError:
+                proc.join()
+                return "error", (
+                    f"the worker process ended without an answer (exit code {proc.exitcode}; "
+                    "out of memory?)"
+                )
+        return "timeout", None
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        recv.close()
+
+
+def _cmd_refines(args: argparse.Namespace) -> dict[str, Any]:
+    _check_time_limit(args.time_limit)
+    a, b = _resolve(args.spec_a), _resolve(args.spec_b)
+    A, B = a.auto(), b.auto()
+    from .symmetric import SymmetricChannel
+
+    if isinstance(A, SymmetricChannel) != isinstance(B, SymmetricChannel):
+        A, B = a.symmetric(), b.symmetric()  # one is too large: compare both lumped
+    routes, why = _pair_routes(a, b, A, B, args.max_lp_variables, explicit_first=True)
+    if not routes:
+        msg = f"{args.spec_a} ⊑ {args.spec_b} not attempted: " + "; ".join(why)
+        raise _Skip(msg)
+    errors = []
+    res = None
+    for route in routes:
+        try:
+            res = _run_route(route, a, b, A, B, args.time_limit)
+            break
+        except QifldpError as exc:
+            errors.append(f"{route} route: {_short(exc)}")
+    if res is None:
+        raise _Skip(f"{args.spec_a} ⊑ {args.spec_b} undecided: " + "; ".join(errors))
+    out: dict[str, Any] = {"holds": bool(res.holds), "certified_by": res.certified_by}
+    if res.witness is not None and isinstance(A, Channel):
         out["witness"] = np.asarray(res.witness).tolist()
     if res.counterexample is not None:
         ce = res.counterexample
-        out["counterexample"] = {
-            "gain": np.asarray(ce.gain).tolist(),
-            "prior": np.asarray(ce.prior).tolist(),
-            "gap": float(ce.gap),
-        }
+        out["counterexample"] = {"gap": float(ce.gap)}
+        if isinstance(A, Channel):
+            out["counterexample"]["gain"] = np.asarray(ce.gain).tolist()
+            out["counterexample"]["prior"] = np.asarray(ce.prior).tolist()
     if not args.json:
         print(res)
     return out
 
 
-def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
-    def fmt(v: Any) -> str:
-        return f"{v:.6g}" if isinstance(v, float) else str(v)
+class _Skip(QifldpError, RuntimeError):
+    """No answer within the command line's budgets (exit status 1)."""
 
-    cells = [[fmt(r[c]) for c in columns] for r in rows]
+
+def _check_time_limit(t: float) -> None:
+    if not (math.isfinite(t) and t > 0):
+        msg = f"--time-limit must be a positive number of seconds, got {t}"
+        raise UsageError(msg)
+
+
+def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
+    cells = [[_fmt(r[c]) for c in columns] for r in rows]
     widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))]
     lines.append("  ".join("-" * w for w in widths))
@@ -195,49 +524,202 @@ def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def _chain(status: dict[tuple[str, str], bool | None], names: Sequence[str], a: str, b: str):
+    """Settle a ⊑ b from decided pairs through one intermediate c (refinement is transitive)."""
+    for c in names:
+        if c in (a, b):
+            continue
+        if status.get((a, c)) and status.get((c, b)):
+            return True, c
+        if (status.get((c, a)) and status.get((c, b)) is False) or (
+            status.get((b, c)) and status.get((a, c)) is False
+        ):
+            return False, c
+    return None, None
+
+
 def _cmd_compare(args: argparse.Namespace) -> dict[str, Any]:
+    _check_time_limit(args.time_limit)
+    if args.max_lp_variables < 0:
+        msg = f"--max-lp-variables must be >= 0, got {args.max_lp_variables}"
+        raise UsageError(msg)
+    if args.plot:
+        _check_output_file(args.plot, "--plot")
+        if args.no_graph:
+            msg = "--plot needs the refinement diagram: leave out --no-graph"
+            raise UsageError(msg)
+    if not math.isfinite(args.eps):
+        msg = f"--eps must be a finite number, got {args.eps}"
+        raise UsageError(msg)
     names = args.names or list(DEFAULT_COMPARE)
-    channels: dict[str, Channel] = {}
-    for spec in names:
-        channels[spec] = build(spec, kind="auto", k=args.k, eps=args.eps)
-    if len({type(C) for C in channels.values()}) > 1:
-        # some protocol is too large to enumerate: compare all of them as symmetric channels
-        channels = {s: build(s, kind="symmetric", k=args.k, eps=args.eps) for s in names}
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        msg = f"protocol(s) named twice: {', '.join(dup)}"
+        raise UsageError(msg)
+    if args.plot and len(names) < 2:
+        msg = "--plot needs the refinement diagram: give two or more protocols"
+        raise UsageError(msg)
+    specs = {n: _resolve(n, k=args.k, eps=args.eps) for n in names}
+    # the cheapest representation of each: symmetric where the protocol has one
+    channels = {n: (s.symmetric() if s.lumped else s.auto()) for n, s in specs.items()}
+    n_inputs = {n: (C.k if hasattr(C, "sizes") else C.shape[0]) for n, C in channels.items()}
+    if len(set(n_inputs.values())) > 1:
+        shown = ", ".join(f"{n}: {v}" for n, v in n_inputs.items())
+        msg = f"all protocols must have the same number of inputs k, got {shown}"
+        raise UsageError(msg)
     rows = []
     for spec, C in channels.items():
         row = _leak_row(C)
         rows.append({"name": spec, **{k: row[k] for k in ("bayes_capacity", "asr", "ldp_epsilon")}})
-    edges: list[list[str]] = []
-    equivalent: list[list[str]] = []
-    G = None
-    if not args.no_graph and len(channels) > 1:
-        from .graph import refinement_graph
-
-        G = refinement_graph(channels)
-        edges = [[u, v] for u, v in sorted(G.edges())]
-        equivalent = [sorted(m) for m in G.graph.get("equivalent", []) if len(m) > 1]
-    out = {"k": args.k, "eps": args.eps, "protocols": rows, "edges": edges}
-    if equivalent:
-        out["equivalent"] = equivalent
-    if args.plot:
-        out["plot"] = _plot_hasse(G, args)
     if not args.json:
         print(f"k = {args.k}, eps = {args.eps}")
         print(_table(rows, ["name", "bayes_capacity", "asr", "ldp_epsilon"]))
-        if not args.no_graph and len(channels) > 1:
-            print("\nRefinement (Hasse diagram; A -> B means A ⊑ B, B leaks no more than A):")
-            for u, v in edges:
-                print(f"  {u} -> {v}")
-            for members in equivalent:
-                print(f"  {' = '.join(members)}  (equivalent: each refines the other)")
-            if not edges and not equivalent:
-                print("  (no two protocols are comparable)")
-            elif not edges:
-                print("  (no other pair is comparable)")
+        sys.stdout.flush()
+    out: dict[str, Any] = {"k": args.k, "eps": args.eps, "protocols": rows}
+    if args.no_graph or len(names) < 2:
+        out["edges"] = []
+        return out
+
+    from .graph import hasse_diagram
+
+    caps = {r["name"]: r["bayes_capacity"] for r in rows}
+    status: dict[tuple[str, str], bool | None] = {}
+    how: dict[tuple[str, str], str] = {}
+    skipped: dict[tuple[str, str], str] = {}
+    pairs = [(a, b) for a in names for b in names if a != b]
+    for a, b in pairs:  # certified shortcut: a more leaky B cannot refine A
+        ca, cb = caps[a], caps[b]
+        if math.isfinite(ca) and math.isfinite(cb) and cb > ca * (1.0 + CAPACITY_MARGIN):
+            status[(a, b)] = False
+            how[(a, b)] = "capacity"
+    t_start = time.monotonic()
+    for a, b in pairs:
+        if (a, b) in status:
+            continue
+        verdict, via = _chain(status, names, a, b)
+        if verdict is not None:
+            status[(a, b)] = verdict
+            how[(a, b)] = "transitivity"
+            continue
+        routes, why = _pair_routes(
+            specs[a], specs[b], channels[a], channels[b], args.max_lp_variables
+        )
+        if not routes:
+            status[(a, b)] = None
+            skipped[(a, b)] = "size rule: " + "; ".join(why)
+            continue
+        sa, sb, A, B = specs[a], specs[b], channels[a], channels[b]
+        kind, value = _with_deadline(
+            lambda sa=sa, sb=sb, A=A, B=B, routes=routes: _decide_pair(
+                sa, sb, A, B, routes, args.time_limit
+            ),
+            args.time_limit,
+        )
+        if kind == "ok":
+            status[(a, b)], how[(a, b)] = value
+        else:
+            status[(a, b)] = None
+            skipped[(a, b)] = (
+                f"time limit: no answer within {args.time_limit:g} s (--time-limit)"
+                if kind == "timeout"
+                else f"no verdict: {value}"
+            )
+    elapsed = time.monotonic() - t_start
+    G = hasse_diagram(names, status)
+    final = G.graph["status"]
+    for p in G.graph["inferred"]:
+        how[p] = "transitivity"
+        skipped.pop(p, None)
+    edges = [[u, v] for u, v in sorted(G.edges())]
+    equivalent = [list(m) for m in G.graph["equivalent"]]
+    counts = {key: sum(1 for v in how.values() if v == key) for key in sorted(set(how.values()))}
+    left = [(a, b) for (a, b) in pairs if final[(a, b)] is None]
+    budget = {
+        "time_limit": args.time_limit,
+        "max_lp_variables": args.max_lp_variables,
+        "max_explicit_entries": CLI_MAX_EXPLICIT_ENTRIES,
+        "max_explicit_witness": CLI_MAX_EXPLICIT_WITNESS,
+        "capacity_margin": CAPACITY_MARGIN,
+    }
+    out.update(
+        {
+            "edges": edges,
+            "incomparable": [list(p) for p in G.graph["incomparable"]],
+            "decided_by": counts,
+            "skipped": [
+                {"a": a, "b": b, "reason": skipped.get((a, b), "undecided")} for a, b in left
+            ],
+            "budget": budget,
+            "refinement_seconds": elapsed,
+        }
+    )
+    if equivalent:
+        out["equivalent"] = equivalent
+    if G.graph["inconsistent"]:
+        out["inconsistent"] = [list(p) for p in G.graph["inconsistent"]]
+    if args.plot:
+        out["plot"] = _plot_hasse(G, args)
+    if not args.json:
+        _print_diagram(G, edges, equivalent, counts, left, skipped, budget, elapsed)
     return out
 
 
+_HOW = {
+    "capacity": "by Bayes capacity",
+    "symmetric": "by the orbit LP (symmetric channels)",
+    "explicit": "by the explicit LP",
+    "transitivity": "by transitivity",
+}
+
+
+def _print_diagram(G, edges, equivalent, counts, left, skipped, budget, elapsed) -> None:
+    print("\nRefinement (Hasse diagram; A -> B means A ⊑ B, B leaks no more than A):")
+    for u, v in edges:
+        print(f"  {u} -> {v}")
+    for members in equivalent:
+        print(f"  {' = '.join(members)}  (equivalent: each refines the other)")
+    if not edges and not equivalent:
+        print("  (no two protocols are known to be comparable)")
+    n = sum(counts.values())
+    parts = ", ".join(f"{c} {_HOW.get(k, k)}" for k, c in counts.items())
+    print(
+        f"Decided {n} of {n + len(left)} ordered pairs ({parts}) in {elapsed:.1f} s; budget: "
+        f"{budget['time_limit']:g} s per pair, orbit LP <= {budget['max_lp_variables']:.3g} "
+        f"variables, explicit channels <= {budget['max_explicit_entries']:.3g} entries."
+    )
+    if G.graph["inconsistent"]:
+        shown = ", ".join(f"{a} ⊑ {b}" for a, b in G.graph["inconsistent"])
+        print(f"Warning: verdicts not transitive (decided false, implied by a chain): {shown}")
+    if left:
+        print(f"Skipped {len(left)} pair(s), undecided (no edge drawn for them):")
+        for a, b in left:
+            print(f"  {a} ⊑ {b}?  skipped: {skipped.get((a, b), 'undecided')}")
+        print(
+            "  (raise --time-limit or --max-lp-variables, or decide a pair in Python with "
+            "qifldp.refines on qifldp.symmetric channels)"
+        )
+
+
+def _check_output_file(path: str, option: str) -> None:
+    """Refuse an output file whose folder is missing or whose type is unknown (exit 2)."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        msg = f"{option} {path}: the folder {str(folder)!r} does not exist"
+        raise UsageError(msg)
+    if p.suffix.lower() not in (".png", ".svg", ".pdf", ".eps", ".ps", ".jpg", ".jpeg"):
+        msg = f"{option} {path}: the file name must end in .png, .svg, .pdf, .eps, .ps or .jpg"
+        raise UsageError(msg)
+
+
 def _cmd_reproduce(args: argparse.Namespace) -> dict[str, Any]:
+    if args.data is not None and not Path(args.data).is_file():
+        msg = f"--data {args.data}: no such file"
+        raise UsageError(msg)
+    out_dir = Path(args.out)
+    if out_dir.exists() and not out_dir.is_dir():
+        msg = f"--out {args.out}: exists and is not a folder"
+        raise UsageError(msg)
     from .reproduce import reproduce
 
     figures = reproduce(args.out, quick=args.quick, data=args.data, which=args.figures)
@@ -259,9 +741,6 @@ def _cmd_audit(args: argparse.Namespace) -> dict[str, Any]:
 
 def _plot_hasse(G: Any, args: argparse.Namespace) -> str:
     """Write the Hasse diagram of ``compare`` to ``args.plot`` (PNG, SVG or PDF)."""
-    if G is None:
-        msg = "--plot needs the refinement diagram: give two or more protocols, without --no-graph"
-        raise UsageError(msg)
     from matplotlib.figure import Figure
 
     from .graph import plot_refinement_graph
@@ -275,13 +754,22 @@ def _plot_hasse(G: Any, args: argparse.Namespace) -> str:
     return str(args.plot)
 
 
+def _version() -> str:
+    from . import __version__
+
+    return f"qifldp {__version__}"
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="qifldp",
         description="Quantitative information flow analysis of LDP protocols. "
         "Protocol specs look like oue:k=5,eps=1.3 or the:k=4,eps=1,theta=0.7.",
+        epilog="Exit status: 0 done, 1 no answer (solver or certificate failure, budget), "
+        "2 bad arguments. With --json an infinite or undefined number is null.",
     )
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    p.add_argument("--version", action="version", version=_version())
     sub = p.add_subparsers(dest="command")
 
     s = sub.add_parser("leak", help="capacity, ASR, epsilon, min-entropy leakage of a protocol")
@@ -291,6 +779,15 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("refines", help="decide A ⊑ B (B leaks no more than A) with a certificate")
     s.add_argument("spec_a")
     s.add_argument("spec_b")
+    s.add_argument(
+        "--time-limit", type=float, default=120.0, help="seconds for the solver (default 120)"
+    )
+    s.add_argument(
+        "--max-lp-variables",
+        type=int,
+        default=CLI_MAX_ORBIT_VARIABLES * 10,
+        help=f"largest orbit LP to attempt (default {CLI_MAX_ORBIT_VARIABLES * 10})",
+    )
     s.set_defaults(func=_cmd_refines)
 
     s = sub.add_parser("compare", help="table of leakage measures and the refinement Hasse diagram")
@@ -298,6 +795,19 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--eps", type=float, default=1.0, help="privacy parameter (default 1)")
     s.add_argument("--no-graph", action="store_true", help="skip the refinement diagram")
     s.add_argument("--plot", default=None, help="also draw the Hasse diagram to this file")
+    s.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        help=f"seconds per refinement pair; a pair over it is skipped (default "
+        f"{DEFAULT_TIME_LIMIT:g})",
+    )
+    s.add_argument(
+        "--max-lp-variables",
+        type=int,
+        default=CLI_MAX_ORBIT_VARIABLES,
+        help=f"skip orbit LPs larger than this (default {CLI_MAX_ORBIT_VARIABLES})",
+    )
     s.add_argument(
         "names", nargs="*", help=f"protocol specs (default: {' '.join(DEFAULT_COMPARE)})"
     )
@@ -320,9 +830,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad arguments).
+    """Run the command line; returns the exit status (0 ok, 1 no answer, 2 bad arguments).
 
-    With no command, prints the comparison table for k = 4, eps = 1.
+    With no command, prints the comparison table for k = 4, eps = 1. Errors are
+    one line on stderr, never a traceback.
 
     Examples
     --------
@@ -335,7 +846,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # allow --json anywhere on the line
     want_json = "--json" in argv
     argv = [a for a in argv if a != "--json"]
-    if not argv or (argv[0].startswith("-") and argv[0] not in {"-h", "--help"}):
+    if not argv or (argv[0].startswith("-") and argv[0] not in {"-h", "--help", "--version"}):
         argv = ["compare", *argv]  # no command: the comparison table
     try:
         args = parser.parse_args(argv)
@@ -344,9 +855,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.json = want_json
     try:
         out = args.func(args)
+        text = json.dumps(_jsonable(out), allow_nan=False) if want_json else None
     except (ValueError, TypeError) as exc:
         print(f"qifldp: error: {exc}", file=sys.stderr)
         return 2
-    if want_json:
-        print(json.dumps(out))
+    except QifldpError as exc:  # a solver or certificate failure, or over the budgets
+        print(f"qifldp: no answer: {exc}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print(
+            "qifldp: out of memory: use a smaller k, or the symmetric channels of "
+            "qifldp.symmetric from Python",
+            file=sys.stderr,
+        )
+        return 1
+    except KeyboardInterrupt:
+        print("qifldp: interrupted", file=sys.stderr)
+        return 130
+    if text is not None:
+        print(text)
     return 0

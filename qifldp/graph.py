@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
-from typing import Any
-
-import networkx as nx
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .errors import InputTypeError, VerificationError
 
-__all__ = ["refinement_graph", "plot_refinement_graph"]
+if TYPE_CHECKING:  # networkx is imported on first use: ``import qifldp`` stays fast
+    import networkx as nx
+
+__all__ = ["refinement_graph", "hasse_diagram", "plot_refinement_graph"]
 
 
 def refinement_graph(
@@ -76,15 +77,123 @@ def refinement_graph(
         raise InputTypeError(msg)
     names = list(channels)
     results: dict[tuple[Hashable, Hashable], Any] = {}
-    rel = nx.DiGraph()
-    rel.add_nodes_from(names)
     for a in names:
         for b in names:
             if a != b:
-                r = decide(channels[a], channels[b])
-                results[(a, b)] = r
-                if bool(r):
-                    rel.add_edge(a, b)
+                results[(a, b)] = decide(channels[a], channels[b])
+    G = hasse_diagram(names, {p: bool(r) for p, r in results.items()}, strict=True)
+    for v in G:
+        G.nodes[v]["channel"] = channels[v]
+    for u, v in G.edges:
+        G.edges[u, v]["result"] = results[(u, v)]
+    G.graph["results"] = results
+    return G
+
+
+def hasse_diagram(
+    names: Sequence[Hashable],
+    verdicts: Mapping[tuple[Hashable, Hashable], bool | None],
+    *,
+    strict: bool = False,
+) -> nx.DiGraph:
+    """The Hasse diagram of a refinement relation that may be only partly known.
+
+    Parameters
+    ----------
+    names : sequence
+        The channels' names, in display order (distinct).
+    verdicts : dict
+        ``(a, b) -> True`` (a ⊑ b decided), ``False`` (a ⋢ b decided) or ``None``
+        (undecided, e.g. skipped for its cost); missing pairs count as undecided.
+    strict : bool
+        Raise VerificationError when the decided verdicts are not transitive;
+        otherwise such pairs are listed in ``G.graph["inconsistent"]``.
+
+    Returns
+    -------
+    networkx.DiGraph
+        One node per equivalence class (named by its first member in the order of
+        ``names``; node attribute ``members``), an edge u -> v when u ⊑ v is
+        decided or follows by transitivity, transitively reduced. Graph
+        attributes: ``equivalent`` (member tuples of classes with more than one
+        name), ``incomparable`` (pairs of class names, neither refining the
+        other), ``status`` ((a, b) -> True / False / None for every ordered pair of
+        distinct names after inference), ``inferred`` ((a, b) -> the name c of the
+        chain that settles an undecided pair), ``undecided`` (ordered pairs of
+        class names whose relation stays unknown) and ``inconsistent``.
+
+    Raises
+    ------
+    InputTypeError
+        ``names`` is empty or has repeated names.
+    VerificationError
+        ``strict`` and a ⊑ b ⊑ c is decided while a ⊑ c is decided false.
+
+    Notes
+    -----
+    Refinement is a preorder, so undecided pairs are settled where a chain
+    decides them: a ⊑ c ⊑ b gives a ⊑ b, and c ⊑ a with c ⋢ b gives a ⋢ b
+    (else c ⊑ a ⊑ b), as does b ⊑ c with a ⋢ c. O(n^3) for n names.
+
+    Examples
+    --------
+    >>> G = hasse_diagram(["a", "b", "c"], {("a", "b"): True, ("b", "c"): True,
+    ...                                     ("b", "a"): False, ("c", "b"): False})
+    >>> sorted(G.edges), G.graph["inferred"][("a", "c")], G.graph["status"][("c", "a")]
+    ([('a', 'b'), ('b', 'c')], 'b', False)
+    >>> G = hasse_diagram(["a", "b"], {("a", "b"): False})
+    >>> G.graph["undecided"], G.graph["incomparable"]
+    ([('b', 'a')], [])
+    """
+    import networkx as nx
+
+    names = list(names)
+    if not names or len(set(names)) != len(names):
+        msg = "names must be a non-empty sequence of distinct channel names"
+        raise InputTypeError(msg)
+    status: dict[tuple[Hashable, Hashable], bool | None] = {
+        (a, b): verdicts.get((a, b)) for a in names for b in names if a != b
+    }
+    decided_true = nx.DiGraph()
+    decided_true.add_nodes_from(names)
+    decided_true.add_edges_from(p for p, v in status.items() if v)
+    closure = nx.transitive_closure(decided_true, reflexive=None)
+    inferred: dict[tuple[Hashable, Hashable], Hashable] = {}
+    inconsistent: list[tuple[Hashable, Hashable]] = []
+    for a, b in closure.edges:
+        if a == b or status[(a, b)]:
+            continue
+        via = next(c for c in closure.successors(a) if c != b and closure.has_edge(c, b))
+        if status[(a, b)] is False:
+            if strict:
+                msg = (
+                    f"refinement verdicts are not transitive: {a!r} reaches {b!r} through "
+                    f"a chain (via {via!r}) but decide({a!r}, {b!r}) is false"
+                )
+                raise VerificationError(msg)
+            inconsistent.append((a, b))
+            continue
+        status[(a, b)] = True
+        inferred[(a, b)] = via
+    changed = True
+    while changed:  # a ⋢ b from c ⊑ a, c ⋢ b or from b ⊑ c, a ⋢ c
+        changed = False
+        for (a, b), v in status.items():
+            if v is not None:
+                continue
+            for c in names:
+                if c in (a, b):
+                    continue
+                if (status[(c, a)] and status[(c, b)] is False) or (
+                    status[(b, c)] and status[(a, c)] is False
+                ):
+                    status[(a, b)] = False
+                    inferred[(a, b)] = c
+                    changed = True
+                    break
+    rel = nx.DiGraph()
+    rel.add_nodes_from(names)
+    rel.add_edges_from(p for p, v in status.items() if v)
     order = {n: i for i, n in enumerate(names)}
     classes = sorted(
         (tuple(sorted(c, key=order.__getitem__)) for c in nx.strongly_connected_components(rel)),
@@ -96,33 +205,27 @@ def refinement_graph(
     for a, b in rel.edges:
         if rep[a] != rep[b]:
             quotient.add_edge(rep[a], rep[b])
-    for u in quotient:  # a preorder's quotient is transitive: check it
-        for w in nx.descendants(quotient, u):
-            if not quotient.has_edge(u, w):
-                msg = (
-                    f"refinement verdicts are not transitive: {u!r} reaches {w!r} through a chain "
-                    f"but decide({u!r}, {w!r}) is false"
-                )
-                raise VerificationError(msg)
-    G = nx.transitive_reduction(quotient)
-    G = nx.DiGraph(G)
+    G = nx.DiGraph(nx.transitive_reduction(quotient))
     for c in classes:
-        G.add_node(c[0], members=c, channel=channels[c[0]])
-    for u, v in G.edges:
-        G.edges[u, v]["result"] = results[(u, v)]
+        G.add_node(c[0], members=c)
     reps = [c[0] for c in classes]
     G.graph["equivalent"] = [c for c in classes if len(c) > 1]
     G.graph["incomparable"] = [
         (u, v)
         for i, u in enumerate(reps)
         for v in reps[i + 1 :]
-        if not quotient.has_edge(u, v) and not quotient.has_edge(v, u)
+        if status[(u, v)] is False and status[(v, u)] is False
     ]
-    G.graph["results"] = results
+    G.graph["undecided"] = [(u, v) for u in reps for v in reps if u != v and status[(u, v)] is None]
+    G.graph["status"] = status
+    G.graph["inferred"] = inferred
+    G.graph["inconsistent"] = inconsistent
     return G
 
 
 def _layers(G: nx.DiGraph) -> dict[Hashable, int]:
+    import networkx as nx
+
     level: dict[Hashable, int] = {}
     for v in nx.topological_sort(G):
         preds = list(G.predecessors(v))
@@ -181,6 +284,8 @@ def plot_refinement_graph(
     >>> sorted(t.get_text() for t in ax.texts if t.get_text())
     ['a', 'b']
     """
+    import networkx as nx
+
     if not isinstance(G, nx.DiGraph) or not nx.is_directed_acyclic_graph(G):
         msg = "G must be a networkx.DiGraph without cycles (as returned by refinement_graph)"
         raise InputTypeError(msg)
