@@ -31,7 +31,7 @@ def test_leak_json_matches_library(capsys):
     assert out["min_entropy_leakage"] == pytest.approx(q.min_entropy_leakage(C))
 
 
-def test_leak_infinite_epsilon_is_json_string(capsys):
+def test_leak_zero_epsilon_json(capsys):
     assert main(["leak", "--json", "grr:k=3,eps=0"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ldp_epsilon"] == 0.0 and out["bayes_capacity"] == pytest.approx(1.0)
