@@ -74,9 +74,7 @@ def _permute_rows(C: Any, order: np.ndarray, labels: tuple) -> Any:
     from .symbolic import SymbolicChannel  # lazy: sympy only for symbolic channels
 
     M = C.matrix.extract([int(i) for i in order], list(range(C.n_outputs)))
-    return SymbolicChannel(
-        M, labels, C.outputs, domains=C.domains, assume=C.assume, validate=False
-    )
+    return SymbolicChannel(M, labels, C.outputs, domains=C.domains, assume=C.assume, validate=False)
 
 
 def align_rows(
@@ -171,9 +169,7 @@ def align_many(channels: list, what: str) -> list:
     >>> [C.inputs for C in align_many([A, B], "hidden_choice")]
     [('x', 'y'), ('x', 'y')]
     """
-    ref_i = next(
-        (i for i, C in enumerate(channels) if not is_default_labels(tuple(C.inputs))), 0
-    )
+    ref_i = next((i for i, C in enumerate(channels) if not is_default_labels(tuple(C.inputs))), 0)
     ref = tuple(channels[ref_i].inputs)
     out = []
     for i, C in enumerate(channels):
