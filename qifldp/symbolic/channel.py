@@ -491,6 +491,14 @@ class SymbolicChannel:
             msg = "subs takes a mapping, an iterable of pairs, (old, new), or keyword arguments"
             raise InputTypeError(msg)
         items += list(kwargs.items())
+        for item in items:
+            if isinstance(item, (str, bytes)) or not isinstance(item, Iterable):
+                msg = f"subs needs (symbol, value) pairs, got {item!r}"
+                raise InputTypeError(msg)
+            pair = tuple(item)
+            if len(pair) != 2:
+                msg = f"subs needs (symbol, value) pairs, got {item!r}"
+                raise InputTypeError(msg)
         for old, new in items:
             sym = self._symbol(old)
             val = to_expr(new, sym.name)
@@ -685,8 +693,11 @@ class SymbolicChannel:
         [1/3, 2/3],
         [1/2, 1/2]])
         """
+        from .._validation import check_int
+
+        max_denominator = check_int("max_denominator", max_denominator, minimum=1)
         if not isinstance(C, Channel):
-            C = Channel(C)
+            C = _as_float_channel(C, "C")
         rows = [
             [sp.Rational(Fraction(float(v)).limit_denominator(max_denominator)) for v in r]
             for r in C.matrix
@@ -702,6 +713,9 @@ class SymbolicChannel:
         >>> symbolic.oue_bit("eps").applyfunc(sp.factor)[0, 0]
         exp(eps)/(exp(eps) + 1)
         """
+        if not callable(f):
+            msg = f"f must be a callable applied to each entry, got {type(f).__name__}"
+            raise InputTypeError(msg)
         return SymbolicChannel(
             self._matrix.applyfunc(f),
             self._inputs,

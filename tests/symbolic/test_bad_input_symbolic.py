@@ -262,3 +262,39 @@ def test_closed_forms_refuse_huge_exact_powers():
     # a symbolic k keeps the closed form
     k = sp.Symbol("k", positive=True, integer=True)
     assert S.formulas.bayes_capacity_oue(k, 0).subs(k, 5) == 1
+
+
+_GRR2 = S.grr(2, EPS)
+METHOD_CALLS = {
+    "subs(mapping)": lambda b: _GRR2.subs(b),
+    "subs(eps=...)": lambda b: _GRR2.subs(eps=b),
+    "subs(eps, ...)": lambda b: _GRR2.subs(EPS, b),
+    "evaluate(eps=...)": lambda b: _GRR2.evaluate(eps=b),
+    "evaluate(mapping)": lambda b: _GRR2.evaluate(b),
+    "equals": lambda b: _GRR2.equals(b),
+    "applyfunc": lambda b: _GRR2.applyfunc(b),
+    "domain": lambda b: _GRR2.domain(b),
+    "from_channel": lambda b: S.SymbolicChannel.from_channel(b),
+    "from_channel(max_denominator)": lambda b: S.SymbolicChannel.from_channel(q.grr(2, 1.0), b),
+}
+
+
+@pytest.mark.parametrize("call", list(METHOD_CALLS), ids=list(METHOD_CALLS))
+def test_symbolic_channel_methods_refuse_bad_values_clearly(call):
+    f = METHOD_CALLS[call]
+    problems = []
+    for label, bad in BAD.items():
+        value, problem, _ = _call(lambda b=bad: f(b), {})
+        if problem is None and _has_nan(value):
+            problem = f"returned a NaN: {value}"
+        if problem is not None:
+            problems.append(f"{label}: {problem}")
+    assert not problems, "\n".join(problems)
+
+
+def test_huge_numeric_eps_substituted_quickly():
+    # the row-sum check after subs used to evaluate exp(10^308) numerically (10 s)
+    t0 = time.perf_counter()
+    C = S.grr(2, EPS).subs(eps=1e308)
+    assert time.perf_counter() - t0 < 2
+    assert C.evaluate().matrix.tolist() == [[1.0, 0.0], [0.0, 1.0]]
