@@ -12,6 +12,7 @@ Conventions follow Alvim et al., *The Science of Quantitative Information Flow*
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import singledispatch
@@ -35,6 +36,8 @@ __all__ = [
     "bayes_capacity",
     "min_entropy_leakage",
     "max_case_capacity",
+    "capacity_from_epsilon",
+    "LOG_FLOAT_MAX",
     "ldp_epsilon",
     "asr",
     "Hyper",
@@ -314,9 +317,62 @@ def ldp_epsilon(C: Any, neighbors: Iterable[Any] | None = None) -> float:
     return float(np.max(np.abs(np.log(a[both]) - np.log(b[both]))))
 
 
+#: ln(DBL_MAX) = 709.782712893384: the largest epsilon whose e^eps is a finite float.
+LOG_FLOAT_MAX: float = math.log(sys.float_info.max)
+
+
+def capacity_from_epsilon(eps: float) -> float:
+    """e^eps as a float: finite whenever it is representable, ``inf`` only beyond.
+
+    The max-case capacity of a channel is e^{ldp_epsilon}; it is finite for every
+    finite epsilon, but e^eps exceeds the largest float (1.797e308) when
+    eps > :data:`LOG_FLOAT_MAX` = ln(DBL_MAX) = 709.7827..., and is then returned
+    as ``inf`` (IEEE overflow; ``ldp_epsilon`` still gives the exact exponent).
+    An infinite (or NaN) epsilon is returned as ``inf`` (NaN raises).
+
+    Parameters
+    ----------
+    eps : float
+        An LDP epsilon, ``>= 0`` or ``inf``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ParameterError
+        eps is NaN.
+
+    Examples
+    --------
+    >>> capacity_from_epsilon(709.78)
+    1.7928227943945155e+308
+    >>> capacity_from_epsilon(709.79)
+    inf
+    """
+    eps = float(eps)
+    if math.isnan(eps):
+        msg = "eps must be a number (an LDP epsilon), got nan"
+        raise ParameterError(msg)
+    try:
+        return math.exp(eps)
+    except OverflowError:
+        return math.inf
+
+
 @singledispatch
 def max_case_capacity(C: Any) -> float:
     """Multiplicative max-case capacity ML^MAX(C) = e^{ldp_epsilon(C)}.
+
+    Returns
+    -------
+    float
+        ``inf`` when ``ldp_epsilon(C)`` is infinite (a column mixes zero and
+        positive entries), or when e^eps is beyond the largest float
+        (eps > ``LOG_FLOAT_MAX`` = ln(DBL_MAX) ≈ 709.7827; the capacity is then
+        finite but not representable: use :func:`ldp_epsilon`, its logarithm).
+        Finite for every eps up to ln(DBL_MAX), e.g. 1.79e308 at eps = 709.78.
 
     Examples
     --------
@@ -324,8 +380,7 @@ def max_case_capacity(C: Any) -> float:
     >>> round(q.max_case_capacity(q.Channel([[0.75, 0.25], [0.25, 0.75]])), 12)
     3.0
     """
-    eps = ldp_epsilon(C)
-    return math.inf if eps > 709.0 else math.exp(eps)
+    return capacity_from_epsilon(ldp_epsilon(C))
 
 
 @singledispatch

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ._align import align_many, align_rows, is_default_labels
 from ._validation import check_int
 from .channel import Channel, as_channel, check_size, guard_size
 from .errors import ChannelError, InputTypeError, ParameterError
@@ -36,12 +37,18 @@ def cascade(A: Any, B: Any) -> Channel:
     Raises
     ------
     ChannelError
-        When A's number of outputs differs from B's number of inputs.
+        When A's number of outputs differs from B's number of inputs, or when
+        both carry custom labels and A's output labels are not B's input labels.
 
     Notes
     -----
     (A·B)[x, z] = Σ_y A[x, y] B[y, z]. Post-processing never increases leakage:
     A ⊑ A·B for every B (the data-processing inequality).
+
+    *Labels.* A's output y is fed to B's input labelled y: when A's outputs and
+    B's inputs hold the same labels in another order, B's rows are permuted to
+    match; when either side has the default labels 0..n-1, rows are matched by
+    position (see :mod:`qifldp._align`).
 
     Examples
     --------
@@ -51,9 +58,15 @@ def cascade(A: Any, B: Any) -> Channel:
     >>> q.cascade(A, B).matrix
     array([[0.75, 0.25],
            [0.25, 0.75]])
+    >>> E = q.Channel([[1.0, 0.0], [0.0, 1.0]], outputs=("y", "n"))
+    >>> G = q.Channel([[0.1, 0.9], [0.8, 0.2]], inputs=("n", "y"))
+    >>> q.cascade(E, G).matrix  # E's output "y" feeds G's row "y"
+    array([[0.8, 0.2],
+           [0.1, 0.9]])
     """
     A = as_channel(A, "A")
     B = as_channel(B, "B")
+    B = align_rows(A.outputs, B, "cascade(A, B)", "A's outputs", "B's inputs")
     if A.n_outputs != B.n_inputs:
         msg = (
             f"cascade(A, B) needs A's outputs to be B's inputs: A has {A.n_outputs} outputs, "
@@ -162,15 +175,21 @@ def one_hot(B: Any, k: int) -> Channel:
     return Channel(M, tuple(range(k)), outputs)
 
 
-def _check_choice(channels: Sequence[Any], probs: Any) -> tuple[list[Channel], np.ndarray]:
+def _check_choice(
+    channels: Sequence[Any], probs: Any, what: str
+) -> tuple[list[Channel], np.ndarray, tuple]:
     if isinstance(channels, Channel) or not isinstance(channels, Sequence) or not channels:
         msg = "channels must be a non-empty sequence of Channels"
         raise InputTypeError(msg)
     chans = [as_channel(C, f"channels[{i}]") for i, C in enumerate(channels)]
+    chans = align_many(chans, what)
     n = chans[0].n_inputs
     for i, C in enumerate(chans):
-        if C.n_inputs != n or C.inputs != chans[0].inputs:
-            msg = f"channels must share their inputs: channels[{i}] differs from channels[0]"
+        if C.n_inputs != n:
+            msg = (
+                f"{what}: channels must share their inputs: channels[{i}] has {C.n_inputs} "
+                f"inputs, channels[0] has {n}"
+            )
             raise ChannelError(msg)
     if probs is None:
         p = np.full(len(chans), 1.0 / len(chans))
@@ -182,7 +201,9 @@ def _check_choice(channels: Sequence[Any], probs: Any) -> tuple[list[Channel], n
         if not np.all(np.isfinite(p)) or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-9:
             msg = f"probs must be a probability vector (non-negative, summing to 1), got {p}"
             raise ParameterError(msg)
-    return chans, p
+    # the inputs of the result: the first custom labels (the others were aligned to them)
+    inputs = next((C.inputs for C in chans if not is_default_labels(C.inputs)), chans[0].inputs)
+    return chans, p, inputs
 
 
 def visible_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
@@ -191,13 +212,17 @@ def visible_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
     Parameters
     ----------
     channels : sequence of Channel
-        Channels over the same inputs.
+        Channels over the same inputs, matched by label: the rows of each are put
+        in the order of the first custom-labelled channel (same labels in any
+        order); a channel with the default labels 0..n-1 is matched by
+        position, and different custom labels raise ChannelError.
     probs : array_like, optional
         Choice probabilities (default uniform).
 
     Returns
     -------
     Channel
+        Inputs: the first custom labels among the channels (else 0..n-1).
         Outputs (i, y) for each channel i and each of its outputs y.
 
     Notes
@@ -214,11 +239,11 @@ def visible_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
     >>> q.bayes_capacity(C)
     1.5
     """
-    chans, p = _check_choice(channels, probs)
+    chans, p, inputs = _check_choice(channels, probs, "visible_choice")
     check_size(chans[0].n_inputs, sum(C.n_outputs for C in chans), "visible_choice")
     M = np.hstack([pi * C.matrix for pi, C in zip(p, chans, strict=True)])
     outputs = tuple((i, y) for i, C in enumerate(chans) for y in C.outputs)
-    return Channel(M, chans[0].inputs, outputs)
+    return Channel(M, inputs, outputs)
 
 
 def hidden_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
@@ -230,7 +255,10 @@ def hidden_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
     Parameters
     ----------
     channels : sequence of Channel
-        Channels over the same inputs.
+        Channels over the same inputs, matched by label: the rows of each are put
+        in the order of the first custom-labelled channel (same labels in any
+        order); a channel with the default labels 0..n-1 is matched by
+        position, and different custom labels raise ChannelError.
     probs : array_like, optional
         Choice probabilities (default uniform).
 
@@ -253,7 +281,7 @@ def hidden_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
     array([[0.5, 0.5],
            [0.5, 0.5]])
     """
-    chans, p = _check_choice(channels, probs)
+    chans, p, inputs = _check_choice(channels, probs, "hidden_choice")
     index: dict = {}
     for C in chans:
         for y in C.outputs:
@@ -263,4 +291,4 @@ def hidden_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
     for pi, C in zip(p, chans, strict=True):
         cols = np.fromiter((index[y] for y in C.outputs), dtype=np.intp, count=C.n_outputs)
         np.add.at(M.T, cols, pi * C.matrix.T)
-    return Channel(M, chans[0].inputs, tuple(index))
+    return Channel(M, inputs, tuple(index))

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .._align import align_inputs
 from ..channel import as_channel
 from ..errors import ChannelError, InputTypeError, ParameterError, PriorError
 from ..priors import as_prior
@@ -192,6 +193,7 @@ def refines(
     >>> bool(s), s.counterexample.gap > 0
     (False, True)
     """
+    A, B = align_inputs(A, B, what="refines")
     if _is_symmetric(A) or _is_symmetric(B):
         return _refines_symmetric(A, B, prior, method, exact)
     if _is_symbolic(A) or _is_symbolic(B):
@@ -305,6 +307,7 @@ def max_case_refines(
     >>> bool(q.max_case_refines(A, B)), bool(q.max_case_refines(B, A))
     (True, False)
     """
+    A, B = align_inputs(A, B, what="max_case_refines")
     if method not in ("auto", "highs", "exact"):
         msg = f"method must be 'auto', 'highs' or 'exact' for max-case refinement, got {method!r}"
         raise ParameterError(msg)

@@ -602,6 +602,10 @@ def is_identically_zero(
     if e == 0:
         return True
     if not e.free_symbols:
+        # exact cancellation first: cheap, and it avoids sympy's numeric sign test,
+        # which evaluates exp(10^308) to a huge exponent before it answers
+        if sp.cancel(sp.together(e)) == 0:
+            return True
         c = _number_sign(e)
         return None if c is None else c == ZERO
     x = sp.expand(e)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -15,48 +16,101 @@ from ..channel import Channel, _labels
 from ..errors import ChannelError, InputTypeError, ParameterError, SizeError
 from . import _sign
 
-__all__ = ["SymbolicChannel", "MAX_SYMBOLIC_ENTRIES", "EVALUATE_DPS", "to_expr"]
+__all__ = [
+    "SymbolicChannel",
+    "MAX_SYMBOLIC_ENTRIES",
+    "MAX_CONVERTED_ENTRIES",
+    "EVALUATE_DPS",
+    "to_expr",
+    "as_symbolic",
+]
 
 #: Largest number of entries of a symbolic matrix (sympy objects are ~1000 times
 #: heavier than float64 entries; beyond this, use the numeric or symmetric kinds).
 MAX_SYMBOLIC_ENTRIES: int = 10**6
+
+#: Largest explicit channel (entries) the symbolic measures and operators convert
+#: to exact rationals themselves (:func:`as_symbolic`); beyond it, the numeric
+#: measures of ``qifldp`` answer in floating point at any size.
+MAX_CONVERTED_ENTRIES: int = 10**4
 
 #: Working precision (decimal digits) of :meth:`SymbolicChannel.evaluate`, before
 #: rounding to float64: far more than enough for rows to sum to 1 within 1e-9.
 EVALUATE_DPS: int = 30
 
 
-def to_expr(value: Any, name: str) -> sp.Expr:
+def to_expr(value: Any, name: str, *, symbols: bool = True, infinite: bool = False) -> sp.Expr:
     """Convert a user value to an exact sympy expression.
 
     Python ints, fractions and sympy numbers stay exact; a float becomes the
     rational number of its shortest decimal representation (``1.3 -> 13/10``),
     also inside sympy expressions; a string becomes a plain ``Symbol``.
 
+    Parameters
+    ----------
+    value : number, str or sympy expression
+    name : str
+        The argument's name, for error messages.
+    symbols : bool
+        Accept a string as a symbol name (False: a string is a TypeError, as for
+        matrix entries, where ``"a"`` is almost always a mistake).
+    infinite : bool
+        Accept ``±inf`` (as ``±oo``); otherwise a float infinity is an error.
+
     Raises
     ------
     InputTypeError
-        Booleans, complex numbers and objects that are not numbers or sympy
-        expressions.
+        Booleans, complex numbers, strings (unless ``symbols``) and objects
+        that are not numbers or sympy expressions.
+    ParameterError
+        NaN (float or sympy), complex infinity, and float infinities unless
+        ``infinite``.
+
+    Examples
+    --------
+    >>> to_expr(1.3, "eps")
+    13/10
+    >>> to_expr(float("nan"), "eps")
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ParameterError: eps must be a real number, got nan
     """
     if isinstance(value, (bool, np.bool_)):
         msg = f"{name} must be a number or a sympy expression, got {value!r}"
         raise InputTypeError(msg)
     if isinstance(value, str):
+        if not symbols:
+            msg = f"{name} must be a number or a sympy expression, got the string {value!r}"
+            raise InputTypeError(msg)
         if not value.isidentifier():
             msg = f"{name} given as a string must be a symbol name, got {value!r}"
             raise InputTypeError(msg)
         return sp.Symbol(value)
-    if isinstance(value, numbers.Integral):
+    if isinstance(value, numbers.Integral) and not isinstance(value, sp.Basic):
         return sp.Integer(int(value))
     if isinstance(value, Fraction):
         return sp.Rational(value.numerator, value.denominator)
     if isinstance(value, numbers.Real) and not isinstance(value, sp.Basic):
-        return sp.Rational(repr(float(value)))
+        f = float(value)
+        if math.isnan(f):
+            msg = f"{name} must be a real number, got nan"
+            raise ParameterError(msg)
+        if math.isinf(f):
+            if not infinite:
+                msg = f"{name} must be finite, got {f}"
+                raise ParameterError(msg)
+            return sp.oo if f > 0 else -sp.oo
+        return sp.Rational(repr(f))
     if isinstance(value, sp.Basic):
         if not isinstance(value, sp.Expr):
             msg = f"{name} must be a sympy expression, got {type(value).__name__}"
             raise InputTypeError(msg)
+        if value.has(sp.nan):
+            msg = f"{name} must be a real number or expression, got {value} (NaN)"
+            raise ParameterError(msg)
+        if value.has(sp.zoo):
+            msg = f"{name} must be a real number or expression, got {value} (complex infinity)"
+            raise ParameterError(msg)
         floats = value.atoms(sp.Float)
         if floats:
             value = value.xreplace({f: sp.Rational(repr(float(f))) for f in floats})
@@ -73,9 +127,43 @@ def _as_domain(name: str, dom: Any) -> sp.Set:
     except (TypeError, ValueError):
         msg = f"domain of {name} must be a sympy Interval or a (low, high) pair, got {dom!r}"
         raise InputTypeError(msg) from None
-    lo = -sp.oo if lo is None else to_expr(lo, f"domain of {name}")
-    hi = sp.oo if hi is None else to_expr(hi, f"domain of {name}")
+    lo = -sp.oo if lo is None else to_expr(lo, f"domain of {name}", infinite=True)
+    hi = sp.oo if hi is None else to_expr(hi, f"domain of {name}", infinite=True)
+    if not (lo.is_extended_real and hi.is_extended_real):
+        msg = f"domain of {name} must have real ends, got ({lo}, {hi})"
+        raise ParameterError(msg)
     return sp.Interval(lo, hi)
+
+
+def _label_seq(name: str, labels: Any) -> Any:
+    """Reject label arguments that are not sequences before they reach ``tuple()``."""
+    if labels is None or isinstance(labels, (str, bytes)):
+        return labels  # None: default labels; a string: rejected by _labels by name
+    if not isinstance(labels, Iterable):
+        msg = f"{name} must be a sequence of labels, got {type(labels).__name__}"
+        raise InputTypeError(msg)
+    return labels
+
+
+def _relations(assume: Any) -> tuple:
+    """The ``assume`` argument as a tuple of sympy relations."""
+    if assume is None:
+        return ()
+    if isinstance(assume, sp.core.relational.Relational):
+        assume = (assume,)
+    if isinstance(assume, (str, bytes)) or not isinstance(assume, Iterable):
+        msg = (
+            "assume must be an iterable of sympy relations such as p > q, got "
+            f"{type(assume).__name__}"
+        )
+        raise InputTypeError(msg)
+    rels = []
+    for r in assume:
+        if not isinstance(r, sp.core.relational.Relational):
+            msg = f"assume must hold sympy relations such as p > q, got {r!r}"
+            raise InputTypeError(msg)
+        rels.append(r)
+    return tuple(rels)
 
 
 class SymbolicChannel:
@@ -115,7 +203,11 @@ class SymbolicChannel:
         (decided exactly after expansion/cancellation, for one parameter by Sturm
         root counting, otherwise after ``sympy.simplify``); wrong shape or labels.
     InputTypeError
-        Entries that are not numbers or sympy expressions.
+        Entries that are not numbers or sympy expressions (a string entry such
+        as ``"a"`` is an error, not a symbol: pass ``sympy.Symbol("a")``);
+        labels, domains or assume of the wrong type.
+    ParameterError
+        NaN entries.
     SizeError
         More than :data:`MAX_SYMBOLIC_ENTRIES` entries.
 
@@ -123,8 +215,9 @@ class SymbolicChannel:
     -----
     Validation of symbolic entries never raises on what it cannot decide:
     ``[[x, 1 - x]]`` is accepted (it is a channel for x in [0, 1]), while
-    ``[[x, 2 - x]]`` is rejected (its row sums to 2 for every x).
-    :meth:`evaluate` re-validates numerically.
+    ``[[x, 2 - x]]`` is rejected (its row sums to 2 for every x). A row whose
+    sum is neither proven 1 nor proven different is accepted and listed in
+    :attr:`unverified_rows`. :meth:`evaluate` re-validates numerically.
 
     Examples
     --------
@@ -146,7 +239,16 @@ class SymbolicChannel:
     qifldp.errors.ChannelError: matrix rows must sum to 1, row 0 sums to 2
     """
 
-    __slots__ = ("_matrix", "_inputs", "_outputs", "_domains", "_assume", "_cache", "_hash")
+    __slots__ = (
+        "_matrix",
+        "_inputs",
+        "_outputs",
+        "_domains",
+        "_assume",
+        "_cache",
+        "_hash",
+        "_unverified",
+    )
 
     def __init__(
         self,
@@ -158,6 +260,16 @@ class SymbolicChannel:
         assume: Iterable[Any] = (),
         validate: bool = True,
     ) -> None:
+        if domains is not None and not isinstance(domains, Mapping):
+            msg = (
+                "domains must be a mapping {symbol: interval} (a sympy Interval or a "
+                f"(low, high) pair), got {type(domains).__name__}"
+            )
+            raise InputTypeError(msg)
+        assume = _relations(assume)
+        if not isinstance(validate, (bool, np.bool_)):
+            msg = f"validate must be True or False, got {validate!r}"
+            raise InputTypeError(msg)
         if isinstance(matrix, SymbolicChannel):
             M = matrix._matrix
             inputs = matrix._inputs if inputs is None else inputs
@@ -167,18 +279,13 @@ class SymbolicChannel:
         else:
             M = self._to_matrix(matrix)
         self._matrix = M
-        self._inputs = _labels("inputs", inputs, M.rows)
-        self._outputs = _labels("outputs", outputs, M.cols)
+        self._inputs = _labels("inputs", _label_seq("inputs", inputs), M.rows)
+        self._outputs = _labels("outputs", _label_seq("outputs", outputs), M.cols)
         self._domains = self._check_domains(domains or {})
-        rels = []
-        for r in assume:
-            if not isinstance(r, sp.core.relational.Relational):
-                msg = f"assume must hold sympy relations such as p > q, got {r!r}"
-                raise InputTypeError(msg)
-            rels.append(r)
-        self._assume = tuple(rels)
+        self._assume = tuple(assume)
         self._cache: dict = {}
         self._hash = None
+        self._unverified: tuple = ()
         if validate:
             self._validate()
 
@@ -215,7 +322,7 @@ class SymbolicChannel:
             )
             raise SizeError(msg)
         conv = [
-            [to_expr(v, f"matrix entry [{i}, {j}]") for j, v in enumerate(r)]
+            [to_expr(v, f"matrix entry [{i}, {j}]", symbols=False) for j, v in enumerate(r)]
             for i, r in enumerate(rows)
         ]
         return sp.ImmutableMatrix(conv)
@@ -262,6 +369,7 @@ class SymbolicChannel:
                     msg = f"matrix entries must be non-negative, entry [{i}, {j}] = {e} is negative"
                     raise ChannelError(msg)
         seen: dict = {}
+        unverified: list[int] = []
         for i in range(M.rows):
             s = sp.Add(*M.row(i)) - 1
             if s == 0 or s in seen:
@@ -272,6 +380,9 @@ class SymbolicChannel:
                 shown = sp.simplify(s + 1)
                 msg = f"matrix rows must sum to 1, row {i} sums to {shown}"
                 raise ChannelError(msg)
+            if z is None:
+                unverified.append(i)
+        self._unverified = tuple(unverified)
 
     # -- accessors ---------------------------------------------------------------------
     @property
@@ -319,6 +430,23 @@ class SymbolicChannel:
         """Extra relations between parameters."""
         return self._assume
 
+    @property
+    def unverified_rows(self) -> tuple:
+        """Rows whose sum could be proven neither 1 nor different from 1 at construction.
+
+        Validation rejects a row only when its sum is *provably* not 1; a row
+        with free parameters whose sum no procedure of
+        :mod:`qifldp.symbolic._sign` decides is accepted and listed here (empty
+        when every row was proven to sum to 1, or when ``validate=False``).
+        :meth:`evaluate` re-checks numerically.
+
+        >>> import sympy as sp
+        >>> x = sp.Symbol("x")
+        >>> SymbolicChannel([[x, 1 - x]]).unverified_rows
+        ()
+        """
+        return self._unverified
+
     def __getitem__(self, index: Any) -> Any:
         return self._matrix[index]
 
@@ -363,6 +491,14 @@ class SymbolicChannel:
             msg = "subs takes a mapping, an iterable of pairs, (old, new), or keyword arguments"
             raise InputTypeError(msg)
         items += list(kwargs.items())
+        for item in items:
+            if isinstance(item, (str, bytes)) or not isinstance(item, Iterable):
+                msg = f"subs needs (symbol, value) pairs, got {item!r}"
+                raise InputTypeError(msg)
+            pair = tuple(item)
+            if len(pair) != 2:
+                msg = f"subs needs (symbol, value) pairs, got {item!r}"
+                raise InputTypeError(msg)
         for old, new in items:
             sym = self._symbol(old)
             val = to_expr(new, sym.name)
@@ -557,8 +693,11 @@ class SymbolicChannel:
         [1/3, 2/3],
         [1/2, 1/2]])
         """
+        from .._validation import check_int
+
+        max_denominator = check_int("max_denominator", max_denominator, minimum=1)
         if not isinstance(C, Channel):
-            C = Channel(C)
+            C = _as_float_channel(C, "C")
         rows = [
             [sp.Rational(Fraction(float(v)).limit_denominator(max_denominator)) for v in r]
             for r in C.matrix
@@ -574,6 +713,9 @@ class SymbolicChannel:
         >>> symbolic.oue_bit("eps").applyfunc(sp.factor)[0, 0]
         exp(eps)/(exp(eps) + 1)
         """
+        if not callable(f):
+            msg = f"f must be a callable applied to each entry, got {type(f).__name__}"
+            raise InputTypeError(msg)
         return SymbolicChannel(
             self._matrix.applyfunc(f),
             self._inputs,
@@ -657,3 +799,107 @@ class SymbolicChannel:
             for i, x in enumerate(self._inputs)
         )
         return rf"$\begin{{array}}{{c|{cols}}}{head} {body}\end{{array}}$"
+
+
+def _exact_row(row: np.ndarray) -> list:
+    """One row of a float channel as exact rationals summing to exactly 1.
+
+    The shortest-decimal reading (``0.1 -> 1/10``, the entries as typed) when it
+    sums to exactly 1; otherwise the stored binary values (``Fraction(float)``,
+    exact) divided by their exact sum, i.e. the row as stored, normalised the way
+    exact refinement reads channels.
+    """
+    dec = [sp.Rational(repr(float(v))) for v in row]
+    if sp.Add(*dec) == 1:
+        return dec
+    fr = [Fraction(float(v)) for v in row]
+    total = sum(fr)
+    return [
+        sp.Rational(f.numerator * total.denominator, f.denominator * total.numerator) for f in fr
+    ]
+
+
+def as_symbolic(C: Any, name: str = "C") -> SymbolicChannel:
+    """The symbolic channel to measure or combine: convert what can be converted exactly.
+
+    Parameters
+    ----------
+    C : SymbolicChannel, qifldp.Channel, numpy array, sympy Matrix or nested sequence
+        A :class:`SymbolicChannel` is returned as is. An explicit
+        :class:`~qifldp.Channel` (or a float array) of at most
+        :data:`MAX_CONVERTED_ENTRIES` entries is converted exactly, row by row:
+        the shortest-decimal reading of its floats when that row sums to exactly
+        1 (``0.25 -> 1/4``), else the stored binary values divided by their exact
+        sum (so ``symbolic.asr(q.grr(3, 1.0))`` is the exact ASR of the channel as
+        stored, row-normalised). Nested sequences and sympy matrices go through
+        the :class:`SymbolicChannel` constructor (validated).
+    name : str
+        The argument's name, for error messages.
+
+    Raises
+    ------
+    InputTypeError
+        A symmetric channel (use the numeric measures, or ``.expand()`` first),
+        or anything that is not a channel or a matrix.
+    SizeError
+        An explicit channel of more than :data:`MAX_CONVERTED_ENTRIES` entries
+        (the numeric measures answer at any size).
+    ChannelError
+        A matrix that is not a channel.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> as_symbolic(q.Channel([[0.75, 0.25], [0.5, 0.5]])).matrix
+    Matrix([
+    [3/4, 1/4],
+    [1/2, 1/2]])
+    """
+    if isinstance(C, SymbolicChannel):
+        return C
+    mod = type(C).__module__
+    if mod.startswith("qifldp.symmetric"):
+        msg = (
+            f"{name} is a symmetric channel (qifldp.symmetric): use the numeric measures "
+            "(qifldp.bayes_capacity, ...), which accept it at any k, or convert a small one "
+            f"with {name}.expand()"
+        )
+        raise InputTypeError(msg)
+    if isinstance(C, np.ndarray) and C.dtype.kind in "fiu":
+        C = _as_float_channel(C, name)
+    if isinstance(C, Channel):
+        n = C.shape[0] * C.shape[1]
+        if n > MAX_CONVERTED_ENTRIES:
+            msg = (
+                f"{name} is an explicit channel of {C.shape[0]} x {C.shape[1]} = {n} entries; "
+                f"converting more than MAX_CONVERTED_ENTRIES = {MAX_CONVERTED_ENTRIES} to "
+                "exact rationals is too slow: use the numeric measures (qifldp.bayes_capacity, "
+                "...) instead"
+            )
+            raise SizeError(msg)
+        rows = [_exact_row(r) for r in C.matrix]
+        return SymbolicChannel(sp.ImmutableMatrix(rows), C.inputs, C.outputs, validate=False)
+    if (
+        C is None
+        or isinstance(C, (str, bytes, numbers.Number, Mapping, set))
+        or (isinstance(C, sp.Basic) and not isinstance(C, sp.MatrixBase))
+        or not (isinstance(C, (sp.MatrixBase, np.ndarray)) or isinstance(C, Iterable))
+    ):
+        msg = (
+            f"{name} must be a SymbolicChannel, a qifldp.Channel or a 2-D matrix of exact "
+            f"numbers, got {type(C).__name__}"
+        )
+        raise InputTypeError(msg)
+    try:
+        return SymbolicChannel(C)
+    except (ChannelError, InputTypeError, ParameterError) as exc:
+        msg = f"{name}: {exc}"
+        raise type(exc)(msg) from None
+
+
+def _as_float_channel(C: np.ndarray, name: str) -> Channel:
+    try:
+        return Channel(C)
+    except (ChannelError, InputTypeError) as exc:
+        msg = f"{name}: {exc}"
+        raise type(exc)(msg) from None

@@ -30,9 +30,10 @@ from typing import Any
 
 import numpy as np
 
+from .._align import align_inputs
 from ..channel import Channel
 from ..errors import ChannelError, InputTypeError, SolverError, VerificationError
-from .channel import SymbolicChannel
+from .channel import as_symbolic
 
 __all__ = ["ExactRefinement", "ExactCounterexample", "refines", "to_fractions"]
 
@@ -77,12 +78,16 @@ class ExactRefinement:
         return f"ExactRefinement(holds={self.holds}, {what}, method={self.method!r})"
 
 
-def to_fractions(C: Any) -> list[list[Fraction]]:
+def to_fractions(C: Any, name: str = "C") -> list[list[Fraction]]:
     """Exact rational rows of a channel: a SymbolicChannel, or a matrix of exact numbers.
 
     Parameters
     ----------
     C : SymbolicChannel, sympy Matrix, or nested sequence of ints/Fractions/sympy Rationals
+        Or an explicit ``qifldp.Channel``: its rows read exactly as stored
+        (:func:`qifldp.symbolic.channel.as_symbolic`).
+    name : str
+        The argument's name, for error messages.
 
     Returns
     -------
@@ -101,17 +106,13 @@ def to_fractions(C: Any) -> list[list[Fraction]]:
     >>> to_fractions([[F(1, 3), F(2, 3)], [1, 0]])
     [[Fraction(1, 3), Fraction(2, 3)], [Fraction(1, 1), Fraction(0, 1)]]
     """
-    if isinstance(C, SymbolicChannel):
-        rows = C.to_fractions()
-    else:
-        if isinstance(C, np.ndarray) and C.dtype != object:
-            msg = (
-                "to_fractions needs exact entries (ints, Fractions, sympy Rationals), "
-                "not a float array"
-            )
-            raise InputTypeError(msg)
-        rows = SymbolicChannel(C).to_fractions()
-    return rows
+    if isinstance(C, np.ndarray) and C.dtype != object:
+        msg = (
+            f"{name} must have exact entries (ints, Fractions, sympy Rationals), not a float "
+            "array (wrap it in qifldp.Channel to read the stored floats exactly)"
+        )
+        raise InputTypeError(msg)
+    return as_symbolic(C, name).to_fractions()
 
 
 # -- exact checks ------------------------------------------------------------------------------
@@ -161,8 +162,10 @@ def refines(A: Any, B: Any) -> ExactRefinement:
     Parameters
     ----------
     A, B : SymbolicChannel (no free parameters, rational entries), sympy Matrix
-        or nested sequences of exact numbers (ints, Fractions, sympy Rationals);
-        same number of inputs.
+        or nested sequences of exact numbers (ints, Fractions, sympy Rationals),
+        or explicit ``qifldp.Channel`` objects (read exactly as stored); same
+        inputs: rows are matched by label when both carry custom labels (as in
+        :func:`qifldp.refines`), else by position.
 
     Returns
     -------
@@ -202,7 +205,8 @@ def refines(A: Any, B: Any) -> ExactRefinement:
     from ..refinement import refines as float_refines
     from ..refinement.exact import exact_decide, exact_verify_witness
 
-    a, b = to_fractions(A), to_fractions(B)
+    A, B = align_inputs(as_symbolic(A, "A"), as_symbolic(B, "B"), what="symbolic.refines")
+    a, b = to_fractions(A, "A"), to_fractions(B, "B")
     n = len(a)
     if len(b) != n:
         msg = f"A and B must have the same inputs: A has {n} rows, B has {len(b)}"

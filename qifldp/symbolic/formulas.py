@@ -11,14 +11,14 @@ k may be a concrete integer or a sympy symbol (a positive integer).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import sympy as sp
 
 from .._validation import check_int
-from ..errors import InputTypeError, ParameterError
-from .channel import to_expr
-from .mechanisms import EPS_DOMAIN, THETA_DOMAIN, _Params
+from ..errors import InputTypeError, ParameterError, SizeError
+from .mechanisms import EPS_DOMAIN, PROBABILITY_DOMAIN, THETA_DOMAIN, _Params
 
 __all__ = [
     "bayes_capacity_grr",
@@ -42,6 +42,30 @@ def _k(k: Any, name: str = "k", minimum: int = 2) -> sp.Expr:
             raise InputTypeError(msg)
         return k
     return sp.Integer(check_int(name, int(k) if isinstance(k, sp.Integer) else k, minimum=minimum))
+
+
+#: A closed form evaluated at a concrete k may form exact integers (g^k, (1 - q)^(k-1)
+#: for a rational q, binomial coefficients); beyond this many bits it is refused
+#: before sympy starts (a symbolic k, or the float forms of qifldp.formulas, answer).
+MAX_EXACT_BITS: int = 10**6
+
+
+def _check_bits(what: str, bits: float) -> None:
+    if bits > MAX_EXACT_BITS:
+        msg = (
+            f"{what} would form an exact number of ~{bits:.3g} bits (more than "
+            f"MAX_EXACT_BITS = {MAX_EXACT_BITS}); pass k as a sympy Symbol "
+            "(positive integer) for the closed form, or use qifldp.formulas for a float value"
+        )
+        raise SizeError(msg)
+
+
+def _power_bits(base: sp.Expr, exponent: sp.Expr) -> float:
+    """Size in bits of base**exponent when sympy would evaluate it exactly, else 0."""
+    if not (exponent.is_Integer and base.is_Rational) or base in (0, 1, -1):
+        return 0.0
+    b = sp.Rational(base)
+    return abs(int(exponent)) * (math.log2(abs(int(b.p)) + 1) + math.log2(int(b.q)))
 
 
 def _eps(eps: Any) -> sp.Expr:
@@ -105,6 +129,14 @@ def bayes_capacity_ss_printed(k: Any, eps: Any, omega: Any) -> sp.Expr:
     k, E = _k(k), sp.exp(_eps(eps))
     w = _k(omega, "omega", minimum=1)
     p = w * E / (w * E + k - w)
+    if k.is_Integer and w.is_Integer and 1 <= w <= k:
+        n, r = int(k) - 1, int(w) - 1
+        r = min(r, n - r)
+        # log2 C(n, r) >= r log2(n / r); exact below 2^64
+        log2_comb = r * math.log2(n / r) if r > 0 else 0.0
+        if log2_comb <= 64:
+            log2_comb = math.log2(math.comb(n, r)) if r > 0 else 0.0
+        _check_bits(f"bayes_capacity_ss_printed({k}, eps, {w})", log2_comb)
     return k * p / sp.binomial(k - 1, w - 1)
 
 
@@ -123,6 +155,7 @@ def bayes_capacity_lh(k: Any, eps: Any, g: Any) -> sp.Expr:
     """
     k, E = _k(k), sp.exp(_eps(eps))
     g = _k(g, "g")
+    _check_bits(f"bayes_capacity_lh({k}, eps, {g})", _power_bits(g, k))
     return (E * g**k + (g - 1) ** k * (1 - E)) / ((E + g - 1) * g ** (k - 1))
 
 
@@ -172,7 +205,13 @@ def bayes_capacity_ue(k: Any, p: Any, q: Any) -> sp.Expr:
     p/q + (1 - q)*(-p/q + 1)
     """
     k = _k(k)
-    pe, qe = to_expr(p, "p"), to_expr(q, "q")
+    P = _Params()
+    pe = P.take("p", p, PROBABILITY_DOMAIN)
+    qe = P.take("q", q, sp.Interval.Lopen(0, 1))
+    if (pe - qe).is_number and not (pe - qe).is_positive:
+        msg = f"p and q must satisfy 0 < q < p <= 1, got p = {pe}, q = {qe}"
+        raise ParameterError(msg)
+    _check_bits(f"bayes_capacity_ue({k}, p, q)", _power_bits(1 - qe, k - 1))
     return (1 - qe) ** (k - 1) * (1 - pe / qe) + pe / qe
 
 
@@ -191,6 +230,7 @@ def bayes_capacity_sue(k: Any, eps: Any) -> sp.Expr:
     k = _k(k)
     H = sp.exp(_eps(eps) / 2)
     p = H / (H + 1)
+    _check_bits(f"bayes_capacity_sue({k}, eps)", _power_bits(p, k - 1))
     return (p + p ** (k - 1) * (1 - 2 * p)) / (1 - p)
 
 
@@ -204,6 +244,7 @@ def bayes_capacity_oue(k: Any, eps: Any) -> sp.Expr:
     """
     k = _k(k)
     q = 1 / (sp.exp(_eps(eps)) + 1)
+    _check_bits(f"bayes_capacity_oue({k}, eps)", _power_bits(1 - q, k - 1))
     return ((1 - q) ** (k - 1) * (2 * q - 1) + 1) / (2 * q)
 
 
@@ -223,6 +264,7 @@ def bayes_capacity_the(k: Any, eps: Any, theta: Any) -> sp.Expr:
     t = P.take("theta", theta, THETA_DOMAIN)
     p = 1 - sp.exp(e * (t - 1) / 2) / 2
     q = sp.exp(-e * t / 2) / 2
+    _check_bits(f"bayes_capacity_the({k}, eps, theta)", _power_bits(1 - q, k - 1))
     return (1 - q) ** (k - 1) * (1 - p / q) + p / q
 
 
@@ -238,7 +280,11 @@ def the_oue_threshold(eps: Any) -> sp.Expr:
     >>> eps = sp.Symbol("eps", positive=True)
     >>> sp.limit(the_oue_threshold(eps), eps, 0, "+")
     sqrt(2)/2
+    >>> the_oue_threshold(0)  # the limit, where the formula is 0/0
+    sqrt(2)/2
     """
     e = _eps(eps)
+    if e == 0:  # 0/0 at eps = 0: the continuous extension (the limit above), not NaN
+        return sp.sqrt(2) / 2
     E, H = sp.exp(e), sp.exp(e / 2)
     return (2 * sp.log(E + 1 + (H - 1) * sp.sqrt(E + 1)) - e - 2 * sp.log(2)) / e

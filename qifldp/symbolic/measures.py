@@ -8,6 +8,18 @@ user relations such as ``p > q``, rigorous interval arithmetic). A candidate is
 kept only when it is *proven* to dominate; when no single candidate can be proven
 to dominate the others, the column contributes an unevaluated ``Max`` of the
 undominated candidates, so the result is always correct, at worst less explicit.
+
+Each measure also accepts an explicit :class:`qifldp.Channel` (up to
+``MAX_CONVERTED_ENTRIES`` entries), converted to exact rationals by
+:func:`~qifldp.symbolic.channel.as_symbolic` (the decimal reading of a row when
+it sums to exactly 1, else its stored binary values divided by their exact sum),
+and a nested sequence or sympy Matrix (validated as a :class:`SymbolicChannel`);
+a symmetric channel is an InputTypeError that points to the numeric measures.
+
+>>> import qifldp as q
+>>> from qifldp import symbolic
+>>> symbolic.asr(q.Channel([[0.75, 0.25], [0.25, 0.75]]))
+3/4
 """
 
 from __future__ import annotations
@@ -22,7 +34,7 @@ import sympy as sp
 from .. import measures as _m
 from ..errors import ChannelError, GainError, InputTypeError, ParameterError, PriorError
 from . import _sign
-from .channel import SymbolicChannel, to_expr
+from .channel import SymbolicChannel, _relations, as_symbolic, to_expr
 
 __all__ = [
     "bayes_capacity",
@@ -117,7 +129,9 @@ def compare(a: Any, b: Any, domains: dict | None = None, assume: Iterable[Any] =
     >>> compare(sp.exp(eps), 2)
     'indefinite'
     """
-    c = _sign.sign_class(to_expr(a, "a") - to_expr(b, "b"), domains or {}, assume)
+    c = _sign.sign_class(
+        to_expr(a, "a") - to_expr(b, "b"), _domains_arg(domains), _relations(assume)
+    )
     return {
         _sign.POS: ">",
         _sign.NONNEG: ">=",
@@ -146,7 +160,8 @@ def tidy(expr: Any, domains: dict | None = None) -> sp.Expr:
     >>> tidy(sp.exp(e) / (sp.exp(e / 2) + 1) - 1 / (sp.exp(e / 2) + 1))
     exp(eps/2) - 1
     """
-    e = sp.sympify(expr)
+    e = to_expr(expr, "expr")
+    _domains_arg(domains)
     if e.has(sp.Max, sp.Min) or not e.free_symbols:
         return sp.nsimplify(e) if e.is_Float else e
     free = e.free_symbols
@@ -176,6 +191,25 @@ def tidy(expr: Any, domains: dict | None = None) -> sp.Expr:
 
 
 # -- input helpers ---------------------------------------------------------------------------
+def _check_flag(name: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        msg = f"{name} must be True or False, got {value!r}"
+        raise InputTypeError(msg)
+
+
+def _domains_arg(domains: Any) -> dict:
+    """``domains`` of :func:`compare` / :func:`tidy` as {Symbol: Interval}."""
+    if domains is None:
+        return {}
+    if not isinstance(domains, dict):
+        msg = (
+            "domains must be a dict {symbol: interval} (a sympy Interval or a (low, high) "
+            f"pair), got {type(domains).__name__}"
+        )
+        raise InputTypeError(msg)
+    return SymbolicChannel._check_domains(domains)
+
+
 def _prior(C: SymbolicChannel, prior: Any, dec: _Decider) -> list[sp.Expr]:
     n = C.n_inputs
     if prior is None:
@@ -245,6 +279,8 @@ def bayes_capacity(C: SymbolicChannel, *, simplify: bool = True) -> sp.Expr:
     Parameters
     ----------
     C : SymbolicChannel
+        Or an explicit ``qifldp.Channel`` / matrix, converted exactly by
+        :func:`qifldp.symbolic.channel.as_symbolic`.
     simplify : bool
         Return the :func:`tidy` form (default) instead of the raw sum.
 
@@ -266,6 +302,8 @@ def bayes_capacity(C: SymbolicChannel, *, simplify: bool = True) -> sp.Expr:
     >>> q.bayes_capacity(symbolic.grr(3, "eps"))
     3*exp(eps)/(exp(eps) + 2)
     """
+    C = as_symbolic(C)
+    _check_flag("simplify", simplify)
     dec = _Decider(C.domains, C.assume)
     M = C.matrix
     cols = ([M[i, j] for i in range(M.rows)] for j in range(M.cols))
@@ -278,6 +316,8 @@ def bayes_vulnerability(C: SymbolicChannel, prior: Any = None, *, simplify: bool
     Parameters
     ----------
     C : SymbolicChannel
+        Or an explicit ``qifldp.Channel`` / matrix, converted exactly by
+        :func:`qifldp.symbolic.channel.as_symbolic`.
     prior : sequence of numbers or expressions, optional
         Defaults to uniform. Rejected only when provably not a distribution.
 
@@ -295,6 +335,8 @@ def bayes_vulnerability(C: SymbolicChannel, prior: Any = None, *, simplify: bool
     >>> q.bayes_vulnerability(symbolic.grr(2, "eps"), [sp.Rational(3, 4), sp.Rational(1, 4)])
     Max(exp(eps)/(4*(exp(eps) + 1)), 3/(4*(exp(eps) + 1))) + 3*exp(eps)/(4*(exp(eps) + 1))
     """
+    C = as_symbolic(C)
+    _check_flag("simplify", simplify)
     dec = _Decider(C.domains, C.assume)
     pi = _prior(C, prior, dec)
     M = C.matrix
@@ -310,6 +352,8 @@ def g_vulnerability(
     Parameters
     ----------
     C : SymbolicChannel
+        Or an explicit ``qifldp.Channel`` / matrix, converted exactly by
+        :func:`qifldp.symbolic.channel.as_symbolic`.
     gain : 2-D sequence or sympy Matrix of shape (n_actions, |X|), or callable g(w, x)
     prior : sequence, optional
         Defaults to uniform.
@@ -321,6 +365,8 @@ def g_vulnerability(
     >>> q.g_vulnerability(symbolic.grr(2, "eps"), [[1, 0], [0, 1]])
     exp(eps)/(exp(eps) + 1)
     """
+    C = as_symbolic(C)
+    _check_flag("simplify", simplify)
     dec = _Decider(C.domains, C.assume)
     pi = _prior(C, prior, dec)
     G = _gain(C, gain)
@@ -342,6 +388,8 @@ def asr(C: SymbolicChannel, *, simplify: bool = True) -> sp.Expr:
     >>> q.asr(symbolic.grr(3, "eps"))
     exp(eps)/(exp(eps) + 2)
     """
+    C = as_symbolic(C)
+    _check_flag("simplify", simplify)
     return _finish(bayes_capacity(C, simplify=False) / C.n_inputs, C, simplify)
 
 
@@ -355,6 +403,7 @@ def min_entropy_leakage(C: SymbolicChannel, prior: Any = None) -> sp.Expr:
     >>> q.min_entropy_leakage(symbolic.grr(2, "eps").subs(eps=0))
     0
     """
+    C = as_symbolic(C)
     dec = _Decider(C.domains, C.assume)
     pi = _prior(C, prior, dec)
     v0 = dec.extreme(pi)
@@ -435,6 +484,7 @@ def max_case_capacity(C: SymbolicChannel) -> sp.Expr:
     >>> q.max_case_capacity(symbolic.sue(3, "eps"))
     exp(eps)
     """
+    C = as_symbolic(C)
     ratios, infinite = _ratios(C, None)
     if infinite:
         return sp.oo
@@ -450,6 +500,8 @@ def ldp_epsilon(C: SymbolicChannel, neighbors: Any = None) -> sp.Expr:
     Parameters
     ----------
     C : SymbolicChannel
+        Or an explicit ``qifldp.Channel`` / matrix, converted exactly by
+        :func:`qifldp.symbolic.channel.as_symbolic`.
     neighbors : iterable of (i, j), optional
         Only these (unordered) pairs of input indices count.
 
@@ -486,6 +538,7 @@ def ldp_epsilon(C: SymbolicChannel, neighbors: Any = None) -> sp.Expr:
     >>> q.ldp_epsilon(symbolic.oue_bit("eps"))
     log(exp(eps)/2 + 1/2)
     """
+    C = as_symbolic(C)
     ratios, infinite = _ratios(C, neighbors)
     if infinite:
         return sp.oo
@@ -519,6 +572,10 @@ def tradeoff_point(C: SymbolicChannel, *, exact: bool | None = None) -> tuple[An
     >>> symbolic.tradeoff_point(symbolic.oue_bit("eps"))
     (1/(exp(eps) + 1), 1/2)
     """
+    C = as_symbolic(C)
+    if exact is not None and not isinstance(exact, bool):
+        msg = f"exact must be None, True or False, got {exact!r}"
+        raise InputTypeError(msg)
     if C.shape != (2, 2):
         msg = f"C must be a 2x2 channel (two secrets, two outputs), got shape {C.shape}"
         raise ChannelError(msg)

@@ -99,15 +99,47 @@ def _check_k(k: Any) -> int:
     return check_int("k", k, minimum=2)
 
 
-def _guard(what: str, n_rows: int, n_cols: int) -> None:
-    if n_rows * n_cols > MAX_SYMBOLIC_ENTRIES:
-        msg = (
-            f"{what} would have {n_rows} x {n_cols} = {n_rows * n_cols} symbolic entries, "
-            "more than "
-            f"MAX_SYMBOLIC_ENTRIES = {MAX_SYMBOLIC_ENTRIES}; use qifldp.symmetric or the closed "
-            "forms of qifldp.symbolic.formulas"
-        )
-        raise SizeError(msg)
+def _guard(what: str, n_rows: int, log10_cols: float, exact_cols: Any = None) -> None:
+    """Refuse a channel of more than MAX_SYMBOLIC_ENTRIES entries, before building anything.
+
+    ``log10_cols`` (cheap even for astronomically many columns) decides first;
+    the exact count ``exact_cols()`` is computed only when it is small enough to
+    print, so ``grr(10**9, eps)`` or ``sue(10**9, eps)`` is refused at once.
+    """
+    log10_n = math.log10(n_rows) + log10_cols
+    limit = MAX_SYMBOLIC_ENTRIES
+    alt = (
+        "use qifldp.symmetric (e.g. qifldp.symmetric.grr(k, eps): numeric at any k) or the "
+        "closed forms of qifldp.symbolic.formulas / qifldp.formulas"
+    )
+    if log10_n <= math.log10(limit) + 2:
+        n_cols = int(exact_cols()) if exact_cols is not None else round(10**log10_cols)
+        if n_rows * n_cols <= limit:
+            return
+        size = f"{n_rows} x {n_cols} = {n_rows * n_cols}"
+    else:
+        size = f"{_fmt(n_rows)} x ~10^{log10_cols:.4g} (~10^{log10_n:.4g})"
+    msg = (
+        f"{what} would have {size} symbolic entries, more than "
+        f"MAX_SYMBOLIC_ENTRIES = {limit}; {alt}"
+    )
+    raise SizeError(msg)
+
+
+def _fmt(n: int) -> str:
+    """An integer for a message: in full up to 12 digits, else in scientific notation."""
+    return str(n) if n < 10**12 else f"{n:.3e}"
+
+
+def _log10_comb(n: int, r: int) -> float:
+    """log10 C(n, r): exact when small, else the lower bound r log10(n / r) (r <= n/2)."""
+    r = min(r, n - r)
+    if r <= 0:
+        return 0.0
+    lower = r * math.log10(n / r)
+    if lower > 30:
+        return lower  # at least 10^30 columns: refused whatever the exact count
+    return math.log10(math.comb(n, r))
 
 
 def _float_eps(e: sp.Expr, what: str) -> float:
@@ -154,6 +186,7 @@ def grr(k: int, eps: Any) -> SymbolicChannel:
     [       1/(exp(eps) + 1), exp(eps)/(exp(eps) + 1)]])
     """
     k = _check_k(k)
+    _guard(f"grr({_fmt(k)}, eps)", k, math.log10(k), lambda: k)
     P = _Params()
     E = sp.exp(P.take("eps", eps, EPS_DOMAIN))
     p, q = E / (E + k - 1), 1 / (E + k - 1)
@@ -210,8 +243,12 @@ def subset_selection(k: int, eps: Any, omega: int | None = None) -> SymbolicChan
 
         omega = ss_default_omega(k, _float_eps(e, "the default omega"))
     omega = check_int("omega", omega, minimum=1, maximum=k)
-    n_cols = math.comb(k, omega)
-    _guard(f"subset_selection({k}, eps, {omega})", k, n_cols)
+    _guard(
+        f"subset_selection({_fmt(k)}, eps, {_fmt(omega)})",
+        k,
+        _log10_comb(k, omega),
+        lambda: math.comb(k, omega),
+    )
     E = sp.exp(e)
     d = omega * E + k - omega
     inside = omega * E / d / math.comb(k - 1, omega - 1)
@@ -259,7 +296,12 @@ def local_hashing(k: int, eps: Any, g: int) -> SymbolicChannel:
     """
     k = _check_k(k)
     g = check_int("g", g, minimum=2)
-    _guard(f"local_hashing({k}, eps, {g})", k, g ** (k + 1))
+    _guard(
+        f"local_hashing({_fmt(k)}, eps, {_fmt(g)})",
+        k,
+        (k + 1) * math.log10(g),
+        lambda: g ** (k + 1),
+    )
     P = _Params()
     E = sp.exp(P.take("eps", eps, EPS_DOMAIN))
     hit, miss = E / (g**k * (E + g - 1)), 1 / (g**k * (E + g - 1))
@@ -294,7 +336,8 @@ def olh(k: int, eps: Any) -> SymbolicChannel:
     """
     from ..mechanisms._params import olh_g
 
-    e = to_expr(eps, "eps")
+    k = _check_k(k)
+    e = _Params().take("eps", eps, EPS_DOMAIN)
     g = olh_g(_float_eps(e, "olh"))
     return local_hashing(k, e, g)
 
@@ -421,7 +464,7 @@ def unary_encoding(k: int, p: Any, q: Any) -> SymbolicChannel:
     p*(1 - q)
     """
     k = _check_k(k)
-    _guard(f"unary_encoding({k}, p, q)", k, 2**k)
+    _guard(f"unary_encoding({_fmt(k)}, p, q)", k, k * math.log10(2), lambda: 2**k)
     P = _Params()
     pe = P.take("p", p, PROBABILITY_DOMAIN)
     qe = P.take("q", q, PROBABILITY_DOMAIN)
@@ -449,7 +492,7 @@ def sue(k: int, eps: Any) -> SymbolicChannel:
     ((3, 8), (0, 1, 1))
     """
     k = _check_k(k)
-    _guard(f"sue({k}, eps)", k, 2**k)
+    _guard(f"sue({_fmt(k)}, eps)", k, k * math.log10(2), lambda: 2**k)
     return one_hot(_sue_bit(_Params(), eps), k)
 
 
@@ -463,7 +506,7 @@ def oue(k: int, eps: Any) -> SymbolicChannel:
     exp(eps)/(2*(exp(eps) + 1))
     """
     k = _check_k(k)
-    _guard(f"oue({k}, eps)", k, 2**k)
+    _guard(f"oue({_fmt(k)}, eps)", k, k * math.log10(2), lambda: 2**k)
     return one_hot(_oue_bit(_Params(), eps), k)
 
 
@@ -480,5 +523,5 @@ def the(k: int, eps: Any, theta: Any) -> SymbolicChannel:
     Interval.open(1/2, 1)
     """
     k = _check_k(k)
-    _guard(f"the({k}, eps, theta)", k, 2**k)
+    _guard(f"the({_fmt(k)}, eps, theta)", k, k * math.log10(2), lambda: 2**k)
     return one_hot(_the_bit(_Params(), eps, theta), k)

@@ -7,20 +7,16 @@ from typing import Any
 
 import sympy as sp
 
+from .._align import align_rows
 from .._validation import check_int
-from ..errors import ChannelError, InputTypeError, SizeError
-from .channel import MAX_SYMBOLIC_ENTRIES, SymbolicChannel
+from ..errors import ChannelError, SizeError
+from .channel import MAX_SYMBOLIC_ENTRIES, SymbolicChannel, as_symbolic
 
 __all__ = ["cascade", "parallel", "one_hot"]
 
 
 def _as_symbolic(C: Any, name: str) -> SymbolicChannel:
-    if isinstance(C, SymbolicChannel):
-        return C
-    if isinstance(C, (str, bytes)) or C is None:
-        msg = f"{name} must be a SymbolicChannel or a matrix, got {type(C).__name__}"
-        raise InputTypeError(msg)
-    return SymbolicChannel(C)
+    return as_symbolic(C, name)
 
 
 def _merge(*channels: SymbolicChannel) -> dict:
@@ -51,7 +47,9 @@ def cascade(A: Any, B: Any) -> SymbolicChannel:
     Raises
     ------
     ChannelError
-        When the shapes do not chain.
+        When the shapes do not chain, or both sides carry custom labels and A's
+        output labels differ from B's input labels (same labels in another
+        order: B's rows are permuted to match, as in :func:`qifldp.cascade`).
 
     Notes
     -----
@@ -67,6 +65,7 @@ def cascade(A: Any, B: Any) -> SymbolicChannel:
            [0.5, 0.5]])
     """
     A, B = _as_symbolic(A, "A"), _as_symbolic(B, "B")
+    B = align_rows(A.outputs, B, "cascade(A, B)", "A's outputs", "B's inputs")
     if A.n_outputs != B.n_inputs:
         msg = f"cascade needs A's outputs to match B's inputs, got shapes {A.shape} and {B.shape}"
         raise ChannelError(msg)
@@ -154,8 +153,13 @@ def one_hot(B: Any, k: int) -> SymbolicChannel:
         msg = f"one_hot needs a 2x2 bit channel B, got shape {B.shape}"
         raise ChannelError(msg)
     k = check_int("k", k, minimum=1)
-    if k * 2**k > MAX_SYMBOLIC_ENTRIES:
-        msg = f"one_hot(B, {k}) would have {k} x {2**k} entries, over MAX_SYMBOLIC_ENTRIES"
+    if k > 40 or k * 2**k > MAX_SYMBOLIC_ENTRIES:  # k > 40: 2^k is not even formed
+        size = f"{k} x 2^{k}" if k > 40 else f"{k} x {2**k} = {k * 2**k}"
+        msg = (
+            f"one_hot(B, {k}) would have {size} symbolic entries, more than "
+            f"MAX_SYMBOLIC_ENTRIES = {MAX_SYMBOLIC_ENTRIES}; use qifldp.symmetric "
+            "(qifldp.symmetric.unary_encoding) or the closed forms of qifldp.symbolic.formulas"
+        )
         raise SizeError(msg)
     outputs = tuple(itertools.product((0, 1), repeat=k))
     rows = []
