@@ -225,6 +225,8 @@ def hasse_diagram(
 
 #: Incomparable pairs listed under a plotted Hasse diagram (the rest are counted).
 INCOMPARABLE_SHOWN = 12
+#: Height (axes fraction) of the top of the note of incomparable pairs: under the axes.
+INCOMPARABLE_NOTE_Y = -0.06
 
 
 def _layers(G: nx.DiGraph) -> dict[Hashable, int]:
@@ -276,8 +278,9 @@ def plot_refinement_graph(
     (the leakiest channels at the bottom); within a layer nodes are ordered by
     the mean position of their lower neighbours to limit crossings. Incomparable
     pairs (``G.graph["incomparable"]``, at most ``INCOMPARABLE_SHOWN`` of them, the
-    rest counted) are listed in a wrapped note under the axes, so a title set on
-    ``ax`` stays clear of it.
+    rest counted) are listed in a wrapped note under the axes (the left title,
+    moved down to ``INCOMPARABLE_NOTE_Y``), so a title set on ``ax`` stays clear
+    of it.
 
     Examples
     --------
@@ -353,13 +356,15 @@ def plot_refinement_graph(
         line = "incomparable (neither refines the other): " + ", ".join(pairs)
         if more:
             line += f", and {more} more"
-        width = max(40, int(ax.figure.get_figwidth() * 72 / font_size * 1.6))
-        ax.text(
-            0.5,
-            -0.02,
+        # characters per line: the axes' width over an average glyph (0.55 em)
+        width_pt = ax.get_position().width * ax.figure.get_figwidth() * 72
+        width = max(40, int(width_pt / (0.55 * font_size)))
+        # the left title, moved under the axes: a caption that keeps the space above
+        # the axes for a title (``ax.set_title``) and is laid out with the axes
+        ax.set_title(
             "\n".join(textwrap.wrap(line, width)),
-            transform=ax.transAxes,
-            ha="center",
+            loc="left",
+            y=INCOMPARABLE_NOTE_Y,
             va="top",
             fontsize=font_size,
             color="0.25",

@@ -137,6 +137,10 @@ def figure_4(out: Path, quick: bool = False, data: Any = None, seed: int = 4) ->
     return _save(fig, out, "figure4_asr_the_oue_sue", series, text, axes[0])
 
 
+#: Resolution of the PNG files written (dots per inch).
+DPI = 110
+
+
 #: Seeded repetitions of each simulated point of Fig. 5 (quick mode / full).
 FIG5_RUNS = (5, 20)
 
@@ -220,12 +224,15 @@ def figure_5(out: Path, quick: bool = False, data: Any = None, seed: int = 5) ->
         series[f"eps={eps:g}"] = {
             "the_mse": m_the.tolist(),
             "the_mse_ci": h_the.tolist(),
+            "the_mse_runs": sims_the,
             "the_variance": var_the,
             "oue_mse": float(m_oue[0]),
             "oue_mse_ci": float(h_oue[0]),
+            "oue_mse_runs": [r[0] for r in sims_oue],
             "oue_variance": var_oue,
             "sue_mse": float(m_sue[0]),
             "sue_mse_ci": float(h_sue[0]),
+            "sue_mse_runs": [r[0] for r in sims_sue],
             "sue_variance": var_sue,
         }
     text = "Fig. 5: MSE of frequency estimates\n" + caption(k, int(n), data_source(data), runs)
@@ -359,6 +366,7 @@ def figure_7(out: Path, quick: bool = False, seed: int = 7) -> Figure:
             "eq26": np.asarray(eq26).tolist(),
             "simulated": sims.tolist(),
             "simulated_ci": half.tolist(),
+            "simulated_runs": rates.tolist(),
         }
     text = "Fig. 7: ASR of OLH, Eq. (25) vs Eq. (26)\n" + caption(
         f"{ks[0]}..{ks[-1]}", users, "synthetic, uniform on 0..k-1 (seeded)", repeats
@@ -386,7 +394,7 @@ def _save(
         )
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.png"
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=DPI)
     return Figure(name, path, series, caption=text, figure=fig)
 
 
