@@ -6,6 +6,12 @@ of the PNG written plus the plotted numbers, so tests can check the numbers.
 
 The paper used the Kosarak click-stream data set (which users bring themselves,
 in FIMI format); without ``data`` a seeded Zipf sample stands in for it.
+
+Every figure is titled with what it shows, k, the number of users n per run (or
+that its curves are exact), the number of seeded runs behind its error bars and
+the data source (``Figure.caption``); simulated points carry 95% intervals, and
+curves that coincide are told apart by marker and line style, with the legend
+saying where they coincide.
 """
 
 from __future__ import annotations
