@@ -223,6 +223,12 @@ def hasse_diagram(
     return G
 
 
+#: Incomparable pairs listed under a plotted Hasse diagram (the rest are counted).
+INCOMPARABLE_SHOWN = 12
+#: Height (axes fraction) of the top of the note of incomparable pairs: under the axes.
+INCOMPARABLE_NOTE_Y = -0.06
+
+
 def _layers(G: nx.DiGraph) -> dict[Hashable, int]:
     import networkx as nx
 
@@ -271,7 +277,10 @@ def plot_refinement_graph(
     Layered layout: a node's height is the length of the longest chain below it
     (the leakiest channels at the bottom); within a layer nodes are ordered by
     the mean position of their lower neighbours to limit crossings. Incomparable
-    pairs are listed under the plot when ``G.graph["incomparable"]`` is set.
+    pairs (``G.graph["incomparable"]``, at most ``INCOMPARABLE_SHOWN`` of them, the
+    rest counted) are listed in a wrapped note under the axes (the left title,
+    moved down to ``INCOMPARABLE_NOTE_Y``), so a title set on ``ax`` stays clear
+    of it.
 
     Examples
     --------
@@ -335,7 +344,29 @@ def plot_refinement_graph(
     ax.set_ylim(min(ys) - 0.6, max(ys) + 0.6)
     ax.set_axis_off()
     inc = G.graph.get("incomparable")
-    if inc:
-        shown = ", ".join(f"{u} | {v}" for u, v in inc[:6]) + (" ..." if len(inc) > 6 else "")
-        ax.set_title(f"incomparable: {shown}", fontsize=font_size, loc="left")
+    if inc:  # under the axes, so that a title above stays free
+        import textwrap
+
+        # no-break spaces inside a pair: lines wrap between pairs only
+        def unbroken(name: Hashable) -> str:
+            return str(name).replace(" ", "\u00a0")
+
+        pairs = [f"{unbroken(u)}\u00a0|\u00a0{unbroken(v)}" for u, v in inc[:INCOMPARABLE_SHOWN]]
+        more = len(inc) - len(pairs)
+        line = "incomparable (neither refines the other): " + ", ".join(pairs)
+        if more:
+            line += f", and {more} more"
+        # characters per line: the axes' width over an average glyph (0.55 em)
+        width_pt = ax.get_position().width * ax.figure.get_figwidth() * 72
+        width = max(40, int(width_pt / (0.55 * font_size)))
+        # the left title, moved under the axes: a caption that keeps the space above
+        # the axes for a title (``ax.set_title``) and is laid out with the axes
+        ax.set_title(
+            "\n".join(textwrap.wrap(line, width)),
+            loc="left",
+            y=INCOMPARABLE_NOTE_Y,
+            va="top",
+            fontsize=font_size,
+            color="0.25",
+        )
     return ax

@@ -6,6 +6,12 @@ of the PNG written plus the plotted numbers, so tests can check the numbers.
 
 The paper used the Kosarak click-stream data set (which users bring themselves,
 in FIMI format); without ``data`` a seeded Zipf sample stands in for it.
+
+Every figure is titled with what it shows, k, the number of users n per run (or
+that its curves are exact), the number of seeded runs behind its error bars and
+the data source (``Figure.caption``); simulated points carry 95% intervals, and
+curves that coincide are told apart by marker and line style, with the legend
+saying where they coincide.
 """
 
 from __future__ import annotations
@@ -20,6 +26,14 @@ import numpy as np
 
 from . import formulas
 from .measures import bayes_vulnerability
+from .plotting import (
+    STYLES,
+    caption,
+    coincide_from,
+    data_source,
+    errorbar_series,
+    staggered_markevery,
+)
 
 __all__ = ["Figure", "figure_4", "figure_5", "figure_6", "figure_7", "reproduce"]
 
@@ -31,13 +45,17 @@ class Figure:
     name: str
     path: Path
     series: dict[str, Any] = field(default_factory=dict)
+    #: The title lines: what is shown, k, n (users per run), runs and the data source.
+    caption: str = ""
+    #: The matplotlib Figure drawn (its Axes can be inspected).
+    figure: Any = field(default=None, repr=False, compare=False)
 
 
 def _figure(**kwargs: Any):
     """A matplotlib Figure that belongs to no pyplot state (no backend switch, no leak)."""
     from matplotlib.figure import Figure as MplFigure
 
-    return MplFigure(**kwargs)
+    return MplFigure(layout="constrained", **kwargs)
 
 
 def _values(data: str | os.PathLike | None, k: int, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -64,7 +82,8 @@ def figure_4(out: Path, quick: bool = False, data: Any = None, seed: int = 4) ->
     """Fig. 4: ASR of THE (over theta), OUE and SUE, with Lemma 10's threshold.
 
     The adversary knows the data prior (the top-10 items); theory is the prior-weighted
-    Bayes vulnerability of the explicit channels, dots are simulated attacks.
+    Bayes vulnerability of the explicit channels, dots are simulated attacks on the n
+    users with their 95% Wilson intervals.
 
     Examples
     --------
@@ -84,7 +103,7 @@ def figure_4(out: Path, quick: bool = False, data: Any = None, seed: int = 4) ->
     prior = _prior(values, k)
     epsilons = (2.0, 16.0) if quick else (2.0, 4.0, 8.0, 16.0)
     thetas = np.linspace(0.52, 0.98, 6 if quick else 24)
-    fig = _figure(figsize=(4 * len(epsilons), 3.2))
+    fig = _figure(figsize=(4 * len(epsilons), 3.9))
     axes = fig.subplots(1, len(epsilons), squeeze=False)
     series: dict[str, Any] = {"thetas": thetas.tolist(), "prior": prior.tolist()}
     for ax, eps in zip(axes[0], epsilons, strict=True):
@@ -92,25 +111,53 @@ def figure_4(out: Path, quick: bool = False, data: Any = None, seed: int = 4) ->
         v_oue = bayes_vulnerability(oue(k, eps), prior)
         v_sue = bayes_vulnerability(sue(k, eps), prior)
         sim_thetas = thetas[:: max(1, len(thetas) // 4)]
-        sims = [simulate_attack(the(k, eps, t), values.size, prior, rng).rate for t in sim_thetas]
-        ax.plot(thetas, v_the, label="THE")
-        ax.axhline(v_oue, color="C1", label="OUE")
-        ax.axhline(v_sue, color="C2", label="SUE")
-        ax.plot(sim_thetas, sims, "o", color="C0", ms=3, label="THE (simulated)")
+        rates = [simulate_attack(the(k, eps, t), values.size, prior, rng) for t in sim_thetas]
+        sims = [r.rate for r in rates]
+        lo, hi = np.array([r.interval() for r in rates]).T
+        ax.plot(thetas, v_the, color="C0", label="THE (theory)")
+        ax.axhline(v_oue, color="C1", ls="--", label="OUE (theory)")
+        ax.axhline(v_sue, color="C2", ls=":", lw=2, label="SUE (theory)")
+        ax.errorbar(
+            sim_thetas,
+            sims,
+            yerr=[np.subtract(sims, lo), np.subtract(hi, sims)],
+            fmt="o",
+            color="C0",
+            ms=4,
+            capsize=2.5,
+            label="THE simulated (95% Wilson CI)",
+        )
         thr = float(formulas.the_oue_threshold(eps))
         if thr < 1:
-            ax.axvline(thr, color="grey", ls="--", label="Lemma 10")
+            ax.axvline(thr, color="grey", ls="-.", label="Lemma 10 threshold")
         ax.set(title=f"eps = {eps:g}", xlabel="theta", ylabel="ASR (data prior)")
-        series[f"eps={eps:g}"] = {"the": v_the, "oue": v_oue, "sue": v_sue, "threshold": thr}
-    axes[0][0].legend(fontsize=7)
-    return _save(fig, out, "figure4_asr_the_oue_sue", series)
+        series[f"eps={eps:g}"] = {
+            "the": v_the,
+            "oue": v_oue,
+            "sue": v_sue,
+            "threshold": thr,
+            "simulated_thetas": sim_thetas.tolist(),
+            "simulated": sims,
+        }
+    text = "Fig. 4: ASR of THE, OUE, SUE\n" + caption(k, int(values.size), data_source(data))
+    return _save(fig, out, "figure4_asr_the_oue_sue", series, text, axes[0])
+
+
+#: Resolution of the PNG files written (dots per inch).
+DPI = 110
+
+
+#: Seeded repetitions of each simulated point of Fig. 5 (quick mode / full).
+FIG5_RUNS = (5, 20)
 
 
 def figure_5(out: Path, quick: bool = False, data: Any = None, seed: int = 5) -> Figure:
     """Fig. 5: MSE of the frequency estimates of THE (over theta), OUE and SUE.
 
-    Lines are the estimators' theoretical variances summed over the domain, dots the
-    simulated MSE.
+    Lines are the estimators' theoretical variances averaged over the domain; the
+    points with error bars are the simulated MSE, the mean of R seeded runs of the
+    mechanism on the same n users with its 95% Student-t interval (R = 5 quick, 20
+    full).
 
     Examples
     --------
@@ -118,8 +165,8 @@ def figure_5(out: Path, quick: bool = False, data: Any = None, seed: int = 5) ->
     >>> with tempfile.TemporaryDirectory() as d:
     ...     fig = figure_5(Path(d), quick=True)
     ...     s = fig.series["eps=1"]
-    ...     s["oue_mse"] < max(s["the_mse"])       # OUE is more useful than THE
-    True
+    ...     s["oue_mse"] < max(s["the_mse"]), fig.series["runs"]   # OUE beats THE
+    (True, 5)
     """
     from .simulation import (
         estimate_oue,
@@ -138,40 +185,80 @@ def figure_5(out: Path, quick: bool = False, data: Any = None, seed: int = 5) ->
     values = _values(data, k, 2_000 if quick else 10_000, rng)
     n = values.size
     f = _prior(values, k)
+    runs = FIG5_RUNS[0] if quick else FIG5_RUNS[1]
     epsilons = (1.0, 4.0) if quick else (1.0, 2.0, 4.0, 8.0)
     thetas = np.linspace(0.52, 0.98, 5 if quick else 12)
-    fig = _figure(figsize=(4 * len(epsilons), 3.2))
+    fig = _figure(figsize=(4 * len(epsilons), 3.9))
     axes = fig.subplots(1, len(epsilons), squeeze=False)
-    series: dict[str, Any] = {"thetas": thetas.tolist()}
+    series: dict[str, Any] = {"thetas": thetas.tolist(), "runs": runs}
+
+    def mse(est: np.ndarray) -> float:
+        return float(np.mean((est - f) ** 2))
+
+    edge = 1.0  # OUE and SUE do not depend on theta: their points sit at the right edge
     for ax, eps in zip(axes[0], epsilons, strict=True):
-        mse_the = [
-            float(np.mean((estimate_the(sample_the(values, k, eps, t, rng), eps, t) - f) ** 2))
-            for t in thetas
+        sims_the = [
+            [mse(estimate_the(sample_the(values, k, eps, t, rng), eps, t)) for t in thetas]
+            for _ in range(runs)
         ]
+        sims_oue = [[mse(estimate_oue(sample_oue(values, k, eps, rng), eps))] for _ in range(runs)]
+        sims_sue = [[mse(estimate_sue(sample_sue(values, k, eps, rng), eps))] for _ in range(runs)]
         var_the = [float(np.mean(variance_the(eps, t, n, f))) for t in thetas]
-        mse_oue = float(np.mean((estimate_oue(sample_oue(values, k, eps, rng), eps) - f) ** 2))
-        mse_sue = float(np.mean((estimate_sue(sample_sue(values, k, eps, rng), eps) - f) ** 2))
-        ax.plot(thetas, var_the, label="THE (variance)")
-        ax.plot(thetas, mse_the, "o", color="C0", ms=3, label="THE (simulated)")
-        ax.axhline(float(np.mean(variance_oue(eps, n, f))), color="C1", label="OUE")
-        ax.axhline(float(np.mean(variance_sue(eps, n, f))), color="C2", label="SUE")
-        ax.plot([thetas[-1]] * 2, [mse_oue, mse_sue], "x", color="k", ms=4, label="OUE/SUE (sim.)")
+        var_oue = float(np.mean(variance_oue(eps, n, f)))
+        var_sue = float(np.mean(variance_sue(eps, n, f)))
+        ax.plot(thetas, var_the, color="C0", label="THE (variance)")
+        ax.axhline(var_oue, color="C1", ls="--", label="OUE (variance)")
+        ax.axhline(var_sue, color="C2", ls=":", lw=2, label="SUE (variance)")
+        m_the, h_the = errorbar_series(
+            ax, thetas, sims_the, label="THE simulated", marker="o", color="C0", ms=4
+        )
+        m_oue, h_oue = errorbar_series(
+            ax, [edge], sims_oue, label="OUE simulated", marker="s", color="C1", ms=4
+        )
+        m_sue, h_sue = errorbar_series(
+            ax, [edge], sims_sue, label="SUE simulated", marker="^", color="C2", ms=5
+        )
         thr = float(formulas.the_oue_threshold(eps))
         if thr < 1:
-            ax.axvline(thr, color="grey", ls="--", label="Lemma 10")
-        ax.set(title=f"eps = {eps:g}", xlabel="theta", ylabel="MSE", yscale="log")
+            ax.axvline(thr, color="grey", ls="-.", label="Lemma 10 threshold")
+        ax.set(
+            title=f"eps = {eps:g}",
+            xlabel="theta (OUE, SUE simulated at the right edge)",
+            ylabel="MSE (mean over the k items)",
+            yscale="log",
+        )
         series[f"eps={eps:g}"] = {
-            "the_mse": mse_the,
+            "the_mse": m_the.tolist(),
+            "the_mse_ci": h_the.tolist(),
+            "the_mse_runs": sims_the,
             "the_variance": var_the,
-            "oue_mse": mse_oue,
-            "sue_mse": mse_sue,
+            "oue_mse": float(m_oue[0]),
+            "oue_mse_ci": float(h_oue[0]),
+            "oue_mse_runs": [r[0] for r in sims_oue],
+            "oue_variance": var_oue,
+            "sue_mse": float(m_sue[0]),
+            "sue_mse_ci": float(h_sue[0]),
+            "sue_mse_runs": [r[0] for r in sims_sue],
+            "sue_variance": var_sue,
         }
-    axes[0][0].legend(fontsize=7)
-    return _save(fig, out, "figure5_mse_the_oue_sue", series)
+    text = "Fig. 5: MSE of frequency estimates\n" + caption(k, int(n), data_source(data), runs)
+    return _save(fig, out, "figure5_mse_the_oue_sue", series, text, axes[0])
+
+
+#: Relative difference below which two Fig. 6 curves are said to coincide.
+FIG6_RTOL = 0.01
+#: Step of the eps grid on which Fig. 6 locates where curves coincide.
+FIG6_STEP = 1e-3
 
 
 def figure_6(out: Path, quick: bool = False, k: int = 50) -> Figure:
     """Fig. 6: Bayes capacity of all protocols at k = 50 (THE with theta = 3/4).
+
+    Exact closed forms (no sampled data). Curves that coincide are told apart by
+    marker and line style, and the legend states where they coincide, located on
+    an eps grid of step ``FIG6_STEP``: SS equals GRR exactly once omega = 1, i.e.
+    for eps > ln(2k/3 - 1); OLH stays within ``FIG6_RTOL`` of OUE from some eps on
+    but never equals it (its g is an integer; both tend to (k + 1) / 2).
 
     Examples
     --------
@@ -180,6 +267,8 @@ def figure_6(out: Path, quick: bool = False, k: int = 50) -> Figure:
     ...     fig = figure_6(Path(d), quick=True)
     ...     round(fig.series["GRR"][-1], 3)        # GRR tends to k = 50 as eps grows
     50.0
+    >>> fig.series["coincide"]["SS"]["equal_from"] > 3.4   # omega = 1 from eps = ln(2k/3 - 1)
+    True
     """
     eps = np.linspace(0.1, 20.0, 40 if quick else 200)
     curves = {
@@ -191,21 +280,61 @@ def figure_6(out: Path, quick: bool = False, k: int = 50) -> Figure:
         "OUE": formulas.bayes_capacity_oue(k, eps),
         "THE": formulas.bayes_capacity_the(k, eps, 0.75),
     }
-    fig = _figure(figsize=(5.5, 3.8))
+    # where curves coincide, on a grid fine enough to quote eps to 2 decimals
+    fine = np.arange(0.1, 20.0 + FIG6_STEP / 2, FIG6_STEP)
+    exact = {
+        "SS": (formulas.bayes_capacity_ss(k, fine), formulas.bayes_capacity_grr(k, fine)),
+        "OLH": (formulas.bayes_capacity_olh(k, fine), formulas.bayes_capacity_oue(k, fine)),
+    }
+    coincide: dict[str, dict[str, Any]] = {}
+    for a, b in (("SS", "GRR"), ("OLH", "OUE")):
+        ca, cb = exact[a]
+        coincide[a] = {
+            "with": b,
+            "equal_from": coincide_from(fine, ca, cb),
+            "close_from": coincide_from(fine, ca, cb, FIG6_RTOL),
+            "max_rel_diff": float(np.max(np.abs(ca - cb) / np.maximum(ca, cb))),
+        }
+    fig = _figure(figsize=(7.0, 4.6))
     ax = fig.subplots()
-    for name, ml in curves.items():
-        ax.plot(eps, ml, label=name)
-    ax.set(xlabel="eps", ylabel="Bayes capacity", title=f"k = {k}")
-    ax.legend(fontsize=8)
-    series = {"eps": eps.tolist(), **{n: np.asarray(v).tolist() for n, v in curves.items()}}
-    return _save(fig, out, "figure6_capacity_all_protocols", series)
+    for i, (name, ml) in enumerate(curves.items()):
+        label = "THE (theta = 0.75)" if name == "THE" else name
+        c = coincide.get(name)
+        if c and c["equal_from"] is not None:
+            label += f" (= {c['with']} exactly for eps ≥ {c['equal_from']:.3f}: omega = 1)"
+        elif c and c["close_from"] is not None:
+            label += (
+                f" (within {FIG6_RTOL:.0%} of {c['with']} for eps ≥ {c['close_from']:.2f};"
+                f" never equal: up to {c['max_rel_diff']:.1%} apart)"
+            )
+        ax.plot(
+            eps,
+            ml,
+            label=label,
+            markevery=staggered_markevery(i, len(curves)),
+            ms=5,
+            lw=2.4 if name in ("GRR", "OUE") else 1.4,
+            alpha=0.75 if name in ("GRR", "OUE") else 1.0,
+            fillstyle="none" if name in ("GRR", "SS") else "full",
+            **STYLES[name],
+        )
+    ax.set(xlabel="eps", ylabel="Bayes capacity ML(C)")
+    fig.legend(loc="outside lower center", ncols=2, fontsize=7.5)
+    series = {
+        "eps": eps.tolist(),
+        **{n: np.asarray(v).tolist() for n, v in curves.items()},
+        "coincide": coincide,
+    }
+    text = "Fig. 6: Bayes capacity of all protocols\n" + caption(k, None, None)
+    return _save(fig, out, "figure6_capacity_all_protocols", series, text, [ax])
 
 
 def figure_7(out: Path, quick: bool = False, seed: int = 7) -> Figure:
     """Fig. 7: ASR of OLH by Gursoy's Eq. (25) and by Eq. (26), against simulation.
 
     Simulation: 1000 users with uniform values, hashed with a uniformly random
-    function, attacked by the plausible-deniability attacker (Bayes-optimal here).
+    function, attacked by the plausible-deniability attacker (Bayes-optimal here);
+    the mean of R seeded runs with its 95% Student-t interval (R = 5 quick, 50 full).
 
     Examples
     --------
@@ -220,40 +349,59 @@ def figure_7(out: Path, quick: bool = False, seed: int = 7) -> Figure:
     rng = np.random.default_rng(seed)
     ks = np.arange(2, 11 if quick else 31)
     repeats = 5 if quick else 50
-    fig = _figure(figsize=(9, 3.4))
+    users = 1000
+    fig = _figure(figsize=(9, 3.9))
     axes = fig.subplots(1, 2)
-    series: dict[str, Any] = {"k": ks.tolist()}
+    series: dict[str, Any] = {"k": ks.tolist(), "runs": repeats, "n": users}
     for ax, eps in zip(axes, (3.0, 5.0), strict=True):
         g = int(formulas.olh_g(eps))
         eq25 = formulas.asr_lh_gursoy(ks, eps, g)
         eq26 = formulas.asr_lh(ks, eps, g)
-        sims = []
-        for k in ks:
-            rates = []
-            for _ in range(repeats):
-                xs = rng.integers(0, k, size=1000)
+        rates = np.empty((repeats, ks.size))
+        for j, k in enumerate(ks):
+            for r in range(repeats):
+                xs = rng.integers(0, k, size=users)
                 reports = sample_lh(xs, int(k), eps, g, rng, hash="uniform")
-                rates.append(empirical_asr(xs, attack_lh(reports, rng)).rate)
-            sims.append(float(np.mean(rates)))
-        ax.plot(ks, eq25, "--", label="Eq. (25) (Gursoy et al.)")
-        ax.plot(ks, eq26, label="Eq. (26)")
-        ax.plot(ks, sims, "o", ms=3, label="simulation")
+                rates[r, j] = empirical_asr(xs, attack_lh(reports, rng)).rate
+        ax.plot(ks, eq25, "--", color="C0", label="Eq. (25) (Gursoy et al.)")
+        ax.plot(ks, eq26, "-", color="C1", label="Eq. (26)")
+        sims, half = errorbar_series(ax, ks, rates, label="simulated", marker="o", color="C2", ms=4)
         ax.set(title=f"OLH, eps = {eps:g}, g = {g}", xlabel="k", ylabel="ASR")
         series[f"eps={eps:g}"] = {
             "eq25": np.asarray(eq25).tolist(),
             "eq26": np.asarray(eq26).tolist(),
-            "simulated": sims,
+            "simulated": sims.tolist(),
+            "simulated_ci": half.tolist(),
+            "simulated_runs": rates.tolist(),
         }
-    axes[0].legend(fontsize=8)
-    return _save(fig, out, "figure7_lh_gursoy_vs_eq26", series)
+    text = "Fig. 7: ASR of OLH, Eq. (25) vs Eq. (26)\n" + caption(
+        f"{ks[0]}..{ks[-1]}", users, "synthetic, uniform on 0..k-1 (seeded)", repeats
+    )
+    return _save(fig, out, "figure7_lh_gursoy_vs_eq26", series, text, axes)
 
 
-def _save(fig: Any, out: Path, name: str, series: dict[str, Any]) -> Figure:
+def _save(
+    fig: Any, out: Path, name: str, series: dict[str, Any], text: str, axes: Sequence[Any]
+) -> Figure:
+    """Title the figure with ``text``, put one legend under the panels, write the PNG."""
+    fig.suptitle(text, fontsize=10)
+    if len(axes) > 1:  # one legend for all panels, under them, with every entry
+        entries: dict[str, Any] = {}
+        for ax in axes:
+            handles, labels = ax.get_legend_handles_labels()
+            for h, lab in zip(handles, labels, strict=True):
+                entries.setdefault(lab, h)
+        fig.legend(
+            list(entries.values()),
+            list(entries),
+            loc="outside lower center",
+            ncols=min(len(entries), 3),
+            fontsize=8,
+        )
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.png"
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    return Figure(name, path, series)
+    fig.savefig(path, dpi=DPI)
+    return Figure(name, path, series, caption=text, figure=fig)
 
 
 def reproduce(

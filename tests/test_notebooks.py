@@ -1,7 +1,13 @@
-"""Execute every notebook in notebooks/ with nbclient; any cell error fails the test."""
+"""Execute every notebook in notebooks/ with nbclient; any cell error fails the test.
+
+The figures notebook is also checked for what it shows: every cell tagged ``figure``
+has image/png outputs that decode to non-empty PNG images.
+"""
 
 from __future__ import annotations
 
+import base64
+import functools
 import os
 from pathlib import Path
 
@@ -14,15 +20,19 @@ NOTEBOOKS_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 #: Seconds one cell may run before the execution counts as failed.
 CELL_TIMEOUT = 120
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
+#: The first bytes of every PNG file (PNG specification, section 5.2).
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def test_notebooks_exist():
     # the derivations notebook is part of the deliverables (issue 5)
     assert (NOTEBOOKS_DIR / "derivations.ipynb") in NOTEBOOKS
+    assert (NOTEBOOKS_DIR / "figures.ipynb") in NOTEBOOKS
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_notebook_executes(path: Path):
+@functools.cache
+def _executed(path: Path):
+    """Execute the notebook at ``path`` once per test session; return it with outputs."""
     nb = nbformat.read(path, as_version=4)
     # notebooks are committed without outputs; CI produces them
     assert all(c.get("outputs", []) == [] for c in nb.cells if c.cell_type == "code")
@@ -42,6 +52,12 @@ def test_notebook_executes(path: Path):
             os.environ["PYTHONPATH"] = env_path
         else:
             os.environ.pop("PYTHONPATH", None)
+    return nb
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_executes(path: Path):
+    nb = _executed(path)
     errors = [
         o
         for c in nb.cells
@@ -52,3 +68,36 @@ def test_notebook_executes(path: Path):
     assert errors == []
     # every code cell ran
     assert all(c.get("execution_count") for c in nb.cells if c.cell_type == "code")
+
+
+def _pngs(cell) -> list[bytes]:
+    """The decoded image/png outputs of a code cell."""
+    return [
+        base64.b64decode(o["data"]["image/png"])
+        for o in cell.get("outputs", [])
+        if o.get("output_type") in ("display_data", "execute_result")
+        and "image/png" in o.get("data", {})
+    ]
+
+
+def test_figures_notebook_shows_every_figure():
+    nb = _executed(NOTEBOOKS_DIR / "figures.ipynb")
+    cells = [c for c in nb.cells if "figure" in c.get("metadata", {}).get("tags", [])]
+    # capacity curves, Hasse diagram, trade-off curves, and the paper's Figs. 4-7
+    assert len(cells) == 4
+    counts = []
+    for cell in cells:
+        pngs = _pngs(cell)
+        counts.append(len(pngs))
+        for png in pngs:
+            assert png.startswith(PNG_SIGNATURE)
+            assert len(png) > 5_000  # a drawn figure, not an empty canvas
+    assert counts == [1, 1, 1, 4]
+    # no pyplot figure left undisplayed as a bare repr (the Agg + plt.show() bug)
+    texts = [
+        "".join(o.get("data", {}).get("text/plain", ""))
+        for c in cells
+        for o in c.get("outputs", [])
+        if "image/png" not in o.get("data", {})
+    ]
+    assert not any("<Figure size" in t for t in texts)

@@ -1,0 +1,229 @@
+"""Plotting helpers shared by the figures: captions that say what was computed, styles
+that keep coinciding curves visible, and error bars over repeated seeded runs.
+
+matplotlib is imported only inside the functions that draw.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "STYLES",
+    "CI_LEVEL",
+    "data_source",
+    "caption",
+    "mean_ci",
+    "coincide_from",
+    "staggered_markevery",
+    "errorbar_series",
+]
+
+#: One (marker, linestyle) per protocol, all pairs distinct, so that two curves that
+#: coincide stay distinguishable (markers are also staggered along the curve).
+STYLES: dict[str, dict[str, Any]] = {
+    "GRR": {"marker": "o", "linestyle": "-", "color": "C0"},
+    "SS": {"marker": "s", "linestyle": "--", "color": "C1"},
+    "BLH": {"marker": "v", "linestyle": "-", "color": "C2"},
+    "OLH": {"marker": "^", "linestyle": "-.", "color": "C3"},
+    "SUE": {"marker": "D", "linestyle": ":", "color": "C4"},
+    "OUE": {"marker": "x", "linestyle": "-", "color": "C5"},
+    "THE": {"marker": "P", "linestyle": (0, (5, 1.5)), "color": "C6"},
+}
+
+#: Confidence level of the error bars drawn over repeated runs.
+CI_LEVEL = 0.95
+
+
+def data_source(data: str | os.PathLike | None) -> str:
+    """Say where a figure's user values come from.
+
+    Parameters
+    ----------
+    data : path or None
+        The ``data`` argument of a figure: None for the seeded Zipf stand-in.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> data_source(None)
+    'synthetic Zipf stand-in (s = 1, seeded)'
+    >>> data_source("/tmp/kosarak.dat")
+    'user data kosarak.dat'
+    """
+    if data is None:
+        return "synthetic Zipf stand-in (s = 1, seeded)"
+    return f"user data {Path(data).name}"
+
+
+def caption(k: Any, n: int | None, source: str | None, runs: int | None = None) -> str:
+    """The caption line every figure carries: domain size, users, runs, data.
+
+    Parameters
+    ----------
+    k : int or str
+        Domain size (a range such as ``"2..10"`` where k is on an axis).
+    n : int or None
+        Number of users per run; None for exact computations without users.
+    source : str or None
+        Where the values come from (see :func:`data_source`); None without data.
+    runs : int, optional
+        Number of seeded repetitions behind the error bars.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> caption(10, 2000, data_source(None), runs=5)
+    'k = 10, n = 2000 users, 5 seeded runs; data: synthetic Zipf stand-in (s = 1, seeded)'
+    >>> caption(50, None, None)
+    'k = 50, n: none (exact closed forms, no sampled data)'
+    """
+    if n is None:
+        return f"k = {k}, n: none (exact closed forms, no sampled data)"
+    reps = f", {runs} seeded runs" if runs else ""
+    return f"k = {k}, n = {n} users{reps}; data: {source}"
+
+
+def mean_ci(samples: Any, level: float = CI_LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Mean over repeated runs and the half-width of its Student-t confidence interval.
+
+    Parameters
+    ----------
+    samples : array_like, shape (R, ...)
+        One row per run, R >= 2.
+    level : float
+        Confidence level in (0, 1).
+
+    Returns
+    -------
+    (mean, half_width) : arrays of shape ``samples.shape[1:]``
+        ``mean ± half_width`` is the interval t_{R-1} * std / sqrt(R).
+
+    Raises
+    ------
+    ValueError
+        Fewer than two runs, or ``level`` outside (0, 1).
+
+    Examples
+    --------
+    >>> m, h = mean_ci([[1.0], [3.0]])        # std 1.414, t_1(0.975) = 12.706
+    >>> float(m[0]), round(float(h[0]), 3)
+    (2.0, 12.706)
+    """
+    from scipy.stats import t
+
+    a = np.asarray(samples, dtype=float)
+    if a.ndim == 0 or a.shape[0] < 2:
+        msg = f"samples: need at least 2 runs along axis 0, got shape {a.shape}"
+        raise ValueError(msg)
+    if not 0.0 < level < 1.0:
+        msg = f"level must lie in (0, 1), got {level}"
+        raise ValueError(msg)
+    r = a.shape[0]
+    half = t.ppf(0.5 + level / 2, r - 1) * a.std(axis=0, ddof=1) / math.sqrt(r)
+    return a.mean(axis=0), half
+
+
+def coincide_from(x: Any, a: Any, b: Any, rtol: float = 0.0) -> float | None:
+    """The smallest x beyond which two sampled curves agree within ``rtol``.
+
+    Parameters
+    ----------
+    x : array_like, ascending
+        Abscissae.
+    a, b : array_like
+        The two curves at ``x``.
+    rtol : float
+        Relative tolerance ``|a - b| <= rtol * max(|a|, |b|)``; 0 means equal floats.
+
+    Returns
+    -------
+    float or None
+        x[i] such that the curves agree at every x[j], j >= i, and not at x[i - 1];
+        None when they differ at the last point.
+
+    Examples
+    --------
+    >>> coincide_from([0, 1, 2, 3], [1, 2, 3, 4], [0, 2, 3, 4])
+    1.0
+    >>> coincide_from([0, 1], [1, 2], [1, 3]) is None
+    True
+    """
+    x, a, b = (np.asarray(v, dtype=float) for v in (x, a, b))
+    close = np.abs(a - b) <= rtol * np.maximum(np.abs(a), np.abs(b))
+    if not close[-1]:
+        return None
+    differ = np.flatnonzero(~close)
+    return float(x[differ[-1] + 1]) if differ.size else float(x[0])
+
+
+def staggered_markevery(i: int, m: int, spacing: float = 0.1) -> tuple[float, float]:
+    """``markevery`` for curve ``i`` of ``m``: markers every ``spacing``, offset per curve.
+
+    The float form of matplotlib's ``markevery``: markers at equal distances along
+    the drawn line (``spacing`` as a fraction of the axes diagonal), the first at
+    ``i / m`` of a spacing. Curves drawn over the same points put their markers at
+    different places, so a curve hidden under another still shows its markers.
+
+    Examples
+    --------
+    >>> [staggered_markevery(i, 4) for i in range(4)]
+    [(0.0, 0.1), (0.025, 0.1), (0.05, 0.1), (0.075, 0.1)]
+    """
+    return (round(spacing * i / max(m, 1), 12), spacing)
+
+
+def errorbar_series(
+    ax: Any, x: Sequence[float], samples: Any, *, label: str, **style: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """Draw the mean of repeated runs with its confidence interval as error bars.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    x : sequence of float
+        Abscissae, one per column of ``samples``.
+    samples : array_like, shape (R, len(x))
+        One row per run.
+    label : str
+        Legend label; the level and R are appended.
+    **style
+        Passed to ``Axes.errorbar``.
+
+    Returns
+    -------
+    (mean, half_width) : arrays
+        As :func:`mean_ci`.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().subplots()
+    >>> m, h = errorbar_series(ax, [0, 1], [[1, 2], [3, 2]], label="sim")
+    >>> type(ax.containers[0]).__name__, ax.get_legend_handles_labels()[1]
+    ('ErrorbarContainer', ['sim (mean of 2 runs ± 95% CI)'])
+    """
+    samples = np.asarray(samples, dtype=float)
+    mean, half = mean_ci(samples)
+    style.setdefault("capsize", 2.5)
+    style.setdefault("linestyle", "none")
+    ax.errorbar(
+        x,
+        mean,
+        yerr=half,
+        label=f"{label} (mean of {samples.shape[0]} runs ± {CI_LEVEL:.0%} CI)",
+        **style,
+    )
+    return mean, half
