@@ -8,11 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int
 from ..channel import as_channel
 from ..errors import InputTypeError, ParameterError
 from ..priors import as_prior
-from ._util import as_rng, as_values, choose_uniform_true, row_chunks
+from ._util import as_rng, as_values, check_memory, check_n, choose_uniform_true, row_chunks
 from .samplers import LHReports, sample
 
 __all__ = [
@@ -227,6 +226,9 @@ def attack_ss(reports: Any, rng: Any = None) -> np.ndarray:
         msg = f"SS subsets must be integers, got dtype {arr.dtype}"
         raise InputTypeError(msg)
     n, omega = arr.shape
+    if omega == 0:
+        msg = "SS subsets must have omega >= 1 columns, got shape (n, 0)"
+        raise ParameterError(msg)
     return arr[np.arange(n), rng.integers(0, omega, size=n)].astype(np.int64)
 
 
@@ -262,8 +264,8 @@ def attack_ue(bits: Any, rng: Any = None) -> np.ndarray:
     [1]
     """
     arr = np.asarray(bits)
-    if arr.ndim != 2:
-        msg = f"bits must be an (n, k) boolean matrix, got shape {arr.shape}"
+    if arr.ndim != 2 or arr.shape[1] == 0:
+        msg = f"bits must be an (n, k) boolean matrix with k >= 1, got shape {arr.shape}"
         raise ParameterError(msg)
     if arr.dtype != np.bool_:
         if np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1)):
@@ -434,7 +436,9 @@ def simulate_attack(
     True
     """
     C = as_channel(C)
-    n = check_int("n", n, minimum=1)
+    n = check_n(n)
+    # the users' values, outputs, sort order and guesses: a few int64 per user
+    check_memory(n, 32, f"simulate_attack(n = {n})", "fewer users per call")
     pi = as_prior(prior, C.n_inputs)
     rng = as_rng(rng)
     same = isinstance(attacker_prior, str) and attacker_prior == "same"

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._validation import check_int
 from ..errors import InputTypeError, ParameterError
-from ._util import as_rng
+from ._util import as_rng, check_memory
 
 __all__ = [
     "FIMI_BLOCK_BYTES",
@@ -385,6 +385,8 @@ def zipf_probabilities(k: int, s: float = 1.0) -> np.ndarray:
     ------
     ParameterError, InputTypeError
         k < 1, or s negative, non-finite or not a number.
+    SizeError
+        k probabilities beyond the simulation memory budget.
 
     Notes
     -----
@@ -397,6 +399,7 @@ def zipf_probabilities(k: int, s: float = 1.0) -> np.ndarray:
     """
     k = check_int("k", k, minimum=1)
     s = _check_exponent(s)
+    check_memory(k, 8, f"zipf_probabilities(k = {k})", "a smaller domain (k values)")
     w = np.arange(1, k + 1, dtype=np.float64) ** (-s)
     return w / w.sum()
 
@@ -433,6 +436,8 @@ def zipf_data(n: int, k: int, s: float = 1.0, rng: Any = None) -> np.ndarray:
     ------
     ParameterError, InputTypeError
         As :func:`zipf_probabilities`; n < 0.
+    SizeError
+        n or k values beyond the simulation memory budget.
 
     Notes
     -----
@@ -445,6 +450,7 @@ def zipf_data(n: int, k: int, s: float = 1.0, rng: Any = None) -> np.ndarray:
     [55000, 27000, 18000]
     """
     n = check_int("n", n, minimum=0)
+    check_memory(n, 8, f"zipf_data(n = {n})", "fewer users per call")
     p = zipf_probabilities(k, s)
     rng = as_rng(rng)
     cdf = np.cumsum(p)
@@ -478,7 +484,9 @@ def zipf_transactions(
     Raises
     ------
     ParameterError, InputTypeError
-        n < 1, mean_length < 1, bad k or s.
+        n < 1, mean_length < 1 or not finite, bad k or s.
+    SizeError
+        The expected n · mean_length items beyond the simulation memory budget.
 
     Notes
     -----
@@ -491,9 +499,21 @@ def zipf_transactions(
     (5, True)
     """
     n = check_int("n", n, minimum=1)
-    if not (isinstance(mean_length, (int, float)) and mean_length >= 1):
-        msg = f"mean_length must be a number >= 1, got {mean_length!r}"
+    if isinstance(mean_length, bool) or not isinstance(
+        mean_length, (int, float, np.integer, np.floating)
+    ):
+        msg = f"mean_length must be a real number >= 1, got {type(mean_length).__name__}"
+        raise InputTypeError(msg)
+    if not (mean_length >= 1 and np.isfinite(mean_length)):
+        msg = f"mean_length must be a finite number >= 1, got {mean_length!r}"
         raise ParameterError(msg)
+    # the drawn items, their owners and the sort order: about 3 int64 per item
+    check_memory(
+        n * float(mean_length),
+        24,
+        f"zipf_transactions(n = {n}, mean_length = {mean_length})",
+        "fewer transactions or a smaller mean_length",
+    )
     rng = as_rng(rng)
     draws = 1 + rng.poisson(float(mean_length) - 1.0, size=n)
     items = zipf_data(int(draws.sum()), k, s, rng)

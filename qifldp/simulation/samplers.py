@@ -12,7 +12,7 @@ from .._validation import check_eps, check_int
 from ..channel import Channel, as_channel, check_size
 from ..errors import ParameterError
 from ..mechanisms import _params as _mp
-from ._util import as_rng, as_values, row_chunks
+from ._util import as_rng, as_values, check_memory, row_chunks
 
 __all__ = [
     "DEFAULT_PRIME",
@@ -226,14 +226,20 @@ def sample_ss(
     ------
     ParameterError, InputTypeError
         Bad ``k``, ``eps``, ``omega``, ``xs`` or ``output``.
+    SizeError
+        The output (n ω int64, or n k booleans) beyond the memory budget.
 
     Notes
     -----
     The true value is included with probability p = ω e^ε/(ω e^ε + k − ω); the
-    remaining ω − 1 (or ω) values are a uniform subset of the k − 1 others,
-    drawn by Floyd's algorithm vectorised over users (drawing the complement
-    when it is smaller), in cache-sized blocks of users. O(n · min(ω, k − ω))
-    random draws plus O(n k) for the membership matrix.
+    remaining ω − 1 (or ω) values are a uniform subset of the k − 1 others.
+    When k <= :data:`SS_DENSE_RATIO` · ω they are drawn by Floyd's algorithm on
+    a membership mask, vectorised over users (drawing the complement when it
+    is smaller); otherwise sparsely, as the first distinct values of uniform
+    draws (:func:`_ss_subsets_sparse`), so the work is sized by n ω, never by
+    n k. Blocks of about 2^20 cells. Time O(n ω log ω) (plus O(n k) for the
+    membership matrix); the output is checked against
+    ``qifldp.simulation._util.MEMORY_BUDGET_BYTES`` before it is allocated.
 
     Examples
     --------
@@ -245,21 +251,93 @@ def sample_ss(
     if output not in ("subsets", "membership"):
         msg = f"output must be 'subsets' or 'membership', got {output!r}"
         raise ParameterError(msg)
+    if k > MAX_SS_K:
+        msg = f"k must be <= {MAX_SS_K} for sample_ss (values are stored as int64), got {k}"
+        raise ParameterError(msg)
     xs = as_values(xs, k)
     rng = as_rng(rng)
     p = _mp.ss_probabilities(k, eps, omega)[0]
     n = xs.size
+    alt = "fewer users per call (sample in batches and concatenate)"
     if output == "membership":
-        out = np.empty((n, k), dtype=bool)
+        check_memory(n, k, f"the (n, k) membership matrix of sample_ss (n = {n}, k = {k})", alt)
+        out = np.zeros((n, k), dtype=bool)
     else:
+        check_memory(
+            n * omega, 8, f"the (n, omega) subsets of sample_ss (n = {n}, omega = {omega})", alt
+        )
         out = np.empty((n, omega), dtype=np.int64)
-    for s, e in row_chunks(n, k, cells=1 << 20):
-        mask = _ss_mask(xs[s:e], k, omega, p, rng)
-        if output == "membership":
-            out[s:e] = mask[:, :k]
-        else:  # row-major positions of the True cells, already sorted within each row
-            out[s:e] = (np.flatnonzero(mask) % (k + 1)).reshape(e - s, omega)
+    dense = k <= SS_DENSE_RATIO * omega
+    # rows per block: about 2^20 cells of working storage, and row * k < 2^62 (int64 codes)
+    step = max(1, min((1 << 20) // (k + 1 if dense else omega), (1 << 62) // (k + 1)))
+    for s in range(0, n, step):
+        e = min(n, s + step)
+        if dense:
+            mask = _ss_mask(xs[s:e], k, omega, p, rng)
+            if output == "membership":
+                out[s:e] = mask[:, :k]
+            else:  # row-major positions of the True cells, already sorted within each row
+                out[s:e] = (np.flatnonzero(mask) % (k + 1)).reshape(e - s, omega)
+        else:
+            sub = _ss_subsets_sparse(xs[s:e], k, omega, p, rng)
+            if output == "membership":
+                out[np.repeat(np.arange(s, e), omega), sub.reshape(-1)] = True
+            else:
+                out[s:e] = sub
     return out
+
+
+#: sample_ss draws subsets on an (n, k) membership mask (Floyd's algorithm) when
+#: k <= SS_DENSE_RATIO * omega (the mask is then at most this many times the output);
+#: otherwise it draws each subset sparsely, in O(omega) memory per user.
+SS_DENSE_RATIO: int = 4
+
+#: Largest domain size of sample_ss (values and row-coded values fit in int64).
+MAX_SS_K: int = 1 << 62
+
+
+def _ss_subsets_sparse(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
+    """Sorted ω-SS subsets of a block of users, shape (n, ω), in O(n ω) memory.
+
+    The true value x is in the subset w.p. p; the other s = ω − 1 (x in) or ω
+    (x out) values are the first s *distinct* values of an i.i.d. uniform
+    sequence over the m = k − 1 indices 0..m-1 (mapped to values by
+    i -> i + [i >= x]). That set is uniform over the s-subsets (the sequence's
+    law is invariant under permutations of the indices). Vectorised in rounds:
+    each user draws exactly as many values as it still lacks, and the new
+    distinct ones join its set, so no user ever overshoots. With s < m / 3 at
+    most a third of the draws collide, so the number of rounds is O(log s).
+    Values are kept as row-coded int64 ``row * m + index`` in one sorted array.
+    """
+    n = xs.size
+    m = k - 1
+    rows = np.arange(n, dtype=np.int64)
+    incl = rng.random(n) < p
+    s_row = np.where(incl, omega - 1, omega).astype(np.int64)
+    codes = np.empty(0, dtype=np.int64)
+    need = s_row.copy()
+    while True:
+        total = int(need.sum())
+        if total == 0:
+            break
+        new = np.repeat(rows, need) * m + rng.integers(0, m, size=total, dtype=np.int64)
+        new.sort()
+        if new.size > 1:  # distinct new values (np.unique without its hashing path)
+            new = new[np.concatenate(([True], new[1:] != new[:-1]))]
+        if codes.size:
+            pos = np.searchsorted(codes, new)
+            seen = pos < codes.size
+            seen[seen] = codes[pos[seen]] == new[seen]
+            new = new[~seen]
+        codes = np.sort(np.concatenate((codes, new)), kind="stable")
+        need = s_row - np.bincount(codes // m, minlength=n)
+    owner = codes // m
+    idx = codes % m
+    values = idx + (idx >= xs[owner])
+    coded = owner * k + values
+    coded = np.concatenate((coded, rows[incl] * k + xs[incl]))
+    coded.sort(kind="stable")
+    return (coded % k).reshape(n, omega)
 
 
 # ----------------------------------------------------------------------------------------
@@ -423,6 +501,8 @@ class LHReports:
     table: np.ndarray | None = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "k", check_int("k", self.k, minimum=2))
+        object.__setattr__(self, "g", check_int("g", self.g, minimum=2))
         y = np.asarray(self.y)
         if y.ndim != 1 or not np.issubdtype(y.dtype, np.integer):
             msg = f"y must be a 1-D integer array, got shape {y.shape} of {y.dtype}"
