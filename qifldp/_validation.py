@@ -6,6 +6,8 @@ import math
 import numbers
 from typing import Any
 
+import numpy as np
+
 from .errors import InputTypeError, ParameterError
 
 __all__ = [
@@ -13,6 +15,10 @@ __all__ = [
     "check_eps",
     "check_probability",
     "check_open_interval",
+    "check_bool",
+    "check_choice",
+    "check_real",
+    "as_real_array",
 ]
 
 
@@ -93,3 +99,88 @@ def check_open_interval(name: str, value: Any, low: float, high: float) -> float
         msg = f"{name} must lie in the open interval ({low}, {high}), got {value}"
         raise ParameterError(msg)
     return value
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """Check a flag: ``True``/``False`` (or a numpy bool).
+
+    >>> check_bool("project", False)
+    False
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    msg = f"{name} must be True or False, got {value!r} of type {type(value).__name__}"
+    raise InputTypeError(msg)
+
+
+def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    """Check a string option against its allowed values.
+
+    >>> check_choice("how", "first", ("first", "random"))
+    'first'
+    """
+    if not isinstance(value, str) or value not in choices:
+        allowed = ", ".join(repr(c) for c in choices)
+        msg = f"{name} must be one of {allowed}, got {value!r}"
+        raise ParameterError(msg)
+    return value
+
+
+def check_real(
+    name: str, value: Any, minimum: float | None = None, maximum: float | None = None
+) -> float:
+    """Check a finite real number in [minimum, maximum].
+
+    >>> check_real("tie_rtol", 1e-9, minimum=0.0, maximum=1.0)
+    1e-09
+    """
+    value = _real(name, value)
+    if math.isinf(value):
+        msg = f"{name} must be finite, got {value}"
+        raise ParameterError(msg)
+    if minimum is not None and value < minimum:
+        msg = f"{name} must be >= {minimum}, got {value}"
+        raise ParameterError(msg)
+    if maximum is not None and value > maximum:
+        msg = f"{name} must be <= {maximum}, got {value}"
+        raise ParameterError(msg)
+    return value
+
+
+def as_real_array(name: str, value: Any, ndim: int | tuple[int, ...] | None = None) -> np.ndarray:
+    """``value`` as a finite float64 array, with a clear error for anything else.
+
+    Rejects None, strings, complex numbers, ragged nested lists, NaN and inf, and
+    (when ``ndim`` is given) a wrong number of dimensions.
+
+    >>> as_real_array("W", [[1, 0], [0, 1]], ndim=2).shape
+    (2, 2)
+    """
+    if value is None or isinstance(value, (str, bytes, dict, set)):
+        msg = f"{name} must be an array of real numbers, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError) as exc:
+        msg = f"{name} must be a rectangular array of real numbers: {exc}"
+        raise ParameterError(msg) from None
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(np.float64)
+        except (ValueError, TypeError):
+            msg = f"{name} must hold real numbers, got {arr.dtype} entries"
+            raise InputTypeError(msg) from None
+    if not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+        msg = f"{name} must hold real numbers, got dtype {arr.dtype}"
+        raise InputTypeError(msg)
+    arr = arr.astype(np.float64)
+    allowed = (ndim,) if isinstance(ndim, int) else ndim
+    if allowed is not None and arr.ndim not in allowed:
+        msg = (
+            f"{name} must have {' or '.join(map(str, allowed))} dimension(s), got shape {arr.shape}"
+        )
+        raise ParameterError(msg)
+    if not np.all(np.isfinite(arr)):
+        msg = f"{name} must be finite (no NaN or inf)"
+        raise ParameterError(msg)
+    return arr

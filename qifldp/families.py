@@ -198,8 +198,8 @@ def check_refinement_family(
     elif not callable(decide):
         msg = f"decide must be callable (A, B) -> verdict, got {type(decide).__name__}"
         raise InputTypeError(msg)
-    if isinstance(eps_grid, (str, bytes)):
-        msg = "eps_grid must be an iterable of numbers, got a string"
+    if isinstance(eps_grid, (str, bytes)) or not hasattr(eps_grid, "__iter__"):
+        msg = f"eps_grid must be an iterable of numbers, got {type(eps_grid).__name__}"
         raise InputTypeError(msg)
     grid = sorted({check_eps(e, "eps_grid entry") for e in eps_grid})
     if len(grid) < 2:

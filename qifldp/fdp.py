@@ -192,6 +192,19 @@ def _row_index(name: str, x: Any, n: int) -> int:
 # ----------------------------------------------------------------------------------
 # Trade-off curves
 # ----------------------------------------------------------------------------------
+def _float_alpha(alpha: Any) -> np.ndarray:
+    """alpha as a float64 array, with a clear error for strings, complex numbers, None."""
+    if alpha is None or isinstance(alpha, (str, bytes)):
+        msg = f"alpha must be a real number or an array of them, got {type(alpha).__name__}"
+        raise InputTypeError(msg)
+    try:
+        arr = np.asarray(alpha, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        msg = f"alpha must be a real number or an array of them: {exc}"
+        raise InputTypeError(msg) from None
+    return arr
+
+
 class TradeoffCurve(Sequence):
     """The vertices of an f-DP trade-off function, alpha ascending.
 
@@ -224,6 +237,10 @@ class TradeoffCurve(Sequence):
     __slots__ = ("alphas", "betas", "exact")
 
     def __init__(self, alphas: Sequence[Any], betas: Sequence[Any], exact: bool = False) -> None:
+        for name, seq in (("alphas", alphas), ("betas", betas)):
+            if isinstance(seq, (str, bytes)) or not hasattr(seq, "__len__"):
+                msg = f"{name} must be a sequence of numbers, got {type(seq).__name__}"
+                raise InputTypeError(msg)
         if len(alphas) != len(betas) or len(alphas) < 2:
             msg = "alphas and betas must have the same length, at least 2"
             raise ParameterError(msg)
@@ -304,7 +321,7 @@ class TradeoffCurve(Sequence):
                 msg = f"alpha must lie in [0, 1], got {alpha}"
                 raise ParameterError(msg)
             return _interp_exact(self.alphas, self.betas, a)
-        arr = np.asarray(alpha, dtype=np.float64)
+        arr = _float_alpha(alpha)
         if np.any(np.isnan(arr)) or np.any(arr < 0) or np.any(arr > 1):
             msg = f"alpha must lie in [0, 1], got {alpha!r}"
             raise ParameterError(msg)
@@ -636,8 +653,13 @@ def tradeoff_channel(vertices: Any, *, exact: bool | None = None) -> Any:
     >>> tradeoff_channel([(0, 1), (F(1, 4), F(1, 2)), (1, 0)])
     [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 2), Fraction(1, 2)]]
     """
+    if isinstance(vertices, (str, bytes)) or not hasattr(vertices, "__iter__"):
+        msg = f"vertices must be a sequence of (alpha, beta) pairs, got {type(vertices).__name__}"
+        raise InputTypeError(msg)
     pts = list(vertices)
-    if len(pts) < 2 or any(len(p) != 2 for p in pts):
+    if len(pts) < 2 or any(
+        isinstance(p, (str, bytes)) or np.ndim(p) != 1 or len(p) != 2 for p in pts
+    ):
         msg = "vertices must be a sequence of at least two (alpha, beta) pairs"
         raise ParameterError(msg)
     ex = [(_exact_scalar(a), _exact_scalar(b)) for a, b in pts]

@@ -34,10 +34,11 @@ def check_memory(n_items: int, item_bytes: int, what: str, alternative: str) -> 
     ...
     qifldp.errors.SizeError: the estimates would need 1000000000 x 8 bytes = 7.45 GiB, ...
     """
-    size = int(n_items) * int(item_bytes)
+    size = float(n_items) * float(item_bytes)
     if size > MEMORY_BUDGET_BYTES:
+        count = int(n_items) if float(n_items) < 1e30 else f"{float(n_items):.3g}"
         msg = (
-            f"{what} would need {int(n_items)} x {int(item_bytes)} bytes = {size / 2**30:.3g} GiB, "
+            f"{what} would need {count} x {int(item_bytes)} bytes = {size / 2**30:.3g} GiB, "
             f"more than the simulation memory budget MEMORY_BUDGET_BYTES = "
             f"{MEMORY_BUDGET_BYTES / 2**30:.3g} GiB. Use {alternative} instead."
         )

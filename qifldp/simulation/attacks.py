@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import check_real
 from ..channel import as_channel
 from ..errors import InputTypeError, ParameterError
 from ..priors import as_prior
@@ -125,6 +126,7 @@ def bayes_attack(
     [0, 1, 1]
     """
     C = as_channel(C)
+    tie_rtol = check_real("tie_rtol", tie_rtol, minimum=0.0, maximum=0.5)
     pi = as_prior(prior, C.n_inputs)
     ys = as_values(ys, C.n_outputs, name="ys")
     rng = as_rng(rng)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_choice, check_int
 from ..errors import InputTypeError, ParameterError
 from ._util import as_rng, check_memory
 
@@ -60,7 +60,19 @@ class Transactions:
         >>> Transactions.from_lists([[1], [2, 3]]).offsets.tolist()
         [0, 1, 3]
         """
-        rows = [np.asarray(list(r), dtype=np.int64) for r in lists]
+        if lists is None or isinstance(lists, (str, bytes)) or not hasattr(lists, "__iter__"):
+            msg = f"transactions must be an iterable of item lists, got {type(lists).__name__}"
+            raise InputTypeError(msg)
+        rows = []
+        for i, r in enumerate(lists):
+            if isinstance(r, (str, bytes)) or not hasattr(r, "__iter__"):
+                msg = f"transaction {i} must be a list of integer items, got {type(r).__name__}"
+                raise InputTypeError(msg)
+            arr = np.asarray(list(r))
+            if arr.size and (arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer)):
+                msg = f"transaction {i} must hold integer items, got dtype {arr.dtype}"
+                raise InputTypeError(msg)
+            rows.append(arr.astype(np.int64).reshape(-1))
         for i, r in enumerate(rows):
             if r.size == 0:
                 msg = f"transaction {i} is empty (every user holds at least one item)"
@@ -106,6 +118,16 @@ class Transactions:
         return [self[i].tolist() for i in range(len(self))]
 
 
+def _check_path(path: Any) -> str:
+    """A file path (str or os.PathLike, not a file descriptor); opening errors stay OSError."""
+    if isinstance(path, (str, os.PathLike)):
+        path = os.fspath(path)
+        if isinstance(path, str) and path:
+            return path
+    msg = f"path must be a file name (str or os.PathLike), got {path!r}"
+    raise InputTypeError(msg)
+
+
 def load_fimi(path: str | os.PathLike, max_transactions: int | None = None) -> Transactions:
     """Load a FIMI transaction file (Kosarak format): one transaction per line.
 
@@ -146,7 +168,7 @@ def load_fimi(path: str | os.PathLike, max_transactions: int | None = None) -> T
     >>> load_fimi(f).to_lists()
     [[1, 2, 3], [7, 1]]
     """
-    path = os.fspath(path)
+    path = _check_path(path)
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as fh:
         data = fh.read()
@@ -260,11 +282,11 @@ def write_fimi(
     >>> open(f).read()
     '1 2\\n3\\n'
     """
+    path = _check_path(path)
     T = transactions
     if not isinstance(T, Transactions):
         T = Transactions.from_lists(T)
     text = "".join(" ".join(map(str, row.tolist())) + "\n" for row in T)
-    path = os.fspath(path)
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "wb") as fh:
         fh.write(text.encode("ascii"))
@@ -306,6 +328,7 @@ def single_items(transactions: Transactions, how: str = "first", rng: Any = None
     if not isinstance(transactions, Transactions):
         msg = f"transactions must be Transactions (load_fimi), got {type(transactions).__name__}"
         raise InputTypeError(msg)
+    check_choice("how", how, ("first", "random"))
     if how == "first":
         return transactions.items[transactions.offsets[:-1]].copy()
     if how == "random":

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int, check_probability
+from .._validation import as_real_array, check_bool, check_int, check_probability, check_real
 from ..channel import as_channel
 from ..errors import ChannelError, InputTypeError, ParameterError
 from ..mechanisms import _params as _mp
@@ -225,9 +225,7 @@ def calibrate(
         msg = f"counts must lie in [0, n] = [0, {n}] (support counts of n users), got "
         msg += f"{counts.min() if counts.min() < 0 else counts.max()}"
         raise ParameterError(msg)
-    if not isinstance(project, bool):
-        msg = f"project must be True or False, got {project!r}"
-        raise InputTypeError(msg)
+    check_bool("project", project)
     if not p_star != q_star:
         msg = (
             f"the protocol's p* = {p_star} equals q* = {q_star}: reports carry no information "
@@ -316,14 +314,14 @@ def frequency_variance(p_star: float, q_star: float, n: int, f: Any = None) -> n
     if d == 0:
         msg = f"p* = q* = {p_star}: the estimator is undefined"
         raise ParameterError(msg)
-    base = q_star * (1.0 - q_star) / (n * d * d)
+    base = q_star * (1.0 - q_star) / n / d / d  # d * d may underflow; this overflows to inf
     if f is None:
         return float(base)
     f = _as_real_vector("f", f)
     if f.size and (f.min() < 0 or f.max() > 1):
         msg = "f must hold frequencies in [0, 1]"
         raise ParameterError(msg)
-    return (f * p_star * (1.0 - p_star) + (1.0 - f) * q_star * (1.0 - q_star)) / (n * d * d)
+    return (f * p_star * (1.0 - p_star) + (1.0 - f) * q_star * (1.0 - q_star)) / n / d / d
 
 
 def project_simplex(v: Any) -> np.ndarray:
@@ -354,7 +352,7 @@ def project_simplex(v: Any) -> np.ndarray:
     >>> project_simplex([0.5, 0.8, -0.1]).round(6).tolist()
     [0.35, 0.65, 0.0]
     """
-    arr = np.array(v, dtype=np.float64)
+    arr = as_real_array("v", v, ndim=(1, 2))
     if arr.ndim not in (1, 2) or arr.size == 0:
         msg = f"v must be a non-empty vector or matrix, got shape {arr.shape}"
         raise ParameterError(msg)
@@ -550,7 +548,9 @@ def _ss_omega(reports: Any, k: int, omega: int | None) -> int:
             raise ParameterError(msg)
     else:
         found = arr.shape[1]
-    if omega is not None and found is not None and int(omega) != found:
+    if omega is not None:
+        omega = check_int("omega", omega, minimum=1)
+    if omega is not None and found is not None and omega != found:
         msg = f"omega = {omega} does not match the reports' subset size {found}"
         raise ParameterError(msg)
     if found is None:
@@ -1090,6 +1090,7 @@ def inversion_matrix(C: Any, rank_rtol: float = RANK_RTOL) -> np.ndarray:
     [[1.5, -0.5], [-0.5, 1.5]]
     """
     C = as_channel(C)
+    rank_rtol = check_real("rank_rtol", rank_rtol, minimum=0.0, maximum=1.0)
     if C.n_outputs < C.n_inputs:
         msg = (
             f"C has {C.n_outputs} outputs < {C.n_inputs} inputs: the input frequencies are not "
@@ -1154,7 +1155,7 @@ def estimate_inversion(
         raise ParameterError(msg)
     yhat = np.bincount(ys, minlength=C.n_outputs) / ys.size
     f = yhat @ Cp
-    return project_simplex(f) if project else f
+    return project_simplex(f) if check_bool("project", project) else f
 
 
 def variance_inversion(
@@ -1202,7 +1203,8 @@ def variance_inversion(
     """
     C = as_channel(C)
     Cp = inversion_matrix(C, rank_rtol)
-    f = np.asarray(f, dtype=np.float64)
+    full = check_bool("full", full)
+    f = as_real_array("f", f)
     if f.shape != (C.n_inputs,) or not np.all(np.isfinite(f)) or np.any(f < 0):
         msg = f"f must be a non-negative vector of length {C.n_inputs}, got shape {f.shape}"
         raise ParameterError(msg)

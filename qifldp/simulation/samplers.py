@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_eps, check_int
+from .._validation import check_choice, check_eps, check_int
 from ..channel import Channel, as_channel, check_size
-from ..errors import ParameterError
+from ..errors import InputTypeError, ParameterError
 from ..mechanisms import _params as _mp
 from ._util import as_rng, as_values, check_memory, row_chunks
 
@@ -136,7 +136,7 @@ def sample_grr(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
     [0, 1, 2, 3]
     """
     p, _ = _mp.grr_probabilities(k, eps)
-    k = int(k)
+    k = check_int("k", k, minimum=2, maximum=MAX_SS_K)
     xs = as_values(xs, k)
     rng = as_rng(rng)
     n = xs.size
@@ -248,9 +248,7 @@ def sample_ss(
     ((2, 2), True)
     """
     k, eps, omega = _mp.check_ss(k, eps, omega)
-    if output not in ("subsets", "membership"):
-        msg = f"output must be 'subsets' or 'membership', got {output!r}"
-        raise ParameterError(msg)
+    check_choice("output", output, ("subsets", "membership"))
     if k > MAX_SS_K:
         msg = f"k must be <= {MAX_SS_K} for sample_ss (values are stored as int64), got {k}"
         raise ParameterError(msg)
@@ -292,7 +290,7 @@ def sample_ss(
 #: otherwise it draws each subset sparsely, in O(omega) memory per user.
 SS_DENSE_RATIO: int = 4
 
-#: Largest domain size of sample_ss (values and row-coded values fit in int64).
+#: Largest domain size of sample_ss and sample_grr (values and row-coded values fit in int64).
 MAX_SS_K: int = 1 << 62
 
 
@@ -404,8 +402,9 @@ def universal_hash(a: Any, b: Any, x: Any, g: int, prime: int = DEFAULT_PRIME) -
 
     Raises
     ------
-    None: the arguments are not validated (a hot inner function); use values
-    in the stated ranges.
+    InputTypeError, ParameterError
+        Non-integer a, b, x; a bad g or prime. The ranges of a, b, x are not
+        checked (a hot inner function); use values in the stated ranges.
 
     Notes
     -----
@@ -416,10 +415,22 @@ def universal_hash(a: Any, b: Any, x: Any, g: int, prime: int = DEFAULT_PRIME) -
     >>> universal_hash(3, 5, [0, 1, 2], g=4, prime=7).tolist()  # (5, 8, 11) mod 7 = (5, 1, 4)
     [1, 1, 0]
     """
-    a = np.asarray(a, dtype=np.int64)
-    b = np.asarray(b, dtype=np.int64)
-    x = np.asarray(x, dtype=np.int64)
-    return ((a * x + b) % int(prime)) % int(g)
+    g = check_int("g", g, minimum=1, maximum=1 << 62)
+    prime = check_int("prime", prime, minimum=2, maximum=DEFAULT_PRIME)
+    a, b, x = (_hash_ints(name, v) for name, v in (("a", a), ("b", b), ("x", x)))
+    return ((a * x + b) % prime) % g
+
+
+def _hash_ints(name: str, value: Any) -> np.ndarray:
+    """An int64 array for universal_hash (type check only: the hot path stays O(size))."""
+    if value is None or isinstance(value, (str, bytes)):
+        msg = f"{name} must be integers, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    arr = np.asarray(value)
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        msg = f"{name} must be integers, got dtype {arr.dtype}"
+        raise InputTypeError(msg)
+    return arr.astype(np.int64, copy=False)
 
 
 def lh_collision_probability(g: int, prime: int | None = DEFAULT_PRIME) -> float:
@@ -698,9 +709,7 @@ def sample_lh(
     k = check_int("k", k, minimum=2)
     g = check_int("g", g, minimum=2)
     p, _ = _mp.lh_probabilities(g, eps)
-    if hash not in ("universal", "uniform"):
-        msg = f"hash must be 'universal' or 'uniform', got {hash!r}"
-        raise ParameterError(msg)
+    check_choice("hash", hash, ("universal", "uniform"))
     xs = as_values(xs, k)
     rng = as_rng(rng)
     n = xs.size
@@ -1039,9 +1048,7 @@ def sample_the(
     p, q = _mp.the_probabilities(eps, theta)
     eps = float(eps)
     theta = float(theta)
-    if method not in ("laplace", "bernoulli"):
-        msg = f"method must be 'laplace' or 'bernoulli', got {method!r}"
-        raise ParameterError(msg)
+    check_choice("method", method, ("laplace", "bernoulli"))
     if method == "bernoulli":
         return _sample_bits(xs, k, p, q, rng)
     k = check_int("k", k, minimum=2)
