@@ -16,6 +16,7 @@ __all__ = [
     "check_probability",
     "check_open_interval",
     "check_bool",
+    "check_optional_bool",
     "check_choice",
     "check_real",
     "as_real_array",
@@ -111,6 +112,15 @@ def check_bool(name: str, value: Any) -> bool:
         return bool(value)
     msg = f"{name} must be True or False, got {value!r} of type {type(value).__name__}"
     raise InputTypeError(msg)
+
+
+def check_optional_bool(name: str, value: Any) -> bool | None:
+    """Check a flag that may also be ``None`` (decide automatically).
+
+    >>> check_optional_bool("exact", None) is None
+    True
+    """
+    return None if value is None else check_bool(name, value)
 
 
 def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._validation import check_bool, check_optional_bool, check_real
 from .channel import Channel, as_channel
 from .errors import ChannelError, InputTypeError, ParameterError, VerificationError
 
@@ -246,7 +247,7 @@ class TradeoffCurve(Sequence):
             raise ParameterError(msg)
         self.alphas = tuple(alphas)
         self.betas = tuple(betas)
-        self.exact = bool(exact)
+        self.exact = check_bool("exact", exact)
         if self.alphas[0] != 0 or self.alphas[-1] != 1 or self.betas[-1] != 0:
             msg = "a trade-off curve must run from alpha = 0 to the vertex (1, 0)"
             raise ParameterError(msg)
@@ -519,7 +520,7 @@ def tradeoff_curve(
         M = np.array([[float(v) for v in row] for row in parsed.rows], dtype=np.float64)  # type: ignore[union-attr]
     else:
         M = parsed.floats  # type: ignore[assignment]
-    tie_rtol = float(tie_rtol)
+    tie_rtol = check_real("tie_rtol", tie_rtol)
     if not 0.0 <= tie_rtol < 1.0:
         msg = f"tie_rtol must lie in [0, 1), got {tie_rtol}"
         raise ParameterError(msg)
@@ -664,6 +665,7 @@ def tradeoff_channel(vertices: Any, *, exact: bool | None = None) -> Any:
         raise ParameterError(msg)
     ex = [(_exact_scalar(a), _exact_scalar(b)) for a, b in pts]
     all_exact = all(a is not None and b is not None for a, b in ex)
+    exact = check_optional_bool("exact", exact)
     if exact is None:
         exact = all_exact or (isinstance(vertices, TradeoffCurve) and vertices.exact)
     fpts = [
@@ -868,6 +870,7 @@ def witness_2x2(A: Any, B: Any, *, exact: bool | None = None) -> Any:
     pA, pB = _parse(A, "A"), _parse(B, "B")
     _check_2x2(pA, "A")
     _check_2x2(pB, "B")
+    exact = check_optional_bool("exact", exact)
     if exact is None:
         exact = pA.kind == "exact" and pB.kind == "exact"
     a, b = _exact_rows(pA, "A"), _exact_rows(pB, "B")

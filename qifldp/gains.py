@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_int
+from ._validation import check_int, check_real
 from .channel import MAX_ENTRIES, check_size
 from .errors import GainError, InputTypeError, SizeError
 
@@ -115,6 +115,7 @@ def metric_gain(distance: Any, n: int | None = None, scale: float | None = None)
         raise GainError(msg)
     if scale is None:
         scale = float(D.max()) or 1.0
+    scale = check_real("scale", scale)
     if not scale > 0:
         msg = f"scale must be > 0, got {scale}"
         raise GainError(msg)

@@ -126,6 +126,8 @@ def _cases(name: str, arg: str, keys: str) -> list[tuple[str, str, str]]:
 #: (callable, argument, bad-value key). To be emptied once their fixes are merged.
 KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
     # H1 (channel.py)
+    *_cases("qifldp.Channel", "inputs", "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex bool"),
+    *_cases("qifldp.Channel", "outputs", "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex bool"),
     *_cases("qifldp.channel.check_size", "n_rows", "nan inf -inf complex str None empty shape3d"),
     *_cases("qifldp.channel.check_size", "n_cols", "nan inf -inf complex str None empty shape3d"),
     *_cases("qifldp.channel.guard_size", "n_rows", "-inf -1 -0.5 0 complex str None empty shape3d"),
@@ -135,6 +137,8 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
         "exact_cols",
         "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str None empty shape3d bool",
     ),
+    # H1 (refinement/core.py)
+    *_cases("qifldp.max_case_refines", "method", "shape3d"),
     # H2 (symmetric/)
     *_cases("qifldp.symmetric.SymmetricGain", "g_in", "complex str"),
     *_cases("qifldp.symmetric.SymmetricGain", "g_out", "complex str"),
@@ -158,6 +162,19 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
         "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex None empty shape3d bool",
     ),
     *_cases("qifldp.cli.build", "kind", "shape3d"),
+    # H3 (graph.py)
+    *_cases(
+        "qifldp.plot_refinement_graph",
+        "ax",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str empty shape3d bool",
+    ),
+    *_cases("qifldp.plot_refinement_graph", "show_members", "shape3d"),
+    *_cases(
+        "qifldp.plot_refinement_graph",
+        "node_color",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str empty shape3d bool",
+    ),
+    *_cases("qifldp.plot_refinement_graph", "font_size", "complex str empty shape3d"),
     # H4 (operators.py, measures.py)
     *_cases("qifldp.hidden_choice", "probs", "complex str"),
     *_cases("qifldp.visible_choice", "probs", "complex str"),
@@ -501,6 +518,15 @@ def _substitutions(valid):
         for kw in kwargs:
             for key, bad in BAD_VALUES.items():
                 yield name, kw, key, args, {**kwargs, kw: bad}
+        # the optional parameters the valid call leaves at their defaults
+        given = {p.name for p in positional[: len(args)]} | set(kwargs)
+        for p in params:
+            if p.name in given or p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+                continue
+            if any(q.kind == q.VAR_POSITIONAL for q in params) and p.kind != p.KEYWORD_ONLY:
+                continue
+            for key, bad in BAD_VALUES.items():
+                yield name, p.name, key, args, {**kwargs, p.name: bad}
 
 
 def run_sweep(names: list[str] | None = None) -> dict:
