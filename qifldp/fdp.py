@@ -668,6 +668,11 @@ def tradeoff_channel(vertices: Any, *, exact: bool | None = None) -> Any:
     exact = check_optional_bool("exact", exact)
     if exact is None:
         exact = all_exact or (isinstance(vertices, TradeoffCurve) and vertices.exact)
+    for (a, b), (ea, eb) in zip(pts, ex, strict=True):
+        for v, ev in ((a, ea), (b, eb)):
+            if ev is None and not (isinstance(v, numbers.Real) and np.isfinite(float(v))):
+                msg = f"vertices must hold finite real (alpha, beta) values, got {v!r}"
+                raise ParameterError(msg)
     fpts = [
         (Fraction(float(a)) if ea is None else ea, Fraction(float(b)) if eb is None else eb)
         for (a, b), (ea, eb) in zip(pts, ex, strict=True)

@@ -86,6 +86,13 @@ BAD_VALUES: dict[str, object] = {
     "empty": [],
     "shape3d": np.ones((2, 2, 2)),
     "bool": True,
+    # array-valued bad values (for matrices, priors, gains, reports, frequency vectors)
+    "nan_matrix": np.array([[NAN, 0.5], [0.5, 0.5]]),
+    "neg_matrix": np.array([[1.5, -0.5], [0.5, 0.5]]),
+    "neg_vector": np.array([-0.5, 1.5]),
+    "complex_vector": np.array([0.5 + 1j, 0.5]),
+    "str_vector": ["a", "b"],
+    "ragged": [[1, 2], [3]],
 }
 
 #: Arguments naming a file to read: a missing file may raise FileNotFoundError
@@ -128,56 +135,97 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
     # H1 (channel.py)
     *_cases("qifldp.Channel", "inputs", "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex bool"),
     *_cases("qifldp.Channel", "outputs", "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex bool"),
-    *_cases("qifldp.channel.check_size", "n_rows", "nan inf -inf complex str None empty shape3d"),
-    *_cases("qifldp.channel.check_size", "n_cols", "nan inf -inf complex str None empty shape3d"),
-    *_cases("qifldp.channel.guard_size", "n_rows", "-inf -1 -0.5 0 complex str None empty shape3d"),
-    *_cases("qifldp.channel.guard_size", "log10_cols", "complex str None empty shape3d"),
+    *_cases(
+        "qifldp.channel.check_size",
+        "n_cols",
+        "nan inf -inf complex str None empty shape3d nan_matrix neg_matrix "
+        "neg_vector complex_vector str_vector ragged",
+    ),
+    *_cases(
+        "qifldp.channel.check_size",
+        "n_rows",
+        "nan inf -inf complex str None empty shape3d nan_matrix neg_matrix "
+        "neg_vector complex_vector str_vector ragged",
+    ),
     *_cases(
         "qifldp.channel.guard_size",
         "exact_cols",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str None empty shape3d bool",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str None empty shape3d "
+        "bool nan_matrix neg_matrix neg_vector complex_vector str_vector ragged",
+    ),
+    *_cases(
+        "qifldp.channel.guard_size",
+        "log10_cols",
+        "complex str None empty shape3d nan_matrix neg_matrix neg_vector "
+        "complex_vector str_vector ragged",
+    ),
+    *_cases(
+        "qifldp.channel.guard_size",
+        "n_rows",
+        "-inf -1 -0.5 0 complex str None empty shape3d nan_matrix neg_matrix "
+        "neg_vector complex_vector str_vector ragged",
     ),
     # H1 (refinement/core.py)
-    *_cases("qifldp.max_case_refines", "method", "shape3d"),
-    # H2 (symmetric/)
-    *_cases("qifldp.symmetric.SymmetricGain", "g_in", "complex str"),
-    *_cases("qifldp.symmetric.SymmetricGain", "g_out", "complex str"),
-    *_cases("qifldp.symmetric.local_hashing", "k", "1e9 1e308"),
-    *_cases("qifldp.symmetric.blh", "k", "1e9 1e308"),
-    *_cases("qifldp.symmetric.olh", "k", "1e9 1e308"),
-    *_cases("qifldp.symmetric.unary_encoding", "k", "1e9 1e308"),
-    *_cases("qifldp.symmetric.sue", "k", "1e9 1e308"),
-    *_cases("qifldp.symmetric.oue", "k", "1e9 1e308"),
-    *_cases("qifldp.symmetric.the", "k", "1e9 1e308"),
-    *_cases("qifldp.symmetric.pair_atoms", "same", "shape3d"),
-    # H3 (cli.py)
     *_cases(
-        "qifldp.cli.parse_spec",
-        "spec",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex None empty shape3d bool",
+        "qifldp.max_case_refines",
+        "method",
+        "shape3d nan_matrix neg_matrix neg_vector complex_vector",
     ),
+    # H2 (symmetric/)
+    *_cases("qifldp.symmetric.SymmetricGain", "g_in", "complex str str_vector ragged"),
+    *_cases("qifldp.symmetric.SymmetricGain", "g_out", "complex str str_vector ragged"),
+    *_cases("qifldp.symmetric.blh", "k", "1e9 1e308"),
+    *_cases("qifldp.symmetric.local_hashing", "k", "1e9 1e308"),
+    *_cases("qifldp.symmetric.olh", "k", "1e9 1e308"),
+    *_cases("qifldp.symmetric.oue", "k", "1e9 1e308"),
+    *_cases(
+        "qifldp.symmetric.pair_atoms",
+        "same",
+        "shape3d nan_matrix neg_matrix neg_vector complex_vector",
+    ),
+    *_cases("qifldp.symmetric.sue", "k", "1e9 1e308"),
+    *_cases("qifldp.symmetric.the", "k", "1e9 1e308"),
+    *_cases("qifldp.symmetric.unary_encoding", "k", "1e9 1e308"),
+    # H3 (cli.py)
+    *_cases("qifldp.cli.build", "kind", "shape3d nan_matrix neg_matrix neg_vector complex_vector"),
     *_cases(
         "qifldp.cli.build",
         "spec",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex None empty shape3d bool",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex None empty shape3d bool "
+        "nan_matrix neg_matrix neg_vector complex_vector str_vector ragged",
     ),
-    *_cases("qifldp.cli.build", "kind", "shape3d"),
+    *_cases(
+        "qifldp.cli.parse_spec",
+        "spec",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex None empty shape3d bool "
+        "nan_matrix neg_matrix neg_vector complex_vector str_vector ragged",
+    ),
     # H3 (graph.py)
     *_cases(
         "qifldp.plot_refinement_graph",
         "ax",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str empty shape3d bool",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str empty shape3d bool "
+        "nan_matrix neg_matrix neg_vector complex_vector str_vector ragged",
     ),
-    *_cases("qifldp.plot_refinement_graph", "show_members", "shape3d"),
+    *_cases(
+        "qifldp.plot_refinement_graph",
+        "font_size",
+        "complex str empty shape3d nan_matrix neg_matrix neg_vector "
+        "complex_vector str_vector ragged",
+    ),
     *_cases(
         "qifldp.plot_refinement_graph",
         "node_color",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str empty shape3d bool",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str empty shape3d bool "
+        "nan_matrix neg_matrix neg_vector complex_vector str_vector ragged",
     ),
-    *_cases("qifldp.plot_refinement_graph", "font_size", "complex str empty shape3d"),
+    *_cases(
+        "qifldp.plot_refinement_graph",
+        "show_members",
+        "shape3d nan_matrix neg_matrix neg_vector complex_vector",
+    ),
     # H4 (operators.py, measures.py)
-    *_cases("qifldp.hidden_choice", "probs", "complex str"),
-    *_cases("qifldp.visible_choice", "probs", "complex str"),
+    *_cases("qifldp.hidden_choice", "probs", "complex str str_vector ragged"),
     *_cases(
         "qifldp.prior_bayes_vulnerability",
         "prior",
@@ -188,6 +236,7 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
         "prior",
         "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex bool",
     ),
+    *_cases("qifldp.visible_choice", "probs", "complex str str_vector ragged"),
 }
 
 

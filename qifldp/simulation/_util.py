@@ -85,6 +85,23 @@ def as_rng(rng: Any, name: str = "rng") -> np.random.Generator:
     return np.random.default_rng(rng)
 
 
+def as_array(value: Any, name: str) -> np.ndarray:
+    """``np.asarray(value)`` with a clear error for None, strings, ragged lists and
+    complex or object entries (report matrices hold integers, booleans or floats)."""
+    if value is None or isinstance(value, (str, bytes, dict, set)):
+        msg = f"{name} must be an array, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError) as exc:  # ragged nested lists
+        msg = f"{name} must be a rectangular array: {exc}"
+        raise ParameterError(msg) from None
+    if arr.dtype == object or np.issubdtype(arr.dtype, np.complexfloating):
+        msg = f"{name} must hold integers, booleans or real numbers, got dtype {arr.dtype}"
+        raise InputTypeError(msg)
+    return arr
+
+
 def as_values(xs: Any, k: int, name: str = "xs") -> np.ndarray:
     """``xs`` as a 1-D int64 array with every entry in 0..k-1."""
     if xs is None or isinstance(xs, (str, bytes, dict, set)):

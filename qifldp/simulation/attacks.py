@@ -12,7 +12,15 @@ from .._validation import check_real
 from ..channel import as_channel
 from ..errors import InputTypeError, ParameterError
 from ..priors import as_prior
-from ._util import as_rng, as_values, check_memory, check_n, choose_uniform_true, row_chunks
+from ._util import (
+    as_array,
+    as_rng,
+    as_values,
+    check_memory,
+    check_n,
+    choose_uniform_true,
+    row_chunks,
+)
 from .samplers import LHReports, sample
 
 __all__ = [
@@ -176,7 +184,7 @@ def attack_grr(reports: Any) -> np.ndarray:
     >>> attack_grr([2, 0]).tolist()
     [2, 0]
     """
-    arr = np.asarray(reports)
+    arr = as_array(reports, "reports")
     if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
         msg = f"GRR reports must be a 1-D integer array, got shape {arr.shape} of {arr.dtype}"
         raise ParameterError(msg)
@@ -214,7 +222,7 @@ def attack_ss(reports: Any, rng: Any = None) -> np.ndarray:
     >>> attack_ss(np.array([[1, 3], [0, 2]]), rng=0).tolist() in ([1, 0], [1, 2], [3, 0], [3, 2])
     True
     """
-    arr = np.asarray(reports)
+    arr = as_array(reports, "reports")
     rng = as_rng(rng)
     if arr.ndim != 2:
         msg = (
@@ -265,7 +273,7 @@ def attack_ue(bits: Any, rng: Any = None) -> np.ndarray:
     >>> attack_ue(np.array([[0, 1, 0]], dtype=bool), rng=0).tolist()
     [1]
     """
-    arr = np.asarray(bits)
+    arr = as_array(bits, "bits")
     if arr.ndim != 2 or arr.shape[1] == 0:
         msg = f"bits must be an (n, k) boolean matrix with k >= 1, got shape {arr.shape}"
         raise ParameterError(msg)
@@ -378,8 +386,8 @@ def empirical_asr(xs: Any, guesses: Any) -> EmpiricalRate:
     >>> empirical_asr([0, 1, 2, 3], [0, 1, 0, 0]).rate
     0.5
     """
-    xs = np.asarray(xs)
-    guesses = np.asarray(guesses)
+    xs = as_array(xs, "xs")
+    guesses = as_array(guesses, "guesses")
     if xs.shape != guesses.shape or xs.ndim != 1:
         msg = (
             "xs and guesses must be 1-D of the same length, "

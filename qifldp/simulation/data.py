@@ -12,7 +12,7 @@ import numpy as np
 
 from .._validation import check_choice, check_int
 from ..errors import InputTypeError, ParameterError
-from ._util import as_rng, check_memory
+from ._util import as_array, as_rng, check_memory
 
 __all__ = [
     "FIMI_BLOCK_BYTES",
@@ -373,7 +373,7 @@ def top_k_items(values: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     >>> xs.tolist(), labels.tolist()
     ([0, 1, 0, 1, 0], [7, 3])
     """
-    values = np.asarray(values)
+    values = as_array(values, "values")
     if values.ndim != 1 or not np.issubdtype(values.dtype, np.integer):
         msg = f"values must be a 1-D integer array, got shape {values.shape} of {values.dtype}"
         raise ParameterError(msg)

@@ -10,7 +10,7 @@ from .._validation import as_real_array, check_bool, check_int, check_probabilit
 from ..channel import as_channel
 from ..errors import ChannelError, InputTypeError, ParameterError
 from ..mechanisms import _params as _mp
-from ._util import as_values, check_memory, check_n, row_chunks
+from ._util import as_array, as_values, check_memory, check_n, row_chunks
 from .samplers import LHReports, lh_collision_probability
 
 __all__ = [
@@ -150,18 +150,7 @@ def _check_dense_k(k: int, what: str) -> None:
 
 
 def _as_report_array(reports: Any) -> np.ndarray:
-    if reports is None or isinstance(reports, (str, bytes, dict, set)):
-        msg = f"reports must be an array of reports, got {type(reports).__name__}"
-        raise InputTypeError(msg)
-    try:
-        arr = np.asarray(reports)
-    except (ValueError, TypeError) as exc:
-        msg = f"reports must be a rectangular array: {exc}"
-        raise ParameterError(msg) from None
-    if arr.dtype == object or np.issubdtype(arr.dtype, np.complexfloating):
-        msg = f"reports must hold integers or booleans, got dtype {arr.dtype}"
-        raise InputTypeError(msg)
-    return arr
+    return as_array(reports, "reports")
 
 
 def _lh_support_counts(R: LHReports) -> np.ndarray:
@@ -533,7 +522,7 @@ def _n_reports(reports: Any) -> int:
 
 
 def _ss_omega(reports: Any, k: int, omega: int | None) -> int:
-    arr = np.asarray(reports)
+    arr = as_array(reports, "reports")
     if arr.ndim != 2:
         msg = (
             "SS reports must be (n, omega) subsets or an (n, k) membership matrix, "
@@ -681,7 +670,7 @@ def _estimate_bits(bits: Any, p: float, q: float, project: bool) -> np.ndarray:
 
 
 def _check_bits(bits: Any) -> np.ndarray:
-    arr = np.asarray(bits)
+    arr = as_array(bits, "bits")
     if arr.ndim != 2 or arr.dtype != np.bool_:
         zero_one = np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1))
         if arr.ndim == 2 and zero_one:

@@ -12,7 +12,7 @@ from .._validation import check_choice, check_eps, check_int
 from ..channel import Channel, as_channel, check_size
 from ..errors import InputTypeError, ParameterError
 from ..mechanisms import _params as _mp
-from ._util import as_rng, as_values, check_memory, row_chunks
+from ._util import as_array, as_rng, as_values, check_memory, row_chunks
 
 __all__ = [
     "DEFAULT_PRIME",
@@ -426,7 +426,7 @@ def _hash_ints(name: str, value: Any) -> np.ndarray:
     if value is None or isinstance(value, (str, bytes)):
         msg = f"{name} must be integers, got {type(value).__name__}"
         raise InputTypeError(msg)
-    arr = np.asarray(value)
+    arr = as_array(value, name)
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         msg = f"{name} must be integers, got dtype {arr.dtype}"
         raise InputTypeError(msg)
@@ -514,7 +514,7 @@ class LHReports:
     def __post_init__(self) -> None:
         object.__setattr__(self, "k", check_int("k", self.k, minimum=2))
         object.__setattr__(self, "g", check_int("g", self.g, minimum=2))
-        y = np.asarray(self.y)
+        y = as_array(self.y, "y")
         if y.ndim != 1 or not np.issubdtype(y.dtype, np.integer):
             msg = f"y must be a 1-D integer array, got shape {y.shape} of {y.dtype}"
             raise ParameterError(msg)
@@ -524,7 +524,7 @@ class LHReports:
         object.__setattr__(self, "y", y.astype(np.int64, copy=False))
         n = y.size
         if self.table is not None:
-            table = np.asarray(self.table)
+            table = as_array(self.table, "table")
             if table.shape != (n, self.k):
                 msg = f"table must have shape (n, k) = ({n}, {self.k}), got {table.shape}"
                 raise ParameterError(msg)
@@ -534,7 +534,7 @@ class LHReports:
             raise ParameterError(msg)
         _check_prime(self.prime, self.k, self.g)
         for name in ("a", "b"):
-            arr = np.asarray(getattr(self, name))
+            arr = as_array(getattr(self, name), name)
             if arr.shape != (n,) or not np.issubdtype(arr.dtype, np.integer):
                 msg = f"{name} must be an integer array of shape ({n},), got {arr.shape}"
                 raise ParameterError(msg)
