@@ -108,6 +108,10 @@ def _ints(name: str, value: Any, minimum: int) -> np.ndarray:
         if not np.all(np.isfinite(arr)) or np.any(arr != np.floor(arr)):
             msg = f"{name} must be an integer (or an array of integers), got {value!r}"
             raise InputTypeError(msg)
+        if np.any(np.abs(arr) >= 2.0**62):  # beyond int64: exact Python ints (object path)
+            exact = np.empty(arr.shape, dtype=object)
+            exact.reshape(-1)[:] = [int(v) for v in arr.reshape(-1)]
+            return _ints(name, exact, minimum)
         arr = arr.astype(np.int64)
     if np.any(arr < minimum):
         msg = f"{name} must be >= {minimum}, got {value!r}"

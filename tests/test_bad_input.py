@@ -659,3 +659,87 @@ def test_every_public_callable_answers_bad_input_clearly():
 
 if __name__ == "__main__":
     print(json.dumps(run_sweep(sys.argv[1:] or None)))
+
+
+# ---------------------------------------------------------------------------------------
+# property-based: protocol parameters drawn from the whole float / int range
+# ---------------------------------------------------------------------------------------
+def _answer_or_clear_error(fn, *args) -> None:
+    """The same rule as the sweep, in-process: a NaN-free answer or a package error
+    that is a ValueError/TypeError."""
+    from qifldp.errors import QifldpError
+
+    try:
+        result = fn(*args)
+    except QifldpError as exc:
+        assert isinstance(exc, (ValueError, TypeError)), repr(exc)
+        return
+    assert not _has_nan(result), (fn.__name__, args, result)
+
+
+def _any_number():
+    from hypothesis import strategies as st
+
+    return st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.integers(min_value=-(10**30), max_value=10**30),
+        st.complex_numbers(allow_nan=True, allow_infinity=True),
+        st.sampled_from([None, "1", True, [], [1.0, 2.0]]),
+    )
+
+
+def test_closed_forms_answer_any_parameters():
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    import qifldp.formulas as f
+
+    two = [f.bayes_capacity_grr, f.asr_oue, f.asr_sue, f.bayes_capacity_olh, f.acc_grr]
+    three = [f.asr_the, f.bayes_capacity_lh, f.asr_ss]
+
+    @settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.sampled_from(two + three), _any_number(), _any_number(), _any_number())
+    def check(fn, k, eps, third):
+        args = (k, eps, third) if fn in three else (k, eps)
+        _answer_or_clear_error(fn, *args)
+
+    check()
+
+
+def test_protocol_parameters_answer_any_eps():
+    # explicit channels and simulation parameters: k small (the explicit size guard is
+    # tested elsewhere), eps and the other parameters from the whole range
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    import qifldp as q
+    from qifldp import simulation as sim
+
+    fns = [
+        q.grr,
+        q.oue,
+        q.sue,
+        q.olh,
+        q.blh,
+        q.subset_selection,
+        sim.grr_pq_star,
+        sim.ss_pq_star,
+        lambda k, eps: sim.variance_grr(k, eps, 100),
+        lambda k, eps: sim.lh_pq_star(eps, k),
+        lambda k, eps: q.the(k, eps, 0.75),
+    ]
+
+    @settings(max_examples=200, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        st.sampled_from(fns),
+        st.one_of(st.integers(min_value=-2, max_value=6), _any_number()),
+        _any_number(),
+    )
+    def check(fn, k, eps):
+        if isinstance(k, int) and not isinstance(k, bool) and k > 6:
+            return  # large k: the explicit size guard, covered by the sweep
+        if isinstance(k, float) and k == k and abs(k) != INF and k > 6:
+            return
+        _answer_or_clear_error(fn, k, eps)
+
+    check()

@@ -447,3 +447,18 @@ def test_acc_oue_monte_carlo_k50():
 def test_argument_rules(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+def test_float_k_beyond_int64_is_exact_not_wrapped():
+    # issue 8 (bad-input sweep): k = 1e300 was cast to int64 (wrapping to a negative
+    # number) and refused as "k must be >= 2". GRR's capacity k e^eps / (e^eps + k - 1)
+    # tends to e^eps as k grows: at k = 1e300 it is e^eps to double precision.
+    import math
+
+    from qifldp import formulas as f
+
+    assert math.isclose(f.bayes_capacity_grr(1e300, 1.0), math.e, rel_tol=1e-15)
+    assert f.bayes_capacity_grr(1e300, 1.0) == f.bayes_capacity_grr(10**300, 1.0)
+    out = f.asr_grr([4.0, 1e20], 1.0)
+    assert math.isclose(out[1], math.e * 1e-20, rel_tol=1e-12)
+    assert math.isclose(out[0], f.asr_grr(4, 1.0), rel_tol=1e-15)
