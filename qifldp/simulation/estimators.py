@@ -106,7 +106,7 @@ def support_counts(
         if sparse:
             msg = "sparse=True is for integer reports (GRR values, SS subsets), not LHReports"
             raise ParameterError(msg)
-        _check_dense_k(reports.k, "support_counts")
+        _check_dense_k(reports.k, "support_counts", _LH_ALT)
         if k is not None and check_int("k", k, minimum=2) != reports.k:
             msg = f"k = {k} does not match the reports' domain size {reports.k}"
             raise ParameterError(msg)
@@ -138,15 +138,19 @@ def support_counts(
     return np.bincount(flat, minlength=k).astype(np.int64)
 
 
-def _check_dense_k(k: int, what: str) -> None:
+#: The "use instead" of a length-k count vector: sparse counts of the observed values.
+_SPARSE_ALT = (
+    "support_counts(reports, k, sparse=True) (counts of the observed values only) "
+    "and calibrate() on those counts"
+)
+
+#: Local hashing supports ~k/g values per report, so there are no sparse counts.
+_LH_ALT = "a smaller domain (map the values onto fewer candidates before hashing)"
+
+
+def _check_dense_k(k: int, what: str, alternative: str = _SPARSE_ALT) -> None:
     """Refuse a length-k float64/int64 vector beyond the memory budget, before allocating."""
-    check_memory(
-        k,
-        8,
-        f"the length-k vector of {what} (k = {k})",
-        "support_counts(reports, k, sparse=True) (counts of the observed values only) "
-        "and calibrate() on those counts",
-    )
+    check_memory(k, 8, f"the length-k vector of {what} (k = {k})", alternative)
 
 
 def _as_report_array(reports: Any) -> np.ndarray:

@@ -477,6 +477,10 @@ def lh_collision_probability(g: int, prime: int | None = DEFAULT_PRIME) -> float
     return same / (prime * (prime - 1))
 
 
+#: What to do instead of an (m, k) LHReports table beyond the memory budget.
+_ROWS_ALT = "a smaller user range (start, stop) per call"
+
+
 @dataclass(frozen=True, eq=False)
 class LHReports:
     """The reports of n users under local hashing: each user's hash function and perturbed hash.
@@ -598,6 +602,13 @@ class LHReports:
             np.add(h, a, out=h)
             np.minimum(h, h - P, out=h)
 
+    def _range(self, start: Any, stop: Any) -> tuple[int, int]:
+        """Checked user range start..stop-1 (0 <= start <= stop <= n)."""
+        n = len(self)
+        start = check_int("start", start, minimum=0, maximum=n)
+        stop = n if stop is None else check_int("stop", stop, minimum=start, maximum=n)
+        return start, stop
+
     def hash_values(self, start: int = 0, stop: int | None = None) -> np.ndarray:
         """The (m, k) table of h_j(v) for users j in ``start..stop-1`` and every value v.
 
@@ -607,7 +618,8 @@ class LHReports:
         >>> bool((R.hash_values()[[0, 1], [0, 1]] >= 0).all())
         True
         """
-        stop = len(self) if stop is None else stop
+        start, stop = self._range(start, stop)
+        check_memory((stop - start) * self.k, 8, "the (m, k) hash table of LHReports", _ROWS_ALT)
         out = np.empty((stop - start, self.k), dtype=np.int64)
         for v, col in self._columns(start, stop):
             out[:, v] = col
@@ -622,7 +634,8 @@ class LHReports:
         >>> R.matches()[[0, 1], [0, 1]].tolist()   # with eps = 50 the true value always matches
         [True, True]
         """
-        stop = len(self) if stop is None else stop
+        start, stop = self._range(start, stop)
+        check_memory((stop - start) * self.k, 1, "the (m, k) match table of LHReports", _ROWS_ALT)
         y = self.y[start:stop].astype(np.uint32)
         out = np.empty((stop - start, self.k), dtype=bool)
         for v, col in self._columns(start, stop):

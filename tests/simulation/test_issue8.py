@@ -179,3 +179,54 @@ def test_zipf_huge_domain_refused():
 
 def test_memory_budget_is_documented_constant():
     assert MEMORY_BUDGET_BYTES == 2**30
+
+
+# ---------------------------------------------------------------------------------------
+# attack_lh: rejection sampling instead of an (n, k) match table at large k
+# ---------------------------------------------------------------------------------------
+def _replicated_report(n, k, g, prime, a, b, y):
+    from qifldp.simulation import LHReports
+
+    full = np.full(n, 1, dtype=np.int64)
+    return LHReports(y=full * y, k=k, g=g, a=full * a, b=full * b, prime=prime)
+
+
+@pytest.mark.parametrize("tries", [None, 0])  # None: rejection route; 0: exact enumeration
+def test_attack_lh_large_k_is_uniform_over_the_matching_values(tries, monkeypatch):
+    from qifldp.simulation import attack_lh, attacks
+
+    from ._helpers import assert_gof
+
+    if tries is not None:
+        monkeypatch.setattr(attacks, "LH_REJECTION_TRIES", tries)
+    k, g, prime = 400, 2, 401  # k > LH_REJECTION_RATIO * g: the large-k route
+    R = _replicated_report(30_000, k, g, prime, a=7, b=3, y=1)
+    match = R.take(slice(0, 1)).matches()[0]  # h(v) = y, by enumeration
+    assert 150 < match.sum() < 250
+    guesses = attack_lh(R, rng=5)
+    counts = np.bincount(guesses, minlength=k)
+    assert_gof(counts, match / match.sum())  # uniform on the matches, never elsewhere
+
+
+def test_attack_lh_huge_k_memory_is_independent_of_k():
+    from qifldp.simulation import attack_lh, sample_blh, universal_hash
+
+    R = sample_blh(np.arange(2000) * 499_999, 10**9, 1.0, rng=2)
+    out = {}
+    peak = _peak_bytes(lambda: out.setdefault("g", attack_lh(R, rng=3)))
+    guesses = out["g"]
+    # every guess hashes to its report (with g = 2 and k = 10^9 each report has matches)
+    assert np.all(universal_hash(R.a, R.b, guesses, 2, R.prime) == R.y)
+    assert peak < 64 * 2**20  # the enumeration route needed k bytes per user (1 GB)
+
+
+def test_lh_tables_refused_beyond_the_memory_budget():
+    from qifldp.simulation import estimate_lh, sample_blh
+
+    R = sample_blh([0, 1, 2], 10**9, 1.0, rng=0)
+    with pytest.raises(SizeError, match="match table of LHReports"):
+        R.matches()
+    with pytest.raises(SizeError, match="length-k vector.*smaller domain"):
+        estimate_lh(R, 1.0)
+    with pytest.raises(ParameterError, match="stop must be <= 3"):
+        R.matches(0, 5)
