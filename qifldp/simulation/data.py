@@ -422,7 +422,8 @@ def zipf_probabilities(k: int, s: float = 1.0) -> np.ndarray:
     """
     k = check_int("k", k, minimum=1)
     s = _check_exponent(s)
-    check_memory(k, 8, f"zipf_probabilities(k = {k})", "a smaller domain (k values)")
+    # the weights and the normalised probabilities
+    check_memory(k, 16, f"zipf_probabilities(k = {k})", "a smaller domain (k values)")
     w = np.arange(1, k + 1, dtype=np.float64) ** (-s)
     return w / w.sum()
 
@@ -473,7 +474,8 @@ def zipf_data(n: int, k: int, s: float = 1.0, rng: Any = None) -> np.ndarray:
     [55000, 27000, 18000]
     """
     n = check_int("n", n, minimum=0)
-    check_memory(n, 8, f"zipf_data(n = {n})", "fewer users per call")
+    # the uniform draws and the values
+    check_memory(n, 16, f"zipf_data(n = {n})", "fewer users per call")
     p = zipf_probabilities(k, s)
     rng = as_rng(rng)
     cdf = np.cumsum(p)

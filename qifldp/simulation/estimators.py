@@ -135,7 +135,7 @@ def support_counts(
         values, counts = np.unique(flat, return_counts=True)
         return values.astype(np.int64), counts.astype(np.int64)
     _check_dense_k(k, "support_counts")
-    return np.bincount(flat, minlength=k).astype(np.int64)
+    return np.bincount(flat, minlength=k).astype(np.int64, copy=False)
 
 
 #: The "use instead" of a length-k count vector: sparse counts of the observed values.
@@ -149,8 +149,9 @@ _LH_ALT = "a smaller domain (map the values onto fewer candidates before hashing
 
 
 def _check_dense_k(k: int, what: str, alternative: str = _SPARSE_ALT) -> None:
-    """Refuse a length-k float64/int64 vector beyond the memory budget, before allocating."""
-    check_memory(k, 8, f"the length-k vector of {what} (k = {k})", alternative)
+    """Refuse length-k vectors beyond the memory budget, before allocating: the counts,
+    their float copy and two temporaries of the calibration, 4 x 8 bytes per value."""
+    check_memory(k, 32, f"the length-k vectors of {what} (k = {k})", alternative)
 
 
 def _as_report_array(reports: Any) -> np.ndarray:
