@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from typing import Any
 
 import numpy as np
@@ -41,19 +42,42 @@ def check_int(name: str, value: Any, minimum: int | None = None, maximum: int | 
             raise InputTypeError(msg)
     value = int(value)
     if minimum is not None and value < minimum:
-        msg = f"{name} must be >= {minimum}, got {value}"
+        msg = f"{name} must be >= {minimum}, got {_show(value)}"
         raise ParameterError(msg)
     if maximum is not None and value > maximum:
-        msg = f"{name} must be <= {maximum}, got {value}"
+        msg = f"{name} must be <= {maximum}, got {_show(value)}"
+        raise ParameterError(msg)
+    if abs(value) > MAX_FLOAT_INT:
+        msg = (
+            f"{name} = {_show(value)} is beyond the float range (about 1.8e308); "
+            "qifldp evaluates integer parameters in floating point too"
+        )
         raise ParameterError(msg)
     return value
+
+
+#: The largest integer parameter accepted anywhere (the largest finite float): every
+#: integer parameter (k, n, omega, g, ...) also enters floating-point formulas.
+MAX_FLOAT_INT: int = int(sys.float_info.max)
+
+
+def _show(value: int) -> str:
+    """An integer for a message: exact when short, ~10^x beyond 30 digits (Python
+    refuses to format integers of more than 4300 digits)."""
+    if abs(value) < 10**30:
+        return str(value)
+    return f"{'-' if value < 0 else ''}~10^{math.log10(abs(value)):.1f}"
 
 
 def _real(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         msg = f"{name} must be a real number, got {value!r} of type {type(value).__name__}"
         raise InputTypeError(msg)
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an exact integer beyond the float range
+        msg = f"{name} = {_show(int(value))} is beyond the float range (about 1.8e308)"
+        raise ParameterError(msg) from None
     if math.isnan(value):
         msg = f"{name} must not be NaN"
         raise ParameterError(msg)
@@ -177,6 +201,9 @@ def as_real_array(name: str, value: Any, ndim: int | tuple[int, ...] | None = No
     if arr.dtype == object:
         try:
             arr = arr.astype(np.float64)
+        except OverflowError:
+            msg = f"{name} holds an integer beyond the float range (about 1.8e308)"
+            raise ParameterError(msg) from None
         except (ValueError, TypeError):
             msg = f"{name} must hold real numbers, got {arr.dtype} entries"
             raise InputTypeError(msg) from None

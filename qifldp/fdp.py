@@ -200,6 +200,9 @@ def _float_alpha(alpha: Any) -> np.ndarray:
         raise InputTypeError(msg)
     try:
         arr = np.asarray(alpha, dtype=np.float64)
+    except OverflowError:
+        msg = "alpha must lie in [0, 1], got an integer beyond the float range"
+        raise ParameterError(msg) from None
     except (TypeError, ValueError) as exc:
         msg = f"alpha must be a real number or an array of them: {exc}"
         raise InputTypeError(msg) from None

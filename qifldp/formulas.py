@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from typing import Any
 
 import numpy as np
@@ -80,6 +81,11 @@ def _scalar(**args: Any) -> bool:
     return all(_asarray(name, a).ndim == 0 for name, a in args.items())
 
 
+#: Integer arguments the closed forms evaluate in floating point: they must not
+#: exceed the float range (g of local hashing is used through its logarithm and may).
+_FLOAT_RANGE_INTS = frozenset({"k", "omega"})
+
+
 def _asarray(name: str, value: Any) -> np.ndarray:
     """np.asarray with a clear error for ragged nested sequences."""
     try:
@@ -102,6 +108,12 @@ def _ints(name: str, value: Any, minimum: int) -> np.ndarray:
             raise InputTypeError(msg)
         if any(v < minimum for v in flat):
             msg = f"{name} must be >= {minimum}, got {value!r}"
+            raise ParameterError(msg)
+        if name in _FLOAT_RANGE_INTS and any(v > sys.float_info.max for v in flat):
+            msg = (
+                f"{name} beyond the float range (about 1.8e308) is not supported by the "
+                f"closed forms, got ~10^{math.log10(max(flat)):.1f}"
+            )
             raise ParameterError(msg)
         return arr
     if arr.dtype.kind == "f":
@@ -158,10 +170,14 @@ def _log(arr: np.ndarray) -> np.ndarray:
     return np.log(arr.astype(np.float64))
 
 
-def _as_float(arr: np.ndarray) -> np.ndarray:
+def _as_float(arr: np.ndarray, name: str = "k") -> np.ndarray:
     arr = np.asarray(arr)
     if arr.dtype == object:
-        return np.vectorize(float, otypes=[np.float64])(arr)
+        try:
+            return np.vectorize(float, otypes=[np.float64])(arr)
+        except OverflowError:
+            msg = f"{name} beyond the float range (about 1.8e308) is not supported by this formula"
+            raise ParameterError(msg) from None
     return arr.astype(np.float64)
 
 
@@ -200,7 +216,7 @@ def _lh_capacity(
 
 def _default_omega(k: np.ndarray, eps: np.ndarray) -> np.ndarray:
     # Same float expression as qifldp.mechanisms._params.ss_default_omega.
-    return np.maximum(1, np.round(k * expit(-eps)))
+    return np.maximum(1, np.round(_as_float(k) * expit(-eps)))
 
 
 def _omega(k: np.ndarray, eps: np.ndarray, omega: Any) -> np.ndarray:

@@ -104,6 +104,9 @@ def metric_gain(distance: Any, n: int | None = None, scale: float | None = None)
     else:
         try:
             D = np.array(distance, dtype=np.float64)
+        except OverflowError:
+            msg = "distance holds an integer beyond the float range (about 1.8e308)"
+            raise GainError(msg) from None
         except (TypeError, ValueError) as exc:
             msg = f"distance must be a square matrix of real numbers or a callable: {exc}"
             raise InputTypeError(msg) from None
@@ -153,6 +156,9 @@ def as_gain(gain: Any, n: int, actions: Sequence | None = None, name: str = "gai
     else:
         try:
             G = np.array(gain, dtype=np.float64)
+        except OverflowError:
+            msg = f"{name} holds an integer beyond the float range (about 1.8e308)"
+            raise GainError(msg) from None
         except (TypeError, ValueError) as exc:
             msg = f"{name} must be a 2-D array (n_actions x n_inputs) or a callable: {exc}"
             raise InputTypeError(msg) from None

@@ -102,6 +102,9 @@ def as_prior(prior: Any, n: int, name: str = "prior") -> np.ndarray:
         return uniform_prior(n)
     try:
         p = np.array(prior, dtype=np.float64)
+    except OverflowError:
+        msg = f"{name} holds an integer beyond the float range (about 1.8e308)"
+        raise PriorError(msg) from None
     except (TypeError, ValueError) as exc:
         msg = f"{name} must be a 1-D array of real numbers: {exc}"
         raise InputTypeError(msg) from None

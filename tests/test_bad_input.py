@@ -80,6 +80,7 @@ BAD_VALUES: dict[str, object] = {
     "2.5": 2.5,
     "1e9": 10**9,
     "1e308": 1e308,
+    "10**400": 10**400,  # an exact integer beyond the float range
     "complex": 1 + 1j,
     "str": "abc",
     "None": None,
@@ -113,11 +114,10 @@ NOT_SWEPT: dict[str, str] = {
     "qifldp.audit.AuditResult": "result record of audit()",
     "qifldp.audit.audit": "runs the whole paper audit (minutes); its keys are swept via get_claim",
     "qifldp.reproduce.Figure": "result record of the figure functions",
-    "qifldp.reproduce.figure_4": "writes figure files; tested in tests/test_reproduce.py",
-    "qifldp.reproduce.figure_5": "writes figure files; tested in tests/test_reproduce.py",
-    "qifldp.reproduce.figure_6": "writes figure files; tested in tests/test_reproduce.py",
-    "qifldp.reproduce.figure_7": "writes figure files; tested in tests/test_reproduce.py",
-    "qifldp.reproduce.reproduce": "writes figure files; tested in tests/test_reproduce.py",
+    "qifldp.reproduce.figure_4": "a simulation per valid call (~1 s); same argument checks "
+    "(_check_args) as figure_6 and reproduce, which are swept",
+    "qifldp.reproduce.figure_5": "a simulation per valid call (~1 s); see figure_4",
+    "qifldp.reproduce.figure_7": "a simulation per valid call (~1 s); see figure_4",
     "qifldp.cli.main": "command line (argparse exits with status 2); tested in tests/test_cli.py",
 }
 
@@ -133,31 +133,45 @@ def _cases(name: str, arg: str, keys: str) -> list[tuple[str, str, str]]:
 #: (callable, argument, bad-value key). To be emptied once their fixes are merged.
 KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
     # H1 (channel.py)
-    *_cases("qifldp.Channel", "inputs", "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex bool"),
-    *_cases("qifldp.Channel", "outputs", "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex bool"),
+    *_cases(
+        "qifldp.Channel", "inputs", "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex bool"
+    ),
+    *_cases("qifldp.Channel", "matrix", "10**400"),
+    *_cases(
+        "qifldp.Channel", "outputs", "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex bool"
+    ),
+    *_cases("qifldp.additive_leakage", "C", "10**400"),
+    *_cases("qifldp.as_channel", "C", "10**400"),
+    *_cases("qifldp.asr", "C", "10**400"),
+    *_cases("qifldp.bayes_attack", "C", "10**400"),
+    *_cases("qifldp.bayes_capacity", "C", "10**400"),
+    *_cases("qifldp.bayes_vulnerability", "C", "10**400"),
+    *_cases("qifldp.cascade", "A", "10**400"),
+    *_cases("qifldp.cascade", "B", "10**400"),
     *_cases(
         "qifldp.channel.check_size",
         "n_cols",
-        "nan inf -inf complex str None empty shape3d nan_matrix neg_matrix "
-        "neg_vector complex_vector str_vector ragged",
+        "nan inf -inf 10**400 complex str None empty shape3d nan_matrix "
+        "neg_matrix neg_vector complex_vector str_vector ragged",
     ),
     *_cases(
         "qifldp.channel.check_size",
         "n_rows",
-        "nan inf -inf complex str None empty shape3d nan_matrix neg_matrix "
-        "neg_vector complex_vector str_vector ragged",
+        "nan inf -inf 10**400 complex str None empty shape3d nan_matrix "
+        "neg_matrix neg_vector complex_vector str_vector ragged",
     ),
     *_cases(
         "qifldp.channel.guard_size",
         "exact_cols",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str None empty shape3d "
-        "bool nan_matrix neg_matrix neg_vector complex_vector str_vector ragged",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex str None empty "
+        "shape3d bool nan_matrix neg_matrix neg_vector complex_vector "
+        "str_vector ragged",
     ),
     *_cases(
         "qifldp.channel.guard_size",
         "log10_cols",
-        "complex str None empty shape3d nan_matrix neg_matrix neg_vector "
-        "complex_vector str_vector ragged",
+        "10**400 complex str None empty shape3d nan_matrix neg_matrix "
+        "neg_vector complex_vector str_vector ragged",
     ),
     *_cases(
         "qifldp.channel.guard_size",
@@ -165,15 +179,55 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
         "-inf -1 -0.5 0 complex str None empty shape3d nan_matrix neg_matrix "
         "neg_vector complex_vector str_vector ragged",
     ),
+    *_cases("qifldp.estimate_inversion", "C", "10**400"),
+    *_cases("qifldp.g_vulnerability", "C", "10**400"),
+    *_cases("qifldp.hyper", "C", "10**400"),
+    *_cases("qifldp.join", "*args[0]", "10**400"),
+    *_cases("qifldp.join", "*args[1]", "10**400"),
+    *_cases("qifldp.lattice.join_curve", "*args[0]", "10**400"),
+    *_cases("qifldp.lattice.join_curve", "*args[1]", "10**400"),
+    *_cases("qifldp.lattice.meet_curve", "*args[0]", "10**400"),
+    *_cases("qifldp.lattice.meet_curve", "*args[1]", "10**400"),
+    *_cases("qifldp.ldp_epsilon", "C", "10**400"),
+    *_cases("qifldp.max_case_capacity", "C", "10**400"),
+    *_cases("qifldp.max_case_refines", "A", "10**400"),
+    *_cases("qifldp.max_case_refines", "B", "10**400"),
+    *_cases("qifldp.meet", "*args[0]", "10**400"),
+    *_cases("qifldp.meet", "*args[1]", "10**400"),
+    *_cases("qifldp.min_entropy_leakage", "C", "10**400"),
+    *_cases("qifldp.multiplicative_leakage", "C", "10**400"),
+    *_cases("qifldp.one_hot", "B", "10**400"),
+    *_cases("qifldp.parallel", "A", "10**400"),
+    *_cases("qifldp.parallel", "B", "10**400"),
+    *_cases("qifldp.refines", "A", "10**400"),
+    *_cases("qifldp.refines", "B", "10**400"),
+    *_cases("qifldp.refines_2x2", "A", "10**400"),
+    *_cases("qifldp.refines_2x2", "B", "10**400"),
+    *_cases("qifldp.refines_binary", "A", "10**400"),
+    *_cases("qifldp.refines_binary", "B", "10**400"),
+    *_cases("qifldp.refines_one_hot_bitwise", "B1", "10**400"),
+    *_cases("qifldp.refines_one_hot_bitwise", "B2", "10**400"),
+    *_cases("qifldp.sample", "C", "10**400"),
+    *_cases("qifldp.simulate_attack", "C", "10**400"),
+    *_cases("qifldp.simulation.inversion_matrix", "C", "10**400"),
+    *_cases("qifldp.tradeoff_curve", "C", "10**400"),
+    *_cases("qifldp.tradeoff_point", "C", "10**400"),
+    *_cases("qifldp.tradeoff_value", "C", "10**400"),
+    *_cases("qifldp.variance_inversion", "C", "10**400"),
+    *_cases("qifldp.witness_2x2", "A", "10**400"),
+    *_cases("qifldp.witness_2x2", "B", "10**400"),
     # H1 (refinement/core.py)
     *_cases(
         "qifldp.max_case_refines",
         "method",
         "shape3d nan_matrix neg_matrix neg_vector complex_vector",
     ),
+    *_cases("qifldp.refines", "time_limit", "10**400"),
     # H2 (symmetric/)
-    *_cases("qifldp.symmetric.SymmetricGain", "g_in", "complex str str_vector ragged"),
-    *_cases("qifldp.symmetric.SymmetricGain", "g_out", "complex str str_vector ragged"),
+    *_cases("qifldp.symmetric.SymmetricChannel", "log_in", "10**400"),
+    *_cases("qifldp.symmetric.SymmetricChannel", "log_out", "10**400"),
+    *_cases("qifldp.symmetric.SymmetricGain", "g_in", "10**400 complex str str_vector ragged"),
+    *_cases("qifldp.symmetric.SymmetricGain", "g_out", "10**400 complex str str_vector ragged"),
     *_cases("qifldp.symmetric.blh", "k", "1e9 1e308"),
     *_cases("qifldp.symmetric.local_hashing", "k", "1e9 1e308"),
     *_cases("qifldp.symmetric.olh", "k", "1e9 1e308"),
@@ -191,33 +245,37 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
     *_cases(
         "qifldp.cli.build",
         "spec",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex None empty shape3d bool "
-        "nan_matrix neg_matrix neg_vector complex_vector str_vector ragged",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex None empty "
+        "shape3d bool nan_matrix neg_matrix neg_vector complex_vector "
+        "str_vector ragged",
     ),
     *_cases(
         "qifldp.cli.parse_spec",
         "spec",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex None empty shape3d bool "
-        "nan_matrix neg_matrix neg_vector complex_vector str_vector ragged",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex None empty "
+        "shape3d bool nan_matrix neg_matrix neg_vector complex_vector "
+        "str_vector ragged",
     ),
     # H3 (graph.py)
     *_cases(
         "qifldp.plot_refinement_graph",
         "ax",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str empty shape3d bool "
-        "nan_matrix neg_matrix neg_vector complex_vector str_vector ragged",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex str empty "
+        "shape3d bool nan_matrix neg_matrix neg_vector complex_vector "
+        "str_vector ragged",
     ),
     *_cases(
         "qifldp.plot_refinement_graph",
         "font_size",
-        "complex str empty shape3d nan_matrix neg_matrix neg_vector "
+        "10**400 complex str empty shape3d nan_matrix neg_matrix neg_vector "
         "complex_vector str_vector ragged",
     ),
     *_cases(
         "qifldp.plot_refinement_graph",
         "node_color",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex str empty shape3d bool "
-        "nan_matrix neg_matrix neg_vector complex_vector str_vector ragged",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex str empty "
+        "shape3d bool nan_matrix neg_matrix neg_vector complex_vector "
+        "str_vector ragged",
     ),
     *_cases(
         "qifldp.plot_refinement_graph",
@@ -225,18 +283,18 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
         "shape3d nan_matrix neg_matrix neg_vector complex_vector",
     ),
     # H4 (operators.py, measures.py)
-    *_cases("qifldp.hidden_choice", "probs", "complex str str_vector ragged"),
+    *_cases("qifldp.hidden_choice", "probs", "10**400 complex str str_vector ragged"),
     *_cases(
         "qifldp.prior_bayes_vulnerability",
         "prior",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex bool",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex bool",
     ),
     *_cases(
         "qifldp.prior_g_vulnerability",
         "prior",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 complex bool",
+        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex bool",
     ),
-    *_cases("qifldp.visible_choice", "probs", "complex str str_vector ragged"),
+    *_cases("qifldp.visible_choice", "probs", "10**400 complex str str_vector ragged"),
 }
 
 
@@ -256,6 +314,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
     T = q.Transactions(np.array([0, 1, 1]), np.array([0, 2, 3]))
     G = q.refinement_graph({"a": [[1.0, 0.0], [0.0, 1.0]], "b": [[0.5, 0.5], [0.5, 0.5]]})
     fimi = Path(tempfile.mkdtemp(prefix="qifldp-bad-input-")) / "transactions.dat"
+    figures = Path(tempfile.mkdtemp(prefix="qifldp-bad-input-figures-"))
     v = {
         # core
         "qifldp.Channel": (([[0.5, 0.5], [0.25, 0.75]],), {}),
@@ -447,6 +506,8 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.channel.check_size": ((10, 10), {"what": "x", "alternative": "y"}),
         "qifldp.channel.guard_size": (("x", 10, 1.0, lambda: 10, "y"), {}),
         "qifldp.audit.get_claim": (("qif.eq25",), {}),
+        "qifldp.reproduce.figure_6": ((figures,), {"quick": True, "k": 5}),
+        "qifldp.reproduce.reproduce": ((figures,), {"quick": True, "data": None, "which": [6]}),
         "qifldp.audit.format_audit": (([],), {"details": True, "width": 100}),
         "qifldp.cli.parse_spec": (("grr:k=3,eps=1",), {}),
         "qifldp.cli.build": (("grr:k=3,eps=1",), {"kind": "explicit"}),

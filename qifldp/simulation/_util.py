@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import check_int
 from ..errors import InputTypeError, ParameterError, SizeError
 
 __all__: list[str] = []
@@ -60,11 +61,7 @@ def check_n(value: Any, name: str = "n") -> int:
             f"{type(value).__name__} (check the argument order)"
         )
         raise InputTypeError(msg)
-    value = int(value)
-    if value < 1:
-        msg = f"{name} must be >= 1, got {value}"
-        raise ParameterError(msg)
-    return value
+    return check_int(name, value, minimum=1)
 
 
 def as_rng(rng: Any, name: str = "rng") -> np.random.Generator:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_int
+from .._validation import check_choice, check_int, check_real
 from ..errors import InputTypeError, ParameterError
 from ._util import as_array, as_rng, check_memory
 
@@ -429,11 +429,8 @@ def zipf_probabilities(k: int, s: float = 1.0) -> np.ndarray:
 
 
 def _check_exponent(s: Any) -> float:
-    if isinstance(s, bool) or not isinstance(s, (int, float, np.integer, np.floating)):
-        msg = f"s must be a real number, got {type(s).__name__}"
-        raise InputTypeError(msg)
-    s = float(s)
-    if not (s >= 0 and np.isfinite(s)):
+    s = check_real("s", s)
+    if s < 0:
         msg = f"s must be finite and >= 0, got {s}"
         raise ParameterError(msg)
     return s
@@ -529,7 +526,8 @@ def zipf_transactions(
     ):
         msg = f"mean_length must be a real number >= 1, got {type(mean_length).__name__}"
         raise InputTypeError(msg)
-    if not (mean_length >= 1 and np.isfinite(mean_length)):
+    mean_length = check_real("mean_length", mean_length)
+    if not mean_length >= 1:
         msg = f"mean_length must be a finite number >= 1, got {mean_length!r}"
         raise ParameterError(msg)
     # the drawn items, their owners and the sort order: about 3 int64 per item
