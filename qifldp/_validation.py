@@ -24,8 +24,18 @@ __all__ = [
 ]
 
 
-def check_int(name: str, value: Any, minimum: int | None = None, maximum: int | None = None) -> int:
+def check_int(
+    name: str,
+    value: Any,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    *,
+    allow_huge: bool = False,
+) -> int:
     """Return ``value`` as an ``int`` after checking type and range.
+
+    Integers beyond the float range (:data:`MAX_FLOAT_INT`) are refused unless
+    ``allow_huge`` (for a caller that evaluates the value exactly or in log space).
 
     >>> check_int("k", 4, minimum=2)
     4
@@ -47,7 +57,7 @@ def check_int(name: str, value: Any, minimum: int | None = None, maximum: int | 
     if maximum is not None and value > maximum:
         msg = f"{name} must be <= {maximum}, got {_show(value)}"
         raise ParameterError(msg)
-    if abs(value) > MAX_FLOAT_INT:
+    if abs(value) > MAX_FLOAT_INT and not allow_huge:
         msg = (
             f"{name} = {_show(value)} is beyond the float range (about 1.8e308); "
             "qifldp evaluates integer parameters in floating point too"
