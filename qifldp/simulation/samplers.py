@@ -239,7 +239,7 @@ def sample_ss(
     draws (:func:`_ss_subsets_sparse`), so the work is sized by n ω, never by
     n k. Blocks of about 2^20 cells. Time O(n ω log ω) (plus O(n k) for the
     membership matrix); the output is checked against
-    ``qifldp.simulation._util.MEMORY_BUDGET_BYTES`` before it is allocated.
+    ``qifldp.simulation.MEMORY_BUDGET_BYTES`` before it is allocated.
 
     Examples
     --------

@@ -15,6 +15,7 @@ import pytest
 
 from qifldp.errors import InputTypeError, ParameterError, SizeError
 from qifldp.simulation import (
+    MEMORY_BUDGET_BYTES,
     calibrate,
     estimate_grr,
     estimate_ss,
@@ -26,7 +27,6 @@ from qifldp.simulation import (
     zipf_data,
     zipf_probabilities,
 )
-from qifldp.simulation._util import MEMORY_BUDGET_BYTES
 
 
 # ---------------------------------------------------------------------------------------
