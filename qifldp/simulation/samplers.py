@@ -266,18 +266,20 @@ def sample_ss(
         )
         out = np.empty((n, omega), dtype=np.int64)
     dense = k <= SS_DENSE_RATIO * omega
+    keys = dense and SS_KEYS_MIN_K < k <= SS_KEYS_MAX_K
     # rows per block: about 2^20 cells of working storage, and row * k < 2^62 (int64 codes)
     step = max(1, min((1 << 20) // (k + 1 if dense else omega), (1 << 62) // (k + 1)))
     for s in range(0, n, step):
         e = min(n, s + step)
-        if dense:
+        if dense and not keys:
             mask = _ss_mask(xs[s:e], k, omega, p, rng)
             if output == "membership":
                 out[s:e] = mask[:, :k]
             else:  # row-major positions of the True cells, already sorted within each row
                 out[s:e] = (np.flatnonzero(mask) % (k + 1)).reshape(e - s, omega)
         else:
-            sub = _ss_subsets_sparse(xs[s:e], k, omega, p, rng)
+            draw = _ss_subsets_keys if keys else _ss_subsets_sparse
+            sub = draw(xs[s:e], k, omega, p, rng)
             if output == "membership":
                 out[np.repeat(np.arange(s, e), omega), sub.reshape(-1)] = True
             else:
@@ -289,6 +291,37 @@ def sample_ss(
 #: k <= SS_DENSE_RATIO * omega (the mask is then at most this many times the output);
 #: otherwise it draws each subset sparsely, in O(omega) memory per user.
 SS_DENSE_RATIO: int = 4
+
+#: In the dense regime (k <= SS_DENSE_RATIO * omega), domains with
+#: SS_KEYS_MIN_K < k <= SS_KEYS_MAX_K draw each subset as the smallest of k − 1
+#: uniform keys (one vectorised argpartition per block of users) instead of
+#: Floyd's algorithm, whose ω − 1 sequential steps per block dominate when a block
+#: holds few users; the keys of one user take at most 8 SS_KEYS_MAX_K bytes.
+SS_KEYS_MIN_K: int = 1024
+SS_KEYS_MAX_K: int = (1 << 22) + 1
+
+
+def _ss_subsets_keys(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
+    """Sorted ω-SS subsets of a block of users, shape (n, ω), by random keys.
+
+    The true value x is in the subset w.p. p; the other values are the indices
+    of the ω − 1 (x in) or ω (x out) smallest of m = k − 1 i.i.d. uniform keys,
+    a uniform subset of that size, mapped to values by i -> i + [i >= x]. One
+    argpartition at position ω − 1 gives both: its first ω − 1 columns are the
+    ω − 1 smallest keys and its first ω columns the ω smallest. O(n k).
+    """
+    n = xs.size
+    m = k - 1
+    incl = rng.random(n) < p
+    if omega - 1 >= m:  # omega = k: p = 1, every subset is the whole domain
+        return np.broadcast_to(np.arange(k, dtype=np.int64), (n, k)).copy()
+    part = np.argpartition(rng.random((n, m)), omega - 1, axis=1)[:, :omega]
+    part = part.astype(np.int64, copy=False)
+    values = part + (part >= xs[:, None])
+    values[incl, omega - 1] = xs[incl]  # x replaces the ω-th smallest key
+    values.sort(axis=1)
+    return values
+
 
 #: Largest domain size of sample_ss and sample_grr (values and row-coded values fit in int64).
 MAX_SS_K: int = 1 << 62

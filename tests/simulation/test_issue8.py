@@ -234,3 +234,19 @@ def test_lh_tables_refused_beyond_the_memory_budget():
         estimate_lh(R, 1.0)
     with pytest.raises(ParameterError, match="stop must be <= 3"):
         R.matches(0, 5)
+
+
+def test_sample_ss_dense_large_k_uses_random_keys():
+    # k = 5000, omega = 2000 (dense regime, k > SS_KEYS_MIN_K): sorted distinct rows,
+    # the true value at rate p = omega e^eps / (omega e^eps + k - omega), every other
+    # value at rate q* = (omega - p) / (k - 1) (Wang et al. 2016)
+    k, eps, omega, n = 5000, 1.0, 2000, 2000
+    xs = np.full(n, 17, dtype=np.int64)
+    S = sample_ss(xs, k, eps, omega, rng=8)
+    assert S.shape == (n, omega) and np.all(np.diff(S, axis=1) > 0)
+    p = omega * math.exp(eps) / (omega * math.exp(eps) + k - omega)
+    rate = np.mean(np.any(S == 17, axis=1))
+    assert abs(rate - p) < 5 * math.sqrt(p * (1 - p) / n)
+    q_star = (omega - p) / (k - 1)
+    other = np.bincount(S.reshape(-1), minlength=k)[np.arange(k) != 17] / n
+    assert abs(other.mean() - q_star) < 1e-12 + 5 * math.sqrt(q_star / (n * (k - 1)))

@@ -131,6 +131,18 @@ def test_ss_law(k, eps, omega, output):
     _check_against_channel(C, draw, n_per_input=10_000)
 
 
+@pytest.mark.parametrize("k, eps, omega", [(5, 1.0, 2), (5, 0.5, 4), (4, 2.0, 1), (4, 1.0, 4)])
+def test_ss_law_random_keys_route(k, eps, omega, monkeypatch):
+    # the random-keys route (used for 1024 < k <= 2^22 + 1 in the dense regime) forced
+    # at small k, against the explicit channel
+    from qifldp.simulation import samplers
+
+    monkeypatch.setattr(samplers, "SS_KEYS_MIN_K", 1)
+    rng = np.random.default_rng(9)
+    C = q.subset_selection(k, eps, omega)
+    _check_against_channel(C, lambda xs: sample_ss(xs, k, eps, omega, rng), n_per_input=10_000)
+
+
 def test_ss_default_omega_is_the_channels():
     S = sample_ss(np.zeros(3, dtype=int), 10, 1.0, rng=0)
     assert S.shape[1] == len(q.subset_selection(10, 1.0).outputs[0])
