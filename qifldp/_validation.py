@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from typing import Any
+
+import numpy as np
 
 from .errors import InputTypeError, ParameterError
 
@@ -13,11 +16,26 @@ __all__ = [
     "check_eps",
     "check_probability",
     "check_open_interval",
+    "check_bool",
+    "check_optional_bool",
+    "check_choice",
+    "check_real",
+    "as_real_array",
 ]
 
 
-def check_int(name: str, value: Any, minimum: int | None = None, maximum: int | None = None) -> int:
+def check_int(
+    name: str,
+    value: Any,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    *,
+    allow_huge: bool = False,
+) -> int:
     """Return ``value`` as an ``int`` after checking type and range.
+
+    Integers beyond the float range (:data:`MAX_FLOAT_INT`) are refused unless
+    ``allow_huge`` (for a caller that evaluates the value exactly or in log space).
 
     >>> check_int("k", 4, minimum=2)
     4
@@ -34,19 +52,42 @@ def check_int(name: str, value: Any, minimum: int | None = None, maximum: int | 
             raise InputTypeError(msg)
     value = int(value)
     if minimum is not None and value < minimum:
-        msg = f"{name} must be >= {minimum}, got {value}"
+        msg = f"{name} must be >= {minimum}, got {_show(value)}"
         raise ParameterError(msg)
     if maximum is not None and value > maximum:
-        msg = f"{name} must be <= {maximum}, got {value}"
+        msg = f"{name} must be <= {maximum}, got {_show(value)}"
+        raise ParameterError(msg)
+    if abs(value) > MAX_FLOAT_INT and not allow_huge:
+        msg = (
+            f"{name} = {_show(value)} is beyond the float range (about 1.8e308); "
+            "qifldp evaluates integer parameters in floating point too"
+        )
         raise ParameterError(msg)
     return value
+
+
+#: The largest integer parameter accepted anywhere (the largest finite float): every
+#: integer parameter (k, n, omega, g, ...) also enters floating-point formulas.
+MAX_FLOAT_INT: int = int(sys.float_info.max)
+
+
+def _show(value: int) -> str:
+    """An integer for a message: exact when short, ~10^x beyond 30 digits (Python
+    refuses to format integers of more than 4300 digits)."""
+    if abs(value) < 10**30:
+        return str(value)
+    return f"{'-' if value < 0 else ''}~10^{math.log10(abs(value)):.1f}"
 
 
 def _real(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         msg = f"{name} must be a real number, got {value!r} of type {type(value).__name__}"
         raise InputTypeError(msg)
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an exact integer beyond the float range
+        msg = f"{name} = {_show(int(value))} is beyond the float range (about 1.8e308)"
+        raise ParameterError(msg) from None
     if math.isnan(value):
         msg = f"{name} must not be NaN"
         raise ParameterError(msg)
@@ -93,3 +134,100 @@ def check_open_interval(name: str, value: Any, low: float, high: float) -> float
         msg = f"{name} must lie in the open interval ({low}, {high}), got {value}"
         raise ParameterError(msg)
     return value
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """Check a flag: ``True``/``False`` (or a numpy bool).
+
+    >>> check_bool("project", False)
+    False
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    msg = f"{name} must be True or False, got {value!r} of type {type(value).__name__}"
+    raise InputTypeError(msg)
+
+
+def check_optional_bool(name: str, value: Any) -> bool | None:
+    """Check a flag that may also be ``None`` (decide automatically).
+
+    >>> check_optional_bool("exact", None) is None
+    True
+    """
+    return None if value is None else check_bool(name, value)
+
+
+def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    """Check a string option against its allowed values.
+
+    >>> check_choice("how", "first", ("first", "random"))
+    'first'
+    """
+    if not isinstance(value, str) or value not in choices:
+        allowed = ", ".join(repr(c) for c in choices)
+        msg = f"{name} must be one of {allowed}, got {value!r}"
+        raise ParameterError(msg)
+    return value
+
+
+def check_real(
+    name: str, value: Any, minimum: float | None = None, maximum: float | None = None
+) -> float:
+    """Check a finite real number in [minimum, maximum].
+
+    >>> check_real("tie_rtol", 1e-9, minimum=0.0, maximum=1.0)
+    1e-09
+    """
+    value = _real(name, value)
+    if math.isinf(value):
+        msg = f"{name} must be finite, got {value}"
+        raise ParameterError(msg)
+    if minimum is not None and value < minimum:
+        msg = f"{name} must be >= {minimum}, got {value}"
+        raise ParameterError(msg)
+    if maximum is not None and value > maximum:
+        msg = f"{name} must be <= {maximum}, got {value}"
+        raise ParameterError(msg)
+    return value
+
+
+def as_real_array(name: str, value: Any, ndim: int | tuple[int, ...] | None = None) -> np.ndarray:
+    """``value`` as a finite float64 array, with a clear error for anything else.
+
+    Rejects None, strings, complex numbers, ragged nested lists, NaN and inf, and
+    (when ``ndim`` is given) a wrong number of dimensions.
+
+    >>> as_real_array("W", [[1, 0], [0, 1]], ndim=2).shape
+    (2, 2)
+    """
+    if value is None or isinstance(value, (str, bytes, dict, set)):
+        msg = f"{name} must be an array of real numbers, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError) as exc:
+        msg = f"{name} must be a rectangular array of real numbers: {exc}"
+        raise ParameterError(msg) from None
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(np.float64)
+        except OverflowError:
+            msg = f"{name} holds an integer beyond the float range (about 1.8e308)"
+            raise ParameterError(msg) from None
+        except (ValueError, TypeError):
+            msg = f"{name} must hold real numbers, got {arr.dtype} entries"
+            raise InputTypeError(msg) from None
+    if not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+        msg = f"{name} must hold real numbers, got dtype {arr.dtype}"
+        raise InputTypeError(msg)
+    arr = arr.astype(np.float64)
+    allowed = (ndim,) if isinstance(ndim, int) else ndim
+    if allowed is not None and arr.ndim not in allowed:
+        msg = (
+            f"{name} must have {' or '.join(map(str, allowed))} dimension(s), got shape {arr.shape}"
+        )
+        raise ParameterError(msg)
+    if not np.all(np.isfinite(arr)):
+        msg = f"{name} must be finite (no NaN or inf)"
+        raise ParameterError(msg)
+    return arr

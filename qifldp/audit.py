@@ -1870,6 +1870,14 @@ def format_audit(results: Sequence[AuditResult], *, details: bool = True, width:
     if isinstance(width, bool) or not isinstance(width, int) or width < 60:
         msg = f"width must be an integer >= 60, got {width!r}"
         raise ParameterError(msg)
+    if isinstance(results, (str, bytes)) or not hasattr(results, "__iter__"):
+        msg = f"results must be a sequence of AuditResult, got {type(results).__name__}"
+        raise InputTypeError(msg)
+    results = list(results)
+    for r in results:
+        if not isinstance(r, AuditResult):
+            msg = f"results must hold AuditResult objects (from audit()), got {type(r).__name__}"
+            raise InputTypeError(msg)
     vw = max(len(v) for v in VERDICTS)
     lines = []
     indent = " " * 4

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_eps
+from ._validation import check_bool, check_eps
 from .errors import InputTypeError, ParameterError
 
 __all__ = ["FamilyStep", "FamilyResult", "check_refinement_family"]
@@ -198,8 +198,9 @@ def check_refinement_family(
     elif not callable(decide):
         msg = f"decide must be callable (A, B) -> verdict, got {type(decide).__name__}"
         raise InputTypeError(msg)
-    if isinstance(eps_grid, (str, bytes)):
-        msg = "eps_grid must be an iterable of numbers, got a string"
+    strict = check_bool("strict", strict)
+    if isinstance(eps_grid, (str, bytes)) or not hasattr(eps_grid, "__iter__"):
+        msg = f"eps_grid must be an iterable of numbers, got {type(eps_grid).__name__}"
         raise InputTypeError(msg)
     grid = sorted({check_eps(e, "eps_grid entry") for e in eps_grid})
     if len(grid) < 2:

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._validation import check_bool, check_optional_bool, check_real
 from .channel import Channel, as_channel
 from .errors import ChannelError, InputTypeError, ParameterError, VerificationError
 
@@ -192,6 +193,22 @@ def _row_index(name: str, x: Any, n: int) -> int:
 # ----------------------------------------------------------------------------------
 # Trade-off curves
 # ----------------------------------------------------------------------------------
+def _float_alpha(alpha: Any) -> np.ndarray:
+    """alpha as a float64 array, with a clear error for strings, complex numbers, None."""
+    if alpha is None or isinstance(alpha, (str, bytes)):
+        msg = f"alpha must be a real number or an array of them, got {type(alpha).__name__}"
+        raise InputTypeError(msg)
+    try:
+        arr = np.asarray(alpha, dtype=np.float64)
+    except OverflowError:
+        msg = "alpha must lie in [0, 1], got an integer beyond the float range"
+        raise ParameterError(msg) from None
+    except (TypeError, ValueError) as exc:
+        msg = f"alpha must be a real number or an array of them: {exc}"
+        raise InputTypeError(msg) from None
+    return arr
+
+
 class TradeoffCurve(Sequence):
     """The vertices of an f-DP trade-off function, alpha ascending.
 
@@ -224,12 +241,16 @@ class TradeoffCurve(Sequence):
     __slots__ = ("alphas", "betas", "exact")
 
     def __init__(self, alphas: Sequence[Any], betas: Sequence[Any], exact: bool = False) -> None:
+        for name, seq in (("alphas", alphas), ("betas", betas)):
+            if isinstance(seq, (str, bytes)) or not hasattr(seq, "__len__"):
+                msg = f"{name} must be a sequence of numbers, got {type(seq).__name__}"
+                raise InputTypeError(msg)
         if len(alphas) != len(betas) or len(alphas) < 2:
             msg = "alphas and betas must have the same length, at least 2"
             raise ParameterError(msg)
         self.alphas = tuple(alphas)
         self.betas = tuple(betas)
-        self.exact = bool(exact)
+        self.exact = check_bool("exact", exact)
         if self.alphas[0] != 0 or self.alphas[-1] != 1 or self.betas[-1] != 0:
             msg = "a trade-off curve must run from alpha = 0 to the vertex (1, 0)"
             raise ParameterError(msg)
@@ -304,7 +325,7 @@ class TradeoffCurve(Sequence):
                 msg = f"alpha must lie in [0, 1], got {alpha}"
                 raise ParameterError(msg)
             return _interp_exact(self.alphas, self.betas, a)
-        arr = np.asarray(alpha, dtype=np.float64)
+        arr = _float_alpha(alpha)
         if np.any(np.isnan(arr)) or np.any(arr < 0) or np.any(arr > 1):
             msg = f"alpha must lie in [0, 1], got {alpha!r}"
             raise ParameterError(msg)
@@ -502,7 +523,7 @@ def tradeoff_curve(
         M = np.array([[float(v) for v in row] for row in parsed.rows], dtype=np.float64)  # type: ignore[union-attr]
     else:
         M = parsed.floats  # type: ignore[assignment]
-    tie_rtol = float(tie_rtol)
+    tie_rtol = check_real("tie_rtol", tie_rtol)
     if not 0.0 <= tie_rtol < 1.0:
         msg = f"tie_rtol must lie in [0, 1), got {tie_rtol}"
         raise ParameterError(msg)
@@ -636,14 +657,25 @@ def tradeoff_channel(vertices: Any, *, exact: bool | None = None) -> Any:
     >>> tradeoff_channel([(0, 1), (F(1, 4), F(1, 2)), (1, 0)])
     [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 2), Fraction(1, 2)]]
     """
+    if isinstance(vertices, (str, bytes)) or not hasattr(vertices, "__iter__"):
+        msg = f"vertices must be a sequence of (alpha, beta) pairs, got {type(vertices).__name__}"
+        raise InputTypeError(msg)
     pts = list(vertices)
-    if len(pts) < 2 or any(len(p) != 2 for p in pts):
+    if len(pts) < 2 or any(
+        isinstance(p, (str, bytes)) or np.ndim(p) != 1 or len(p) != 2 for p in pts
+    ):
         msg = "vertices must be a sequence of at least two (alpha, beta) pairs"
         raise ParameterError(msg)
     ex = [(_exact_scalar(a), _exact_scalar(b)) for a, b in pts]
     all_exact = all(a is not None and b is not None for a, b in ex)
+    exact = check_optional_bool("exact", exact)
     if exact is None:
         exact = all_exact or (isinstance(vertices, TradeoffCurve) and vertices.exact)
+    for (a, b), (ea, eb) in zip(pts, ex, strict=True):
+        for v, ev in ((a, ea), (b, eb)):
+            if ev is None and not (isinstance(v, numbers.Real) and np.isfinite(float(v))):
+                msg = f"vertices must hold finite real (alpha, beta) values, got {v!r}"
+                raise ParameterError(msg)
     fpts = [
         (Fraction(float(a)) if ea is None else ea, Fraction(float(b)) if eb is None else eb)
         for (a, b), (ea, eb) in zip(pts, ex, strict=True)
@@ -846,6 +878,7 @@ def witness_2x2(A: Any, B: Any, *, exact: bool | None = None) -> Any:
     pA, pB = _parse(A, "A"), _parse(B, "B")
     _check_2x2(pA, "A")
     _check_2x2(pB, "B")
+    exact = check_optional_bool("exact", exact)
     if exact is None:
         exact = pA.kind == "exact" and pB.kind == "exact"
     a, b = _exact_rows(pA, "A"), _exact_rows(pB, "B")

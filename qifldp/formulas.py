@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from typing import Any
 
 import numpy as np
@@ -75,13 +76,28 @@ def _out(x: np.ndarray, scalar: bool) -> Any:
     return float(x) if scalar else x
 
 
-def _scalar(*args: Any) -> bool:
-    return all(np.ndim(a) == 0 for a in args)
+def _scalar(**args: Any) -> bool:
+    """True when every named argument is a scalar (a clear error for ragged sequences)."""
+    return all(_asarray(name, a).ndim == 0 for name, a in args.items())
+
+
+#: Integer arguments the closed forms evaluate in floating point: they must not
+#: exceed the float range (g of local hashing is used through its logarithm and may).
+_FLOAT_RANGE_INTS = frozenset({"k", "omega"})
+
+
+def _asarray(name: str, value: Any) -> np.ndarray:
+    """np.asarray with a clear error for ragged nested sequences."""
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError) as exc:
+        msg = f"{name} must be a number or a rectangular array of numbers: {exc}"
+        raise ParameterError(msg) from None
 
 
 def _ints(name: str, value: Any, minimum: int) -> np.ndarray:
     """Integer array (dtype int64, or object for Python ints beyond int64) >= minimum."""
-    arr = np.asarray(value)
+    arr = _asarray(name, value)
     if arr.dtype == bool or arr.dtype.kind not in "iuf" and arr.dtype != object:
         msg = f"{name} must be an integer (or an array of integers), got {value!r}"
         raise InputTypeError(msg)
@@ -93,11 +109,21 @@ def _ints(name: str, value: Any, minimum: int) -> np.ndarray:
         if any(v < minimum for v in flat):
             msg = f"{name} must be >= {minimum}, got {value!r}"
             raise ParameterError(msg)
+        if name in _FLOAT_RANGE_INTS and any(v > sys.float_info.max for v in flat):
+            msg = (
+                f"{name} beyond the float range (about 1.8e308) is not supported by the "
+                f"closed forms, got ~10^{math.log10(max(flat)):.1f}"
+            )
+            raise ParameterError(msg)
         return arr
     if arr.dtype.kind == "f":
         if not np.all(np.isfinite(arr)) or np.any(arr != np.floor(arr)):
             msg = f"{name} must be an integer (or an array of integers), got {value!r}"
             raise InputTypeError(msg)
+        if np.any(np.abs(arr) >= 2.0**62):  # beyond int64: exact Python ints (object path)
+            exact = np.empty(arr.shape, dtype=object)
+            exact.reshape(-1)[:] = [int(v) for v in arr.reshape(-1)]
+            return _ints(name, exact, minimum)
         arr = arr.astype(np.int64)
     if np.any(arr < minimum):
         msg = f"{name} must be >= {minimum}, got {value!r}"
@@ -106,7 +132,7 @@ def _ints(name: str, value: Any, minimum: int) -> np.ndarray:
 
 
 def _floats(name: str, value: Any) -> np.ndarray:
-    arr = np.asarray(value)
+    arr = _asarray(name, value)
     if arr.dtype == bool or arr.dtype.kind not in "iuf":
         msg = f"{name} must be a real number (or an array of them), got {value!r}"
         raise InputTypeError(msg)
@@ -144,10 +170,14 @@ def _log(arr: np.ndarray) -> np.ndarray:
     return np.log(arr.astype(np.float64))
 
 
-def _as_float(arr: np.ndarray) -> np.ndarray:
+def _as_float(arr: np.ndarray, name: str = "k") -> np.ndarray:
     arr = np.asarray(arr)
     if arr.dtype == object:
-        return np.vectorize(float, otypes=[np.float64])(arr)
+        try:
+            return np.vectorize(float, otypes=[np.float64])(arr)
+        except OverflowError:
+            msg = f"{name} beyond the float range (about 1.8e308) is not supported by this formula"
+            raise ParameterError(msg) from None
     return arr.astype(np.float64)
 
 
@@ -186,7 +216,7 @@ def _lh_capacity(
 
 def _default_omega(k: np.ndarray, eps: np.ndarray) -> np.ndarray:
     # Same float expression as qifldp.mechanisms._params.ss_default_omega.
-    return np.maximum(1, np.round(k * expit(-eps)))
+    return np.maximum(1, np.round(_as_float(k) * expit(-eps)))
 
 
 def _omega(k: np.ndarray, eps: np.ndarray, omega: Any) -> np.ndarray:
@@ -247,7 +277,7 @@ def bayes_capacity_grr(k: Any, eps: Any) -> Any:
     >>> bayes_capacity_grr(10**6, 50.0)  # ~ k
     1000000.0
     """
-    scalar = _scalar(k, eps)
+    scalar = _scalar(k=k, eps=eps)
     k, eps = _ints("k", k, 2), _eps(eps)
     kf = k.astype(np.float64)
     return _out(kf / (1.0 + (kf - 1.0) * np.exp(-eps)), scalar)
@@ -294,7 +324,7 @@ def bayes_capacity_ss(k: Any, eps: Any, omega: Any = None) -> Any:
     >>> bayes_capacity_ss(4, 1.0, 4)  # omega = k: one output, no leakage
     1.0
     """
-    scalar = _scalar(k, eps, omega)
+    scalar = _scalar(k=k, eps=eps, omega=omega)
     k, eps = _ints("k", k, 2), _eps(eps)
     om = _omega(k, eps, omega)
     kf = k.astype(np.float64)
@@ -342,7 +372,7 @@ def bayes_capacity_lh(k: Any, eps: Any, g: Any) -> Any:
     >>> round(bayes_capacity_lh(10**6, 50.0, 3), 6)  # -> g as k grows
     3.0
     """
-    scalar = _scalar(k, eps, g)
+    scalar = _scalar(k=k, eps=eps, g=g)
     k, eps, g = _ints("k", k, 2), _eps(eps), _ints("g", g, 2)
     return _out(_lh_capacity(k, eps, _log(g), _log(g - 1)), scalar)
 
@@ -399,7 +429,7 @@ def bayes_capacity_olh(k: Any, eps: Any) -> Any:
     >>> round(bayes_capacity_olh(50, 800.0), 6)
     25.5
     """
-    scalar = _scalar(k, eps)
+    scalar = _scalar(k=k, eps=eps)
     k, eps = _ints("k", k, 2), _eps(eps)
     log_g, log_gm1 = _olh_logs(eps)
     return _out(_lh_capacity(k, eps, log_g, log_gm1), scalar)
@@ -442,7 +472,7 @@ def bayes_capacity_ue(k: Any, p: Any, q: Any) -> Any:
     >>> bayes_capacity_ue(3, 1.0, 0.0)  # the identity on one-hot vectors
     3.0
     """
-    scalar = _scalar(k, p, q)
+    scalar = _scalar(k=k, p=p, q=q)
     k = _ints("k", k, 2)
     p, q = _floats("p", p), _floats("q", q)
     if np.any((p < 0) | (p > 1)) or np.any((q < 0) | (q > 1)) or np.any(q >= p):
@@ -483,7 +513,7 @@ def bayes_capacity_sue(k: Any, eps: Any) -> Any:
     >>> round(bayes_capacity_sue(10**6, 50.0), 1)  # k - (k - 1) q / 2 -ish, q = e^-25
     999993.1
     """
-    scalar = _scalar(k, eps)
+    scalar = _scalar(k=k, eps=eps)
     k, eps = _ints("k", k, 2), _eps(eps)
     p, q = expit(eps / 2), expit(-eps / 2)
     return _out(_ue_capacity(k, p, q, q), scalar)
@@ -522,7 +552,7 @@ def bayes_capacity_oue(k: Any, eps: Any) -> Any:
     >>> bayes_capacity_oue(9, 800.0)
     5.0
     """
-    scalar = _scalar(k, eps)
+    scalar = _scalar(k=k, eps=eps)
     k, eps = _ints("k", k, 2), _eps(eps)
     q = expit(-eps)
     return _out(_ue_capacity(k, 0.5, q, 0.5), scalar)
@@ -560,7 +590,7 @@ def bayes_capacity_the(k: Any, eps: Any, theta: Any) -> Any:
     >>> round(bayes_capacity_the(3, 2.0, 0.75), 6)
     1.660402
     """
-    scalar = _scalar(k, eps, theta)
+    scalar = _scalar(k=k, eps=eps, theta=theta)
     k, eps, theta = _ints("k", k, 2), _eps(eps), _theta(theta)
     q = 0.5 * np.exp(-eps * theta / 2.0)
     one_minus_p = 0.5 * np.exp(-eps * (1.0 - theta) / 2.0)
@@ -840,7 +870,7 @@ def asr_lh_gursoy(k: Any, eps: Any, g: Any) -> Any:
     >>> round(asr_lh_gursoy(2, 3.0, 2), 4), round(asr_lh(2, 3.0, 2), 4)
     (0.9526, 0.7263)
     """
-    scalar = _scalar(k, eps, g)
+    scalar = _scalar(k=k, eps=eps, g=g)
     k, eps, g = _ints("k", k, 2), _eps(eps), _ints("g", g, 2)
     kf, gf = _as_float(k), _as_float(g)
     return _out(1.0 / ((1.0 + (gf - 1.0) * np.exp(-eps)) * np.maximum(kf / gf, 1.0)), scalar)
@@ -878,7 +908,7 @@ def the_oue_threshold(eps: Any) -> Any:
     >>> round(the_oue_threshold(0.0), 12) == round(2 ** -0.5, 12)
     True
     """
-    scalar = _scalar(eps)
+    scalar = _scalar(eps=eps)
     eps = _eps(eps)
     half = -np.expm1(-eps / 2)  # 1 - e^(-eps/2)
     t_minus_2 = np.expm1(-eps) + half * np.sqrt(1.0 + np.exp(-eps))  # T - 2
@@ -921,7 +951,7 @@ def ldp_epsilon_the(eps: Any, theta: Any) -> Any:
     >>> round(ldp_epsilon_the(10.0, 0.75), 4)
     6.2199
     """
-    scalar = _scalar(eps, theta)
+    scalar = _scalar(eps=eps, theta=theta)
     eps, theta = _eps(eps), _theta(theta)
     # ln 2 + ln(1 - e^-a / 2) = ln(2 - e^-a) = log1p(1 - e^-a): no cancellation near 0.
     value = (
@@ -1011,7 +1041,7 @@ def acc_olh(k: Any, eps: Any, printed: bool = False) -> Any:
     """
     if not _check_printed(printed):
         return asr_olh(k, eps)
-    scalar = _scalar(k, eps)
+    scalar = _scalar(k=k, eps=eps)
     k, eps = _ints("k", k, 2), _eps(eps)
     kf = _as_float(k)
     return _out(1.0 / (2.0 * np.maximum(kf * expit(-eps), 1.0)), scalar)
@@ -1062,7 +1092,7 @@ def acc_ss(k: Any, eps: Any, omega: Any = None, printed: bool = False) -> Any:
     if omega is not None:
         msg = "omega must be None with printed=True (the paper fixes omega = k / (e^eps + 1))"
         raise ParameterError(msg)
-    scalar = _scalar(k, eps)
+    scalar = _scalar(k=k, eps=eps)
     k, eps = _ints("k", k, 2), _eps(eps)
     kf = _as_float(k)
     # (e^eps + 1) / (2k) = 1 / (2 k expit(-eps)); +inf once e^eps overflows (eps > ~709).
@@ -1127,7 +1157,7 @@ def acc_sue(k: Any, eps: Any, printed: bool = False) -> Any:
     """
     if not _check_printed(printed):
         return asr_sue(k, eps)
-    scalar = _scalar(k, eps)
+    scalar = _scalar(k=k, eps=eps)
     k, eps = _ints("k", k, 2), _eps(eps)
 
     def one(kk: int, e: float) -> float:
@@ -1166,7 +1196,7 @@ def acc_oue(k: Any, eps: Any, printed: bool = False) -> Any:
     """
     if not _check_printed(printed):
         return asr_oue(k, eps)
-    scalar = _scalar(k, eps)
+    scalar = _scalar(k=k, eps=eps)
     k, eps = _ints("k", k, 2), _eps(eps)
 
     def one(kk: int, e: float) -> float:

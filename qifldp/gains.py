@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_int
-from .channel import MAX_ENTRIES
+from ._validation import check_int, check_real
+from .channel import MAX_ENTRIES, check_size
 from .errors import GainError, InputTypeError, SizeError
 
 __all__ = ["identity_gain", "k_tries_gain", "metric_gain", "as_gain"]
@@ -29,7 +29,10 @@ def identity_gain(n: int) -> np.ndarray:
     array([[1., 0.],
            [0., 1.]])
     """
-    n = check_int("n", n, minimum=1)
+    n = check_int("n", n, minimum=1, maximum=MAX_ENTRIES)
+    check_size(
+        n, n, f"identity_gain({n})", "qifldp.symmetric.SymmetricGain for large symmetric problems"
+    )
     return np.eye(n)
 
 
@@ -99,7 +102,14 @@ def metric_gain(distance: Any, n: int | None = None, scale: float | None = None)
         n = check_int("n", n, minimum=1)
         D = np.array([[float(distance(i, j)) for j in range(n)] for i in range(n)])
     else:
-        D = np.array(distance, dtype=np.float64)
+        try:
+            D = np.array(distance, dtype=np.float64)
+        except OverflowError:
+            msg = "distance holds an integer beyond the float range (about 1.8e308)"
+            raise GainError(msg) from None
+        except (TypeError, ValueError) as exc:
+            msg = f"distance must be a square matrix of real numbers or a callable: {exc}"
+            raise InputTypeError(msg) from None
         if D.ndim != 2 or D.shape[0] != D.shape[1]:
             msg = f"distance must be a square matrix, got shape {D.shape}"
             raise GainError(msg)
@@ -108,6 +118,7 @@ def metric_gain(distance: Any, n: int | None = None, scale: float | None = None)
         raise GainError(msg)
     if scale is None:
         scale = float(D.max()) or 1.0
+    scale = check_real("scale", scale)
     if not scale > 0:
         msg = f"scale must be > 0, got {scale}"
         raise GainError(msg)
@@ -138,12 +149,16 @@ def as_gain(gain: Any, n: int, actions: Sequence | None = None, name: str = "gai
     array([[1., 0.],
            [0., 1.]])
     """
+    n = check_int("n", n, minimum=1)
     if callable(gain):
         acts = range(n) if actions is None else actions
         G = np.array([[float(gain(w, x)) for x in range(n)] for w in acts], dtype=np.float64)
     else:
         try:
             G = np.array(gain, dtype=np.float64)
+        except OverflowError:
+            msg = f"{name} holds an integer beyond the float range (about 1.8e308)"
+            raise GainError(msg) from None
         except (TypeError, ValueError) as exc:
             msg = f"{name} must be a 2-D array (n_actions x n_inputs) or a callable: {exc}"
             raise InputTypeError(msg) from None

@@ -6,6 +6,7 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
+from ._validation import check_optional_bool
 from .channel import Channel
 from .errors import InputTypeError, ParameterError, VerificationError
 from .fdp import (
@@ -232,6 +233,7 @@ def meet(*channels: Any, exact: bool | None = None) -> Any:
     >>> [[str(v) for v in row] for row in meet(S, O)]
     [['2/3', '2/15', '1/5'], ['1/3', '1/6', '1/2']]
     """
+    exact = check_optional_bool("exact", exact)
     curves, all_exact = _curves(channels, "meet")
     curve = _meet_of(curves)
     if all_exact if exact is None else exact:
@@ -279,6 +281,7 @@ def join(*channels: Any, exact: bool | None = None) -> Any:
     >>> [[str(v) for v in row] for row in join(S, O)]
     [['8/11', '3/11'], ['5/11', '6/11']]
     """
+    exact = check_optional_bool("exact", exact)
     curves, all_exact = _curves(channels, "join")
     curve = _join_of(curves)
     if all_exact if exact is None else exact:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from ._validation import check_int
-from .channel import check_size
+from ._validation import as_real_array, check_int
+from .channel import MAX_ENTRIES, check_size
+from .errors import ParameterError, SizeError
 from .fdp import witness_2x2
 
 __all__ = ["LiftedRefinement", "refines_one_hot_bitwise", "kron_power"]
@@ -39,10 +41,22 @@ def kron_power(W: Any, k: int) -> np.ndarray:
     >>> kron_power([[1.0, 0.0], [0.5, 0.5]], 2).shape
     (4, 4)
     """
-    W = np.asarray(W, dtype=np.float64)
+    W = as_real_array("W", W, ndim=2)
     k = check_int("k", k, minimum=1)
-    n = W.shape[0]
-    check_size(n**k, n**k, f"kron_power(W, {k})")
+    n, m = W.shape
+    if n == 0 or m == 0:
+        msg = f"W must be a non-empty matrix, got shape {W.shape}"
+        raise ParameterError(msg)
+    # size from logarithms first: n**k itself has ~k digits (k = 10^9 would hang)
+    if n == m == 1:
+        return W**k
+    if k * (math.log10(n) + math.log10(m)) > math.log10(MAX_ENTRIES) + 1:
+        msg = (
+            f"kron_power(W, {k}) would have ~10^{k * (math.log10(n) + math.log10(m)):.4g} "
+            f"entries, more than the explicit limit MAX_ENTRIES = {MAX_ENTRIES}"
+        )
+        raise SizeError(msg)
+    check_size(n**k, m**k, f"kron_power(W, {k})")
     out = W
     for _ in range(k - 1):
         out = np.kron(out, W)

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_int
+from .channel import MAX_ENTRIES, check_size
 from .errors import InputTypeError, PriorError
 
 __all__ = ["uniform_prior", "point_prior", "as_prior", "PRIOR_SUM_ATOL"]
@@ -32,8 +33,15 @@ def uniform_prior(n: int) -> np.ndarray:
     >>> uniform_prior(4)
     array([0.25, 0.25, 0.25, 0.25])
     """
-    n = check_int("n", n, minimum=1)
+    n = _check_n_secrets(n)
     return np.full(n, 1.0 / n)
+
+
+def _check_n_secrets(n: Any) -> int:
+    """A number of secrets: an integer >= 1 whose prior vector fits in MAX_ENTRIES floats."""
+    n = check_int("n", n, minimum=1, maximum=MAX_ENTRIES)
+    check_size(1, n, f"a prior over {n} secrets", "a symmetric channel (qifldp.symmetric)")
+    return n
 
 
 def point_prior(n: int, i: int) -> np.ndarray:
@@ -51,7 +59,7 @@ def point_prior(n: int, i: int) -> np.ndarray:
     >>> point_prior(3, 1)
     array([0., 1., 0.])
     """
-    n = check_int("n", n, minimum=1)
+    n = _check_n_secrets(n)
     i = check_int("i", i, minimum=0, maximum=n - 1)
     p = np.zeros(n)
     p[i] = 1.0
@@ -89,10 +97,14 @@ def as_prior(prior: Any, n: int, name: str = "prior") -> np.ndarray:
     ...
     qifldp.errors.PriorError: prior must sum to 1 (within 1e-09), got 1.1
     """
+    n = _check_n_secrets(n)
     if prior is None:
         return uniform_prior(n)
     try:
         p = np.array(prior, dtype=np.float64)
+    except OverflowError:
+        msg = f"{name} holds an integer beyond the float range (about 1.8e308)"
+        raise PriorError(msg) from None
     except (TypeError, ValueError) as exc:
         msg = f"{name} must be a 1-D array of real numbers: {exc}"
         raise InputTypeError(msg) from None

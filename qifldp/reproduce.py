@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 
 from . import formulas
+from ._validation import check_bool, check_int
+from .errors import InputTypeError, ParameterError
 from .measures import bayes_vulnerability
 from .plotting import (
     STYLES,
@@ -69,8 +71,28 @@ def _values(data: str | os.PathLike | None, k: int, n: int, rng: np.random.Gener
     values, _ = datasets.top_k_items(items, k)
     if values.size == 0:
         msg = f"data: no values found in {data}"
-        raise ValueError(msg)
+        raise ParameterError(msg)
     return rng.choice(values, size=min(n, values.size), replace=False)
+
+
+def _out_dir(out: Any) -> Path:
+    """``out`` as a directory Path: a str or os.PathLike that is not an existing file.
+
+    Checked before any computation, so a bad ``out`` fails at once.
+    """
+    if isinstance(out, bool) or not isinstance(out, (str, os.PathLike)) or out == "":
+        msg = f"out must be a directory path (str or os.PathLike), got {out!r}"
+        raise InputTypeError(msg)
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        msg = f"out must be a directory, but {str(path)!r} is a file"
+        raise ParameterError(msg)
+    return path
+
+
+def _check_args(out: Any, quick: Any, seed: Any = 0) -> tuple[Path, bool, int]:
+    """The common arguments of the figure functions, checked before computing."""
+    return _out_dir(out), check_bool("quick", quick), check_int("seed", seed, minimum=0)
 
 
 def _prior(values: np.ndarray, k: int) -> np.ndarray:
@@ -97,6 +119,7 @@ def figure_4(out: Path, quick: bool = False, data: Any = None, seed: int = 4) ->
     from .mechanisms import oue, sue, the
     from .simulation import simulate_attack
 
+    out, quick, seed = _check_args(out, quick, seed)
     rng = np.random.default_rng(seed)
     k = 10
     values = _values(data, k, 2_000 if quick else 10_000, rng)
@@ -180,6 +203,7 @@ def figure_5(out: Path, quick: bool = False, data: Any = None, seed: int = 5) ->
     )
     from .simulation.estimators import variance_the
 
+    out, quick, seed = _check_args(out, quick, seed)
     rng = np.random.default_rng(seed)
     k = 50
     values = _values(data, k, 2_000 if quick else 10_000, rng)
@@ -270,6 +294,8 @@ def figure_6(out: Path, quick: bool = False, k: int = 50) -> Figure:
     >>> fig.series["coincide"]["SS"]["equal_from"] > 3.4   # omega = 1 from eps = ln(2k/3 - 1)
     True
     """
+    out, quick, _ = _check_args(out, quick)
+    k = check_int("k", k, minimum=2)
     eps = np.linspace(0.1, 20.0, 40 if quick else 200)
     curves = {
         "GRR": formulas.bayes_capacity_grr(k, eps),
@@ -346,6 +372,7 @@ def figure_7(out: Path, quick: bool = False, seed: int = 7) -> Figure:
     """
     from .simulation import attack_lh, empirical_asr, sample_lh
 
+    out, quick, seed = _check_args(out, quick, seed)
     rng = np.random.default_rng(seed)
     ks = np.arange(2, 11 if quick else 31)
     repeats = 5 if quick else 50
@@ -430,7 +457,14 @@ def reproduce(
     ...     [f.path.name for f in reproduce(d, quick=True, which=[6])]
     ['figure6_capacity_all_protocols.png']
     """
-    out = Path(out)
+    out, quick, _ = _check_args(out, quick)
+    if data is not None and not isinstance(data, (str, os.PathLike)):
+        msg = f"data must be a file path (str or os.PathLike) or None, got {data!r}"
+        raise InputTypeError(msg)
+    if isinstance(which, (str, bytes)) or not hasattr(which, "__iter__"):
+        msg = f"which must be a sequence of figure numbers, got {which!r}"
+        raise InputTypeError(msg)
+    which = [check_int("which entry", w) for w in which]
     makers = {
         4: lambda: figure_4(out, quick, data),
         5: lambda: figure_5(out, quick, data),
@@ -440,5 +474,5 @@ def reproduce(
     unknown = sorted(set(which) - set(makers))
     if unknown:
         msg = f"which: the paper's reproducible figures are 4, 5, 6, 7; got {unknown}"
-        raise ValueError(msg)
+        raise ParameterError(msg)
     return [makers[i]() for i in which]

@@ -447,3 +447,34 @@ def test_acc_oue_monte_carlo_k50():
 def test_argument_rules(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+def test_float_k_beyond_int64_is_exact_not_wrapped():
+    # issue 8 (bad-input sweep): k = 1e300 was cast to int64 (wrapping to a negative
+    # number) and refused as "k must be >= 2". GRR's capacity k e^eps / (e^eps + k - 1)
+    # tends to e^eps as k grows: at k = 1e300 it is e^eps to double precision.
+    import math
+
+    from qifldp import formulas as f
+
+    assert math.isclose(f.bayes_capacity_grr(1e300, 1.0), math.e, rel_tol=1e-15)
+    assert f.bayes_capacity_grr(1e300, 1.0) == f.bayes_capacity_grr(10**300, 1.0)
+    out = f.asr_grr([4.0, 1e20], 1.0)
+    assert math.isclose(out[1], math.e * 1e-20, rel_tol=1e-12)
+    assert math.isclose(out[0], f.asr_grr(4, 1.0), rel_tol=1e-15)
+
+
+def test_integer_k_beyond_the_float_range_is_refused_clearly():
+    # issue 8 (bad-input sweep): k = 10**400 raised OverflowError from float(k)
+    import pytest
+
+    from qifldp import formulas as f
+    from qifldp.errors import ParameterError
+
+    for fn in (f.bayes_capacity_grr, f.asr_oue, f.bayes_capacity_ss, f.acc_sue):
+        with pytest.raises(ParameterError, match=r"k beyond the float range.*10\^400.0"):
+            fn(10**400, 1.0)
+    with pytest.raises(ParameterError, match=r"10\^5000.0"):
+        f.asr_grr(10**5000, 1.0)
+    # g of local hashing enters through its logarithm: a huge g stays supported
+    assert f.bayes_capacity_lh(5, 1.0, 10**400) == pytest.approx(1.0, rel=1e-12)

@@ -15,6 +15,16 @@ __all__ = ["subset_selection"]
 
 
 def _log10_comb(n: int, r: int) -> float:
+    """log10 C(n, r), for the size guard.
+
+    Beyond n = 10^15 (lgamma loses the difference and overflows near 1e305) the
+    lower bound r log10(n / r) <= log10 C(n, r), r = min(r, n - r), is returned:
+    it is only compared with the size limit, which every such channel exceeds
+    anyway through its n rows.
+    """
+    r = min(r, n - r)
+    if n > 10**15:  # lgamma loses the difference (and overflows near 1e305)
+        return r * math.log10(n / max(r, 1)) if r else 0.0
     return (math.lgamma(n + 1) - math.lgamma(r + 1) - math.lgamma(n - r + 1)) / math.log(10)
 
 

@@ -14,6 +14,12 @@ plausible-deniability attacks of the literature, with the empirical success rate
 
 Data (:mod:`.data`): FIMI transaction files (Kosarak) and synthetic Zipf data.
 
+Memory: every function sizes its work by the data (users, subset sizes, observed
+values), not by the domain size k alone, and checks each array it must allocate
+against :data:`MEMORY_BUDGET_BYTES` (1 GiB) *before* allocating; beyond it a
+:class:`~qifldp.errors.SizeError` names the size and what to do instead (fewer
+users per call, ``support_counts(..., sparse=True)`` for huge domains).
+
 >>> import qifldp as q
 >>> from qifldp.simulation import zipf_data, sample_oue, estimate_oue
 >>> xs = zipf_data(100_000, 10, 1.0, rng=0)
@@ -24,6 +30,7 @@ True
 
 from __future__ import annotations
 
+from ._util import MEMORY_BUDGET_BYTES
 from .attacks import (
     TIE_RTOL,
     EmpiricalRate,
@@ -92,6 +99,7 @@ from .samplers import (
 )
 
 __all__ = [
+    "MEMORY_BUDGET_BYTES",
     # samplers
     "DEFAULT_PRIME",
     "LHReports",

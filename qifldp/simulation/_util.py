@@ -7,13 +7,61 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputTypeError, ParameterError
+from .._validation import check_int
+from ..errors import InputTypeError, ParameterError, SizeError
 
 __all__: list[str] = []
 
 #: Number of matrix cells processed per block by the chunked (n, k) loops: big
 #: enough to amortise numpy's per-call overhead, small enough to stay in cache.
 CHUNK_CELLS: int = 1 << 18
+
+#: Memory budget of the simulation subpackage: the largest array (in bytes) a
+#: sampler, estimator, attack or data generator may allocate, for its output or
+#: its working storage. 1 GiB. Every size is estimated *before* allocating; a
+#: request beyond the budget raises :class:`~qifldp.errors.SizeError` naming the
+#: size and what to do instead (fewer users per call, sparse counts). Working
+#: storage is sized by the data (users, subset sizes, observed values), never by
+#: the domain size k alone.
+MEMORY_BUDGET_BYTES: int = 1 << 30
+
+
+def check_memory(n_items: int, item_bytes: int, what: str, alternative: str) -> None:
+    """Raise SizeError when ``n_items * item_bytes`` exceeds :data:`MEMORY_BUDGET_BYTES`.
+
+    >>> check_memory(10, 8, "x", "y")
+    >>> check_memory(10**9, 8, "the estimates", "sparse counts")
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.SizeError: the estimates would need 1000000000 x 8 bytes = 7.45 GiB, ...
+    """
+    size = float(n_items) * float(item_bytes)
+    if size > MEMORY_BUDGET_BYTES:
+        count = int(n_items) if float(n_items) < 1e30 else f"{float(n_items):.3g}"
+        msg = (
+            f"{what} would need {count} x {int(item_bytes)} bytes = {size / 2**30:.3g} GiB, "
+            f"more than the simulation memory budget MEMORY_BUDGET_BYTES = "
+            f"{MEMORY_BUDGET_BYTES / 2**30:.3g} GiB. Use {alternative} instead."
+        )
+        raise SizeError(msg)
+
+
+def check_n(value: Any, name: str = "n") -> int:
+    """A number of users: an integer (int or numpy integer, not a float) ``>= 1``.
+
+    Floats are refused even when integral: a float here is almost always a
+    swapped argument (``variance_oue(n, eps)`` instead of ``variance_oue(eps, n)``).
+
+    >>> check_n(100)
+    100
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        msg = (
+            f"{name} must be an integer number of users, got {value!r} of type "
+            f"{type(value).__name__} (check the argument order)"
+        )
+        raise InputTypeError(msg)
+    return check_int(name, value, minimum=1)
 
 
 def as_rng(rng: Any, name: str = "rng") -> np.random.Generator:
@@ -34,9 +82,33 @@ def as_rng(rng: Any, name: str = "rng") -> np.random.Generator:
     return np.random.default_rng(rng)
 
 
+def as_array(value: Any, name: str) -> np.ndarray:
+    """``np.asarray(value)`` with a clear error for None, strings, ragged lists and
+    complex or object entries (report matrices hold integers, booleans or floats)."""
+    if value is None or isinstance(value, (str, bytes, dict, set)):
+        msg = f"{name} must be an array, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError) as exc:  # ragged nested lists
+        msg = f"{name} must be a rectangular array: {exc}"
+        raise ParameterError(msg) from None
+    if arr.dtype == object or np.issubdtype(arr.dtype, np.complexfloating):
+        msg = f"{name} must hold integers, booleans or real numbers, got dtype {arr.dtype}"
+        raise InputTypeError(msg)
+    return arr
+
+
 def as_values(xs: Any, k: int, name: str = "xs") -> np.ndarray:
     """``xs`` as a 1-D int64 array with every entry in 0..k-1."""
-    arr = np.asarray(xs)
+    if xs is None or isinstance(xs, (str, bytes, dict, set)):
+        msg = f"{name} must be a 1-D array of input indices, got {type(xs).__name__}"
+        raise InputTypeError(msg)
+    try:
+        arr = np.asarray(xs)
+    except (ValueError, TypeError) as exc:  # ragged nested lists
+        msg = f"{name} must be a 1-D array of input indices: {exc}"
+        raise ParameterError(msg) from None
     if arr.ndim != 1:
         msg = f"{name} must be a 1-D array of input indices, got shape {arr.shape}"
         raise ParameterError(msg)

@@ -8,12 +8,21 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_real
 from ..channel import as_channel
 from ..errors import InputTypeError, ParameterError
 from ..priors import as_prior
-from ._util import as_rng, as_values, choose_uniform_true, row_chunks
-from .samplers import LHReports, sample
+from ._util import (
+    CHUNK_CELLS,
+    as_array,
+    as_rng,
+    as_values,
+    check_memory,
+    check_n,
+    choose_uniform_true,
+    row_chunks,
+)
+from .samplers import LHReports, sample, universal_hash
 
 __all__ = [
     "TIE_RTOL",
@@ -126,6 +135,7 @@ def bayes_attack(
     [0, 1, 1]
     """
     C = as_channel(C)
+    tie_rtol = check_real("tie_rtol", tie_rtol, minimum=0.0, maximum=0.5)
     pi = as_prior(prior, C.n_inputs)
     ys = as_values(ys, C.n_outputs, name="ys")
     rng = as_rng(rng)
@@ -175,7 +185,7 @@ def attack_grr(reports: Any) -> np.ndarray:
     >>> attack_grr([2, 0]).tolist()
     [2, 0]
     """
-    arr = np.asarray(reports)
+    arr = as_array(reports, "reports")
     if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
         msg = f"GRR reports must be a 1-D integer array, got shape {arr.shape} of {arr.dtype}"
         raise ParameterError(msg)
@@ -213,7 +223,7 @@ def attack_ss(reports: Any, rng: Any = None) -> np.ndarray:
     >>> attack_ss(np.array([[1, 3], [0, 2]]), rng=0).tolist() in ([1, 0], [1, 2], [3, 0], [3, 2])
     True
     """
-    arr = np.asarray(reports)
+    arr = as_array(reports, "reports")
     rng = as_rng(rng)
     if arr.ndim != 2:
         msg = (
@@ -227,6 +237,9 @@ def attack_ss(reports: Any, rng: Any = None) -> np.ndarray:
         msg = f"SS subsets must be integers, got dtype {arr.dtype}"
         raise InputTypeError(msg)
     n, omega = arr.shape
+    if omega == 0:
+        msg = "SS subsets must have omega >= 1 columns, got shape (n, 0)"
+        raise ParameterError(msg)
     return arr[np.arange(n), rng.integers(0, omega, size=n)].astype(np.int64)
 
 
@@ -261,9 +274,9 @@ def attack_ue(bits: Any, rng: Any = None) -> np.ndarray:
     >>> attack_ue(np.array([[0, 1, 0]], dtype=bool), rng=0).tolist()
     [1]
     """
-    arr = np.asarray(bits)
-    if arr.ndim != 2:
-        msg = f"bits must be an (n, k) boolean matrix, got shape {arr.shape}"
+    arr = as_array(bits, "bits")
+    if arr.ndim != 2 or arr.shape[1] == 0:
+        msg = f"bits must be an (n, k) boolean matrix with k >= 1, got shape {arr.shape}"
         raise ParameterError(msg)
     if arr.dtype != np.bool_:
         if np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1)):
@@ -326,7 +339,9 @@ def attack_lh(reports: LHReports, rng: Any = None) -> np.ndarray:
     -----
     The attack A_LH of the QIF paper (Sec. V-C) and of Arcolezi et al. (2023).
     Bayes-optimal under a uniform prior (the posterior of x is proportional to
-    p if h(x) = y, q' otherwise). O(n k).
+    p if h(x) = y, q' otherwise). O(n k) by enumeration; for universal-hash
+    reports with k > :data:`LH_REJECTION_RATIO` · g, about O(n g) by rejection
+    sampling (same law), in memory independent of k.
 
     Examples
     --------
@@ -339,10 +354,71 @@ def attack_lh(reports: LHReports, rng: Any = None) -> np.ndarray:
         msg = f"reports must be LHReports (from sample_lh), got {type(reports).__name__}"
         raise InputTypeError(msg)
     rng = as_rng(rng)
+    if reports.table is None and reports.k > LH_REJECTION_RATIO * reports.g:
+        return _attack_lh_rejection(reports, rng)
     out = np.empty(len(reports), dtype=np.int64)
     for s, e in row_chunks(len(reports), reports.k, cells=1 << 20):
         out[s:e] = choose_uniform_true(reports.matches(s, e), rng)
     return out
+
+
+#: attack_lh on universal-hash reports draws its guess by rejection (uniform values
+#: until one hashes to the report) when k > LH_REJECTION_RATIO * g, instead of
+#: enumerating all k values of every user: about g hash evaluations per user, in
+#: memory independent of k.
+LH_REJECTION_RATIO: int = 8
+
+#: Candidates per user tried by rejection before the exact enumeration takes over
+#: (in multiples of g; the expected number is about g when h(v) = y for ~k/g values).
+LH_REJECTION_TRIES: int = 64
+
+
+def _attack_lh_rejection(R: LHReports, rng: np.random.Generator) -> np.ndarray:
+    """Uniform guess among {v : h_j(v) = y_j} per user, by rejection sampling.
+
+    The first hit of i.i.d. uniform candidates is uniform over the hits, so the
+    guess has the law of :func:`choose_uniform_true` on the user's match row.
+    Users without a hit after ``LH_REJECTION_TRIES * g`` candidates (very few
+    matches, or none) are enumerated exactly in blocks of values
+    (:func:`_lh_enumerate`); mixing the two routes keeps the law exact.
+    """
+    n, k, g = len(R), R.k, R.g
+    out = np.empty(n, dtype=np.int64)
+    active = np.arange(n)
+    tried = 0
+    while active.size and tried < LH_REJECTION_TRIES * g:
+        per_user = max(1, min(4 * g, CHUNK_CELLS // active.size))
+        v = rng.integers(0, k, size=(active.size, per_user), dtype=np.int64)
+        h = universal_hash(R.a[active, None], R.b[active, None], v, g, R.prime)
+        hit = h == R.y[active, None]
+        found = hit.any(axis=1)
+        first = hit.argmax(axis=1)
+        out[active[found]] = v[found, first[found]]
+        active = active[~found]
+        tried += per_user
+    for j in active:
+        out[j] = _lh_enumerate(R, int(j), rng)
+    return out
+
+
+def _lh_enumerate(R: LHReports, j: int, rng: np.random.Generator) -> int:
+    """Uniform value among {v : h_j(v) = y_j} (uniform over 0..k-1 if empty), in blocks."""
+    a, b, y = int(R.a[j]), int(R.b[j]), int(R.y[j])
+    blocks = [(s, min(R.k, s + CHUNK_CELLS)) for s in range(0, R.k, CHUNK_CELLS)]
+
+    def hits(s: int, e: int) -> np.ndarray:
+        return universal_hash(a, b, np.arange(s, e, dtype=np.int64), R.g, R.prime) == y
+
+    counts = [int(np.count_nonzero(hits(s, e))) for s, e in blocks]
+    total = sum(counts)
+    if total == 0:
+        return int(rng.integers(0, R.k))
+    r = int(rng.integers(0, total))
+    for (s, e), c in zip(blocks, counts, strict=True):
+        if r < c:
+            return s + int(np.flatnonzero(hits(s, e))[r])
+        r -= c
+    raise AssertionError("unreachable: r < total")
 
 
 def empirical_asr(xs: Any, guesses: Any) -> EmpiricalRate:
@@ -374,8 +450,8 @@ def empirical_asr(xs: Any, guesses: Any) -> EmpiricalRate:
     >>> empirical_asr([0, 1, 2, 3], [0, 1, 0, 0]).rate
     0.5
     """
-    xs = np.asarray(xs)
-    guesses = np.asarray(guesses)
+    xs = as_array(xs, "xs")
+    guesses = as_array(guesses, "guesses")
     if xs.shape != guesses.shape or xs.ndim != 1:
         msg = (
             "xs and guesses must be 1-D of the same length, "
@@ -434,7 +510,9 @@ def simulate_attack(
     True
     """
     C = as_channel(C)
-    n = check_int("n", n, minimum=1)
+    n = check_n(n)
+    # the users' values, outputs, sort order and guesses: a few int64 per user
+    check_memory(n, 32, f"simulate_attack(n = {n})", "fewer users per call")
     pi = as_prior(prior, C.n_inputs)
     rng = as_rng(rng)
     same = isinstance(attacker_prior, str) and attacker_prior == "same"

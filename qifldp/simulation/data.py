@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_choice, check_int, check_real
 from ..errors import InputTypeError, ParameterError
-from ._util import as_rng
+from ._util import as_array, as_rng, check_memory
 
 __all__ = [
     "FIMI_BLOCK_BYTES",
@@ -60,7 +60,19 @@ class Transactions:
         >>> Transactions.from_lists([[1], [2, 3]]).offsets.tolist()
         [0, 1, 3]
         """
-        rows = [np.asarray(list(r), dtype=np.int64) for r in lists]
+        if lists is None or isinstance(lists, (str, bytes)) or not hasattr(lists, "__iter__"):
+            msg = f"transactions must be an iterable of item lists, got {type(lists).__name__}"
+            raise InputTypeError(msg)
+        rows = []
+        for i, r in enumerate(lists):
+            if isinstance(r, (str, bytes)) or not hasattr(r, "__iter__"):
+                msg = f"transaction {i} must be a list of integer items, got {type(r).__name__}"
+                raise InputTypeError(msg)
+            arr = np.asarray(list(r))
+            if arr.size and (arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer)):
+                msg = f"transaction {i} must hold integer items, got dtype {arr.dtype}"
+                raise InputTypeError(msg)
+            rows.append(arr.astype(np.int64).reshape(-1))
         for i, r in enumerate(rows):
             if r.size == 0:
                 msg = f"transaction {i} is empty (every user holds at least one item)"
@@ -106,6 +118,16 @@ class Transactions:
         return [self[i].tolist() for i in range(len(self))]
 
 
+def _check_path(path: Any) -> str:
+    """A file path (str or os.PathLike, not a file descriptor); opening errors stay OSError."""
+    if isinstance(path, (str, os.PathLike)):
+        path = os.fspath(path)
+        if isinstance(path, str) and path:
+            return path
+    msg = f"path must be a file name (str or os.PathLike), got {path!r}"
+    raise InputTypeError(msg)
+
+
 def load_fimi(path: str | os.PathLike, max_transactions: int | None = None) -> Transactions:
     """Load a FIMI transaction file (Kosarak format): one transaction per line.
 
@@ -146,7 +168,7 @@ def load_fimi(path: str | os.PathLike, max_transactions: int | None = None) -> T
     >>> load_fimi(f).to_lists()
     [[1, 2, 3], [7, 1]]
     """
-    path = os.fspath(path)
+    path = _check_path(path)
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as fh:
         data = fh.read()
@@ -260,11 +282,11 @@ def write_fimi(
     >>> open(f).read()
     '1 2\\n3\\n'
     """
+    path = _check_path(path)
     T = transactions
     if not isinstance(T, Transactions):
         T = Transactions.from_lists(T)
     text = "".join(" ".join(map(str, row.tolist())) + "\n" for row in T)
-    path = os.fspath(path)
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "wb") as fh:
         fh.write(text.encode("ascii"))
@@ -306,6 +328,7 @@ def single_items(transactions: Transactions, how: str = "first", rng: Any = None
     if not isinstance(transactions, Transactions):
         msg = f"transactions must be Transactions (load_fimi), got {type(transactions).__name__}"
         raise InputTypeError(msg)
+    check_choice("how", how, ("first", "random"))
     if how == "first":
         return transactions.items[transactions.offsets[:-1]].copy()
     if how == "random":
@@ -350,7 +373,7 @@ def top_k_items(values: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     >>> xs.tolist(), labels.tolist()
     ([0, 1, 0, 1, 0], [7, 3])
     """
-    values = np.asarray(values)
+    values = as_array(values, "values")
     if values.ndim != 1 or not np.issubdtype(values.dtype, np.integer):
         msg = f"values must be a 1-D integer array, got shape {values.shape} of {values.dtype}"
         raise ParameterError(msg)
@@ -385,6 +408,8 @@ def zipf_probabilities(k: int, s: float = 1.0) -> np.ndarray:
     ------
     ParameterError, InputTypeError
         k < 1, or s negative, non-finite or not a number.
+    SizeError
+        k probabilities beyond the simulation memory budget.
 
     Notes
     -----
@@ -397,16 +422,15 @@ def zipf_probabilities(k: int, s: float = 1.0) -> np.ndarray:
     """
     k = check_int("k", k, minimum=1)
     s = _check_exponent(s)
+    # the weights and the normalised probabilities
+    check_memory(k, 16, f"zipf_probabilities(k = {k})", "a smaller domain (k values)")
     w = np.arange(1, k + 1, dtype=np.float64) ** (-s)
     return w / w.sum()
 
 
 def _check_exponent(s: Any) -> float:
-    if isinstance(s, bool) or not isinstance(s, (int, float, np.integer, np.floating)):
-        msg = f"s must be a real number, got {type(s).__name__}"
-        raise InputTypeError(msg)
-    s = float(s)
-    if not (s >= 0 and np.isfinite(s)):
+    s = check_real("s", s)
+    if s < 0:
         msg = f"s must be finite and >= 0, got {s}"
         raise ParameterError(msg)
     return s
@@ -433,6 +457,8 @@ def zipf_data(n: int, k: int, s: float = 1.0, rng: Any = None) -> np.ndarray:
     ------
     ParameterError, InputTypeError
         As :func:`zipf_probabilities`; n < 0.
+    SizeError
+        n or k values beyond the simulation memory budget.
 
     Notes
     -----
@@ -445,6 +471,8 @@ def zipf_data(n: int, k: int, s: float = 1.0, rng: Any = None) -> np.ndarray:
     [55000, 27000, 18000]
     """
     n = check_int("n", n, minimum=0)
+    # the uniform draws and the values
+    check_memory(n, 16, f"zipf_data(n = {n})", "fewer users per call")
     p = zipf_probabilities(k, s)
     rng = as_rng(rng)
     cdf = np.cumsum(p)
@@ -478,7 +506,9 @@ def zipf_transactions(
     Raises
     ------
     ParameterError, InputTypeError
-        n < 1, mean_length < 1, bad k or s.
+        n < 1, mean_length < 1 or not finite, bad k or s.
+    SizeError
+        The expected n · mean_length items beyond the simulation memory budget.
 
     Notes
     -----
@@ -491,9 +521,22 @@ def zipf_transactions(
     (5, True)
     """
     n = check_int("n", n, minimum=1)
-    if not (isinstance(mean_length, (int, float)) and mean_length >= 1):
-        msg = f"mean_length must be a number >= 1, got {mean_length!r}"
+    if isinstance(mean_length, bool) or not isinstance(
+        mean_length, (int, float, np.integer, np.floating)
+    ):
+        msg = f"mean_length must be a real number >= 1, got {type(mean_length).__name__}"
+        raise InputTypeError(msg)
+    mean_length = check_real("mean_length", mean_length)
+    if not mean_length >= 1:
+        msg = f"mean_length must be a finite number >= 1, got {mean_length!r}"
         raise ParameterError(msg)
+    # the drawn items, their owners and the sort order: about 3 int64 per item
+    check_memory(
+        n * float(mean_length),
+        24,
+        f"zipf_transactions(n = {n}, mean_length = {mean_length})",
+        "fewer transactions or a smaller mean_length",
+    )
     rng = as_rng(rng)
     draws = 1 + rng.poisson(float(mean_length) - 1.0, size=n)
     items = zipf_data(int(draws.sum()), k, s, rng)

@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import as_real_array, check_bool, check_int, check_probability, check_real
 from ..channel import as_channel
 from ..errors import ChannelError, InputTypeError, ParameterError
 from ..mechanisms import _params as _mp
-from ._util import as_values, row_chunks
+from ._util import as_array, as_values, check_memory, check_n, row_chunks
 from .samplers import LHReports, lh_collision_probability
 
 __all__ = [
@@ -49,7 +49,9 @@ RANK_RTOL: float = 1e-10
 # ----------------------------------------------------------------------------------------
 # support counts and calibration
 # ----------------------------------------------------------------------------------------
-def support_counts(reports: Any, k: int | None = None) -> np.ndarray:
+def support_counts(
+    reports: Any, k: int | None = None, *, sparse: bool = False
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """How many reports support each value v = 0..k-1.
 
     Parameters
@@ -61,15 +63,26 @@ def support_counts(reports: Any, k: int | None = None) -> np.ndarray:
         - :class:`LHReports`: every v with h_j(v) = y_j.
     k : int, optional
         Domain size; needed for 1-D and (n, ω) reports, checked otherwise.
+    sparse : bool
+        Integer reports only (GRR values, SS subsets): return the observed
+        values and their counts, ``(values, counts)``, sorted by value, in
+        memory proportional to the reports rather than to k. Every value not
+        listed has count 0. The way to estimate frequencies over a domain too
+        large for a length-k vector: ``calibrate(counts, n, p*, q*)`` gives the
+        estimates of the listed values; every other value's estimate is
+        ``-q*/(p* - q*)``.
 
     Returns
     -------
-    numpy.ndarray of int64, shape (k,)
+    numpy.ndarray of int64, shape (k,); or (values, counts) when ``sparse``
 
     Raises
     ------
     ParameterError, InputTypeError
         Missing or inconsistent ``k``, reports out of range, bad shape or type.
+    SizeError
+        A length-k count vector beyond the simulation memory budget (use
+        ``sparse=True``).
 
     Notes
     -----
@@ -83,14 +96,26 @@ def support_counts(reports: Any, k: int | None = None) -> np.ndarray:
     [1, 0, 2]
     >>> support_counts(np.array([[True, False], [True, True]])).tolist()
     [2, 1]
+    >>> [a.tolist() for a in support_counts([7, 10**9 - 1, 7], k=10**9, sparse=True)]
+    [[7, 999999999], [2, 1]]
     """
+    if not isinstance(sparse, bool):
+        msg = f"sparse must be True or False, got {sparse!r}"
+        raise InputTypeError(msg)
     if isinstance(reports, LHReports):
+        if sparse:
+            msg = "sparse=True is for integer reports (GRR values, SS subsets), not LHReports"
+            raise ParameterError(msg)
+        _check_dense_k(reports.k, "support_counts", _LH_ALT)
         if k is not None and check_int("k", k, minimum=2) != reports.k:
             msg = f"k = {k} does not match the reports' domain size {reports.k}"
             raise ParameterError(msg)
         return _lh_support_counts(reports)
-    arr = np.asarray(reports)
+    arr = _as_report_array(reports)
     if arr.dtype == np.bool_:
+        if sparse:
+            msg = "sparse=True is for integer reports (GRR values, SS subsets), not bit matrices"
+            raise ParameterError(msg)
         if arr.ndim != 2:
             msg = f"boolean reports must be an (n, k) matrix, got shape {arr.shape}"
             raise ParameterError(msg)
@@ -106,7 +131,31 @@ def support_counts(reports: Any, k: int | None = None) -> np.ndarray:
         msg = f"integer reports must have shape (n,) or (n, omega), got {arr.shape}"
         raise ParameterError(msg)
     flat = as_values(arr.reshape(-1), k, name="reports")
-    return np.bincount(flat, minlength=k).astype(np.int64)
+    if sparse:
+        values, counts = np.unique(flat, return_counts=True)
+        return values.astype(np.int64), counts.astype(np.int64)
+    _check_dense_k(k, "support_counts")
+    return np.bincount(flat, minlength=k).astype(np.int64, copy=False)
+
+
+#: The "use instead" of a length-k count vector: sparse counts of the observed values.
+_SPARSE_ALT = (
+    "support_counts(reports, k, sparse=True) (counts of the observed values only) "
+    "and calibrate() on those counts"
+)
+
+#: Local hashing supports ~k/g values per report, so there are no sparse counts.
+_LH_ALT = "a smaller domain (map the values onto fewer candidates before hashing)"
+
+
+def _check_dense_k(k: int, what: str, alternative: str = _SPARSE_ALT) -> None:
+    """Refuse length-k vectors beyond the memory budget, before allocating: the counts,
+    their float copy and two temporaries of the calibration, 4 x 8 bytes per value."""
+    check_memory(k, 32, f"the length-k vectors of {what} (k = {k})", alternative)
+
+
+def _as_report_array(reports: Any) -> np.ndarray:
+    return as_array(reports, "reports")
 
 
 def _lh_support_counts(R: LHReports) -> np.ndarray:
@@ -147,7 +196,11 @@ def calibrate(
     Raises
     ------
     ParameterError
-        p* = q* (the reports carry no information: ε = 0 or a degenerate ω).
+        p* = q* (the reports carry no information: ε = 0 or a degenerate ω);
+        p* or q* outside [0, 1] or NaN; counts negative, non-finite or above n;
+        counts not a 1-D vector.
+    InputTypeError
+        Non-real p*, q* or counts (complex, strings), a non-integer n.
 
     Notes
     -----
@@ -159,8 +212,14 @@ def calibrate(
     >>> calibrate([30, 70], 100, p_star=0.75, q_star=0.25).tolist()
     [0.1, 0.9]
     """
-    counts = np.asarray(counts, dtype=np.float64)
-    n = check_int("n", n, minimum=1)
+    n = check_n(n)
+    p_star, q_star = _check_pq_star(p_star, q_star)
+    counts = _as_real_vector("counts", counts)
+    if counts.size and (counts.min() < 0 or counts.max() > n):
+        msg = f"counts must lie in [0, n] = [0, {n}] (support counts of n users), got "
+        msg += f"{counts.min() if counts.min() < 0 else counts.max()}"
+        raise ParameterError(msg)
+    check_bool("project", project)
     if not p_star != q_star:
         msg = (
             f"the protocol's p* = {p_star} equals q* = {q_star}: reports carry no information "
@@ -169,6 +228,36 @@ def calibrate(
         raise ParameterError(msg)
     f = (counts / n - q_star) / (p_star - q_star)
     return project_simplex(f) if project else f
+
+
+def _check_pq_star(p_star: Any, q_star: Any) -> tuple[float, float]:
+    return check_probability("p_star", p_star), check_probability("q_star", q_star)
+
+
+def _as_real_vector(name: str, value: Any) -> np.ndarray:
+    """A 1-D finite float64 vector (empty allowed), with a clear error otherwise."""
+    if value is None or isinstance(value, (str, bytes, dict, set)):
+        msg = f"{name} must be a 1-D array of real numbers, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError) as exc:
+        msg = f"{name} must be a 1-D array of real numbers: {exc}"
+        raise ParameterError(msg) from None
+    if arr.dtype == np.bool_ or not (
+        np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
+    ):
+        if not (arr.size == 0 and arr.dtype == object):
+            msg = f"{name} must hold real numbers, got dtype {arr.dtype}"
+            raise InputTypeError(msg)
+    arr = arr.astype(np.float64)
+    if arr.ndim != 1:
+        msg = f"{name} must be a 1-D vector, got shape {arr.shape}"
+        raise ParameterError(msg)
+    if not np.all(np.isfinite(arr)):
+        msg = f"{name} must be finite (no NaN or inf)"
+        raise ParameterError(msg)
+    return arr
 
 
 def frequency_variance(p_star: float, q_star: float, n: int, f: Any = None) -> np.ndarray | float:
@@ -191,7 +280,10 @@ def frequency_variance(p_star: float, q_star: float, n: int, f: Any = None) -> n
     Raises
     ------
     ParameterError
-        p* = q* (no unbiased estimator) or n < 1.
+        p* = q* (no unbiased estimator), p* or q* outside [0, 1], n < 1, or f
+        not a vector of frequencies in [0, 1].
+    InputTypeError
+        Non-real p*, q* or f, a non-integer n.
 
     Notes
     -----
@@ -210,16 +302,20 @@ def frequency_variance(p_star: float, q_star: float, n: int, f: Any = None) -> n
     >>> round(frequency_variance(0.75, 0.25, 100), 6)    # 0.1875 / (100 · 0.25)
     0.0075
     """
-    n = check_int("n", n, minimum=1)
+    n = check_n(n)
+    p_star, q_star = _check_pq_star(p_star, q_star)
     d = p_star - q_star
     if d == 0:
         msg = f"p* = q* = {p_star}: the estimator is undefined"
         raise ParameterError(msg)
-    base = q_star * (1.0 - q_star) / (n * d * d)
+    base = q_star * (1.0 - q_star) / n / d / d  # d * d may underflow; this overflows to inf
     if f is None:
         return float(base)
-    f = np.asarray(f, dtype=np.float64)
-    return (f * p_star * (1.0 - p_star) + (1.0 - f) * q_star * (1.0 - q_star)) / (n * d * d)
+    f = _as_real_vector("f", f)
+    if f.size and (f.min() < 0 or f.max() > 1):
+        msg = "f must hold frequencies in [0, 1]"
+        raise ParameterError(msg)
+    return (f * p_star * (1.0 - p_star) + (1.0 - f) * q_star * (1.0 - q_star)) / n / d / d
 
 
 def project_simplex(v: Any) -> np.ndarray:
@@ -250,7 +346,7 @@ def project_simplex(v: Any) -> np.ndarray:
     >>> project_simplex([0.5, 0.8, -0.1]).round(6).tolist()
     [0.35, 0.65, 0.0]
     """
-    arr = np.array(v, dtype=np.float64)
+    arr = as_real_array("v", v, ndim=(1, 2))
     if arr.ndim not in (1, 2) or arr.size == 0:
         msg = f"v must be a non-empty vector or matrix, got shape {arr.shape}"
         raise ParameterError(msg)
@@ -431,7 +527,7 @@ def _n_reports(reports: Any) -> int:
 
 
 def _ss_omega(reports: Any, k: int, omega: int | None) -> int:
-    arr = np.asarray(reports)
+    arr = as_array(reports, "reports")
     if arr.ndim != 2:
         msg = (
             "SS reports must be (n, omega) subsets or an (n, k) membership matrix, "
@@ -446,7 +542,9 @@ def _ss_omega(reports: Any, k: int, omega: int | None) -> int:
             raise ParameterError(msg)
     else:
         found = arr.shape[1]
-    if omega is not None and found is not None and int(omega) != found:
+    if omega is not None:
+        omega = check_int("omega", omega, minimum=1)
+    if omega is not None and found is not None and omega != found:
         msg = f"omega = {omega} does not match the reports' subset size {found}"
         raise ParameterError(msg)
     if found is None:
@@ -577,7 +675,7 @@ def _estimate_bits(bits: Any, p: float, q: float, project: bool) -> np.ndarray:
 
 
 def _check_bits(bits: Any) -> np.ndarray:
-    arr = np.asarray(bits)
+    arr = as_array(bits, "bits")
     if arr.ndim != 2 or arr.dtype != np.bool_:
         zero_one = np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1))
         if arr.ndim == 2 and zero_one:
@@ -986,6 +1084,7 @@ def inversion_matrix(C: Any, rank_rtol: float = RANK_RTOL) -> np.ndarray:
     [[1.5, -0.5], [-0.5, 1.5]]
     """
     C = as_channel(C)
+    rank_rtol = check_real("rank_rtol", rank_rtol, minimum=0.0, maximum=1.0)
     if C.n_outputs < C.n_inputs:
         msg = (
             f"C has {C.n_outputs} outputs < {C.n_inputs} inputs: the input frequencies are not "
@@ -1050,7 +1149,7 @@ def estimate_inversion(
         raise ParameterError(msg)
     yhat = np.bincount(ys, minlength=C.n_outputs) / ys.size
     f = yhat @ Cp
-    return project_simplex(f) if project else f
+    return project_simplex(f) if check_bool("project", project) else f
 
 
 def variance_inversion(
@@ -1098,14 +1197,15 @@ def variance_inversion(
     """
     C = as_channel(C)
     Cp = inversion_matrix(C, rank_rtol)
-    f = np.asarray(f, dtype=np.float64)
+    full = check_bool("full", full)
+    f = as_real_array("f", f)
     if f.shape != (C.n_inputs,) or not np.all(np.isfinite(f)) or np.any(f < 0):
         msg = f"f must be a non-negative vector of length {C.n_inputs}, got shape {f.shape}"
         raise ParameterError(msg)
     if abs(f.sum() - 1.0) > 1e-9:
         msg = f"f must sum to 1 (frequencies of the users' values), sums to {f.sum()}"
         raise ParameterError(msg)
-    n = check_int("n", n, minimum=1)
+    n = check_n(n)
     mu = f @ C.matrix
     if full:
         return ((Cp.T * mu) @ Cp - np.diag(f)) / n

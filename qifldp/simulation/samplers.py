@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_eps, check_int
+from .._validation import check_choice, check_eps, check_int
 from ..channel import Channel, as_channel, check_size
-from ..errors import ParameterError
+from ..errors import InputTypeError, ParameterError
 from ..mechanisms import _params as _mp
-from ._util import as_rng, as_values, row_chunks
+from ._util import as_array, as_rng, as_values, check_memory, row_chunks
 
 __all__ = [
     "DEFAULT_PRIME",
@@ -136,7 +136,7 @@ def sample_grr(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
     [0, 1, 2, 3]
     """
     p, _ = _mp.grr_probabilities(k, eps)
-    k = int(k)
+    k = check_int("k", k, minimum=2, maximum=MAX_SS_K)
     xs = as_values(xs, k)
     rng = as_rng(rng)
     n = xs.size
@@ -226,14 +226,20 @@ def sample_ss(
     ------
     ParameterError, InputTypeError
         Bad ``k``, ``eps``, ``omega``, ``xs`` or ``output``.
+    SizeError
+        The output (n ω int64, or n k booleans) beyond the memory budget.
 
     Notes
     -----
     The true value is included with probability p = ω e^ε/(ω e^ε + k − ω); the
-    remaining ω − 1 (or ω) values are a uniform subset of the k − 1 others,
-    drawn by Floyd's algorithm vectorised over users (drawing the complement
-    when it is smaller), in cache-sized blocks of users. O(n · min(ω, k − ω))
-    random draws plus O(n k) for the membership matrix.
+    remaining ω − 1 (or ω) values are a uniform subset of the k − 1 others.
+    When k <= :data:`SS_DENSE_RATIO` · ω they are drawn by Floyd's algorithm on
+    a membership mask, vectorised over users (drawing the complement when it
+    is smaller); otherwise sparsely, as the first distinct values of uniform
+    draws (:func:`_ss_subsets_sparse`), so the work is sized by n ω, never by
+    n k. Blocks of about 2^20 cells. Time O(n ω log ω) (plus O(n k) for the
+    membership matrix); the output is checked against
+    ``qifldp.simulation.MEMORY_BUDGET_BYTES`` before it is allocated.
 
     Examples
     --------
@@ -242,24 +248,127 @@ def sample_ss(
     ((2, 2), True)
     """
     k, eps, omega = _mp.check_ss(k, eps, omega)
-    if output not in ("subsets", "membership"):
-        msg = f"output must be 'subsets' or 'membership', got {output!r}"
+    check_choice("output", output, ("subsets", "membership"))
+    if k > MAX_SS_K:
+        msg = f"k must be <= {MAX_SS_K} for sample_ss (values are stored as int64), got {k}"
         raise ParameterError(msg)
     xs = as_values(xs, k)
     rng = as_rng(rng)
     p = _mp.ss_probabilities(k, eps, omega)[0]
     n = xs.size
+    alt = "fewer users per call (sample in batches and concatenate)"
     if output == "membership":
-        out = np.empty((n, k), dtype=bool)
+        check_memory(n, k, f"the (n, k) membership matrix of sample_ss (n = {n}, k = {k})", alt)
+        out = np.zeros((n, k), dtype=bool)
     else:
+        check_memory(
+            n * omega, 8, f"the (n, omega) subsets of sample_ss (n = {n}, omega = {omega})", alt
+        )
         out = np.empty((n, omega), dtype=np.int64)
-    for s, e in row_chunks(n, k, cells=1 << 20):
-        mask = _ss_mask(xs[s:e], k, omega, p, rng)
-        if output == "membership":
-            out[s:e] = mask[:, :k]
-        else:  # row-major positions of the True cells, already sorted within each row
-            out[s:e] = (np.flatnonzero(mask) % (k + 1)).reshape(e - s, omega)
+    dense = k <= SS_DENSE_RATIO * omega
+    keys = dense and SS_KEYS_MIN_K < k <= SS_KEYS_MAX_K
+    # rows per block: about 2^20 cells of working storage, and row * k < 2^62 (int64 codes)
+    step = max(1, min((1 << 20) // (k + 1 if dense else omega), (1 << 62) // (k + 1)))
+    for s in range(0, n, step):
+        e = min(n, s + step)
+        if dense and not keys:
+            mask = _ss_mask(xs[s:e], k, omega, p, rng)
+            if output == "membership":
+                out[s:e] = mask[:, :k]
+            else:  # row-major positions of the True cells, already sorted within each row
+                out[s:e] = (np.flatnonzero(mask) % (k + 1)).reshape(e - s, omega)
+        else:
+            draw = _ss_subsets_keys if keys else _ss_subsets_sparse
+            sub = draw(xs[s:e], k, omega, p, rng)
+            if output == "membership":
+                out[np.repeat(np.arange(s, e), omega), sub.reshape(-1)] = True
+            else:
+                out[s:e] = sub
     return out
+
+
+#: sample_ss draws subsets on an (n, k) membership mask (Floyd's algorithm) when
+#: k <= SS_DENSE_RATIO * omega (the mask is then at most this many times the output);
+#: otherwise it draws each subset sparsely, in O(omega) memory per user.
+SS_DENSE_RATIO: int = 4
+
+#: In the dense regime (k <= SS_DENSE_RATIO * omega), domains with
+#: SS_KEYS_MIN_K < k <= SS_KEYS_MAX_K draw each subset as the smallest of k − 1
+#: uniform keys (one vectorised argpartition per block of users) instead of
+#: Floyd's algorithm, whose ω − 1 sequential steps per block dominate when a block
+#: holds few users; the keys of one user take at most 8 SS_KEYS_MAX_K bytes.
+SS_KEYS_MIN_K: int = 1024
+SS_KEYS_MAX_K: int = (1 << 22) + 1
+
+
+def _ss_subsets_keys(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
+    """Sorted ω-SS subsets of a block of users, shape (n, ω), by random keys.
+
+    The true value x is in the subset w.p. p; the other values are the indices
+    of the ω − 1 (x in) or ω (x out) smallest of m = k − 1 i.i.d. uniform keys,
+    a uniform subset of that size, mapped to values by i -> i + [i >= x]. One
+    argpartition at position ω − 1 gives both: its first ω − 1 columns are the
+    ω − 1 smallest keys and its first ω columns the ω smallest. O(n k).
+    """
+    n = xs.size
+    m = k - 1
+    incl = rng.random(n) < p
+    if omega - 1 >= m:  # omega = k: p = 1, every subset is the whole domain
+        return np.broadcast_to(np.arange(k, dtype=np.int64), (n, k)).copy()
+    part = np.argpartition(rng.random((n, m)), omega - 1, axis=1)[:, :omega]
+    part = part.astype(np.int64, copy=False)
+    values = part + (part >= xs[:, None])
+    values[incl, omega - 1] = xs[incl]  # x replaces the ω-th smallest key
+    values.sort(axis=1)
+    return values
+
+
+#: Largest domain size of sample_ss and sample_grr (values and row-coded values fit in int64).
+MAX_SS_K: int = 1 << 62
+
+
+def _ss_subsets_sparse(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
+    """Sorted ω-SS subsets of a block of users, shape (n, ω), in O(n ω) memory.
+
+    The true value x is in the subset w.p. p; the other s = ω − 1 (x in) or ω
+    (x out) values are the first s *distinct* values of an i.i.d. uniform
+    sequence over the m = k − 1 indices 0..m-1 (mapped to values by
+    i -> i + [i >= x]). That set is uniform over the s-subsets (the sequence's
+    law is invariant under permutations of the indices). Vectorised in rounds:
+    each user draws exactly as many values as it still lacks, and the new
+    distinct ones join its set, so no user ever overshoots. With s < m / 3 at
+    most a third of the draws collide, so the number of rounds is O(log s).
+    Values are kept as row-coded int64 ``row * m + index`` in one sorted array.
+    """
+    n = xs.size
+    m = k - 1
+    rows = np.arange(n, dtype=np.int64)
+    incl = rng.random(n) < p
+    s_row = np.where(incl, omega - 1, omega).astype(np.int64)
+    codes = np.empty(0, dtype=np.int64)
+    need = s_row.copy()
+    while True:
+        total = int(need.sum())
+        if total == 0:
+            break
+        new = np.repeat(rows, need) * m + rng.integers(0, m, size=total, dtype=np.int64)
+        new.sort()
+        if new.size > 1:  # distinct new values (np.unique without its hashing path)
+            new = new[np.concatenate(([True], new[1:] != new[:-1]))]
+        if codes.size:
+            pos = np.searchsorted(codes, new)
+            seen = pos < codes.size
+            seen[seen] = codes[pos[seen]] == new[seen]
+            new = new[~seen]
+        codes = np.sort(np.concatenate((codes, new)), kind="stable")
+        need = s_row - np.bincount(codes // m, minlength=n)
+    owner = codes // m
+    idx = codes % m
+    values = idx + (idx >= xs[owner])
+    coded = owner * k + values
+    coded = np.concatenate((coded, rows[incl] * k + xs[incl]))
+    coded.sort(kind="stable")
+    return (coded % k).reshape(n, omega)
 
 
 # ----------------------------------------------------------------------------------------
@@ -326,8 +435,9 @@ def universal_hash(a: Any, b: Any, x: Any, g: int, prime: int = DEFAULT_PRIME) -
 
     Raises
     ------
-    None: the arguments are not validated (a hot inner function); use values
-    in the stated ranges.
+    InputTypeError, ParameterError
+        Non-integer a, b, x; a bad g or prime. The ranges of a, b, x are not
+        checked (a hot inner function); use values in the stated ranges.
 
     Notes
     -----
@@ -338,10 +448,22 @@ def universal_hash(a: Any, b: Any, x: Any, g: int, prime: int = DEFAULT_PRIME) -
     >>> universal_hash(3, 5, [0, 1, 2], g=4, prime=7).tolist()  # (5, 8, 11) mod 7 = (5, 1, 4)
     [1, 1, 0]
     """
-    a = np.asarray(a, dtype=np.int64)
-    b = np.asarray(b, dtype=np.int64)
-    x = np.asarray(x, dtype=np.int64)
-    return ((a * x + b) % int(prime)) % int(g)
+    g = check_int("g", g, minimum=1, maximum=1 << 62)
+    prime = check_int("prime", prime, minimum=2, maximum=DEFAULT_PRIME)
+    a, b, x = (_hash_ints(name, v) for name, v in (("a", a), ("b", b), ("x", x)))
+    return ((a * x + b) % prime) % g
+
+
+def _hash_ints(name: str, value: Any) -> np.ndarray:
+    """An int64 array for universal_hash (type check only: the hot path stays O(size))."""
+    if value is None or isinstance(value, (str, bytes)):
+        msg = f"{name} must be integers, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    arr = as_array(value, name)
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        msg = f"{name} must be integers, got dtype {arr.dtype}"
+        raise InputTypeError(msg)
+    return arr.astype(np.int64, copy=False)
 
 
 def lh_collision_probability(g: int, prime: int | None = DEFAULT_PRIME) -> float:
@@ -388,6 +510,10 @@ def lh_collision_probability(g: int, prime: int | None = DEFAULT_PRIME) -> float
     return same / (prime * (prime - 1))
 
 
+#: What to do instead of an (m, k) LHReports table beyond the memory budget.
+_ROWS_ALT = "a smaller user range (start, stop) per call"
+
+
 @dataclass(frozen=True, eq=False)
 class LHReports:
     """The reports of n users under local hashing: each user's hash function and perturbed hash.
@@ -423,7 +549,9 @@ class LHReports:
     table: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        y = np.asarray(self.y)
+        object.__setattr__(self, "k", check_int("k", self.k, minimum=2))
+        object.__setattr__(self, "g", check_int("g", self.g, minimum=2))
+        y = as_array(self.y, "y")
         if y.ndim != 1 or not np.issubdtype(y.dtype, np.integer):
             msg = f"y must be a 1-D integer array, got shape {y.shape} of {y.dtype}"
             raise ParameterError(msg)
@@ -433,7 +561,7 @@ class LHReports:
         object.__setattr__(self, "y", y.astype(np.int64, copy=False))
         n = y.size
         if self.table is not None:
-            table = np.asarray(self.table)
+            table = as_array(self.table, "table")
             if table.shape != (n, self.k):
                 msg = f"table must have shape (n, k) = ({n}, {self.k}), got {table.shape}"
                 raise ParameterError(msg)
@@ -443,7 +571,7 @@ class LHReports:
             raise ParameterError(msg)
         _check_prime(self.prime, self.k, self.g)
         for name in ("a", "b"):
-            arr = np.asarray(getattr(self, name))
+            arr = as_array(getattr(self, name), name)
             if arr.shape != (n,) or not np.issubdtype(arr.dtype, np.integer):
                 msg = f"{name} must be an integer array of shape ({n},), got {arr.shape}"
                 raise ParameterError(msg)
@@ -507,6 +635,13 @@ class LHReports:
             np.add(h, a, out=h)
             np.minimum(h, h - P, out=h)
 
+    def _range(self, start: Any, stop: Any) -> tuple[int, int]:
+        """Checked user range start..stop-1 (0 <= start <= stop <= n)."""
+        n = len(self)
+        start = check_int("start", start, minimum=0, maximum=n)
+        stop = n if stop is None else check_int("stop", stop, minimum=start, maximum=n)
+        return start, stop
+
     def hash_values(self, start: int = 0, stop: int | None = None) -> np.ndarray:
         """The (m, k) table of h_j(v) for users j in ``start..stop-1`` and every value v.
 
@@ -516,7 +651,8 @@ class LHReports:
         >>> bool((R.hash_values()[[0, 1], [0, 1]] >= 0).all())
         True
         """
-        stop = len(self) if stop is None else stop
+        start, stop = self._range(start, stop)
+        check_memory((stop - start) * self.k, 8, "the (m, k) hash table of LHReports", _ROWS_ALT)
         out = np.empty((stop - start, self.k), dtype=np.int64)
         for v, col in self._columns(start, stop):
             out[:, v] = col
@@ -531,7 +667,8 @@ class LHReports:
         >>> R.matches()[[0, 1], [0, 1]].tolist()   # with eps = 50 the true value always matches
         [True, True]
         """
-        stop = len(self) if stop is None else stop
+        start, stop = self._range(start, stop)
+        check_memory((stop - start) * self.k, 1, "the (m, k) match table of LHReports", _ROWS_ALT)
         y = self.y[start:stop].astype(np.uint32)
         out = np.empty((stop - start, self.k), dtype=bool)
         for v, col in self._columns(start, stop):
@@ -618,9 +755,7 @@ def sample_lh(
     k = check_int("k", k, minimum=2)
     g = check_int("g", g, minimum=2)
     p, _ = _mp.lh_probabilities(g, eps)
-    if hash not in ("universal", "uniform"):
-        msg = f"hash must be 'universal' or 'uniform', got {hash!r}"
-        raise ParameterError(msg)
+    check_choice("hash", hash, ("universal", "uniform"))
     xs = as_values(xs, k)
     rng = as_rng(rng)
     n = xs.size
@@ -959,9 +1094,7 @@ def sample_the(
     p, q = _mp.the_probabilities(eps, theta)
     eps = float(eps)
     theta = float(theta)
-    if method not in ("laplace", "bernoulli"):
-        msg = f"method must be 'laplace' or 'bernoulli', got {method!r}"
-        raise ParameterError(msg)
+    check_choice("method", method, ("laplace", "bernoulli"))
     if method == "bernoulli":
         return _sample_bits(xs, k, p, q, rng)
     k = check_int("k", k, minimum=2)

@@ -112,11 +112,12 @@ def test_grr_law(k, eps):
 
 @pytest.mark.parametrize(
     "k, eps, omega",
-    [(5, 1.0, 2), (5, 0.5, 4), (4, 2.0, 1), (6, 1.0, 3), (4, 1.0, 4)],
+    [(5, 1.0, 2), (5, 0.5, 4), (4, 2.0, 1), (6, 1.0, 3), (4, 1.0, 4), (9, 1.0, 2), (10, 0.5, 1)],
 )
 @pytest.mark.parametrize("output", ["subsets", "membership"])
 def test_ss_law(k, eps, omega, output):
-    # omega = 4 of k = 5 exercises the complement branch of Floyd's algorithm
+    # omega = 4 of k = 5 exercises the complement branch of Floyd's algorithm;
+    # k > SS_DENSE_RATIO * omega (9 > 8, 10 > 4) the sparse first-distinct-draws branch
     rng = np.random.default_rng(2)
     C = q.subset_selection(k, eps, omega)
 
@@ -128,6 +129,18 @@ def test_ss_law(k, eps, omega, output):
         return S
 
     _check_against_channel(C, draw, n_per_input=10_000)
+
+
+@pytest.mark.parametrize("k, eps, omega", [(5, 1.0, 2), (5, 0.5, 4), (4, 2.0, 1), (4, 1.0, 4)])
+def test_ss_law_random_keys_route(k, eps, omega, monkeypatch):
+    # the random-keys route (used for 1024 < k <= 2^22 + 1 in the dense regime) forced
+    # at small k, against the explicit channel
+    from qifldp.simulation import samplers
+
+    monkeypatch.setattr(samplers, "SS_KEYS_MIN_K", 1)
+    rng = np.random.default_rng(9)
+    C = q.subset_selection(k, eps, omega)
+    _check_against_channel(C, lambda xs: sample_ss(xs, k, eps, omega, rng), n_per_input=10_000)
 
 
 def test_ss_default_omega_is_the_channels():
