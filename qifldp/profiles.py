@@ -229,8 +229,9 @@ def _lower_envelope(curves: Sequence[TradeoffCurve]) -> TradeoffCurve:
     return _simplify(alphas, betas)
 
 
-#: Vertices of a computed envelope closer than this in alpha are one vertex (the lower
-#: beta is kept): several lines crossing at one point give breakpoints a few ulp apart.
+#: Vertices of a computed envelope closer than this in both alpha and beta are one
+#: vertex (the lower beta is kept): several lines crossing at one point give
+#: breakpoints a few ulp apart.
 VERTEX_MERGE_ATOL: float = 1e-14
 
 
@@ -238,7 +239,9 @@ def _simplify(alphas: list[float], betas: list[float]) -> TradeoffCurve:
     """Merge vertices a few ulp apart; drop vertices exactly on their neighbours' segment."""
     ma, mb = [alphas[0]], [betas[0]]
     for a, b in zip(alphas[1:], betas[1:], strict=True):
-        if a - ma[-1] <= VERTEX_MERGE_ATOL:
+        if a <= ma[-1] or (
+            a - ma[-1] <= VERTEX_MERGE_ATOL and abs(b - mb[-1]) <= VERTEX_MERGE_ATOL
+        ):
             mb[-1] = min(mb[-1], b)
             if a == 1.0:
                 ma[-1] = 1.0
@@ -395,7 +398,7 @@ def profile_from_tradeoff(T: Any, epss: Any) -> Any:
 
 
 #: Above this eps the line beta = 1 - delta - e^eps alpha of :func:`tradeoff_from_profile`
-#: meets beta = 0 before alpha = e^-700 ~ 1e-304: it is kept only as a bound at alpha = 0.
+#: meets beta = 0 before alpha = e^-700 ~ 1e-304; it is left out (see its Notes).
 _STEEP_EPS = 700.0
 
 
@@ -427,8 +430,11 @@ def tradeoff_from_profile(epss: Any, deltas: Any) -> TradeoffCurve:
     The result is a convex piecewise-linear lower bound of the channel's convex
     envelope; it equals it when the grid holds every slope ln(-slope) of the
     envelope's segments (e.g. eps = 0 and the true eps for randomized
-    response). For eps > 700 the steep line is used only at alpha = 0 (it
-    reaches 0 before alpha = 1e-304).
+    response). For eps > 700 (inf included) the line 1 - delta - e^eps alpha
+    reaches 0 before alpha = 1e-304: it would only raise T(0), making the
+    bound jump at alpha = 0, which a continuous trade-off curve cannot
+    express; it is left out (the result stays a valid lower bound for every
+    alpha, and only T(0) may be lower than the profile allows).
 
     Examples
     --------
@@ -456,9 +462,6 @@ def tradeoff_from_profile(epss: Any, deltas: Any) -> TradeoffCurve:
     s = np.concatenate(slope)
     pts = [(t, -v) for t, v in _min_lines(-a, -s)]
     top = float(np.max(a))  # T(0) from the lines
-    steep = ~finite
-    if np.any(steep):
-        top = max(top, float(np.max(1.0 - dl[steep])))
     end = float(np.max(a + s))  # value at alpha = 1 (0 for eps >= 0, delta >= 0)
     alphas = [0.0] + [p[0] for p in pts] + [1.0]
     betas = [min(top, 1.0)] + [p[1] for p in pts] + [max(end, 0.0)]
