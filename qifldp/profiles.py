@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .channel import as_channel
-from .errors import InputTypeError, ParameterError
+from .errors import InputTypeError, ParameterError, SizeError
 from .fdp import TradeoffCurve, tradeoff_curve
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "tradeoff_from_profile",
     "gdp_mu",
     "VERTEX_MERGE_ATOL",
+    "MAX_ENVELOPE_ENTRIES",
 ]
 
 #: Work arrays of :func:`privacy_profile` are processed in chunks of about this many entries.
@@ -208,16 +209,31 @@ def _min_lines(a: np.ndarray, s: np.ndarray) -> list[tuple[float, float]]:
     return pts
 
 
+#: Largest (number of distinct pair curves) x (number of distinct vertex alphas) that
+#: :func:`tradeoff_envelope` evaluates (float64 entries, 400 MB).
+MAX_ENVELOPE_ENTRIES: int = 5 * 10**7
+
+
 def _lower_envelope(curves: Sequence[TradeoffCurve]) -> TradeoffCurve:
     grid = np.unique(np.concatenate([np.asarray(c.alphas, dtype=float) for c in curves]))
+    if len(curves) * grid.size > MAX_ENVELOPE_ENTRIES:
+        msg = (
+            f"the trade-off envelope of {len(curves)} distinct pair curves over {grid.size} "
+            f"vertex alphas needs {len(curves) * grid.size} entries, more than "
+            f"MAX_ENVELOPE_ENTRIES = {MAX_ENVELOPE_ENTRIES}; restrict the pairs with "
+            "neighbors=..., or use privacy_profile (no envelope needed)"
+        )
+        raise SizeError(msg)
     V = np.vstack(
         [np.interp(grid, np.asarray(c.alphas, float), np.asarray(c.betas, float)) for c in curves]
     )
     env = V.min(axis=0)
+    on = V == env[None, :]
+    # linear on (g_j, g_j+1) iff one curve is minimal at both ends (then it is below all)
+    bends = set(np.flatnonzero(~np.any(on[:, :-1] & on[:, 1:], axis=0)).tolist())
     alphas, betas = [float(grid[0])], [float(env[0])]
     for j in range(grid.size - 1):
-        at0, at1 = V[:, j] == env[j], V[:, j + 1] == env[j + 1]
-        if not np.any(at0 & at1):  # the envelope bends inside (g_j, g_j+1)
+        if j in bends:  # the envelope bends inside (g_j, g_j+1)
             g0, g1 = grid[j], grid[j + 1]
             for t, v in _min_lines(V[:, j], V[:, j + 1] - V[:, j]):
                 al = float(g0 + (g1 - g0) * t)
@@ -299,6 +315,8 @@ def tradeoff_envelope(C: Any, neighbors: Any = None, *, convex: bool = False) ->
     ------
     ParameterError
         No pair of distinct inputs to compare.
+    SizeError
+        More than :data:`MAX_ENVELOPE_ENTRIES` (distinct curves x vertices).
 
     Notes
     -----

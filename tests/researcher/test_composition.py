@@ -252,3 +252,19 @@ def test_symmetric_composition_errors():
     # mixed with an explicit channel: the symmetric one is expanded (small k)
     C = q.compose(sym.grr(3, 1.0), q.grr(3, 0.5))
     assert C.isclose(q.compose(q.grr(3, 1.0), q.grr(3, 0.5)), atol=1e-15)
+
+
+def test_subset_selection_then_grr_on_the_same_secret():
+    # small k: the symmetric composition against the explicit one built from the
+    # numeric constructors (an independent construction)
+    k = 6
+    S = q.compose(sym.subset_selection(k, 1.0, 2), sym.grr(k, 0.5))
+    E = q.compose(q.subset_selection(k, 1.0, 2), q.grr(k, 0.5))
+    epss = [0.0, 0.5, 1.0, 1.4, 1.5, np.inf]
+    np.testing.assert_allclose(q.privacy_profile(S, epss), q.privacy_profile(E, epss), atol=1e-14)
+    assert q.ldp_epsilon(S) == pytest.approx(q.ldp_epsilon(E), rel=1e-12)
+    # k = 10^6: every pair is worst for both factors, so the true eps is the sum
+    big = q.compose(sym.subset_selection(10**6, 1.0), sym.grr(10**6, 0.5))
+    assert q.ldp_epsilon(big) == pytest.approx(1.5)
+    d = q.privacy_profile(big, [0.0, 1.5])
+    assert d[0] > 0.0 and d[1] == 0.0

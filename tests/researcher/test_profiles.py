@@ -285,3 +285,12 @@ def test_gdp_mu_infinite_and_zero():
     mu1 = q.gdp_mu(sym.grr(10**6, 1.0))
     assert mu1 == pytest.approx(q.gdp_mu(q.tradeoff_curve(sym.grr(10**6, 1.0))))
     assert q.gdp_mu(q.repeated(sym.grr(10**6, 1.0), 4)) > mu1
+
+
+def test_envelope_size_guard(monkeypatch):
+    import qifldp.profiles as prof
+    from qifldp.errors import SizeError
+
+    monkeypatch.setattr(prof, "MAX_ENVELOPE_ENTRIES", 10)
+    with pytest.raises(SizeError, match="neighbors="):
+        q.tradeoff_envelope(random_channel(0))
