@@ -7,10 +7,11 @@ The format is chosen by the file's extension (case-insensitive):
     output labels; every other row an input label and the row's entries.
     Entries are decimal numbers or fractions such as ``1/3``.
     Labels are parsed per axis: integers when every label of the axis parses as
-    an int; else tuples when every label is a Python tuple literal such as
-    ``(0, 1)`` (the outputs of ``compose`` or ``subset_selection``); else the
-    strings as written. So digit-only *string* labels come back as ints; use
-    JSON to keep them strings.
+    an int; otherwise each label that is a Python tuple literal such as
+    ``(0, 1)`` or ``('a', 'b')`` becomes that tuple (the outputs of ``compose``,
+    ``subset_selection`` or ``Channel.reduced``) and every other label stays
+    the string as written. So *string* labels that are all digits, or that look
+    like tuples, do not round-trip through CSV; JSON keeps them strings.
 ``.json``
     One object ``{"inputs": [...], "outputs": [...], "matrix": [[...], ...]}``;
     ``inputs`` and ``outputs`` are optional (default 0..n-1). Labels are
@@ -214,10 +215,7 @@ def _parse_labels(raw: list[str]) -> tuple:
     ints = [_parse_int(s) for s in raw]
     if all(v is not None for v in ints):
         return tuple(ints)
-    tups = [_parse_tuple(s) for s in raw]
-    if all(v is not None for v in tups):
-        return tuple(tups)
-    return tuple(raw)
+    return tuple(s if t is None else t for s, t in ((s, _parse_tuple(s)) for s in raw))
 
 
 def _read_csv(p: Path) -> tuple[np.ndarray, tuple, tuple]:

@@ -29,6 +29,13 @@ ROUND_TRIP = {
     "tuple outputs (compose)": q.compose(q.grr(3, 1.0), q.grr(3, 0.2)),
     "tuple outputs (subset selection)": q.subset_selection(5, 1.0, 2),
     "repeated multisets": q.repeated(q.grr(3, 0.7), 3),
+    "mixed tuple and string outputs (reduced)": q.Channel(
+        [[0.2, 0.4, 0.4], [0.1, 0.2, 0.7]], outputs=("a", "b", "c, d")
+    ).reduced(),
+    "quotes and commas": q.compose(
+        q.Channel([[0.5, 0.5], [0.1, 0.9]], inputs=("lo", "hi"), outputs=("a, b", 'q"x')),
+        q.Channel([[0.5, 0.5], [0.1, 0.9]], inputs=("hi", "lo"), outputs=("a, b", 'q"x')),
+    ),
 }
 
 
@@ -42,7 +49,8 @@ def test_round_trip_with_labels(tmp_path, ext, name):
     # bit-for-bit: entries are written in their shortest exact form
     assert R == C
     assert R.inputs == C.inputs and R.outputs == C.outputs
-    assert type(R.inputs[0]) is type(C.inputs[0])
+    assert [type(v) for v in R.inputs] == [type(v) for v in C.inputs]
+    assert [type(v) for v in R.outputs] == [type(v) for v in C.outputs]
 
 
 def test_npy_round_trip_default_labels(tmp_path):
@@ -86,6 +94,8 @@ def test_csv_labels_ints_only_when_all_parse(tmp_path):
     C = q.read_channel(p)
     assert C.inputs == (10, -2)  # all ints
     assert C.outputs == ("1", "b")  # one label is not an int: all strings
+    p = write(tmp_path / "t.csv", "x\\y,\"(0, 'a')\",b\n0,0.5,0.5\n")
+    assert q.read_channel(p).outputs == ((0, "a"), "b")  # tuple literals become tuples
 
 
 def test_csv_accepts_fractions(tmp_path):
