@@ -37,6 +37,14 @@ from __future__ import annotations
 
 from . import formulas, simulation
 from .channel import MAX_ENTRIES, Channel, as_channel
+from .channel_io import ChannelFileError, read_channel, write_channel
+from .composition import (  # researcher surfaces: same-secret composition
+    CompositionEpsilon,
+    SymmetricComposition,
+    compose,
+    composition_epsilon,
+    repeated,
+)
 from .errors import (
     ChannelError,
     GainError,
@@ -96,6 +104,13 @@ from .mechanisms import (
 from .multidim import rsfd_grr, smp, spl
 from .operators import cascade, hidden_choice, one_hot, parallel, visible_choice
 from .priors import point_prior, uniform_prior
+from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelopes
+    gdp_mu,
+    privacy_profile,
+    profile_from_tradeoff,
+    tradeoff_envelope,
+    tradeoff_from_profile,
+)
 from .simulation import (
     EmpiricalRate,
     LHReports,
@@ -195,6 +210,19 @@ __all__ = [
     "one_hot",
     "parallel",
     "visible_choice",
+    "compose",
+    "repeated",
+    "composition_epsilon",
+    "CompositionEpsilon",
+    "SymmetricComposition",
+    "read_channel",
+    "write_channel",
+    "ChannelFileError",
+    "privacy_profile",
+    "tradeoff_envelope",
+    "profile_from_tradeoff",
+    "tradeoff_from_profile",
+    "gdp_mu",
     "point_prior",
     "uniform_prior",
     "identity_gain",
