@@ -748,18 +748,16 @@ def _cmd_audit(args: argparse.Namespace) -> dict[str, Any]:
     from .audit import BIBLIOGRAPHY, audit, format_audit, format_markdown
     from .errors import ParameterError
 
-    if args.markdown == "-" and args.json:
-        msg = "--markdown without a FILE writes to stdout, which --json already uses"
+    if args.markdown and args.json:
+        msg = "--markdown writes to stdout, which --json already uses: use --markdown-file FILE"
         raise ParameterError(msg)
     results = audit(args.claims or None)
-    if args.markdown is not None:
-        md = format_markdown(results, details=not args.brief)
-        if args.markdown == "-":
-            print(md)
-        else:
-            with open(args.markdown, "w", encoding="utf-8") as fh:
-                fh.write(md + "\n")
-    if not args.json and args.markdown != "-":
+    if args.markdown_file is not None:
+        with open(args.markdown_file, "w", encoding="utf-8") as fh:
+            fh.write(format_markdown(results, details=not args.brief) + "\n")
+    if args.markdown:
+        print(format_markdown(results, details=not args.brief))
+    elif not args.json:
         print(format_audit(results, details=not args.brief))
     cited = dict.fromkeys(k for r in results for k in r.references)
     return {
@@ -853,13 +851,9 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("audit", help="check the papers' published claims live, with the numbers")
     s.add_argument("--brief", action="store_true", help="verdicts only, without the details")
+    s.add_argument("--markdown", action="store_true", help="print the report as a Markdown table")
     s.add_argument(
-        "--markdown",
-        nargs="?",
-        const="-",
-        default=None,
-        metavar="FILE",
-        help="write the report as a Markdown table, to FILE or (no FILE) to stdout",
+        "--markdown-file", default=None, metavar="FILE", help="also write the Markdown table here"
     )
     s.add_argument("claims", nargs="*", help="claim keys, e.g. qif.eq25 qif.lemma11 (default all)")
     s.set_defaults(func=_cmd_audit)

@@ -456,7 +456,8 @@ def _check_fig1_acc_ss() -> tuple[str, str]:
         "1)/(2k) exceeds 1 once e^eps > 2k - 1, i.e. from eps = "
         + ", ".join(f"{v:.3f} (k = {k})" for k, v in per_attr.items())
         + f"; Eq. 4's product exceeds 1 at eps = {', '.join(f'{e:g}' for e in above_u)} and "
-        f"Eq. 5's at eps = {', '.join(f'{e:g}' for e in above_nu)}. {'; '.join(shown)}. The true accuracy of the "
+        f"Eq. 5's at eps = {', '.join(f'{e:g}' for e in above_nu)}. {'; '.join(shown)}. "
+        "The true accuracy of the "
         "subset attacker (Bayes-optimal, the protocol's integer omega; symmetric channels, equal "
         f"to the library's closed form) stays below 1: its product is at most {worst_true:.4f}."
     )
