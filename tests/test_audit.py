@@ -29,7 +29,6 @@ from qifldp.errors import (
     VerificationError,
 )
 
-
 #: The only claim allowed to stay undecided, and why (its objects are not in the text).
 UNDECIDABLE = {"rr3.sections_3_4": "not defined in it"}
 

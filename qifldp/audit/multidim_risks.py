@@ -32,6 +32,8 @@ from ._tools import (
     _ue_support,
 )
 
+__all__ = ["EQ4_RECONSTRUCTION", "EQ5_RECONSTRUCTION", "FIG1_KS", "FIG1_EPS"]
+
 
 @claim(
     "risks.rsfd",

@@ -20,6 +20,8 @@ from ._tools import (
     _sym,
 )
 
+__all__ = ["EQ6_RECONSTRUCTION"]
+
 _PCKV_BUDGETS = ((1.0, 1.0), (0.5, 2.0), (2.0, 0.3))
 _PCKV_SIZES = ((1, 1), (2, 1), (3, 1), (2, 2), (3, 2), (1, 2), (1, 3), (2, 3))
 

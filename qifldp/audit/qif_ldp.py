@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..errors import VerificationError
+from ..errors import ParameterError, VerificationError
 from ._core import (
     AGREE_RTOL,
     CONDITIONAL,
@@ -33,6 +33,8 @@ from ._tools import (
     _show,
     _sym,
 )
+
+__all__ = ["SUE_OUE_THRESHOLDS", "ONE_HOT_PRECISION", "sue_oue_one_hot", "sue_oue_threshold"]
 
 
 def _point(C: list[list[Fraction]]) -> tuple[Fraction, Fraction]:
@@ -443,6 +445,11 @@ def sue_oue_threshold(k: int, lo: float = 0.0, hi: float = 16.0, tol: float = 1e
     float
         The upper end of the final bracket: SUE ⊑ OUE holds there, fails ``tol`` below.
 
+    Raises
+    ------
+    ParameterError
+        ``tol <= 0`` or ``lo >= hi``.
+
     Notes
     -----
     Bisection assumes the refinement, once it holds, keeps holding as eps grows; the
@@ -453,6 +460,9 @@ def sue_oue_threshold(k: int, lo: float = 0.0, hi: float = 16.0, tol: float = 1e
     >>> round(sue_oue_threshold(3, 1.5, 2.5, 1e-2), 2)
     1.96
     """
+    if not tol > 0 or not lo < hi:
+        msg = f"need tol > 0 and lo < hi, got tol = {tol!r}, lo = {lo!r}, hi = {hi!r}"
+        raise ParameterError(msg)
     while hi - lo > tol:
         mid = (lo + hi) / 2
         if sue_oue_one_hot(k, mid)[0].holds:

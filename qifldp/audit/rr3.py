@@ -16,8 +16,17 @@ import numpy as np
 import sympy as sp
 
 from ..channel import Channel
+from ..errors import ParameterError
 from ._core import AGREE_RTOL, CONFIRMED, INCONCLUSIVE, REFUTED, _cmp, claim
 from ._tools import _exp_rational, _same_secret, _show, _sym
+
+__all__ = ["rr_matrix", "rr_channel", "rr3_channel"]
+
+
+def _check_m(m: Any) -> None:
+    if isinstance(m, bool) or not isinstance(m, int) or m < 2:
+        msg = f"m (the number of answers) must be an integer >= 2, got {m!r}"
+        raise ParameterError(msg)
 
 
 def rr_matrix(m: int, p: Any) -> sp.Matrix:
@@ -35,6 +44,11 @@ def rr_matrix(m: int, p: Any) -> sp.Matrix:
     sympy.Matrix
         ``P[i, j] = p`` if ``i == j`` else ``(1 - p)/(m - 1)`` (Definition 3).
 
+    Raises
+    ------
+    ParameterError
+        ``m`` is not an integer ``>= 2``.
+
     Examples
     --------
     >>> rr_matrix(3, sp.Rational(1, 2))
@@ -43,6 +57,7 @@ def rr_matrix(m: int, p: Any) -> sp.Matrix:
     [1/4, 1/2, 1/4],
     [1/4, 1/4, 1/2]])
     """
+    _check_m(m)
     p = sp.sympify(p)
     return sp.Matrix(m, m, lambda i, j: p if i == j else (1 - p) / (m - 1))
 
@@ -61,11 +76,20 @@ def rr_channel(m: int, p: float) -> Channel:
     -------
     Channel
 
+    Raises
+    ------
+    ParameterError
+        ``m`` is not an integer ``>= 2``, or ``p`` is not in [0, 1].
+
     Examples
     --------
     >>> rr_channel(2, 0.75).matrix.tolist()
     [[0.75, 0.25], [0.25, 0.75]]
     """
+    _check_m(m)
+    if not 0.0 <= float(p) <= 1.0:
+        msg = f"p must be a probability in [0, 1], got {p!r}"
+        raise ParameterError(msg)
     rows = [[p if i == j else (1 - p) / (m - 1) for j in range(m)] for i in range(m)]
     answers = tuple(range(1, m + 1))
     return Channel(np.array(rows), answers, answers)

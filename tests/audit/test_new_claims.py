@@ -230,3 +230,20 @@ def test_rr3_built_from_its_definitions(results):
     assert "Remark 5's general 3x3" in results["rr3.composition"].details
     r = results["rr3.sections_3_4"]
     assert r.verdict == A.INCONCLUSIVE and "not defined in it" in r.details
+
+
+def test_rr3_and_threshold_helpers_reject_bad_input():
+    from qifldp.audit import qif_ldp, rr3
+    from qifldp.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="m .the number of answers. must be an integer >= 2"):
+        rr3.rr_channel(1, 0.5)
+    with pytest.raises(ParameterError, match="p must be a probability"):
+        rr3.rr_channel(3, 1.5)
+    with pytest.raises(ParameterError, match="m .the number of answers."):
+        rr3.rr_matrix(True, 0.5)
+    with pytest.raises(ParameterError, match="tol > 0 and lo < hi"):
+        qif_ldp.sue_oue_threshold(3, 2.0, 1.0)
+    # Remark 5: a 3x3 matrix that is not row-stochastic is rejected by Channel
+    with pytest.raises(ValueError, match="row"):
+        rr3.rr3_channel([[0.5, 0.5, 0.5], [0, 1, 0], [0, 0, 1]])
