@@ -745,12 +745,25 @@ def _cmd_reproduce(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_audit(args: argparse.Namespace) -> dict[str, Any]:
-    from .audit import audit, format_audit
+    from .audit import BIBLIOGRAPHY, audit, format_audit, format_markdown
+    from .errors import ParameterError
 
+    if args.markdown and args.json:
+        msg = "--markdown writes to stdout, which --json already uses: use --markdown-file FILE"
+        raise ParameterError(msg)
     results = audit(args.claims or None)
-    if not args.json:
+    if args.markdown_file is not None:
+        with open(args.markdown_file, "w", encoding="utf-8") as fh:
+            fh.write(format_markdown(results, details=not args.brief) + "\n")
+    if args.markdown:
+        print(format_markdown(results, details=not args.brief))
+    elif not args.json:
         print(format_audit(results, details=not args.brief))
-    return {"claims": [r.to_dict() for r in results]}
+    cited = dict.fromkeys(k for r in results for k in r.references)
+    return {
+        "claims": [r.to_dict() for r in results],
+        "references": {k: BIBLIOGRAPHY[k].full for k in BIBLIOGRAPHY if k in cited},
+    }
 
 
 def _plot_hasse(G: Any, args: argparse.Namespace) -> str:
@@ -838,6 +851,10 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("audit", help="check the papers' published claims live, with the numbers")
     s.add_argument("--brief", action="store_true", help="verdicts only, without the details")
+    s.add_argument("--markdown", action="store_true", help="print the report as a Markdown table")
+    s.add_argument(
+        "--markdown-file", default=None, metavar="FILE", help="also write the Markdown table here"
+    )
     s.add_argument("claims", nargs="*", help="claim keys, e.g. qif.eq25 qif.lemma11 (default all)")
     s.set_defaults(func=_cmd_audit)
     return p
