@@ -21,6 +21,13 @@ MAX_ENTRIES: int = 10**8
 ROW_SUM_ATOL: float = 1e-9
 
 
+def _gib(n_bytes: int) -> str:
+    """``n_bytes`` in GiB for a message, also beyond the float range."""
+    if n_bytes.bit_length() < 1000:
+        return f"{n_bytes / 2**30:.3g}"
+    return f"10^{(n_bytes.bit_length() - 30) * 0.30103:.0f}"
+
+
 def check_size(n_rows: int, n_cols: int, what: str = "channel", alternative: str = "") -> None:
     """Refuse to build an explicit matrix of more than :data:`MAX_ENTRIES` entries.
 
@@ -46,12 +53,16 @@ def check_size(n_rows: int, n_cols: int, what: str = "channel", alternative: str
     ...
     qifldp.errors.SizeError: oue(40, 1) would have 2 x 1099511627776 = 2199023255552 entries, ...
     """
-    n = int(n_rows) * int(n_cols)
+    from ._validation import check_int
+
+    n_rows = check_int("n_rows", n_rows, minimum=0, allow_huge=True)
+    n_cols = check_int("n_cols", n_cols, minimum=0, allow_huge=True)
+    n = n_rows * n_cols
     if n > MAX_ENTRIES:
         msg = (
             f"{what} would have {int(n_rows)} x {int(n_cols)} = {n} entries, more than "
             f"the explicit-channel limit MAX_ENTRIES = {MAX_ENTRIES} "
-            f"(~{8 * n / 2**30:.3g} GiB as float64)."
+            f"(~{_gib(8 * n)} GiB as float64)."
         )
         if alternative:
             msg += f" Use {alternative} instead."
@@ -180,6 +191,9 @@ class Channel:
             except (TypeError, ValueError) as exc:
                 msg = f"matrix must be a 2-D array of real numbers: {exc}"
                 raise InputTypeError(msg) from None
+            except OverflowError:
+                msg = "matrix holds an integer beyond the float range (about 1.8e308)"
+                raise ChannelError(msg) from None
             if arr.ndim != 2:
                 msg = (
                     f"matrix must be 2-D (inputs x outputs), got {arr.ndim}-D of shape {arr.shape}"

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import check_int
+from ._validation import check_bool, check_int
 from .channel import Channel, as_channel, check_size
 from .errors import ChannelError, InputTypeError, SizeError
 
@@ -225,7 +225,7 @@ def repeated(C: Any, n: int, *, lumped: bool = True) -> Any:
     if _is_symmetric(C):
         return SymmetricComposition((C,) * n)
     C = as_channel(C, "C")
-    if not lumped:
+    if not check_bool("lumped", lumped):
         return compose(*([C] * n))
     k, m = C.shape
     n_out = math.comb(m + n - 1, n)
@@ -405,6 +405,9 @@ class SymmetricComposition:
     __slots__ = ("factors", "k")
 
     def __init__(self, factors: Any) -> None:
+        if isinstance(factors, (str, bytes)) or not hasattr(factors, "__iter__"):
+            msg = f"factors must be a sequence of SymmetricChannels, got {type(factors).__name__}"
+            raise InputTypeError(msg)
         factors = tuple(factors)
         if not factors or not all(_is_symmetric(F) for F in factors):
             msg = "SymmetricComposition needs at least one SymmetricChannel (qifldp.symmetric)"

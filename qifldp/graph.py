@@ -147,7 +147,16 @@ def hasse_diagram(
     """
     import networkx as nx
 
+    if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__"):
+        msg = f"names must be a sequence of channel names, got {type(names).__name__}"
+        raise InputTypeError(msg)
+    if not isinstance(verdicts, Mapping):
+        msg = f"verdicts must be a mapping (a, b) -> True/False/None, got {type(verdicts).__name__}"
+        raise InputTypeError(msg)
     names = list(names)
+    if not all(isinstance(n, Hashable) for n in names):
+        msg = "names must be hashable channel names"
+        raise InputTypeError(msg)
     if not names or len(set(names)) != len(names):
         msg = "names must be a non-empty sequence of distinct channel names"
         raise InputTypeError(msg)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ._reduce import reduce_columns
+from ._validation import _real
 from .channel import Channel, as_channel
 from .errors import GainError, InputTypeError, ParameterError
 from .gains import as_gain
@@ -351,10 +352,7 @@ def capacity_from_epsilon(eps: float) -> float:
     >>> capacity_from_epsilon(709.79)
     inf
     """
-    eps = float(eps)
-    if math.isnan(eps):
-        msg = "eps must be a number (an LDP epsilon), got nan"
-        raise ParameterError(msg)
+    eps = _real("eps", eps)
     try:
         return math.exp(eps)
     except OverflowError:

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ._validation import check_bool
 from .channel import as_channel
 from .errors import InputTypeError, ParameterError, SizeError
 from .fdp import TradeoffCurve, tradeoff_curve
@@ -44,13 +45,21 @@ _CHUNK_ENTRIES = 2_000_000
 
 
 def _check_epss(epss: Any) -> tuple[np.ndarray, bool]:
+    return _real_values("epss", epss)
+
+
+def _real_values(name: str, value: Any) -> tuple[np.ndarray, bool]:
+    """``value`` as a float64 array of reals (inf allowed, NaN and negatives refused)."""
     try:
-        arr = np.asarray(epss, dtype=np.float64)
+        arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
-        msg = f"epss must be a real number or an array of real numbers, got {epss!r}"
+        msg = f"{name} must be a real number or an array of real numbers, got {value!r}"
         raise InputTypeError(msg) from None
+    except OverflowError:
+        msg = f"{name} holds an integer beyond the float range (about 1.8e308)"
+        raise ParameterError(msg) from None
     if np.any(np.isnan(arr)) or np.any(arr < 0):
-        msg = f"epss must be >= 0 (inf allowed), got {epss!r}"
+        msg = f"{name} must be >= 0 (inf allowed), got {value!r}"
         raise ParameterError(msg)
     return arr, arr.ndim == 0
 
@@ -356,7 +365,7 @@ def tradeoff_envelope(C: Any, neighbors: Any = None, *, convex: bool = False) ->
             seen.add(key)
             curves.append(T)
     env = curves[0] if len(curves) == 1 else _lower_envelope(curves)
-    return _convex_minorant(env) if convex else env
+    return _convex_minorant(env) if check_bool("convex", convex) else env
 
 
 def _as_curve(T: Any) -> TradeoffCurve:
@@ -463,8 +472,8 @@ def tradeoff_from_profile(epss: Any, deltas: Any) -> TradeoffCurve:
     >>> [(round(a, 6), round(b, 6)) for a, b in T]
     [(0.0, 1.0), (0.25, 0.25), (1.0, 0.0)]
     """
-    eps = np.asarray(epss, dtype=float).reshape(-1)
-    dl = np.asarray(deltas, dtype=float).reshape(-1)
+    eps = _real_values("epss", epss)[0].reshape(-1)
+    dl = _real_values("deltas", deltas)[0].reshape(-1)
     if eps.shape != dl.shape or eps.size == 0:
         msg = f"epss and deltas must be non-empty and of the same length, got {eps.size}, {dl.size}"
         raise ParameterError(msg)

@@ -7,7 +7,9 @@ import textwrap
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from .._validation import check_bool
 from ..errors import InputTypeError, ParameterError, SolverError, VerificationError
 from .bibliography import BIBLIOGRAPHY, Reference
 
@@ -439,6 +441,19 @@ def _summary(results: Sequence[AuditResult]) -> str:
     return f"{n} claim{'s' if n != 1 else ''}: " + ", ".join(counts)
 
 
+def _check_results(results: Any) -> list[AuditResult]:
+    """``results`` as a list of AuditResult, or a clear InputTypeError."""
+    if isinstance(results, (str, bytes)) or not hasattr(results, "__iter__"):
+        msg = f"results must be a sequence of AuditResult, got {type(results).__name__}"
+        raise InputTypeError(msg)
+    results = list(results)
+    for r in results:
+        if not isinstance(r, AuditResult):
+            msg = f"results must hold AuditResult objects (from audit()), got {type(r).__name__}"
+            raise InputTypeError(msg)
+    return results
+
+
 def format_audit(results: Sequence[AuditResult], *, details: bool = True, width: int = 100) -> str:
     """A readable report of audit results (the text output of ``qifldp audit``).
 
@@ -474,14 +489,7 @@ def format_audit(results: Sequence[AuditResult], *, details: bool = True, width:
     if isinstance(width, bool) or not isinstance(width, int) or width < 60:
         msg = f"width must be an integer >= 60, got {width!r}"
         raise ParameterError(msg)
-    if isinstance(results, (str, bytes)) or not hasattr(results, "__iter__"):
-        msg = f"results must be a sequence of AuditResult, got {type(results).__name__}"
-        raise InputTypeError(msg)
-    results = list(results)
-    for r in results:
-        if not isinstance(r, AuditResult):
-            msg = f"results must hold AuditResult objects (from audit()), got {type(r).__name__}"
-            raise InputTypeError(msg)
+    results = _check_results(results)
     vw = max(len(v) for v in VERDICTS)
     lines = []
     indent = " " * 4
@@ -541,6 +549,8 @@ def format_markdown(results: Sequence[AuditResult], *, details: bool = True) -> 
     <BLANKLINE>
     1 claim: 1 refuted
     """
+    results = _check_results(results)
+    details = check_bool("details", details)
     cols = ["#", "key", "claim", "source", "verdict"] + (["details"] if details else [])
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for i, r in enumerate(results, 1):

@@ -39,5 +39,5 @@ def test_capacity_infinite_only_beyond_float_range():
 
 
 def test_capacity_from_epsilon_rejects_nan():
-    with pytest.raises(q.ParameterError, match="eps must be a number"):
+    with pytest.raises(q.ParameterError, match="eps must not be NaN"):
         capacity_from_epsilon(math.nan)
