@@ -142,6 +142,20 @@ class RefinementResult:
         Wall-clock seconds.
     exact_witness : tuple of tuple of Fraction or None
         The rational witness on the reduced channels, when one was computed.
+    up_to_rounding : bool
+        True when the verdict is stated *up to rounding*: the stored floats of
+        the two channels lie within the rounding band of the refinement
+        boundary, so rational arithmetic on them and the real-number protocols
+        they approximate may disagree. ``holds`` is then the verdict on channels
+        within that band (e.g. ``olh(2, 2)`` and ``oue(2, 2)``, equal as real
+        protocols, whose stored floats differ by 1e-18); ``certified_by`` states
+        the band and what the stored floats give exactly. False for every verdict
+        proved on the channels as given.
+    about : str
+        What the verdict is about: ``"channels"`` (the channels as given, i.e.
+        their stored floats), ``"protocols"`` (the real-number protocols they
+        were built from, decided from their exact parameters) or ``"rounding"``
+        (with ``up_to_rounding``).
     details : dict
         Engine details (iterations, reduced shapes, ...).
 
@@ -167,6 +181,8 @@ class RefinementResult:
     time: float = 0.0
     exact_witness: Any = None
     details: dict[str, Any] = field(default_factory=dict)
+    up_to_rounding: bool = False
+    about: str = "channels"
 
     def __bool__(self) -> bool:
         return bool(self.holds)
@@ -174,7 +190,12 @@ class RefinementResult:
     def __repr__(self) -> str:
         sym = "⊑" if self.relation == "refinement" else "⊑max"
         verdict = f"A {sym} B" if self.holds else f"A ⋢{sym[1:]} B"
-        lines = [f"RefinementResult({verdict}: {'holds' if self.holds else 'fails'})"]
+        word = "holds" if self.holds else "fails"
+        if self.up_to_rounding:
+            word += " up to rounding"
+        elif self.about != "channels":
+            word += f" (about the {self.about})"
+        lines = [f"RefinementResult({verdict}: {word})"]
         if self.witness is not None:
             shape = getattr(self.witness, "shape", None)
             kind = "W row-stochastic" if self.relation == "refinement" else "R >= 0"
