@@ -12,7 +12,9 @@ import numpy as np
 from ..errors import SizeError, SolverError, VerificationError
 from . import exact as ex
 from ._certify import (
+    BAND_FACTOR,
     band_certificate,
+    band_gap_allowance,
     clean_witness,
     float_gap,
     float_max_case_gap,
@@ -158,11 +160,18 @@ def _fails_result(
         gap, _ = float_max_case_gap(P.A, P.B, g, P.prior)
         va = vb = float("nan")
     if not gap > 0:
-        msg = (
-            f"the counterexample's gap recomputed in floating point is {gap!r} (exact gap "
-            f"{gap_exact}): the pair is too close to the boundary to state the gap in floats"
+        if gap_exact is None or not gap_exact > 0:
+            msg = (
+                f"the counterexample's gap recomputed in floating point is {gap!r} (exact gap "
+                f"{gap_exact}): the pair is too close to the boundary to state the gap in floats"
+            )
+            raise VerificationError(msg)
+        # V_g of A and B agree to every float digit; the exact gap is the certificate
+        how += (
+            f"; the gap {float(gap_exact):.3g} is below the float resolution of V_g "
+            f"({max(abs(va), abs(vb)):.3g}), so .gap is the exact gap rounded"
         )
-        raise VerificationError(msg)
+        gap = float(gap_exact)
     ce = Counterexample(
         gain=g,
         prior=P.prior.copy(),
@@ -332,7 +341,15 @@ def _exact_from_hints(P: _Problem, E: _ExactProblem, W_hint, H_hint) -> ex.Exact
     return None
 
 
-def _exact_result(P: _Problem, t0: float, why: str, W_hint=None, H_hint=None) -> RefinementResult:
+def _exact_result(
+    P: _Problem,
+    t0: float,
+    why: str,
+    W_hint=None,
+    H_hint=None,
+    opts: Options | None = None,
+    strict: bool = False,
+) -> RefinementResult:
     E = _exact_problem(P)
     out = _exact_from_hints(P, E, W_hint, H_hint)
     if out is None and H_hint is not None:
@@ -350,13 +367,13 @@ def _exact_result(P: _Problem, t0: float, why: str, W_hint=None, H_hint=None) ->
             gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(
                 E.Aq_full, E.Bq_full, g, P.prior
             )
-            if gq > 0:
+            if gq > band_gap_allowance(P.An.shape[1], g, P.prior) or not P.rowsum:
                 _, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
                 return _fails_result(
                     P, g, gq, bound, "exact", True, f"float gain, exact gap > 0 ({why})", t0
                 )
     if out is None:
-        out = ex.exact_decide(E.Aq, E.Bq, P.rowsum)
+        out = ex.exact_decide(E.Aq, E.Bq, P.rowsum, deadline=_deadline(t0, opts))
     if out.holds:
         assert out.W is not None
         if not ex.check_exact_witness(E.Aq, E.Bq, out.W, P.rowsum):  # pragma: no cover
@@ -406,19 +423,107 @@ def _exact_result(P: _Problem, t0: float, why: str, W_hint=None, H_hint=None) ->
     Hf = np.array([[float(v) for v in row] for row in Hq])
     g = gain_from_weighted(Hf, P.prior)
     gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(E.Aq_full, E.Bq_full, g, P.prior)
+    rounded = None if strict else _rounding_witness(P, E, W_hint)
+    if rounded is not None:
+        return _rounding_result(P, t0, rounded, gq, out.how)
     if not gq > 0:
         msg = (
-            "the exact Farkas certificate does not survive rounding to floats "
-            f"(exact gap of the float gain {gq}); the pair is too close to the boundary "
-            "to state a float counterexample"
+            f"the stored floats fail exactly ({out.how}), and no witness is within the "
+            "rounding band, but rounding the exact Farkas gain to floats loses its gap "
+            f"(exact gap of the float gain {float(gq):.3g}); no float counterexample can be stated"
         )
         raise VerificationError(msg)
     gap, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
-    return _fails_result(P, g, gq, bound, "exact", True, f"{out.how}; exact gap > 0 ({why})", t0)
+    how = (
+        f"{out.how}; exact gap {float(gq):.3g} > 0 and no witness within the rounding band ({why})"
+    )
+    return _fails_result(P, g, gq, bound, "exact", True, how, t0)
+
+
+def _deadline(t0: float, opts: Options | None) -> float | None:
+    return None if opts is None else t0 + opts.time_limit
+
+
+def _rounding_witness(P: _Problem, E: _ExactProblem, W_hint: np.ndarray | None):
+    """A witness within the rounding band for a pair whose stored floats fail exactly, or None.
+
+    The float witness (the hint, then the L1 LP's) is tried as it is; then the
+    equations A·W = B (W·1 = 1) are solved exactly near it, whatever the signs; the solution is
+    clipped at 0 and its rows renormalised in floats, then held to the ordinary
+    float certificate (:func:`band_certificate`: |B − A·W| within the rounding
+    band, entrywise relative). A pair passes only when the exact solution's
+    negative entries are rounding-sized relative to the entries they feed.
+    Returns the witness on the original columns.
+    """
+    cands = [] if W_hint is None else [W_hint]
+    try:
+        out = solve_l1_lp(P.Ar, P.Br) if P.rowsum else solve_l1_lp_columns(P.Ar, P.Br)
+        cands.append(out.W)
+    except SolverError:
+        pass
+    for W_red in cands:
+        if W_red is None or not np.all(np.isfinite(W_red)):
+            continue
+        bc = band_certificate(P.Ar, P.Br, W_red, P.rowsum)  # the float witness itself
+        if bc.W is not None:
+            return clean_witness(expand_witness(bc.W, P.ra, P.rb, P.rowsum), P.rowsum)
+        Wg = _float_to_exact_groups(P, E, clean_witness(W_red, P.rowsum))
+        Wq = ex.exact_verify_witness(E.Aq, E.Bq, Wg, P.rowsum, signed=True)
+        if Wq is None:
+            continue
+        Wf = np.array([[float(v) for v in row] for row in Wq])
+        # float witness on the exact groups -> the float reduction's groups
+        Wo = np.zeros((P.A.shape[1], P.B.shape[1]))
+        for gi, g in enumerate(E.a_groups):
+            for gj, h in enumerate(E.b_groups):
+                share = P.B[:, h].sum(axis=0) / P.B[:, h].sum()
+                Wo[np.ix_(g, h)] = Wf[gi, gj] * share
+        used = np.zeros(P.A.shape[1], bool)
+        for g in E.a_groups:
+            used[g] = True
+        if P.rowsum and not used.all():
+            Wo[~used] = P.B.sum(axis=0) / P.B.sum()
+        Wo = clean_witness(Wo, P.rowsum)
+        bc = band_certificate(P.An, P.Bn, Wo, P.rowsum, rounds=0)
+        if bc.W is not None:
+            return bc.W
+    return None
+
+
+def _rounding_result(
+    P: _Problem, t0: float, W: np.ndarray, gq: Fraction, how: str
+) -> RefinementResult:
+    """The stored floats fail exactly, but a witness fits the rounding band: "up to rounding".
+
+    Rational arithmetic on the stored floats says A ⋢ B, yet B = A·W up to the
+    rounding band (the ordinary float certificate of "holds"): the floats cannot
+    tell this pair from one that refines — as with olh(2, 2) and oue(2, 2), equal
+    as real protocols. The verdict is "holds up to rounding", never an exception.
+    """
+    resid, rs, mn = witness_errors(P.A, P.B, W, P.rowsum)
+    return RefinementResult(
+        holds=True,
+        witness=W,
+        relation=_relation(P.rowsum),
+        method="exact",
+        exact=False,
+        certified_by=(
+            f"up to rounding: B = A·W within the rounding band ({BAND_FACTOR:g} (|Y_A| + 2) u "
+            f"(A·W + B) entrywise; max residual {resid:.3g}), while the stored floats fail "
+            f"exactly ({how}) by a gap of {float(gq):.3g} that rounding of the inputs explains"
+        ),
+        residual=resid,
+        row_sum_error=rs,
+        min_entry=mn,
+        time=time.perf_counter() - t0,
+        details=P.details,
+        up_to_rounding=True,
+        about="rounding",
+    )
 
 
 def _exact_confirm(
-    P: _Problem, res: RefinementResult, W_red: np.ndarray | None, t0: float
+    P: _Problem, res: RefinementResult, W_red: np.ndarray | None, t0: float, opts: Options
 ) -> RefinementResult:
     """exact=True: confirm a float-certified verdict in rational arithmetic (or decide exactly)."""
     E = _exact_problem(P)
@@ -452,19 +557,9 @@ def _exact_confirm(
                     "time": time.perf_counter() - t0,
                 }
             )
-    if res.holds:
-        E = _exact_problem(P)
-        out = ex.exact_decide(E.Aq, E.Bq, P.rowsum)
-        if not out.holds:
-            msg = (
-                "B equals A·W up to the rounding of the inputs (float certificate: "
-                f"{res.certified_by}), but not exactly for the stored floats ({out.how}): "
-                "the pair lies within rounding of the refinement boundary, so exact=True "
-                "cannot confirm the verdict; pass channels whose entries are exact, or use "
-                "exact=None"
-            )
-            raise VerificationError(msg)
-    return _exact_result(P, t0, "exact=True")
+    # decide the stored floats exactly (a float "holds" that rationals refute is stated
+    # "up to rounding" when rounding of the inputs explains the gap, else "fails")
+    return _exact_result(P, t0, "exact=True", W_hint=W_red, opts=opts)
 
 
 # -- the procedure --------------------------------------------------------------------
@@ -698,7 +793,7 @@ def decide(
     P.details.update(reduced_shapes=(ra.matrix.shape, rb.matrix.shape))
 
     if opts.method == "exact":
-        return _exact_result(P, t0, "method='exact'")
+        return _exact_result(P, t0, "method='exact'", opts=opts, strict=True)
 
     res = None
     W_red = None
@@ -762,12 +857,12 @@ def decide(
                 else "float certificate inconclusive near the boundary"
             )
             try:
-                return _exact_result(P, t0, note, hints[0], hints[1])
+                return _exact_result(P, t0, note, hints[0], hints[1], opts)
             except ex.ExactTooLarge as exc:
                 if all_failed:
                     raise SolverError(f"{why}; {exc}; no verdict") from None
                 msg = f"{why}; {exc}. The pair is within rounding of the refinement boundary."
                 raise VerificationError(msg) from None
     if opts.exact is True:
-        return _exact_confirm(P, res, W_red, t0)
+        return _exact_confirm(P, res, W_red, t0, opts)
     return res
