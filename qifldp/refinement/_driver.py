@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -68,6 +68,12 @@ class Options:
     max_iter: int = 200
     time_limit: float = 120.0
     tol: float = 1e-13
+    #: time.perf_counter() value by which the decision must end (set by decide)
+    deadline: float | None = None
+
+    def left(self) -> float | None:
+        """Seconds left before the deadline (None: no deadline)."""
+        return None if self.deadline is None else self.deadline - time.perf_counter()
 
 
 @dataclass
@@ -441,7 +447,9 @@ def _exact_result(
 
 
 def _deadline(t0: float, opts: Options | None) -> float | None:
-    return None if opts is None else t0 + opts.time_limit
+    if opts is None:
+        return None
+    return opts.deadline if opts.deadline is not None else t0 + opts.time_limit
 
 
 def _rounding_witness(P: _Problem, E: _ExactProblem, W_hint: np.ndarray | None):
@@ -624,7 +632,7 @@ def _run_engine(
                 return True
             return False
 
-        out = solve_l1_lp_columns(Ar, Br, order=order, stop=stop)
+        out = solve_l1_lp_columns(Ar, Br, order=order, stop=stop, time_limit=opts.left())
         info.update(lp_optimum=out.optimum, iterations=out.iterations)
         if "H" in found:
             return None, found["H"], info
@@ -632,7 +640,11 @@ def _run_engine(
         # the gain is tried first when the optimum is positive, the witness first otherwise
         return out.W, H, info
     if engine == "highs":
-        out = solve_l1_lp(Ar, Br) if P.rowsum else solve_l1_lp_columns(Ar, Br)
+        out = (
+            solve_l1_lp(Ar, Br, time_limit=opts.left())
+            if P.rowsum
+            else solve_l1_lp_columns(Ar, Br, time_limit=opts.left())
+        )
         info.update(lp_optimum=out.optimum, iterations=out.iterations)
         H = out.H if P.rowsum else _order_rows_for_max_case(out.H, Br)
         # the gain is tried first when the optimum is positive, the witness first otherwise
@@ -655,7 +667,7 @@ def _run_engine(
             Br,
             tol=opts.tol,
             max_iter=opts.max_iter,
-            time_limit=opts.time_limit,
+            time_limit=max(opts.left() or opts.time_limit, 0.01),
             on_separation=on_sep,
         )
     else:
@@ -787,6 +799,7 @@ def decide(
     LP for bit-symmetric (one-hot) channels.
     """
     t0 = time.perf_counter()
+    opts = replace(opts, deadline=t0 + opts.time_limit)
     An, Bn = normalise_rows(A), normalise_rows(B)
     ra, rb = reduce_columns(An), reduce_columns(Bn)
     P = _Problem(A, B, An, Bn, ra, rb, prior, rowsum)
@@ -851,6 +864,14 @@ def decide(
             if opts.exact is False:
                 error = SolverError if all_failed else VerificationError
                 raise error(why + "; exact=False forbids rational arithmetic")
+            left = opts.left()
+            if left is not None and left <= 0:
+                msg = (
+                    f"{why}; the time limit (time_limit = {opts.time_limit:g} s) ran out before "
+                    "a certificate either way: raise time_limit (or try method='exact' for a "
+                    "small pair)"
+                )
+                raise SolverError(msg)
             note = (
                 "every float engine failed"
                 if all_failed
@@ -861,7 +882,11 @@ def decide(
             except ex.ExactTooLarge as exc:
                 if all_failed:
                     raise SolverError(f"{why}; {exc}; no verdict") from None
-                msg = f"{why}; {exc}. The pair is within rounding of the refinement boundary."
+                msg = (
+                    f"{why}; {exc}. No certificate either way within the budgets: the pair "
+                    "is close to the refinement boundary (raise time_limit, or compare "
+                    "smaller or symmetric channels)"
+                )
                 raise VerificationError(msg) from None
     if opts.exact is True:
         return _exact_confirm(P, res, W_red, t0, opts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,14 +35,30 @@ def _equation_weights(B: np.ndarray) -> np.ndarray:
     return 1.0 / np.maximum(B, EQUATION_FLOOR * float(B.max()))
 
 
+def _options(time_limit: float | None) -> dict:
+    """HiGHS options: its own time limit (seconds) when one is given."""
+    return {} if time_limit is None else {"time_limit": max(float(time_limit), 0.01)}
+
+
 def _raise_on_failure(res, what: str) -> None:
+    if res.status == 1 and "time" in str(res.message).lower():
+        msg = (
+            f"HiGHS reached the time limit (time_limit) on the {what} ({res.message}); no "
+            "verdict: raise time_limit, or use qifldp.symmetric channels for large symmetric "
+            "protocols"
+        )
+        raise SolverError(msg)
     if res.status != 0:
         msg = f"HiGHS failed on the {what} (status {res.status}: {res.message}); no verdict"
         raise SolverError(msg)
 
 
 def solve_l1_lp(
-    A: np.ndarray, B: np.ndarray, rowsum: bool = True, method: str = "highs"
+    A: np.ndarray,
+    B: np.ndarray,
+    rowsum: bool = True,
+    method: str = "highs",
+    time_limit: float | None = None,
 ) -> LPOutcome:
     """Solve min Σ_{x,j} |(A·W − B)[x, j]| s.t. W >= 0 (and W·1 = 1 when ``rowsum``).
 
@@ -56,6 +73,8 @@ def solve_l1_lp(
         Impose W·1 = 1 (refinement); False gives the max-case LP in one piece.
     method : str
         scipy's ``linprog`` method (a HiGHS variant).
+    time_limit : float or None
+        Seconds HiGHS may take (its ``time_limit`` option); None: no limit.
 
     Returns
     -------
@@ -108,7 +127,14 @@ def solve_l1_lp(
     b_eq = np.concatenate(b)
     c = np.concatenate([np.zeros(nw), np.ones(2 * npv)])
     try:
-        res = linprog(c, A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method=method)
+        res = linprog(
+            c,
+            A_eq=A_eq,
+            b_eq=b_eq,
+            bounds=(0, None),
+            method=method,
+            options=_options(time_limit),
+        )
     except ValueError as exc:  # pragma: no cover - input is validated upstream
         msg = f"HiGHS rejected the refinement LP: {exc}"
         raise SolverError(msg) from None
@@ -125,6 +151,7 @@ def solve_l1_lp_columns(
     method: str = "highs",
     order: np.ndarray | None = None,
     stop: Callable[[int, np.ndarray, float], bool] | None = None,
+    time_limit: float | None = None,
 ) -> LPOutcome:
     """The max-case LP per column b of B: min Σ_x |(A·r − b)[x]| s.t. r >= 0.
 
@@ -138,6 +165,8 @@ def solve_l1_lp_columns(
     stop : callable, optional
         ``stop(j, y_j, optimum_j)`` is called after each column with a positive
         optimum; returning True ends the loop (the remaining columns stay 0).
+    time_limit : float or None
+        Seconds for all columns together; None: no limit.
 
     Returns
     -------
@@ -170,12 +199,27 @@ def solve_l1_lp_columns(
     H = np.zeros((p, n))
     worst = 0.0
     its = 0
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     for j in range(p) if order is None else order:
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            msg = (
+                f"the max-case LPs reached the time limit (time_limit = {time_limit:g} s) "
+                f"before column {j} of {p}; no verdict: raise time_limit"
+            )
+            raise SolverError(msg)
         w = weights[:, j]
         A_eq = sp.hstack(
             [sp.csr_matrix(A * w[:, None]), sp.identity(n), -sp.identity(n)], format="csc"
         )
-        res = linprog(c, A_eq=A_eq, b_eq=w * B[:, j], bounds=(0, None), method=method)
+        res = linprog(
+            c,
+            A_eq=A_eq,
+            b_eq=w * B[:, j],
+            bounds=(0, None),
+            method=method,
+            options=_options(left),
+        )
         _raise_on_failure(res, f"max-case LP of column {j}")
         W[:, j] = res.x[:m]
         H[j] = w * np.asarray(res.eqlin.marginals)
