@@ -195,7 +195,7 @@ def refines(
     """
     A, B = align_inputs(A, B, what="refines")
     if _is_symmetric(A) or _is_symmetric(B):
-        return _refines_symmetric(A, B, prior, method, exact)
+        return _refines_symmetric(A, B, prior, method, exact, time_limit)
     if _is_symbolic(A) or _is_symbolic(B):
         return _refines_symbolic(A, B, prior, method)
     Am, Bm, pi, opts, labels = _prepare(A, B, prior, method, exact, max_iter, time_limit)
@@ -230,7 +230,9 @@ def _is_symmetric(C: Any) -> bool:
     return type(C).__module__.startswith("qifldp.symmetric")
 
 
-def _refines_symmetric(A: Any, B: Any, prior: Any, method: str, exact: Any) -> RefinementResult:
+def _refines_symmetric(
+    A: Any, B: Any, prior: Any, method: str, exact: Any, time_limit: Any = 120.0
+) -> RefinementResult:
     """Both channels symmetric: the polynomial LP over orbits (qifldp.symmetric.refines)."""
     from ..symmetric import SymmetricChannel
     from ..symmetric import refines as symmetric_refines
@@ -247,7 +249,7 @@ def _refines_symmetric(A: Any, B: Any, prior: Any, method: str, exact: Any) -> R
             "(its counterexample uses the uniform prior; expand() the channels for more)"
         )
         raise ParameterError(msg)
-    return symmetric_refines(A, B)
+    return symmetric_refines(A, B, time_limit=time_limit)
 
 
 def max_case_refines(
