@@ -770,7 +770,19 @@ def _try_orbits(P: _Problem, labels, t0: float) -> RefinementResult | None:
             "whose witness is stored by orbits"
         )
         raise SizeError(msg)
-    W = explicit_witness(polished_masses(sres.witness, SA, SB, P.An, P.Bn), SA, SB)
+    wit = sres.witness
+    if hasattr(wit, "w") and not hasattr(wit, "mass"):  # a lifted bitwise witness w^{⊗k}
+        w = np.asarray(wit.w, dtype=np.float64)
+        J = SA.bits.astype(np.int64) @ SB.bits.T.astype(np.int64)
+        sa, sb = SA.weight[:, None].astype(np.int64), SB.weight[None, :].astype(np.int64)
+        W = (
+            w[1, 1] ** J
+            * w[1, 0] ** (sa - J)
+            * w[0, 1] ** (sb - J)
+            * w[0, 0] ** (SA.k - sa - sb + J)
+        )
+    else:
+        W = explicit_witness(polished_masses(wit, SA, SB, P.An, P.Bn), SA, SB)
     AW = P.An @ W
     if (
         np.all(np.abs(P.Bn - AW) <= rounding_band(P.An, P.Bn, W, AW))

@@ -255,8 +255,14 @@ def exact_support_witness(
     variables: tuple,
     b_rows: tuple,
     u: np.ndarray,
+    extra: np.ndarray | None = None,
 ) -> tuple[np.ndarray | None, str]:
     """Solve the orbit equations exactly on the support of ``u``; (u_exact as floats or None, why).
+
+    ``extra``: further variables (value 0 in ``u``) that may enter the support,
+    for equations the float solution leaves unmatched; they come after the
+    support in the elimination order, so they are pivots only where the
+    support cannot span an equation.
 
     ``variables`` = (iS, iT, s, t, j) of the orbit LP and ``b_rows`` = (row_in,
     row_out) its row numbers of B's classes. The equations (rows of A's sizes
@@ -269,7 +275,13 @@ def exact_support_witness(
     """
     iS, iT, s, t, j = variables
     row_in, row_out = b_rows
+    # columns by decreasing value: the Gauss-Jordan pivots (which absorb the exact
+    # correction of the float solution) are then the largest entries, so they stay >= 0
     sup = np.flatnonzero(u > 0)
+    sup = sup[np.argsort(-u[sup], kind="stable")]
+    if extra is not None and len(extra):
+        more = np.setdiff1d(np.asarray(extra, dtype=np.int64), sup)
+        sup = np.concatenate([sup, more])
     nS = A.sizes.size
     n_eq = nS + int((row_in >= 0).sum()) + int((row_out >= 0).sum())
     if n_eq * sup.size > EXACT_MAX_SUPPORT_CELLS:

@@ -140,15 +140,11 @@ def test_k50_sue_refines_oue_from_8_515(results):
     for eps in (8.515, 9.0):
         assert _ml_oue(50, eps) < _ml_sue(50, eps)
     r = results["qif.fig6_sue_oue"]
-    assert r.verdict == A.CONDITIONAL
+    # below eps* the failures are certified; above it the orbit witness is not (issue 8:
+    # no verdict is accepted within a tolerance), so the claim is inconclusive, not confirmed
+    assert r.verdict == A.INCONCLUSIVE
     assert r.details.startswith("Condition: eps below eps*(50) in [8.514, 8.515]")
-    for text in (
-        "eps = 8: SUE ⊑ OUE False",
-        "eps = 8.514: SUE ⊑ OUE False",
-        "eps = 8.515: SUE ⊑ OUE True",
-        "eps = 9: SUE ⊑ OUE True",
-        "holds up to rounding",
-    ):
+    for text in ("eps = 7: SUE ⊑ OUE False", "eps = 8: SUE ⊑ OUE False", "no certified verdict"):
         assert text in r.details
     assert "OUE ⊑ SUE True" not in r.details
 

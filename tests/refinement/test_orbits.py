@@ -95,10 +95,13 @@ def _detected(C):
 @pytest.mark.parametrize("k", [3, 5])
 def test_explicit_witness_is_the_expanded_orbit_witness(k):
     # provenance: OrbitWitness.expand (qifldp.symmetric), an independent expansion of the same
-    # orbit masses; the labels of q.sue/q.the are in the order of SymmetricChannel.expand
-    S, T = q.sue(k, 1.0), q.the(k, 1.0, 0.7)
+    # orbit masses; the labels of q.sue/q.oue are in the order of SymmetricChannel.expand.
+    # SUE ⊑ OUE at eps = 4 for k = 3, 5 (above their thresholds, QIF paper Fig. 6) has no
+    # bitwise witness (Lemma 9), so the orbit LP answers with an OrbitWitness
+    S, T = q.sue(k, 4.0), q.oue(k, 4.0)
     SA, SB = _detected(S), _detected(T)
     r = sym.refines(as_symmetric(SA), as_symmetric(SB))
+    assert r.holds
     w = r.witness
     W = explicit_witness((w.s, w.t, w.j, w.mass), SA, SB)
     assert np.abs(W - np.asarray(w)).max() <= 1e-15
