@@ -12,9 +12,18 @@ A channel and its leakage:
 >>> round(q.bayes_capacity(C), 6), round(q.ldp_epsilon(C), 6)
 (1.5, 1.098612)
 
-The protocols (``grr``, ``subset_selection``, ``local_hashing``/``blh``/``olh``,
-``unary_encoding``/``sue``/``oue``, ``the``, PCKV, SPL/SMP/RS+FD) are channels too,
-and ``q.formulas`` holds their closed forms, each checked against enumeration:
+A protocol is one frozen object (like a scipy.stats frozen distribution) that
+gives every representation of itself: the explicit channel, the symmetric and
+symbolic channels, the sampler, the estimator and its variance, the closed forms:
+
+>>> P = q.protocol("oue", 4, 1.0)
+>>> P.channel() == q.oue(4, 1.0), round(P.closed_form.asr(), 6)
+(True, 0.380866)
+
+The flat constructors (``grr``, ``subset_selection``, ``local_hashing``/``blh``/``olh``,
+``unary_encoding``/``sue``/``oue``, ``the``) are aliases of these objects; PCKV and
+SPL/SMP/RS+FD are channels too, and ``q.formulas`` holds the closed forms, each
+checked against enumeration:
 
 >>> round(q.asr(q.grr(4, 1.0)), 6) == round(q.formulas.asr_grr(4, 1.0), 6)
 True
@@ -111,6 +120,7 @@ from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelo
     tradeoff_envelope,
     tradeoff_from_profile,
 )
+from .protocols import GRR, LH, SS, THE, UE, Protocol, protocol
 from .simulation import (
     EmpiricalRate,
     LHReports,
@@ -253,6 +263,13 @@ __all__ = [
     "the",
     "the_bit",
     "unary_encoding",
+    "protocol",
+    "Protocol",
+    "GRR",
+    "SS",
+    "LH",
+    "UE",
+    "THE",
     "formulas",
     "simulation",
     "EmpiricalRate",

@@ -33,7 +33,7 @@ import numpy as np
 from scipy.special import expit, gammaln
 
 from .errors import InputTypeError, ParameterError
-from .mechanisms._params import OLH_FLOAT_EPS_LIMIT, olh_g
+from .protocols.params import OLH_FLOAT_EPS_LIMIT, olh_g
 
 __all__ = [
     "bayes_capacity_grr",
@@ -215,7 +215,7 @@ def _lh_capacity(
 
 
 def _default_omega(k: np.ndarray, eps: np.ndarray) -> np.ndarray:
-    # Same float expression as qifldp.mechanisms._params.ss_default_omega.
+    # Same float expression as qifldp.protocols.params.ss_default_omega.
     return np.maximum(1, np.round(_as_float(k) * expit(-eps)))
 
 
@@ -421,7 +421,7 @@ def bayes_capacity_olh(k: Any, eps: Any) -> Any:
 
     Notes
     -----
-    g is :func:`qifldp.mechanisms._params.olh_g` (the g of :func:`qifldp.olh`).
+    g is :func:`qifldp.protocols.params.olh_g` (the g of :func:`qifldp.olh`).
     As eps grows, ML -> (k + 1) / 2.
 
     Examples

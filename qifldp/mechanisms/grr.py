@@ -1,14 +1,9 @@
-"""Generalized randomized response (GRR) as an explicit channel."""
+"""Generalized randomized response (GRR) as an explicit channel: an alias of the protocol object."""
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from ..channel import Channel
-from ._params import check_k, grr_probabilities
-from ._size import alternative, guard_size
+from ..protocols import GRR
 
 __all__ = ["grr"]
 
@@ -55,10 +50,4 @@ def grr(k: int, eps: float) -> Channel:
     >>> round(q.bayes_capacity(C), 12)
     1.5
     """
-    k = check_k(k)
-    p, q = grr_probabilities(k, eps)
-    alt = alternative("grr", "k, eps", "bayes_capacity_grr")
-    guard_size(f"grr({k}, {eps})", k, math.log10(k), lambda: k, alt)
-    M = np.full((k, k), q)
-    np.fill_diagonal(M, p)
-    return Channel(M)
+    return GRR(k, eps).channel()

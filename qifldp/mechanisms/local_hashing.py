@@ -1,149 +1,18 @@
-"""Local hashing (LH, BLH, OLH) as the cascade of the encoding E and GRR on the hash."""
+"""Local hashing (LH, BLH, OLH) as explicit channels: aliases of the protocol objects.
+
+The channel code (and the encoding E and perturbation G of the QIF paper's
+appendix) lives in :mod:`qifldp.protocols.lh`.
+"""
 
 from __future__ import annotations
 
-import itertools
-import math
-
-import numpy as np
-
 from .._validation import check_eps
-from ..channel import Channel, check_size
-from ._params import check_g, check_k, lh_probabilities, olh_g
-from ._size import alternative, guard_size
+from ..channel import Channel
+from ..protocols import LH, lh_encoding, lh_perturbation
+from ..protocols.lh import guard_olh_estimate
+from ..protocols.params import check_k
 
 __all__ = ["local_hashing", "blh", "olh", "lh_encoding", "lh_perturbation"]
-
-#: Above this eps, olh() refuses from log10 g ~ eps / ln 10 alone (the channel has
-#: more than (e^50)^3 entries), without forming the huge integer g.
-_OLH_EXACT_G_EPS: float = 50.0
-
-
-def _hash_table(k: int, g: int) -> np.ndarray:
-    """All g^k functions [k] -> [g] as rows h = (h(0), ..., h(k-1)), product order."""
-    return np.indices((g,) * k, dtype=np.intp).reshape(k, -1).T
-
-
-def _hash_labels(k: int, g: int) -> list[tuple[int, ...]]:
-    return list(itertools.product(range(g), repeat=k))
-
-
-def _guard(what: str, k: int, log10_g: float, g: int | None, name: str = "local_hashing") -> None:
-    if name == "local_hashing":
-        sig, formula = "k, eps, g", "bayes_capacity_lh"
-    else:
-        sig, formula = "k, eps", f"bayes_capacity_{name}"
-    guard_size(what, k, (k + 1) * log10_g, lambda: g ** (k + 1), alternative(name, sig, formula))
-
-
-def lh_encoding(k: int, g: int) -> Channel:
-    """The encoding channel E of local hashing: a uniform hash function and the hash of x.
-
-    Parameters
-    ----------
-    k : int
-        Domain size, ``k >= 2``.
-    g : int
-        Hash range, ``g >= 2``.
-
-    Returns
-    -------
-    Channel, shape (k, g^(k+1))
-        Outputs (h, e): h a function [k] -> [g] as a k-tuple over 0..g-1 (all
-        g^k of them, in ``itertools.product`` order) and e in 0..g-1;
-        E[x, (h, e)] = 1 / g^k if h(x) = e, else 0.
-
-    Raises
-    ------
-    InputTypeError, ParameterError
-        Bad ``k`` or ``g``.
-    SizeError
-        More than MAX_ENTRIES entries.
-
-    Notes
-    -----
-    QIF paper, appendix "Definition of E". E is the visible choice, with uniform
-    probabilities, of the deterministic channels x -> h(x). Cost O(k g^(k+1)).
-
-    Examples
-    --------
-    >>> E = lh_encoding(2, 2)
-    >>> E.outputs[:3]
-    (((0, 0), 0), ((0, 0), 1), ((0, 1), 0))
-    >>> E.matrix
-    array([[0.25, 0.  , 0.25, 0.  , 0.  , 0.25, 0.  , 0.25],
-           [0.25, 0.  , 0.  , 0.25, 0.25, 0.  , 0.  , 0.25]])
-    """
-    k = check_k(k)
-    g = check_g(g)
-    _guard(f"lh_encoding({k}, {g})", k, math.log10(g), g)
-    return _encoding(k, g)
-
-
-def _encoding_matrix(k: int, g: int) -> np.ndarray:
-    """E as an array of shape (k, g^k, g): E[x, h, e] = [h(x) = e] / g^k."""
-    H = _hash_table(k, g)
-    n_h = H.shape[0]
-    E = np.zeros((k, n_h, g))
-    E[np.arange(k)[:, None], np.arange(n_h)[None, :], H.T] = 1.0 / n_h
-    return E
-
-
-def _pair_labels(k: int, g: int) -> tuple:
-    return tuple(itertools.product(_hash_labels(k, g), range(g)))
-
-
-def _encoding(k: int, g: int) -> Channel:
-    return Channel(_encoding_matrix(k, g).reshape(k, -1), outputs=_pair_labels(k, g))
-
-
-def lh_perturbation(k: int, eps: float, g: int) -> Channel:
-    """The perturbation channel G of local hashing: keep h, apply GRR_g to the hash value.
-
-    Parameters
-    ----------
-    k : int
-        Domain size, ``k >= 2`` (hash functions are k-tuples).
-    eps : float
-        Privacy parameter of the GRR on the hash range.
-    g : int
-        Hash range, ``g >= 2``.
-
-    Returns
-    -------
-    Channel, shape (g^(k+1), g^(k+1))
-        Inputs and outputs (h, value), labelled as :func:`lh_encoding`'s outputs;
-        G[(h, e), (h', z)] = [h = h'] GRR_g(eps)[e, z], i.e. G = I_{g^k} (x) GRR_g
-        (the parallel composition of the identity on hash functions and GRR).
-
-    Raises
-    ------
-    SizeError
-        When (g^(k+1))^2 exceeds MAX_ENTRIES: G is only for small checks, the
-        constructor :func:`local_hashing` never builds it.
-
-    Notes
-    -----
-    QIF paper, appendix "Definition of G". Cost O(g^(2k+2)).
-
-    Examples
-    --------
-    >>> import math
-    >>> G = lh_perturbation(2, math.log(3), 2)
-    >>> G.shape, G.matrix[0, :4].round(6).tolist()
-    ((8, 8), [0.75, 0.25, 0.0, 0.0])
-    """
-    k = check_k(k)
-    g = check_g(g)
-    eps = check_eps(eps)
-    n = g ** (k + 1) if (k + 1) * math.log10(g) < 30 else 10**30
-    alt = "local_hashing(k, eps, g) (built blockwise)"
-    check_size(n, n, f"lh_perturbation({k}, {eps}, {g})", alt)
-    p, q = lh_probabilities(g, eps)
-    R = np.full((g, g), q)
-    np.fill_diagonal(R, p)
-    labels = _pair_labels(k, g)
-    return Channel(np.kron(np.eye(g**k), R), inputs=labels, outputs=labels)
 
 
 def local_hashing(k: int, eps: float, g: int) -> Channel:
@@ -178,7 +47,8 @@ def local_hashing(k: int, eps: float, g: int) -> Channel:
 
     Notes
     -----
-    Built exactly as the QIF paper composes it (Sec. V-C and appendix): the
+    An alias of ``qifldp.protocol('lh', k, eps, g=g).channel()`` (:class:`qifldp.protocols.LH`),
+    built exactly as the QIF paper composes it (Sec. V-C and appendix): the
     cascade E . G of the encoding :func:`lh_encoding` and the perturbation
     :func:`lh_perturbation`. G = I_{g^k} (x) GRR_g is block diagonal, so the
     cascade is evaluated block by block, (E . G)[x, (h, z)] = Σ_e E[x, (h, e)] GRR_g[e, z],
@@ -198,17 +68,7 @@ def local_hashing(k: int, eps: float, g: int) -> Channel:
     >>> round(q.bayes_capacity(C), 12)  # Eq. 27: (3*4 + 1*(1 - 3)) / (4 * 2)
     1.25
     """
-    k = check_k(k)
-    g = check_g(g)
-    eps = check_eps(eps)
-    _guard(f"local_hashing({k}, {eps}, {g})", k, math.log10(g), g)
-    p, q = lh_probabilities(g, eps)
-    R = np.full((g, g), q)
-    np.fill_diagonal(R, p)
-    # The cascade E . G with the block-diagonal G = I_{g^k} (x) R: each (h, .) block of
-    # E's row is multiplied by R.
-    M = (_encoding_matrix(k, g) @ R).reshape(k, -1)
-    return Channel(M, outputs=_pair_labels(k, g))
+    return LH(k, eps, g).channel()
 
 
 def blh(k: int, eps: float) -> Channel:
@@ -240,7 +100,7 @@ def blh(k: int, eps: float) -> Channel:
     >>> q.blh(3, 1.0).shape
     (3, 16)
     """
-    return local_hashing(k, eps, 2)
+    return LH(k, eps, variant="blh").channel()
 
 
 def olh(k: int, eps: float) -> Channel:
@@ -264,7 +124,7 @@ def olh(k: int, eps: float) -> Channel:
 
     Notes
     -----
-    Wang et al. 2017; g from :func:`qifldp.mechanisms._params.olh_g` (Python's
+    Wang et al. 2017; g from :func:`qifldp.protocols.params.olh_g` (Python's
     round, half to even).
 
     Examples
@@ -275,6 +135,5 @@ def olh(k: int, eps: float) -> Channel:
     """
     k = check_k(k)
     eps = check_eps(eps)
-    if eps > _OLH_EXACT_G_EPS:  # g ~ e^eps: refuse from the estimate, without forming g
-        _guard(f"olh({k}, {eps})", k, eps / math.log(10), None, "olh")
-    return local_hashing(k, eps, olh_g(eps))
+    guard_olh_estimate(k, eps)  # before forming g (refused at eps > 9000)
+    return LH(k, eps, variant="olh").channel()

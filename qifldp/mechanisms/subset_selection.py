@@ -1,31 +1,11 @@
-"""omega-Subset Selection (SS) as an explicit channel over omega-subsets."""
+"""omega-Subset Selection (SS) as an explicit channel: an alias of the protocol object."""
 
 from __future__ import annotations
 
-import itertools
-import math
-
-import numpy as np
-
 from ..channel import Channel
-from ._params import check_ss
-from ._size import alternative, guard_size
+from ..protocols import SS
 
 __all__ = ["subset_selection"]
-
-
-def _log10_comb(n: int, r: int) -> float:
-    """log10 C(n, r), for the size guard.
-
-    Beyond n = 10^15 (lgamma loses the difference and overflows near 1e305) the
-    lower bound r log10(n / r) <= log10 C(n, r), r = min(r, n - r), is returned:
-    it is only compared with the size limit, which every such channel exceeds
-    anyway through its n rows.
-    """
-    r = min(r, n - r)
-    if n > 10**15:  # lgamma loses the difference (and overflows near 1e305)
-        return r * math.log10(n / max(r, 1)) if r else 0.0
-    return (math.lgamma(n + 1) - math.lgamma(r + 1) - math.lgamma(n - r + 1)) / math.log(10)
 
 
 def subset_selection(k: int, eps: float, omega: int | None = None) -> Channel:
@@ -85,21 +65,4 @@ def subset_selection(k: int, eps: float, omega: int | None = None) -> Channel:
     >>> q.subset_selection(10, 1.0).shape  # default omega = round(10 / (e + 1)) = 3
     (10, 120)
     """
-    k, eps, omega = check_ss(k, eps, omega)
-    guard_size(
-        f"subset_selection({k}, {eps}, omega={omega})",
-        k,
-        _log10_comb(k, omega),
-        lambda: math.comb(k, omega),
-        alternative("subset_selection", "k, eps, omega", "bayes_capacity_ss"),
-    )
-    t = math.exp(-eps)
-    d = omega + (k - omega) * t
-    p, one_minus_p = omega / d, (k - omega) * t / d
-    inside = p / math.comb(k - 1, omega - 1)
-    outside = one_minus_p / math.comb(k - 1, omega) if omega < k else 0.0
-    subsets = tuple(itertools.combinations(range(k), omega))
-    members = np.array(subsets, dtype=np.intp).reshape(len(subsets), omega)
-    M = np.full((k, len(subsets)), outside)
-    M[members.T, np.arange(len(subsets))] = inside
-    return Channel(M, outputs=subsets)
+    return SS(k, eps, omega).channel()

@@ -9,7 +9,7 @@ import numpy as np
 from .._validation import as_real_array, check_bool, check_int, check_probability, check_real
 from ..channel import as_channel
 from ..errors import ChannelError, InputTypeError, ParameterError
-from ..mechanisms import _params as _mp
+from ..protocols import params as _mp
 from ._util import as_array, as_values, check_memory, check_n, row_chunks
 from .samplers import LHReports, lh_collision_probability
 

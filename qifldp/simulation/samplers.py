@@ -11,7 +11,7 @@ import numpy as np
 from .._validation import check_choice, check_eps, check_int
 from ..channel import Channel, as_channel, check_size
 from ..errors import InputTypeError, ParameterError
-from ..mechanisms import _params as _mp
+from ..protocols import params as _mp
 from ._util import as_array, as_rng, as_values, check_memory, row_chunks
 
 __all__ = [

@@ -239,7 +239,7 @@ def subset_selection(k: int, eps: Any, omega: int | None = None) -> SymbolicChan
     P = _Params()
     e = P.take("eps", eps, EPS_DOMAIN)
     if omega is None:
-        from ..mechanisms._params import ss_default_omega
+        from ..protocols.params import ss_default_omega
 
         omega = ss_default_omega(k, _float_eps(e, "the default omega"))
     omega = check_int("omega", omega, minimum=1, maximum=k)
@@ -334,7 +334,7 @@ def olh(k: int, eps: Any) -> SymbolicChannel:
     >>> symbolic.olh(2, sp.log(2)).shape  # g = round(2 + 1) = 3: 3^2 functions x 3 values
     (2, 27)
     """
-    from ..mechanisms._params import olh_g
+    from ..protocols.params import olh_g
 
     k = _check_k(k)
     e = _Params().take("eps", eps, EPS_DOMAIN)

@@ -1,9 +1,9 @@
-"""Protocol probabilities in log space: the log-space twins of ``qifldp.mechanisms._params``.
+"""Protocol probabilities in log space: the log-space twins of ``qifldp.protocols.params``.
 
-``qifldp.mechanisms._params`` defines the protocols' p, q (and checks their
+``qifldp.protocols.params`` defines the protocols' p, q (and checks their
 arguments); the functions here return the logarithms of the same numbers,
 computed from eps directly so that neither e^eps overflows nor a tiny
-probability underflows (the tests check ``exp`` of each against ``_params``).
+probability underflows (the tests check ``exp`` of each against ``qifldp.protocols.params``).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .._validation import check_eps
-from ..mechanisms._params import (
+from ..protocols.params import (
     check_g,
     check_k,
     check_pq,
@@ -107,7 +107,7 @@ def subset_selection(k: int, eps: float, omega: int | None = None) -> SymmetricC
         Privacy parameter, finite and ``>= 0``.
     omega : int, optional
         Subset size in 1..k; default ``max(1, round(k / (e^eps + 1)))``
-        (:func:`qifldp.mechanisms._params.ss_default_omega`).
+        (:func:`qifldp.protocols.params.ss_default_omega`).
 
     Returns
     -------
@@ -248,7 +248,7 @@ def olh(k: int, eps: float) -> SymmetricChannel:
 
     Notes
     -----
-    g from :func:`qifldp.mechanisms._params.olh_g` (Wang et al. 2017). Any eps
+    g from :func:`qifldp.protocols.params.olh_g` (Wang et al. 2017). Any eps
     works (g is a Python integer; everything else is in log space), though only
     small k and g can be expanded.
 

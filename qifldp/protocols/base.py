@@ -1,0 +1,497 @@
+"""The protocol object: one frozen object per parameterised frequency oracle.
+
+Like a frozen scipy.stats distribution, a :class:`Protocol` validates and computes
+its parameters once, at construction, and answers every view of the protocol
+from them: the explicit, symmetric and symbolic channels, the client's sampler,
+the server's estimator and its variance, the attack, and the published closed
+forms. The base class implements what is generic (freezing, equality, hashing,
+the representation, the variance from the support probabilities, the ASR from
+the Bayes capacity); each family (:mod:`.grr`, :mod:`.ss`, :mod:`.lh`,
+:mod:`.ue`, :mod:`.the`) overrides only what it computes itself.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import InputTypeError
+
+if TYPE_CHECKING:
+    from ..channel import Channel
+    from ..symbolic import SymbolicChannel
+    from ..symmetric import SymmetricChannel
+
+__all__ = [
+    "Protocol",
+    "ClosedForm",
+    "size_alternative",
+    "ue_log_ratio",
+    "no_options",
+    "check_bit_width",
+]
+
+
+def size_alternative(name: str, signature: str, formula: str) -> str:
+    """The "use instead" text of a size error: the symmetric twin and the closed form.
+
+    Parameters
+    ----------
+    name : str
+        Name of the constructor in ``qifldp.symmetric``.
+    signature : str
+        Its arguments, as shown to the user.
+    formula : str
+        Name of the closed form in ``qifldp.formulas``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> size_alternative("oue", "k, eps", "bayes_capacity_oue")  # doctest: +ELLIPSIS
+    'the symmetric representation qifldp.symmetric.oue(k, eps) ...bayes_capacity_oue'
+    """
+    return (
+        f"the symmetric representation qifldp.symmetric.{name}({signature}) (no size limit) "
+        f"or the closed form qifldp.formulas.{formula}"
+    )
+
+
+class Protocol(abc.ABC):
+    """A frequency oracle with fixed parameters: frozen, hashable, equal by name and parameters.
+
+    Build one with :func:`qifldp.protocol` (or a family class: :class:`~qifldp.protocols.GRR`,
+    :class:`~qifldp.protocols.SS`, :class:`~qifldp.protocols.LH`,
+    :class:`~qifldp.protocols.UE`, :class:`~qifldp.protocols.THE`). Bad parameters
+    raise at construction, exactly as the flat constructors (``qifldp.grr`` ...) do.
+
+    Attributes
+    ----------
+    name : str
+        The protocol's name (``"grr"``, ``"ss"``, ``"lh"``, ``"blh"``, ``"olh"``,
+        ``"ue"``, ``"sue"``, ``"oue"``, ``"the"``).
+    k : int
+        Domain size; inputs are 0..k-1.
+    eps : float
+        The privacy parameter (for ``"ue"``, the LDP epsilon of its p and q).
+    params : dict
+        The paper's parameters (p, q and omega / g / theta where they apply).
+
+    Notes
+    -----
+    Assigning or deleting an attribute raises ``AttributeError``; two protocols
+    are equal (and hash alike) when their names and parameters are equal, so
+    they can be dictionary keys and set members.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> P = q.protocol("oue", 4, 1.0)
+    >>> P
+    protocol('oue', k=4, eps=1.0)
+    >>> P == q.protocol("oue", 4, 1.0), P == q.protocol("sue", 4, 1.0)
+    (True, False)
+    >>> round(P.params["q"], 6)  # 1 / (e + 1)
+    0.268941
+    """
+
+    __slots__ = ("_name", "_k", "_eps", "_params", "_args")
+
+    def _freeze(
+        self, name: str, k: int, eps: float, params: Mapping[str, Any], args: Mapping[str, Any]
+    ) -> None:
+        """Store the validated parameters once (``args``: what the repr shows)."""
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_k", k)
+        object.__setattr__(self, "_eps", eps)
+        object.__setattr__(self, "_params", dict(params))
+        object.__setattr__(self, "_args", dict(args))
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        msg = f"{type(self).__name__} is frozen: cannot set {attr!r} (build a new protocol)"
+        raise AttributeError(msg)
+
+    def __delattr__(self, attr: str) -> None:
+        msg = f"{type(self).__name__} is frozen: cannot delete {attr!r}"
+        raise AttributeError(msg)
+
+    def _key(self) -> tuple:
+        return (self._name, self._k, self._eps, tuple(self._params.items()))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Protocol):
+            return NotImplemented
+        return type(self) is type(other) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{key}={value!r}" for key, value in self._args.items())
+        return f"protocol({self._name!r}, k={self._k}, {shown})"
+
+    def __reduce__(self) -> tuple:
+        from . import protocol
+
+        return (_rebuild, (protocol, self._name, self._k, dict(self._args)))
+
+    # ---------------------------------------------------------------- parameters
+    @property
+    def name(self) -> str:
+        """The protocol's name, e.g. ``"oue"``.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("olh", 5, 1.0).name
+        'olh'
+        """
+        return self._name
+
+    @property
+    def k(self) -> int:
+        """The domain size: inputs are 0..k-1.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("grr", 5, 1.0).k
+        5
+        """
+        return self._k
+
+    @property
+    def eps(self) -> float:
+        """The privacy parameter eps (for ``"ue"``: ln(p (1 - q) / ((1 - p) q)), maybe inf).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("grr", 5, 1).eps
+        1.0
+        """
+        return self._eps
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The paper's parameters: p, q and omega / g / theta where they apply (a new dict).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> sorted(q.protocol("ss", 10, 1.0).params)
+        ['omega', 'p', 'q']
+        """
+        return dict(self._params)
+
+    # ---------------------------------------------------------------- representations
+    @abc.abstractmethod
+    def channel(self) -> Channel:
+        """The explicit :class:`~qifldp.Channel` (size-guarded; labels as the flat constructor).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("grr", 3, 1.0).channel().shape
+        (3, 3)
+        """
+
+    @abc.abstractmethod
+    def symmetric(self) -> SymmetricChannel:
+        """The symmetric channel of ``qifldp.symmetric`` (no size limit from enumeration).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("oue", 10**6, 1.0).symmetric().k
+        1000000
+        """
+
+    @abc.abstractmethod
+    def symbolic(self, **symbols: Any) -> SymbolicChannel:
+        """The symbolic channel of ``qifldp.symbolic``; a parameter given here replaces its value.
+
+        Parameters
+        ----------
+        **symbols
+            A sympy Symbol (or a symbol name, or an exact number) for a real
+            parameter of the protocol (``eps``; ``theta`` for THE; ``p``, ``q``
+            for UE). Without them the channel has the protocol's numbers, made exact.
+
+        Examples
+        --------
+        >>> import sympy as sp, qifldp as q
+        >>> q.protocol("grr", 2, 1.0).symbolic(eps=sp.Symbol("eps")).matrix[0, 0]
+        exp(eps)/(exp(eps) + 1)
+        """
+
+    def _symbols(self, symbols: Mapping[str, Any], allowed: tuple[str, ...]) -> dict[str, Any]:
+        """The real parameters for the symbolic channel: stored values, replaced by ``symbols``."""
+        unknown = sorted(set(symbols) - set(allowed))
+        if unknown:
+            msg = (
+                f"symbolic() of protocol {self._name!r} takes symbols for "
+                f"{', '.join(allowed)}, got {', '.join(unknown)}"
+            )
+            raise InputTypeError(msg)
+        values = {name: self._args[name] for name in allowed}
+        values.update(symbols)
+        return values
+
+    # ---------------------------------------------------------------- simulation
+    @abc.abstractmethod
+    def sample(self, xs: Any, rng: Any = None, **options: Any) -> Any:
+        """One report per user, vectorised (the fast sampler of ``qifldp.simulation``).
+
+        Parameters
+        ----------
+        xs : array_like of int, shape (n,)
+            The users' values in 0..k-1.
+        rng : numpy.random.Generator or int, optional
+            Generator or seed; None draws fresh entropy.
+        **options
+            Options of the family's sampler (SS: ``output``; LH: ``hash``,
+            ``prime``; THE: ``method``).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("grr", 4, 50.0).sample([0, 1, 2, 3], rng=0).tolist()
+        [0, 1, 2, 3]
+        """
+
+    @abc.abstractmethod
+    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
+        """Unbiased frequency estimate (length k) from :meth:`sample`'s reports.
+
+        Parameters
+        ----------
+        reports
+            The output of :meth:`sample`.
+        project : bool
+            Project the estimate onto the probability simplex (then biased).
+
+        Examples
+        --------
+        >>> import numpy as np, qifldp as q
+        >>> P = q.protocol("grr", 3, 2.0)
+        >>> xs = np.repeat([0, 1, 2], [5000, 3000, 2000])
+        >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
+        [0.5, 0.3, 0.2]
+        """
+
+    @abc.abstractmethod
+    def support_probabilities(self, **options: Any) -> tuple[float, float]:
+        """(p*, q*): Pr[a report supports v | value v] and Pr[... | another value].
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("oue", 4, 0.0).support_probabilities()
+        (0.5, 0.5)
+        """
+
+    def variance(self, n: int, f: Any = None, **options: Any) -> np.ndarray | float:
+        """The variance of each estimated frequency for n users.
+
+        Parameters
+        ----------
+        n : int
+            Number of users, ``n >= 1``.
+        f : array_like, optional
+            The true frequencies; without them the variance of a value of
+            frequency 0 (Wang et al.'s Var*) is returned as a float.
+        **options
+            As for :meth:`support_probabilities` (LH: ``hash``, ``prime``).
+
+        Returns
+        -------
+        float or numpy.ndarray, shape (k,)
+
+        Raises
+        ------
+        ParameterError
+            eps = 0 (p* = q*: the estimator is undefined), bad ``n`` or ``f``.
+
+        Notes
+        -----
+        Var[f̂_v] = [f_v p*(1 − p*) + (1 − f_v) q*(1 − q*)] / (n (p* − q*)²)
+        (Wang et al., USENIX Security 2017, Eq. 2), from
+        :func:`qifldp.simulation.frequency_variance`.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> round(q.protocol("oue", 4, 1.0).variance(1000), 8)  # 4 e / (n (e - 1)^2)
+        0.00368269
+        """
+        from ..simulation import frequency_variance
+
+        return frequency_variance(*self.support_probabilities(**options), n, f)
+
+    @abc.abstractmethod
+    def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
+        """The plausible-deniability attack: one guess of the true value per report.
+
+        Parameters
+        ----------
+        reports
+            The output of :meth:`sample`.
+        rng : numpy.random.Generator or int, optional
+            Breaks ties (uniformly).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("grr", 4, 50.0)
+        >>> P.attack(P.sample([3, 1], rng=0)).tolist()
+        [3, 1]
+        """
+
+    # ---------------------------------------------------------------- closed forms
+    @property
+    def closed_form(self) -> ClosedForm:
+        """The published closed forms of this protocol (Bayes capacity, ASR, LDP epsilon).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> round(q.protocol("grr", 4, 1.0).closed_form.bayes_capacity(), 6)  # k e / (e + 3)
+        1.901468
+        """
+        return self._closed_form_type(self)
+
+    _closed_form_type: Callable[[Protocol], ClosedForm]
+
+
+def _rebuild(factory: Callable[..., Protocol], name: str, k: int, args: dict) -> Protocol:
+    """Unpickle a protocol by building it again from its arguments."""
+    return factory(name, k, **args)
+
+
+class ClosedForm(abc.ABC):
+    """The closed forms of one protocol, evaluated at its parameters.
+
+    Each family subclasses it with the formulas of its papers; every method
+    cites its source. The values equal the measures of the explicit channel
+    (``qifldp.bayes_capacity(P.channel())`` ...); the tests check it.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> cf = q.protocol("sue", 3, 1.0).closed_form
+    >>> round(cf.bayes_capacity(), 12) == round(q.bayes_capacity(q.sue(3, 1.0)), 12)
+    True
+    """
+
+    __slots__ = ("_protocol",)
+
+    def __init__(self, protocol: Protocol) -> None:
+        if not isinstance(protocol, Protocol) or not isinstance(self, protocol._closed_form_type):
+            msg = (
+                f"{type(self).__name__} needs a protocol of its family, got "
+                f"{protocol!r} of type {type(protocol).__name__}"
+            )
+            raise InputTypeError(msg)
+        self._protocol = protocol
+
+    def __repr__(self) -> str:
+        return f"<closed forms of {self._protocol!r}>"
+
+    @abc.abstractmethod
+    def bayes_capacity(self) -> float:
+        """The multiplicative Bayes capacity ML = Σ_y max_x C[x, y].
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> round(q.protocol("oue", 3, 1.0).closed_form.bayes_capacity(), 6)
+        1.399976
+        """
+
+    def asr(self) -> float:
+        """The Bayes-optimal one-try attacker's success under a uniform prior: ML / k.
+
+        Notes
+        -----
+        ASR = V1[ϑ▷C] = ML(C) / k for the uniform prior ϑ (Alvim et al.,
+        *The Science of Quantitative Information Flow*, Thm 7.2: ML is attained
+        by the uniform prior), as :func:`qifldp.formulas.asr_grr` and its siblings.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> round(q.protocol("grr", 4, 1.0).closed_form.asr(), 6)  # e / (e + 3)
+        0.475367
+        """
+        return self.bayes_capacity() / self._protocol.k
+
+    @abc.abstractmethod
+    def ldp_epsilon(self) -> float:
+        """The true LDP epsilon: ln max_y max_{x, x'} C[x, y] / C[x', y].
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("grr", 4, 1.5).closed_form.ldp_epsilon()
+        1.5
+        """
+
+
+def ue_log_ratio(p: float, q: float) -> float:
+    """ln(p (1 - q) / ((1 - p) q)), the LDP epsilon of UE with bits p, q (inf at p = 1 or q = 0).
+
+    Examples
+    --------
+    >>> round(ue_log_ratio(0.75, 0.25), 12) == round(2 * math.log(3), 12)
+    True
+    """
+    if p >= 1.0 or q <= 0.0:
+        return math.inf
+    return math.log(p) + math.log1p(-q) - math.log1p(-p) - math.log(q)
+
+
+def no_options(what: str, options: Mapping[str, Any]) -> None:
+    """Refuse options that a family's method does not take.
+
+    Examples
+    --------
+    >>> no_options("variance", {})
+    >>> no_options("variance", {"hash": "uniform"})
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.InputTypeError: variance() takes no options for this protocol, got hash
+    """
+    if options:
+        msg = f"{what}() takes no options for this protocol, got {', '.join(sorted(options))}"
+        raise InputTypeError(msg)
+
+
+def check_bit_width(reports: Any, k: int) -> None:
+    """Refuse 2-D bit reports whose width is not the protocol's k.
+
+    Other shapes are left to the estimator's own checks.
+
+    Examples
+    --------
+    >>> check_bit_width([[True, False, True]], 3)
+    >>> check_bit_width([[True, False]], 3)
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ParameterError: reports must have k = 3 columns (one bit per value), got 2
+    """
+    from ..errors import ParameterError
+
+    try:
+        shape = np.shape(reports)
+    except ValueError:  # ragged: the estimator's own check names it
+        return
+    if len(shape) == 2 and shape[1] != k:
+        msg = f"reports must have k = {k} columns (one bit per value), got {shape[1]}"
+        raise ParameterError(msg)

@@ -1,0 +1,241 @@
+"""Thresholding with histogram encoding (THE) as a protocol object."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._validation import check_eps
+from ..channel import Channel, guard_size
+from ..operators import one_hot
+from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative
+from .params import check_k, check_theta, the_bit_matrix, the_probabilities
+
+if TYPE_CHECKING:
+    from ..symbolic import SymbolicChannel
+    from ..symmetric import SymmetricChannel
+
+__all__ = ["THE", "THEClosedForm", "the_bit"]
+
+
+def the_bit(eps: float, theta: float) -> Channel:
+    """THE's 2x2 bit channel: add Laplace(2/eps) noise to the bit, output 1 iff it exceeds theta.
+
+    Parameters
+    ----------
+    eps : float
+        Privacy parameter of the whole THE protocol, finite and ``>= 0``.
+    theta : float
+        Threshold, in the open interval (0.5, 1).
+
+    Returns
+    -------
+    Channel, shape (2, 2)
+        Row = input bit 0/1, column = output bit 0/1: [[1 - q, q], [1 - p, p]] with
+        q = e^(-eps theta / 2) / 2 and 1 - p = e^(-eps (1 - theta) / 2) / 2.
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        ``eps`` not a finite real ``>= 0``; ``theta`` outside (0.5, 1).
+
+    Notes
+    -----
+    QIF paper Sec. V-E (Wang et al. 2017): with Z ~ Laplace(0, 2/eps),
+    q = Pr[Z > theta], p = Pr[1 + Z > theta]. Both small entries are computed
+    directly (never as 1 - p), so eps = 800 still gives positive entries. At
+    eps = 0 (infinite noise) both rows are (1/2, 1/2).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.the_bit(4.0, 0.75).matrix.round(6)
+    array([[0.888435, 0.111565],
+           [0.303265, 0.696735]])
+    """
+    eps = check_eps(eps)
+    theta = check_theta(theta)
+    return Channel(the_bit_matrix(eps, theta))
+
+
+class THEClosedForm(ClosedForm):
+    """Closed forms of THE (QIF paper Sec. V-E; Wang et al., USENIX Security 2017).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.protocol("the", 3, 2.0, theta=0.75).closed_form.ldp_epsilon() < 2.0
+    True
+    """
+
+    __slots__ = ()
+
+    def bayes_capacity(self) -> float:
+        """ML of THE (:func:`qifldp.formulas.bayes_capacity_the`, the UE formula with THE's bits).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> round(q.protocol("the", 3, 2.0, theta=0.75).closed_form.bayes_capacity(), 6)
+        1.660402
+        """
+        from .. import formulas
+
+        P = self._protocol
+        return float(formulas.bayes_capacity_the(P.k, P.eps, P.params["theta"]))
+
+    def ldp_epsilon(self) -> float:
+        """ln(p (1 - q) / ((1 - p) q)) with THE's bits (:func:`qifldp.formulas.ldp_epsilon_the`).
+
+        Below eps for eps > 0: thresholding is post-processing of the eps-LDP
+        Laplace histogram (QIF paper Sec. V-E).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> round(q.protocol("the", 3, 2.0, theta=0.75).closed_form.ldp_epsilon(), 6)
+        1.623553
+        """
+        from .. import formulas
+
+        P = self._protocol
+        return float(formulas.ldp_epsilon_the(P.eps, P.params["theta"]))
+
+
+class THE(Protocol):
+    """Thresholding with histogram encoding: Laplace(2/eps) noise on one-hot bits, threshold theta.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float
+        Privacy parameter, finite and ``>= 0``.
+    theta : float
+        Threshold in the open interval (0.5, 1).
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`qifldp.the`.
+
+    Notes
+    -----
+    p = 1 - e^(eps (theta - 1) / 2) / 2, q = e^(-eps theta / 2) / 2 (QIF paper
+    Sec. V-E; Wang et al. 2017).
+
+    Examples
+    --------
+    >>> P = THE(3, 4.0, 0.75)
+    >>> round(P.params["p"], 6), round(P.params["q"], 6), P.params["theta"]
+    (0.696735, 0.111565, 0.75)
+    """
+
+    __slots__ = ()
+    _closed_form_type = THEClosedForm
+
+    def __init__(self, k: int, eps: float, theta: float) -> None:
+        k = check_k(k)
+        eps = check_eps(eps)
+        theta = check_theta(theta)
+        p, q = the_probabilities(eps, theta)
+        self._freeze("the", k, eps, {"p": p, "q": q, "theta": theta}, {"eps": eps, "theta": theta})
+
+    def channel(self) -> Channel:
+        """``one_hot(the_bit(eps, theta), k)``: outputs all k-bit tuples (product order).
+
+        Raises
+        ------
+        SizeError
+            k >= 23 (k 2^k above :data:`qifldp.channel.MAX_ENTRIES`).
+
+        Examples
+        --------
+        >>> C = THE(3, 2.0, 0.75).channel()
+        >>> C.shape, C.outputs[:2]
+        ((3, 8), ((0, 0, 0), (0, 0, 1)))
+        """
+        k, eps, theta = self.k, self.eps, self._params["theta"]
+        B = Channel(the_bit_matrix(eps, theta))
+        alt = size_alternative("the", "k, eps, theta", "bayes_capacity_the")
+        guard_size(f"the({k}, {eps}, {theta})", k, k * math.log10(2), lambda: 2**k, alt)
+        return one_hot(B, k)
+
+    def symmetric(self) -> SymmetricChannel:
+        """THE as a symmetric channel (``qifldp.symmetric.the``).
+
+        Examples
+        --------
+        >>> THE(10**5, 2.0, 0.75).symmetric().k
+        100000
+        """
+        from .. import symmetric
+
+        return symmetric.the(self.k, self.eps, self._params["theta"])
+
+    def symbolic(self, **symbols: Any) -> SymbolicChannel:
+        """THE as a symbolic channel (``qifldp.symbolic.the``); ``eps``, ``theta`` may be symbols.
+
+        Examples
+        --------
+        >>> sorted(map(str, THE(2, 1.0, 0.75).symbolic(eps="e", theta="t").matrix.free_symbols))
+        ['e', 't']
+        """
+        from .. import symbolic
+
+        values = self._symbols(symbols, ("eps", "theta"))
+        return symbolic.the(self.k, values["eps"], values["theta"])
+
+    def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
+        """Bit vectors, shape (n, k) (``qifldp.simulation.sample_the``; option ``method``).
+
+        Examples
+        --------
+        >>> THE(3, 80.0, 0.7).sample([0, 1], rng=0).astype(int).tolist()
+        [[1, 0, 0], [0, 1, 0]]
+        """
+        from ..simulation import sample_the
+
+        return sample_the(xs, self.k, self.eps, self._params["theta"], rng, **options)
+
+    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
+        """Unbiased frequencies from (n, k) bit vectors (``qifldp.simulation.estimate_the``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> P = THE(2, 3.0, 0.7)
+        >>> P.estimate(P.sample(np.repeat([0, 1], [7000, 3000]), rng=0)).round(1).tolist()
+        [0.7, 0.3]
+        """
+        from ..simulation import estimate_the
+
+        check_bit_width(reports, self.k)
+        return estimate_the(reports, self.eps, self._params["theta"], project=project)
+
+    def support_probabilities(self, **options: Any) -> tuple[float, float]:
+        """(p*, q*) = (p, q) of THE's bit channel.
+
+        Examples
+        --------
+        >>> THE(3, 0.0, 0.75).support_probabilities()
+        (0.5, 0.5)
+        """
+        no_options("support_probabilities", options)
+        return self._params["p"], self._params["q"]
+
+    def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
+        """A uniform guess among the coordinates above the threshold (``attack_the``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> THE(3, 1.0, 0.75).attack(np.array([[0, 0, 1]], dtype=bool), rng=0).tolist()
+        [2]
+        """
+        from ..simulation import attack_the
+
+        check_bit_width(reports, self.k)
+        return attack_the(reports, rng)

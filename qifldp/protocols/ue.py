@@ -1,0 +1,332 @@
+"""Unary encoding (UE, SUE, OUE) as a protocol object: one-hot bits through a bit channel."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from scipy.special import expit
+
+from .._validation import check_choice, check_eps
+from ..channel import Channel, guard_size
+from ..errors import InputTypeError
+from ..operators import one_hot
+from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative, ue_log_ratio
+from .params import check_k, check_pq, oue_probabilities, sue_probabilities
+
+if TYPE_CHECKING:
+    from ..symbolic import SymbolicChannel
+    from ..symmetric import SymmetricChannel
+
+__all__ = ["UE", "UEClosedForm", "sue_bit", "oue_bit"]
+
+
+def sue_bit(eps: float) -> Channel:
+    """SUE's 2x2 bit channel: keep the bit w.p. p = e^(eps/2) / (e^(eps/2) + 1), flip it w.p. 1 - p.
+
+    Parameters
+    ----------
+    eps : float
+        Privacy parameter of the whole SUE protocol, finite and ``>= 0``.
+
+    Returns
+    -------
+    Channel, shape (2, 2)
+        Row = input bit 0/1, column = output bit 0/1: [[p, 1 - p], [1 - p, p]].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        ``eps`` not a finite real ``>= 0``.
+
+    Notes
+    -----
+    Basic one-time RAPPOR (Erlingsson et al. 2014). The bit channel alone is
+    (eps/2)-LDP; the one-hot protocol changes two bits between neighbours, hence
+    eps. Entries from the logistic function: no overflow.
+
+    Examples
+    --------
+    >>> import math, qifldp as q
+    >>> q.sue_bit(2 * math.log(3)).matrix.round(6)
+    array([[0.75, 0.25],
+           [0.25, 0.75]])
+    """
+    p, q = sue_probabilities(eps)
+    return Channel(np.array([[p, q], [q, p]]))
+
+
+def oue_bit(eps: float) -> Channel:
+    """OUE's 2x2 bit channel: a 1 stays 1 w.p. 1/2, a 0 becomes 1 w.p. q = 1 / (e^eps + 1).
+
+    Parameters
+    ----------
+    eps : float
+        Privacy parameter of the whole OUE protocol, finite and ``>= 0``.
+
+    Returns
+    -------
+    Channel, shape (2, 2)
+        Row = input bit 0/1, column = output bit 0/1: [[1 - q, q], [1/2, 1/2]].
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        ``eps`` not a finite real ``>= 0``.
+
+    Notes
+    -----
+    Wang et al. 2017. The bit channel alone is ln((e^eps + 1) / 2)-LDP (< eps for
+    eps > 0); the one-hot protocol is exactly eps-LDP. 1 - q is the logistic
+    function of eps itself (never 1 - q in floating point).
+
+    Examples
+    --------
+    >>> import math, qifldp as q
+    >>> q.oue_bit(math.log(3)).matrix
+    array([[0.75, 0.25],
+           [0.5 , 0.5 ]])
+    """
+    eps = check_eps(eps)
+    return Channel(np.array([[float(expit(eps)), float(expit(-eps))], [0.5, 0.5]]))
+
+
+class UEClosedForm(ClosedForm):
+    """Closed forms of unary encoding (QIF paper Sec. V-D; Wang et al., USENIX Security 2017).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.protocol("oue", 4, 1.0).closed_form.ldp_epsilon()
+    1.0
+    """
+
+    __slots__ = ()
+
+    def bayes_capacity(self) -> float:
+        """ML of UE with bits p, q (QIF paper Sec. VI; :func:`qifldp.formulas.bayes_capacity_ue`).
+
+        SUE and OUE use ``bayes_capacity_sue`` / ``bayes_capacity_oue`` (log space
+        from eps directly).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> round(q.protocol("ue", 2, p=0.75, q=0.25).closed_form.bayes_capacity(), 12)
+        1.5
+        """
+        from .. import formulas
+
+        P = self._protocol
+        if P.name == "sue":
+            return float(formulas.bayes_capacity_sue(P.k, P.eps))
+        if P.name == "oue":
+            return float(formulas.bayes_capacity_oue(P.k, P.eps))
+        return float(formulas.bayes_capacity_ue(P.k, P.params["p"], P.params["q"]))
+
+    def ldp_epsilon(self) -> float:
+        """ln(p (1 - q) / ((1 - p) q)) (Wang et al. 2017, Sec. 4.3); eps for SUE and OUE.
+
+        Inf when p = 1 or q = 0 (a column with a zero entry).
+
+        Examples
+        --------
+        >>> import math, qifldp as q
+        >>> round(q.protocol("ue", 3, p=0.75, q=0.25).closed_form.ldp_epsilon(), 12)
+        2.197224577336
+        """
+        P = self._protocol
+        if P.name in ("sue", "oue"):
+            return P.eps
+        return ue_log_ratio(P.params["p"], P.params["q"])
+
+
+class UE(Protocol):
+    """Unary encoding: one-hot encode x, report each bit 1 w.p. p (bit 1) or q (bit 0).
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float, optional
+        Privacy parameter of SUE and OUE (not taken by ``variant="ue"``).
+    p, q : float, optional
+        The bit probabilities of ``variant="ue"``, ``0 <= q < p <= 1``.
+    variant : {"ue", "sue", "oue"}
+        ``"sue"``: p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p (basic RAPPOR);
+        ``"oue"``: p = 1/2, q = 1 / (e^eps + 1) (Wang et al. 2017).
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`qifldp.unary_encoding` / ``sue`` / ``oue``; eps given to UE, or
+        p / q given to SUE or OUE.
+
+    Examples
+    --------
+    >>> UE(3, 1.0, variant="oue").params["p"]
+    0.5
+    >>> round(UE(3, p=0.75, q=0.25).eps, 6)  # ln(p (1 - q) / ((1 - p) q)) = ln 9
+    2.197225
+    """
+
+    __slots__ = ()
+    _closed_form_type = UEClosedForm
+
+    def __init__(
+        self,
+        k: int,
+        eps: float | None = None,
+        *,
+        p: float | None = None,
+        q: float | None = None,
+        variant: str = "ue",
+    ) -> None:
+        variant = check_choice("variant", variant, ("ue", "sue", "oue"))
+        if variant == "ue":
+            if eps is not None:
+                msg = (
+                    f"protocol 'ue' takes p and q, not eps (got eps={eps!r}); use 'sue' or "
+                    "'oue' for unary encoding set by eps"
+                )
+                raise InputTypeError(msg)
+            k = check_k(k)
+            p, q = check_pq(p, q)
+            self._freeze("ue", k, ue_log_ratio(p, q), {"p": p, "q": q}, {"p": p, "q": q})
+            return
+        if p is not None or q is not None:
+            msg = f"protocol {variant!r} sets p and q from eps (use 'ue' to give them)"
+            raise InputTypeError(msg)
+        k = check_k(k)
+        eps = check_eps(eps)
+        p, q = sue_probabilities(eps) if variant == "sue" else oue_probabilities(eps)
+        self._freeze(variant, k, eps, {"p": p, "q": q}, {"eps": eps})
+
+    def _bit(self) -> Channel:
+        """The 2x2 bit channel, with the entries of ``sue_bit`` / ``oue_bit`` for the variants."""
+        if self.name == "sue":
+            return sue_bit(self.eps)
+        if self.name == "oue":
+            return oue_bit(self.eps)
+        p, q = self._params["p"], self._params["q"]
+        return Channel(np.array([[1.0 - q, q], [1.0 - p, p]]))
+
+    def channel(self) -> Channel:
+        """``one_hot`` of the bit channel: outputs all k-bit tuples (product order).
+
+        Raises
+        ------
+        SizeError
+            k 2^k above :data:`qifldp.channel.MAX_ENTRIES`, i.e. k >= 23.
+
+        Examples
+        --------
+        >>> import math
+        >>> UE(2, math.log(3), variant="oue").channel().matrix.round(6)
+        array([[0.375, 0.125, 0.375, 0.125],
+               [0.375, 0.375, 0.125, 0.125]])
+        """
+        k, B = self.k, self._bit()
+        if self.name == "ue":
+            p, q = self._params["p"], self._params["q"]
+            what, sig, formula = f"unary_encoding({k}, {p}, {q})", "k, p, q", "bayes_capacity_ue"
+            name = "unary_encoding"
+        else:
+            name = self.name
+            what, sig, formula = f"{name}({k}, {self.eps})", "k, eps", f"bayes_capacity_{name}"
+        alt = size_alternative(name, sig, formula)
+        guard_size(what, k, k * math.log10(2), lambda: 2**k, alt)
+        return one_hot(B, k)
+
+    def symmetric(self) -> SymmetricChannel:
+        """UE as a symmetric channel (``qifldp.symmetric.sue`` / ``oue`` / ``unary_encoding``).
+
+        Examples
+        --------
+        >>> UE(10**6, 3.0, variant="sue").symmetric().k
+        1000000
+        """
+        from .. import symmetric
+
+        if self.name == "sue":
+            return symmetric.sue(self.k, self.eps)
+        if self.name == "oue":
+            return symmetric.oue(self.k, self.eps)
+        return symmetric.unary_encoding(self.k, self._params["p"], self._params["q"])
+
+    def symbolic(self, **symbols: Any) -> SymbolicChannel:
+        """UE as a symbolic channel; symbols for ``eps`` (SUE, OUE) or ``p``, ``q`` (UE).
+
+        Examples
+        --------
+        >>> UE(2, 1.0, variant="oue").symbolic(eps="e").matrix[0, 0]
+        exp(e)/(2*(exp(e) + 1))
+        """
+        from .. import symbolic
+
+        if self.name == "ue":
+            values = self._symbols(symbols, ("p", "q"))
+            return symbolic.unary_encoding(self.k, values["p"], values["q"])
+        values = self._symbols(symbols, ("eps",))
+        build = symbolic.sue if self.name == "sue" else symbolic.oue
+        return build(self.k, values["eps"])
+
+    def sample(self, xs: Any, rng: Any = None) -> np.ndarray:
+        """Bit vectors, shape (n, k) (``qifldp.simulation.sample_ue`` / ``_sue`` / ``_oue``).
+
+        Examples
+        --------
+        >>> UE(3, 60.0, variant="sue").sample([1], rng=0).astype(int).tolist()
+        [[0, 1, 0]]
+        """
+        from .. import simulation
+
+        if self.name == "ue":
+            return simulation.sample_ue(xs, self.k, self._params["p"], self._params["q"], rng)
+        build = simulation.sample_sue if self.name == "sue" else simulation.sample_oue
+        return build(xs, self.k, self.eps, rng)
+
+    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
+        """Unbiased frequencies from (n, k) bit vectors (``qifldp.simulation.estimate_ue`` ...).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> P = UE(2, 2.0, variant="oue")
+        >>> P.estimate(P.sample(np.repeat([0, 1], [7000, 3000]), rng=0)).round(1).tolist()
+        [0.7, 0.3]
+        """
+        from .. import simulation
+
+        check_bit_width(reports, self.k)
+        if self.name == "ue":
+            p, q = self._params["p"], self._params["q"]
+            return simulation.estimate_ue(reports, p, q, project=project)
+        build = simulation.estimate_sue if self.name == "sue" else simulation.estimate_oue
+        return build(reports, self.eps, project=project)
+
+    def support_probabilities(self, **options: Any) -> tuple[float, float]:
+        """(p*, q*) = (p, q): a report supports the values of its 1-bits.
+
+        Examples
+        --------
+        >>> UE(3, p=0.75, q=0.25).support_probabilities()
+        (0.75, 0.25)
+        """
+        no_options("support_probabilities", options)
+        return self._params["p"], self._params["q"]
+
+    def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
+        """A uniform guess among the set bits (all k when none) (``attack_ue``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> UE(3, 1.0, variant="oue").attack(np.array([[0, 1, 0]], dtype=bool), rng=0).tolist()
+        [1]
+        """
+        from ..simulation import attack_ue
+
+        check_bit_width(reports, self.k)
+        return attack_ue(reports, rng)
