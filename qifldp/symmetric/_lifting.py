@@ -134,9 +134,18 @@ def bit_channel(C) -> tuple[np.ndarray, float] | None:
     log1q = -math.log1p(math.exp(L)) if L < 700 else -L
     logq = L + log1q
     logp = la[i1] - (s1 - 1) * logq - (k - s1) * log1q
-    if not logp <= 0:
-        return None
-    p = math.exp(logp)
+    okb = np.isfinite(lb) & (s < k)
+    if logp > -math.log(2) and okb.any():  # p near 1: 1 − p from a class of b, accurately
+        i0 = int(np.flatnonzero(okb)[0])
+        s0 = int(s[i0])
+        log1mp = lb[i0] - s0 * logq - (k - 1 - s0) * log1q
+        if not log1mp <= 0:
+            return None
+        p = -math.expm1(log1mp)
+    else:
+        if not logp <= 0:
+            return None
+        p = math.exp(logp)
     if not (0 <= q <= 1 and 0 <= p <= 1):
         return None
     try:

@@ -491,7 +491,8 @@ class _Problem:
         zero_cols = np.unique(Mc.col[bmask][rb <= 0])
         pos = rb > 0
         cs = np.ones(self.n_var)
-        np.minimum.at(cs, Mc.col[bmask][pos], rb[pos] / np.abs(Mc.data[bmask][pos]))
+        with np.errstate(over="ignore"):  # a ratio beyond the float range is capped at 1 anyway
+            np.minimum.at(cs, Mc.col[bmask][pos], rb[pos] / np.abs(Mc.data[bmask][pos]))
         cs = np.maximum(cs, 1e-300)
         rr = np.ones(M.shape[0])
         rr[nS:] = np.where(rhs[nS:] > 0, rhs[nS:], 1.0)
@@ -582,7 +583,8 @@ class _Problem:
         # column scales from B's rows only; A's rows (Σ u = 1) get the largest column scale
         b = M.row >= nS
         nz = (M.data != 0) & b
-        ratio = rho[M.row[nz]] / np.abs(M.data[nz])
+        with np.errstate(over="ignore"):  # inf scales are replaced below
+            ratio = rho[M.row[nz]] / np.abs(M.data[nz])
         cscale = np.full(self.n_var, np.inf)
         np.minimum.at(cscale, M.col[nz], ratio)
         cscale[~(np.isfinite(cscale) & (cscale > 0))] = pos.min()
