@@ -385,19 +385,7 @@ def _exact_result(
         if not ex.check_exact_witness(E.Aq, E.Bq, out.W, P.rowsum):  # pragma: no cover
             msg = "the exact witness failed its exact re-check"
             raise VerificationError(msg)
-        Wf = np.array([[float(v) for v in row] for row in out.W])
-        # float witness on the exact groups -> original columns
-        Wo = np.zeros((P.A.shape[1], P.B.shape[1]))
-        for gi, g in enumerate(E.a_groups):
-            for gj, h in enumerate(E.b_groups):
-                share = P.B[:, h].sum(axis=0) / P.B[:, h].sum()
-                Wo[np.ix_(g, h)] = Wf[gi, gj] * share
-        if P.rowsum and len(E.a_groups) < P.A.shape[1]:
-            used = np.zeros(P.A.shape[1], bool)
-            for g in E.a_groups:
-                used[g] = True
-            Wo[~used] = P.B.sum(axis=0) / P.B.sum()
-        Wo = clean_witness(Wo, P.rowsum)
+        Wo = clean_witness(_on_original_columns(P, E, out.W), P.rowsum)
         resid, rs, mn = witness_errors(P.A, P.B, Wo, P.rowsum)
         if not (
             mn >= -WITNESS_ENTRY_ATOL
@@ -452,6 +440,26 @@ def _deadline(t0: float, opts: Options | None) -> float | None:
     return opts.deadline if opts.deadline is not None else t0 + opts.time_limit
 
 
+def _on_original_columns(P: _Problem, E: _ExactProblem, Wq) -> np.ndarray:
+    """A witness on the exact groups (rationals) as a float witness on the original columns.
+
+    Each group of B's proportional columns gets its mass in the proportion of the
+    columns' sums; columns of A in no group (all zero) get B's average row.
+    """
+    Wf = np.array([[float(v) for v in row] for row in Wq])
+    Wo = np.zeros((P.A.shape[1], P.B.shape[1]))
+    for gi, g in enumerate(E.a_groups):
+        for gj, h in enumerate(E.b_groups):
+            share = P.B[:, h].sum(axis=0) / P.B[:, h].sum()
+            Wo[np.ix_(g, h)] = Wf[gi, gj] * share
+    used = np.zeros(P.A.shape[1], bool)
+    for g in E.a_groups:
+        used[g] = True
+    if P.rowsum and not used.all():
+        Wo[~used] = P.B.sum(axis=0) / P.B.sum()
+    return Wo
+
+
 def _rounding_witness(P: _Problem, E: _ExactProblem, W_hint: np.ndarray | None):
     """A witness within the rounding band for a pair whose stored floats fail exactly, or None.
 
@@ -479,19 +487,7 @@ def _rounding_witness(P: _Problem, E: _ExactProblem, W_hint: np.ndarray | None):
         Wq = ex.exact_verify_witness(E.Aq, E.Bq, Wg, P.rowsum, signed=True)
         if Wq is None:
             continue
-        Wf = np.array([[float(v) for v in row] for row in Wq])
-        # float witness on the exact groups -> the float reduction's groups
-        Wo = np.zeros((P.A.shape[1], P.B.shape[1]))
-        for gi, g in enumerate(E.a_groups):
-            for gj, h in enumerate(E.b_groups):
-                share = P.B[:, h].sum(axis=0) / P.B[:, h].sum()
-                Wo[np.ix_(g, h)] = Wf[gi, gj] * share
-        used = np.zeros(P.A.shape[1], bool)
-        for g in E.a_groups:
-            used[g] = True
-        if P.rowsum and not used.all():
-            Wo[~used] = P.B.sum(axis=0) / P.B.sum()
-        Wo = clean_witness(Wo, P.rowsum)
+        Wo = clean_witness(_on_original_columns(P, E, Wq), P.rowsum)
         bc = band_certificate(P.An, P.Bn, Wo, P.rowsum, rounds=0)
         if bc.W is not None:
             return bc.W
@@ -518,7 +514,13 @@ def _rounding_result(
         certified_by=(
             f"up to rounding: B = A·W within the rounding band ({BAND_FACTOR:g} (|Y_A| + 2) u "
             f"(A·W + B) entrywise; max residual {resid:.3g}), while the stored floats fail "
-            f"exactly ({how}) by a gap of {float(gq):.3g} that rounding of the inputs explains"
+            f"exactly ({how}) by "
+            + (
+                f"a gap of {float(gq):.3g}"
+                if gq > 0
+                else "a gap that the rounded float gain cannot even carry"
+            )
+            + ", which rounding of the inputs explains"
         ),
         residual=resid,
         row_sum_error=rs,
