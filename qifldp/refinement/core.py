@@ -193,6 +193,24 @@ def refines(
     >>> bool(s), s.counterexample.gap > 0
     (False, True)
     """
+    from .protocols import is_protocol, refines_protocols
+
+    if is_protocol(A) and is_protocol(B):
+        return refines_protocols(
+            A,
+            B,
+            prior=prior,
+            method=method,
+            exact=exact,
+            max_iter=max_iter,
+            time_limit=time_limit,
+        )
+    if is_protocol(A) or is_protocol(B):
+        msg = (
+            "A and B must both be protocol objects (qifldp.protocol) or both channels; "
+            "use .channel() or .symmetric() on the protocol"
+        )
+        raise InputTypeError(msg)
     A, B = align_inputs(A, B, what="refines")
     if _is_symmetric(A) or _is_symmetric(B):
         return _refines_symmetric(A, B, prior, method, exact, time_limit)

@@ -170,3 +170,37 @@ def test_sue_oue_at_huge_eps_states_what_the_verdict_is_about(eps):
         ce = r.counterexample
         assert exact_gap(A.matrix, B.matrix, ce.gain, ce.prior) > 0
         assert r.exact and r.about == "channels"
+
+
+def test_protocol_objects_are_decided_on_the_protocols_at_the_boundary():
+    # olh(2, 2) ⊑ oue(2, 2): the floats say "holds up to rounding"; the protocols, rebuilt at
+    # 60 digits and decided in rationals (independently above: _decide_high_precision), hold
+    P = q.protocol
+    A, B = P("olh", 2, 2.0), P("oue", 2, 2.0)
+    holds60, _ = _decide_high_precision(
+        q.symbolic.local_hashing(2, sp.Integer(2), 8),
+        q.symbolic.oue(2, sp.Integer(2)),
+        A.channel(),
+        B.channel(),
+    )
+    assert holds60
+    r = q.refines(A, B)
+    assert r.holds and not r.up_to_rounding and r.about == "protocols" and r.exact
+    assert "60 significant digits" in r.certified_by
+    assert_witness(A.channel().matrix, B.channel().matrix, r)
+    # oue(3, 1.6) vs olh(3, 1.6): at 60 digits the gap is 60-digit rounding: the boundary
+    s = q.refines(P("oue", 3, 1.6), P("olh", 3, 1.6))
+    assert s.holds and s.up_to_rounding and s.about == "protocols"
+    assert "size of 60-digit rounding" in s.certified_by
+
+
+def test_protocol_objects_away_from_the_boundary_keep_the_channel_verdict():
+    P = q.protocol
+    r = q.refines(P("grr", 4, 2.0), P("grr", 4, 1.0))
+    c = q.refines(q.grr(4, 2.0), q.grr(4, 1.0))
+    assert r.holds is c.holds is True and r.about == "channels"
+    # too large to enumerate: the symmetric route (Lemma 10 lifted: OUE ⊑ THE for theta = 0.9)
+    s = q.refines(P("oue", 100, 1.0), P("the", 100, 1.0, theta=0.9))
+    assert s.holds and s.method == "symmetric: bitwise lifting"
+    with pytest.raises(q.errors.InputTypeError, match="both be protocol objects"):
+        q.refines(P("grr", 3, 1.0), q.grr(3, 1.0))

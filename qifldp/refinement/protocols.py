@@ -1,0 +1,161 @@
+"""Refinement between protocol objects: at the rounding boundary, decided on the protocols.
+
+Two :class:`qifldp.protocols.Protocol` objects know their parameters exactly
+(eps, p, q, theta as exact numbers, every entry a closed form in e^eps). Their
+refinement is first decided on their float channels like any other pair; when
+that verdict is only "up to rounding" (the stored floats straddle the boundary),
+the channels are rebuilt from the symbolic twin at
+:data:`HIGH_PRECISION_DIGITS` significant digits and decided in exact rational
+arithmetic. The verdict is then about the protocols (``about="protocols"``),
+exact up to rounding at 10^-HIGH_PRECISION_DIGITS instead of 10^-16.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..errors import SizeError
+from . import exact as ex
+from ._prep import normalise_rows, reduce_columns
+from .result import RefinementResult
+
+__all__ = ["HIGH_PRECISION_DIGITS", "MAX_HIGH_PRECISION_ENTRIES", "refines_protocols"]
+
+#: Significant digits of the channels rebuilt from the symbolic twin at the boundary.
+HIGH_PRECISION_DIGITS: int = 60
+
+#: Largest channel (entries) rebuilt at high precision (sympy evaluates each entry).
+MAX_HIGH_PRECISION_ENTRIES: int = 20_000
+
+#: A separating gap at high precision counts as real (not rounding at
+#: HIGH_PRECISION_DIGITS) when it exceeds 10^-(HIGH_PRECISION_DIGITS - 15).
+_REAL_GAP_DIGITS: int = HIGH_PRECISION_DIGITS - 15
+
+
+def is_protocol(C: Any) -> bool:
+    """True for a :class:`qifldp.protocols.Protocol` (checked by module, no import)."""
+    return type(C).__module__.startswith("qifldp.protocols")
+
+
+def _rows(P: Any, M: np.ndarray, digits: int) -> list[list[Fraction]]:
+    """The protocol's channel at ``digits`` digits as exact rationals, rows normalised exactly,
+    columns merged within the groups of proportional columns of the float matrix M."""
+    import sympy as sp
+
+    S = P.symbolic().matrix
+    out = []
+    for i in range(S.rows):
+        row = [
+            Fraction(str(sp.N(S[i, j], digits))) if S[i, j] != 0 else Fraction(0)
+            for j in range(S.cols)
+        ]
+        total = sum(row)
+        out.append([v / total for v in row])
+    groups = reduce_columns(normalise_rows(M)).groups
+    return [[sum((row[y] for y in g), Fraction(0)) for g in groups] for row in out]
+
+
+def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
+    """A ⊑ B for two protocol objects (see the module docstring).
+
+    Parameters
+    ----------
+    A, B : qifldp.protocols.Protocol
+    **options
+        Passed on to :func:`qifldp.refines` for the float channels.
+
+    Returns
+    -------
+    RefinementResult
+        The channels' verdict, or at the rounding boundary the protocols' verdict
+        (``about="protocols"``; ``up_to_rounding`` stays True only when even the
+        high-precision channels differ by no more than their rounding).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> r = q.refines(q.protocol("olh", 2, 2.0), q.protocol("oue", 2, 2.0))
+    >>> r.holds, r.up_to_rounding, r.about
+    (True, False, 'protocols')
+    """
+    from .core import refines
+
+    t0 = time.perf_counter()
+    try:
+        CA, CB = A.channel(), B.channel()
+    except SizeError:  # too large to enumerate: the symmetric route (no high-precision step)
+        opts = {k: v for k, v in options.items() if k == "time_limit"}
+        return refines(A.symmetric(), B.symmetric(), **opts)
+    r = refines(CA, CB, **options)
+    if not r.up_to_rounding:
+        return r
+    if CA.matrix.size + CB.matrix.size > MAX_HIGH_PRECISION_ENTRIES:
+        return replace(
+            r,
+            certified_by=r.certified_by
+            + f"; the protocols were not rebuilt at high precision (more than "
+            f"MAX_HIGH_PRECISION_ENTRIES = {MAX_HIGH_PRECISION_ENTRIES} entries)",
+        )
+    digits = HIGH_PRECISION_DIGITS
+    try:
+        Aq, Bq = _rows(A, CA.matrix, digits), _rows(B, CB.matrix, digits)
+        deadline = t0 + float(options.get("time_limit", 120.0))
+        out = ex.exact_decide(Aq, Bq, True, deadline=deadline)
+    except (ex.ExactTooLarge, SizeError) as exc:
+        return replace(r, certified_by=r.certified_by + f"; high precision not decided: {exc}")
+    where = (
+        f"on the protocols: {A!r} and {B!r} rebuilt from their symbolic channels at {digits} "
+        "significant digits, decided in exact rationals"
+    )
+    if out.holds:
+        assert out.W is not None and ex.check_exact_witness(Aq, Bq, out.W)
+        return replace(
+            r,
+            up_to_rounding=False,
+            about="protocols",
+            exact=True,
+            certified_by=f"holds {where} ({out.how}); the float witness: {r.certified_by}",
+            time=time.perf_counter() - t0,
+        )
+    n = len(Aq)
+    gap = ex.exact_weighted_gap(Aq, Bq, out.H, True, [Fraction(1, n)] * n)
+    top = max(abs(v) for row in out.H for v in row) * n
+    gap = gap / top if top else gap
+    if gap > Fraction(1, 10**_REAL_GAP_DIGITS):
+        # the protocols fail beyond high-precision rounding: a counterexample for them
+        from ._certify import gain_from_weighted
+        from .result import Counterexample
+
+        prior = np.full(n, 1.0 / n)
+        g = gain_from_weighted(np.array([[float(v) for v in row] for row in out.H]), prior)
+        gq = ex.exact_gap(Aq, Bq, g, prior)
+        if gq > 0:
+            ce = Counterexample(gain=g, prior=prior, gap=float(gq), gap_exact=gq)
+            return RefinementResult(
+                holds=False,
+                counterexample=ce,
+                method="exact",
+                exact=True,
+                certified_by=(
+                    f"fails {where} ({out.how}): exact gap {float(gq):.3g} of the float gain, "
+                    f"beyond {digits}-digit rounding (the float channels: {r.certified_by})"
+                ),
+                time=time.perf_counter() - t0,
+                about="protocols",
+            )
+        return replace(r, certified_by=r.certified_by + f"; {where}: undecided")
+    return replace(
+        r,
+        about="protocols",
+        certified_by=(
+            f"{r.certified_by}; {where}: they fail only by {float(gap):.2g}, the size of "
+            f"{digits}-digit rounding, so the protocols are on the refinement boundary "
+            f"(equal up to rounding at 1e-{digits - 5})"
+        ),
+        time=time.perf_counter() - t0,
+    )
