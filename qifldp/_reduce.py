@@ -36,11 +36,64 @@ class Reduced:
     weights: np.ndarray
 
 
+def _proportional_groups(S: np.ndarray, rtol: float) -> np.ndarray:
+    """Group labels of the columns of S (scaled to max 1) that agree within ``rtol`` in log space.
+
+    Zero patterns first (exactly); then, one row at a time, the columns of every
+    group still holding two or more are sorted by their log entry and split where
+    two neighbours differ by more than ``rtol`` (single linkage along that row:
+    no two columns within ``rtol`` in every row can end up apart, whatever the
+    position of bin edges). A group whose spread exceeds 4 ``rtol`` in some row
+    (a chain of near neighbours) is split again by bins of width ``rtol``.
+    Cost O(|X| |Y| log |Y|), rows processed only while groups remain.
+    """
+    n, m = S.shape
+    pos = S > 0
+    with np.errstate(divide="ignore"):
+        L = np.where(pos, np.log(np.where(pos, S, 1.0)), 0.0)
+    _, lab = np.unique(np.packbits(pos, axis=0).T, axis=0, return_inverse=True)
+    lab = np.asarray(lab, dtype=np.int64).reshape(-1)
+    for i in range(n):
+        counts = np.bincount(lab)
+        active = np.flatnonzero(counts[lab] >= 2)
+        if active.size == 0:
+            break
+        order = active[np.lexsort((L[i, active], lab[active]))]
+        la, va = lab[order], L[i, order]
+        brk = np.ones(order.size, dtype=bool)
+        brk[1:] = (la[1:] != la[:-1]) | (np.diff(va) > rtol)
+        new = np.cumsum(brk) - 1 + lab.max() + 1
+        lab = lab.copy()
+        lab[order] = new
+    # chains: a group spread wider than 4 rtol in some row is re-split by fixed bins
+    _, lab = np.unique(lab, return_inverse=True)
+    lab = np.asarray(lab, dtype=np.int64).reshape(-1)
+    n_groups = int(lab.max()) + 1 if lab.size else 0
+    lo = np.full((n, n_groups), np.inf)
+    hi = np.full((n, n_groups), -np.inf)
+    for i in range(n):
+        np.minimum.at(lo[i], lab, L[i])
+        np.maximum.at(hi[i], lab, L[i])
+    wide = np.flatnonzero((hi - lo).max(axis=0) > 4 * rtol) if n_groups else np.zeros(0, int)
+    if wide.size:
+        cols = np.flatnonzero(np.isin(lab, wide))
+        keys = np.round(L[:, cols] / rtol).astype(np.int64)
+        keys[~pos[:, cols]] = np.iinfo(np.int64).min
+        _, sub = np.unique(np.vstack([lab[cols][None, :], keys]).T, axis=0, return_inverse=True)
+        lab = lab.copy()
+        lab[cols] = n_groups + np.asarray(sub).reshape(-1)
+        _, lab = np.unique(lab, return_inverse=True)
+        lab = np.asarray(lab, dtype=np.int64).reshape(-1)
+    return lab
+
+
 def reduce_columns(M: np.ndarray, rtol: float = REDUCE_RTOL) -> Reduced:
     """Merge columns that are positive multiples of each other (relative tolerance ``rtol``).
 
     Columns are scaled by their largest entry and compared entry by entry in log
-    space (bins of width ``rtol``), zero entries exactly. Cost O(|X| |Y| log |Y|).
+    space (:func:`_proportional_groups`: sorted neighbours within ``rtol``, no
+    fixed bin edges), zero entries exactly. Cost O(|X| |Y| log |Y|).
+    Groups are numbered in the order of their first column.
     """
     n, p = M.shape
     colmax = M.max(axis=0)
@@ -49,20 +102,19 @@ def reduce_columns(M: np.ndarray, rtol: float = REDUCE_RTOL) -> Reduced:
     if nz.size == 0:  # pragma: no cover - a Channel has no all-zero matrix
         return Reduced(np.zeros((n, 0)), [], group_of, np.zeros(p))
     S = M[:, nz] / colmax[nz]
-    with np.errstate(divide="ignore"):
-        L = np.log(S)
-    keys = np.where(S > 0, np.round(L / rtol), np.iinfo(np.int64).min).astype(np.int64)
-    _, first, inverse = np.unique(keys.T, axis=0, return_index=True, return_inverse=True)
-    inverse = np.asarray(inverse).reshape(-1)
+    lab = _proportional_groups(S, rtol)
+    n_groups = int(lab.max()) + 1
+    first = np.full(n_groups, lab.size)
+    np.minimum.at(first, lab, np.arange(lab.size))
     order = np.argsort(first, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
-    g = rank[inverse]
-    n_groups = order.size
+    g = rank[lab]
     merged = np.zeros((n, n_groups))
     np.add.at(merged.T, g, M[:, nz].T)
     group_of[nz] = g
-    groups = [nz[g == i] for i in range(n_groups)]
+    by_group = np.argsort(g, kind="stable")  # columns of each group, ascending
+    groups = np.split(nz[by_group], np.cumsum(np.bincount(g, minlength=n_groups))[:-1])
     colsum = M.sum(axis=0)
     gsum = merged.sum(axis=0)
     weights = np.zeros(p)

@@ -1,0 +1,46 @@
+"""Proportional columns are merged whatever the position of rounding bin edges (issue 9, item 5)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import qifldp as q
+from qifldp._reduce import REDUCE_RTOL, reduce_columns
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_split_column_merges_back(seed):
+    # B random 4 x 5; its column 0 split into 0.2, 0.5 and 0.3 of itself: 7 columns, 5 classes.
+    # With bins of width rtol in log space ~17% of such draws kept 6 columns (a bin edge
+    # between two ratios 1 ulp apart).
+    rng = np.random.default_rng(seed)
+    B = rng.dirichlet(np.ones(5), size=4)
+    M = np.column_stack([0.2 * B[:, 0], 0.5 * B[:, 0], 0.3 * B[:, 0], B[:, 1:]])
+    C = q.Channel(M / M.sum(axis=1, keepdims=True))
+    R = C.reduced()
+    assert R.shape == (4, 5)
+    # the merged column is B's column 0 (up to rounding), the others unchanged
+    np.testing.assert_allclose(R.matrix[:, 0], C.matrix[:, :3].sum(axis=1), rtol=1e-15)
+    red = reduce_columns(C.matrix)
+    assert [g.tolist() for g in red.groups] == [[0, 1, 2], [3], [4], [5], [6]]
+
+
+def test_columns_apart_by_more_than_the_tolerance_stay_apart():
+    # ratios that differ by 100 rtol in one row are not proportional: kept apart
+    a = np.array([0.5, 0.25, 0.25])
+    b = a * np.array([1.0, 1.0 + 100 * REDUCE_RTOL, 1.0])
+    red = reduce_columns(np.column_stack([a, b / b.sum() * a.sum(), 1 - a]))
+    assert len(red.groups) == 3
+
+
+def test_a_chain_of_near_neighbours_is_not_merged_beyond_the_tolerance():
+    # columns whose log ratios step by 0.9 rtol: neighbours are within rtol, the ends are not
+    base = np.array([0.4, 0.6])
+    cols = [base * np.array([1.0, np.exp(0.9 * REDUCE_RTOL * i)]) for i in range(12)]
+    red = reduce_columns(np.column_stack(cols))
+    spread = [
+        np.ptp(np.log(np.column_stack(cols)[1, g] / np.column_stack(cols)[0, g]))
+        for g in red.groups
+    ]
+    assert max(spread) <= 4 * REDUCE_RTOL + 1e-16
