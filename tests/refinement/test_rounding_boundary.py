@@ -110,16 +110,26 @@ def test_equal_protocols_hold_up_to_rounding(make_a, make_b, sym_a, sym_b, exact
         (q.sue(4, 41.0), q.sue(4, 40.0)),
         (q.oue(4, 41.0), q.oue(4, 40.0)),
         (q.the(4, 41.0, 0.78), q.the(4, 40.0, 0.78)),
+        (q.sue(5, 31.0), q.sue(5, 30.0)),
+        (q.oue(5, 31.0), q.oue(5, 30.0)),
+        (q.the(5, 31.0, 0.78), q.the(5, 30.0, 0.78)),
+        (q.sue(5, 41.0), q.sue(5, 40.0)),
+        (q.oue(5, 41.0), q.oue(5, 40.0)),
+        (q.the(5, 41.0, 0.78), q.the(5, 40.0, 0.78)),
     ],
     ids=lambda c: getattr(c, "shape", c),
 )
 def test_true_family_refinements_are_decided(a, b):
     # exact truth on the stored floats, by the rational simplex (independent of the float route)
-    truth = ex.exact_decide(
-        _merged(rational_rows(a.matrix), a.matrix), _merged(rational_rows(b.matrix), b.matrix), True
-    )
     r = q.refines(a, b)
-    assert r.holds is truth.holds is True
+    if a.shape[0] <= 4:  # exact truth on the stored floats by the rational simplex
+        truth = ex.exact_decide(
+            _merged(rational_rows(a.matrix), a.matrix),
+            _merged(rational_rows(b.matrix), b.matrix),
+            True,
+        )
+        assert truth.holds
+    assert r.holds is True
     assert not r.up_to_rounding
     assert_witness(a.matrix, b.matrix, r)
 
