@@ -629,6 +629,8 @@ def _cmd_compare(args: argparse.Namespace) -> dict[str, Any]:
             ),
             args.time_limit,
         )
+        if kind == "error" and ("time_limit" in str(value) or "no time left" in str(value)):
+            kind = "timeout"  # the solver itself stopped at the limit before the deadline
         if kind == "ok":
             status[(a, b)], how[(a, b)] = value
         else:
