@@ -501,8 +501,8 @@ def _rounding_result(
 
     Rational arithmetic on the stored floats says A ⋢ B, yet B = A·W up to the
     rounding band (the ordinary float certificate of "holds"): the floats cannot
-    tell this pair from one that refines — as with olh(2, 2) and oue(2, 2), equal
-    as real protocols. The verdict is "holds up to rounding", never an exception.
+    tell this pair from one that refines — as with olh(2, 2) ⊑ oue(2, 2), which holds
+    for the real protocols. The verdict is "holds up to rounding", never an exception.
     """
     resid, rs, mn = witness_errors(P.A, P.B, W, P.rowsum)
     return RefinementResult(

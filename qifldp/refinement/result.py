@@ -147,8 +147,8 @@ class RefinementResult:
         the two channels lie within the rounding band of the refinement
         boundary, so rational arithmetic on them and the real-number protocols
         they approximate may disagree. ``holds`` is then the verdict on channels
-        within that band (e.g. ``olh(2, 2)`` and ``oue(2, 2)``, equal as real
-        protocols, whose stored floats differ by 1e-18); ``certified_by`` states
+        within that band (e.g. ``olh(2, 2) ⊑ oue(2, 2)``, true of the real
+        protocols, which their stored floats fail by 1e-18); ``certified_by`` states
         the band and what the stored floats give exactly. False for every verdict
         proved on the channels as given.
     about : str
