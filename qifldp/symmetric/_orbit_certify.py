@@ -19,12 +19,40 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
-from flint import fmpq, fmpq_mat
 
 from ._channel import SymmetricChannel
 from ._gain import SymmetricGain, overlap_range
+
+try:  # python-flint: exact rationals in C; fractions.Fraction (slower, same results) without it
+    from flint import fmpq, fmpq_mat
+except ImportError:  # pragma: no cover - python-flint is a dependency where it installs
+    fmpq = Fraction
+    fmpq_mat = None
+
+
+class _Rref:
+    """Row echelon form of a dense rational matrix, indexed R[r, c] as flint's."""
+
+    def __init__(self, rows: list[list]) -> None:
+        from ..refinement.exact import _rref
+
+        self._R, piv = _rref(rows)
+        self.rank = len(piv)
+
+    def __getitem__(self, rc: tuple[int, int]):
+        return self._R[rc[0]][rc[1]]
+
+
+def _rref_rows(rows: list[list]) -> tuple[Any, int]:
+    """(R, rank) of the rows: flint's fmpq_mat.rref when available, else Fractions."""
+    if fmpq_mat is not None:
+        return fmpq_mat(len(rows), len(rows[0]), [x for r in rows for x in r]).rref()
+    R = _Rref(rows)
+    return R, R.rank
+
 
 __all__ = [
     "UNIT_ROUNDOFF",
@@ -64,7 +92,7 @@ def _q(x: float) -> fmpq:
 
 
 def _to_fraction(x: fmpq) -> Fraction:
-    return Fraction(int(x.p), int(x.q))
+    return Fraction(int(x.numerator), int(x.denominator))
 
 
 @dataclass(frozen=True)
@@ -328,7 +356,7 @@ def exact_support_witness(
         elif r[-1] != 0:
             return None, "exact support solve: an equation has no support variable but mass > 0"
     m = sup.size
-    R, rank = fmpq_mat(len(keep), m + 1, [x for r in keep for x in r]).rref()
+    R, rank = _rref_rows(keep)
     x = [_q(u[v]) for v in sup.tolist()]
     pivots = []
     for r in range(rank):
