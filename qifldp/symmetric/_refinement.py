@@ -739,6 +739,26 @@ def _unmatched(P: _Problem, u: np.ndarray) -> np.ndarray:
     return np.unique(np.concatenate(out)) if out else np.zeros(0, dtype=np.int64)
 
 
+def _exact_support_result(P: _Problem, v: np.ndarray, t0: float, details: dict):
+    """(result, why): "holds" when the orbit equations solve exactly near the witness ``v``."""
+    ue, why = exact_support_witness(P.A, P.B, P.variables, P.b_rows, v, _unmatched(P, v))
+    if ue is None:
+        return None, why
+    _, _, resid, row_err, _ = P.check(ue)
+    res = _witness_result(
+        P,
+        ue,
+        resid,
+        row_err,
+        why,
+        t0,
+        method="symmetric: orbit LP (HiGHS) + exact",
+        exact=True,
+        details=details,
+    )
+    return res, why
+
+
 def _identical(A: SymmetricChannel, B: SymmetricChannel, t0: float) -> RefinementResult:
     """Equal class masses: W = I (u(s, s, s) = 1) satisfies every equation exactly."""
     s = A.sizes
@@ -1019,20 +1039,9 @@ def refines(
             f"evaluation error (max residual {resid:.2e}, rows within {row_err:.1e}, "
             "entries >= 0)"
         )
-        ue, why = exact_support_witness(A, B, P.variables, P.b_rows, v, _unmatched(P, v))
-        if ue is not None:
-            _, _, resid2, row2, _ = P.check(ue)
-            return _witness_result(
-                P,
-                ue,
-                resid2,
-                row2,
-                why,
-                t0,
-                method="symmetric: orbit LP (HiGHS) + exact",
-                exact=True,
-                details=details,
-            )
+        exact_res, why = _exact_support_result(P, v, t0, details)
+        if exact_res is not None:
+            return exact_res
         exact_tried = "skipped" not in why
         c = _exact_gain(st, P, clock) if exact_tried else None
         if c is None:
@@ -1108,20 +1117,9 @@ def refines(
             details=details,
         )
     v, resid, row_err, in_input, excess = st.best_witness
-    ue, why = exact_support_witness(A, B, P.variables, P.b_rows, v, _unmatched(P, v))
-    if ue is not None:
-        _, _, resid2, row2, _ = P.check(ue)
-        return _witness_result(
-            P,
-            ue,
-            resid2,
-            row2,
-            why,
-            t0,
-            method="symmetric: orbit LP (HiGHS) + exact",
-            exact=True,
-            details=details,
-        )
+    exact_res, why = _exact_support_result(P, v, t0, details)
+    if exact_res is not None:
+        return exact_res
     if in_input:
         return _witness_result(
             P,
