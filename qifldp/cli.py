@@ -418,6 +418,8 @@ def _decide_pair(
         except (QifldpError, MemoryError) as exc:
             errors.append(f"{route} route: {_short(exc)}")
             continue
+        if time.monotonic() - t0 > time_limit:  # an answer after the budget is no answer in it
+            raise _Undecided("no time left: the answer came after --time-limit")
         return bool(res.holds), route
     msg = "; ".join(errors) or "no time left"
     raise _Undecided(msg)
