@@ -65,8 +65,8 @@ from .errors import (
     SolverError,
     VerificationError,
 )
-from .families import FamilyResult, check_refinement_family
-from .fdp import (
+from .refinement.families import FamilyResult, check_refinement_family
+from .refinement.fdp import (
     TradeoffCurve,
     refines_2x2,
     refines_binary,
@@ -77,10 +77,10 @@ from .fdp import (
     witness_2x2,
 )
 from .gains import identity_gain, k_tries_gain, metric_gain
-from .graph import plot_refinement_graph, refinement_graph
-from .keyvalue import pckv_epsilon, pckv_grr, pckv_ue
-from .lattice import join, meet
-from .lifting import LiftedRefinement, refines_one_hot_bitwise
+from .refinement.graph import plot_refinement_graph, refinement_graph
+from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
+from .refinement.lattice import join, meet
+from .refinement.lifting import LiftedRefinement, refines_one_hot_bitwise
 from .measures import (
     Hyper,
     additive_leakage,
@@ -110,7 +110,7 @@ from .mechanisms import (
     the_bit,
     unary_encoding,
 )
-from .multidim import rsfd_grr, smp, spl
+from .protocols.multidim import rsfd_grr, smp, spl
 from .operators import cascade, hidden_choice, one_hot, parallel, visible_choice
 from .priors import point_prior, uniform_prior
 from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelopes

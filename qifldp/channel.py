@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ._reduce import REDUCE_RTOL, reduce_columns
+from .reduction import REDUCE_RTOL, reduce_columns
 from .errors import ChannelError, InputTypeError, SizeError
 
 __all__ = ["Channel", "as_channel", "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
@@ -53,7 +53,7 @@ def check_size(n_rows: int, n_cols: int, what: str = "channel", alternative: str
     ...
     qifldp.errors.SizeError: oue(40, 1) would have 2 x 1099511627776 = 2199023255552 entries, ...
     """
-    from ._validation import check_int
+    from .validation import check_int
 
     n_rows = check_int("n_rows", n_rows, minimum=0, allow_huge=True)
     n_cols = check_int("n_cols", n_cols, minimum=0, allow_huge=True)

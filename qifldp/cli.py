@@ -591,7 +591,7 @@ def _cmd_compare(args: argparse.Namespace) -> dict[str, Any]:
         out["edges"] = []
         return out
 
-    from .graph import hasse_diagram
+    from .refinement.graph import hasse_diagram
 
     caps = {r["name"]: r["bayes_capacity"] for r in rows}
     status: dict[tuple[str, str], bool | None] = {}
@@ -774,7 +774,7 @@ def _plot_hasse(G: Any, args: argparse.Namespace) -> str:
     """Write the Hasse diagram of ``compare`` to ``args.plot`` (PNG, SVG or PDF)."""
     from matplotlib.figure import Figure
 
-    from .graph import plot_refinement_graph
+    from .refinement.graph import plot_refinement_graph
 
     fig = Figure(figsize=(6, 4.5))
     ax = fig.subplots()

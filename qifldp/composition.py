@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import check_bool, check_int
+from .validation import check_bool, check_int
 from .channel import Channel, as_channel, check_size
 from .errors import ChannelError, InputTypeError, SizeError
 
@@ -529,7 +529,7 @@ def _merge(loss: np.ndarray, P0: np.ndarray, P1: np.ndarray):
 
 
 def _register() -> None:
-    from .fdp import tradeoff_curve
+    from .refinement.fdp import tradeoff_curve
     from .measures import ldp_epsilon
 
     @ldp_epsilon.register(SymmetricComposition)

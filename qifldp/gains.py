@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_int, check_real
+from .validation import check_int, check_real
 from .channel import MAX_ENTRIES, check_size
 from .errors import GainError, InputTypeError, SizeError
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ._reduce import reduce_columns
-from ._validation import _real
+from .reduction import reduce_columns
+from .validation import _real
 from .channel import Channel, as_channel
 from .errors import GainError, InputTypeError, ParameterError
 from .gains import as_gain

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from ._align import align_many, align_rows, is_default_labels
-from ._validation import check_int
+from .alignment import align_many, align_rows, is_default_labels
+from .validation import check_int
 from .channel import Channel, as_channel, check_size, guard_size
 from .errors import ChannelError, InputTypeError, ParameterError
 

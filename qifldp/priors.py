@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_int
+from .validation import check_int
 from .channel import MAX_ENTRIES, check_size
 from .errors import InputTypeError, PriorError
 

@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_bool
+from .validation import check_bool
 from .channel import as_channel
 from .errors import InputTypeError, ParameterError, SizeError
-from .fdp import TradeoffCurve, tradeoff_curve
+from .refinement.fdp import TradeoffCurve, tradeoff_curve
 
 __all__ = [
     "privacy_profile",

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import formulas
-from ._validation import check_bool, check_int
+from .validation import check_bool, check_int
 from .errors import InputTypeError, ParameterError
 from .measures import bayes_vulnerability
 from .plotting import (

@@ -44,7 +44,7 @@ __all__ = ["EQ4_RECONSTRUCTION", "EQ5_RECONSTRUCTION", "FIG1_KS", "FIG1_EPS"]
 )
 def _check_rsfd() -> tuple[str, str]:
     from ..measures import ldp_epsilon
-    from ..multidim import rsfd_grr
+    from ..protocols.multidim import rsfd_grr
 
     rows = []
     condition_ok = True
@@ -80,7 +80,7 @@ def _check_rsfd() -> tuple[str, str]:
 )
 def _check_spl_smp() -> tuple[str, str]:
     from ..measures import ldp_epsilon
-    from ..multidim import smp, spl
+    from ..protocols.multidim import smp, spl
 
     bad = []
     for ks in ((2, 3), (3, 3, 3), (4, 2)):

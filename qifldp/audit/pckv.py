@@ -32,7 +32,7 @@ def _theorem2(eps1: float, eps2: float) -> float:
 
 
 def _pckv_ue_table() -> dict[tuple[int, int, float, float], tuple[float, float]]:
-    from ..keyvalue import pckv_epsilon, pckv_ue
+    from ..protocols.keyvalue import pckv_epsilon, pckv_ue
     from ..measures import ldp_epsilon
 
     out = {}
@@ -148,7 +148,7 @@ def _eq6_properties() -> list[str]:
     reconstructed=EQ6_RECONSTRUCTION,
 )
 def _check_pckv_theorem3() -> tuple[str, str]:
-    from ..keyvalue import pckv_epsilon, pckv_grr
+    from ..protocols.keyvalue import pckv_epsilon, pckv_grr
     from ..measures import ldp_epsilon
 
     props = _eq6_properties()

@@ -49,7 +49,7 @@ def _channel_2x2(alpha: Fraction, beta: Fraction) -> list[list[Fraction]]:
 
 def _refines_2x2_certified(C: list[list[Fraction]], D: list[list[Fraction]]) -> bool:
     """C ⊑ D by the library's exact 2x2 witness, re-checked here (C·W = D, W >= 0)."""
-    from ..fdp import witness_2x2
+    from ..refinement.fdp import witness_2x2
 
     W = witness_2x2(C, D, exact=True)
     if W is None:
@@ -187,15 +187,15 @@ def _exact_family(
 
 
 def _bit_family(make: Callable[[float], Any]) -> Any:
-    from ..families import check_refinement_family
-    from ..fdp import refines_2x2
+    from ..refinement.families import check_refinement_family
+    from ..refinement.fdp import refines_2x2
 
     return check_refinement_family(make, _BIT_GRID, decide=refines_2x2, strict=True)
 
 
 def _lp_family(make: Callable[[float], Any], grid: Sequence[float]) -> tuple[bool, str]:
     """Strict family on float channels, decided by qifldp.refines (verified certificates)."""
-    from ..families import check_refinement_family
+    from ..refinement.families import check_refinement_family
     from ..refinement import refines
 
     res = check_refinement_family(make, grid, decide=refines, strict=True)
@@ -242,7 +242,7 @@ def _check_grr_family() -> tuple[str, str]:
     where="Lemma 4",
 )
 def _check_lifting() -> tuple[str, str]:
-    from ..fdp import witness_2x2
+    from ..refinement.fdp import witness_2x2
 
     S = _sym()
     pairs = [
@@ -481,7 +481,7 @@ def sue_oue_threshold(k: int, lo: float = 0.0, hi: float = 16.0, tol: float = 1e
     where="Lemma 9",
 )
 def _check_lemma9() -> tuple[str, str]:
-    from ..fdp import refines_2x2
+    from ..refinement.fdp import refines_2x2
     from ..mechanisms import oue_bit, sue_bit
 
     grid = [e for e in _BIT_GRID if e > 0]
@@ -596,7 +596,7 @@ def _printed_threshold(eps: float) -> float:
     where="Lemma 10",
 )
 def _check_lemma10() -> tuple[str, str]:
-    from ..fdp import refines_2x2
+    from ..refinement.fdp import refines_2x2
     from ..formulas import the_oue_threshold
     from ..mechanisms import oue_bit, the_bit
 
@@ -684,7 +684,7 @@ def _check_lemma10_corollary() -> tuple[str, str]:
     where="Lemma 11",
 )
 def _check_lemma11() -> tuple[str, str]:
-    from ..fdp import refines_2x2
+    from ..refinement.fdp import refines_2x2
     from ..mechanisms import sue, sue_bit, the, the_bit
 
     grid = [e for e in _BIT_GRID if e > 0]
@@ -736,7 +736,7 @@ def _lemma11_lines(a: Any, t: Any) -> list[Any]:
     where="appendix, proof of Lemma 11",
 )
 def _check_lemma11_proof() -> tuple[str, str]:
-    from ..fdp import tradeoff_point
+    from ..refinement.fdp import tradeoff_point
 
     S = _sym()
     a, t = sp.symbols("a t", positive=True)
@@ -782,7 +782,7 @@ def _check_lemma11_proof() -> tuple[str, str]:
 )
 def _check_cor2() -> tuple[str, str]:
     from ..channel import Channel
-    from ..fdp import refines_2x2
+    from ..refinement.fdp import refines_2x2
     from ..refinement import max_case_refines, refines
 
     rng = np.random.default_rng(20260103)

@@ -6,7 +6,7 @@ appendix) lives in :mod:`qifldp.protocols.lh`.
 
 from __future__ import annotations
 
-from .._validation import check_eps
+from ..validation import check_eps
 from ..channel import Channel
 from ..protocols import LH, lh_encoding, lh_perturbation
 from ..protocols.lh import guard_olh_estimate

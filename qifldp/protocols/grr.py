@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_eps
+from ..validation import check_eps
 from ..channel import Channel, guard_size
 from .base import ClosedForm, Protocol, no_options, size_alternative
 from .params import check_k, grr_probabilities

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_choice, check_eps
+from ..validation import check_choice, check_eps
 from ..channel import Channel, check_size, guard_size
 from ..errors import ParameterError
 from .base import ClosedForm, Protocol, size_alternative

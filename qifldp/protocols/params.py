@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from scipy.special import expit
 
-from .._validation import check_eps, check_int, check_open_interval, check_probability
+from ..validation import check_eps, check_int, check_open_interval, check_probability
 from ..errors import ParameterError
 
 __all__ = [

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_eps
+from ..validation import check_eps
 from ..channel import Channel, guard_size
 from ..operators import one_hot
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative

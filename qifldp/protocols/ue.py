@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy.special import expit
 
-from .._validation import check_choice, check_eps
+from ..validation import check_choice, check_eps
 from ..channel import Channel, guard_size
 from ..errors import InputTypeError
 from ..operators import one_hot

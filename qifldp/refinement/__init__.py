@@ -8,18 +8,39 @@
 
 from __future__ import annotations
 
-from ._driver import HIGHS_MAX_VARIABLES
-from ._prep import REDUCE_RTOL
-from .core import max_case_refines, refines
-from .exact import EXACT_MAX_OPS
-from .result import (
-    TOLERANCES,
-    WITNESS_ENTRY_ATOL,
-    WITNESS_RESIDUAL_ATOL,
-    WITNESS_ROW_SUM_ATOL,
-    Counterexample,
-    RefinementResult,
-)
+import importlib
+from typing import Any
+
+# The deciding engines import scipy.optimize (HiGHS); they load on first use so
+# that ``import qifldp`` (which imports the f-DP and lattice modules of this
+# package) stays light.
+_LAZY: dict[str, str] = {
+    "HIGHS_MAX_VARIABLES": "._driver",
+    "REDUCE_RTOL": "._prep",
+    "max_case_refines": ".core",
+    "refines": ".core",
+    "EXACT_MAX_OPS": ".exact",
+    "TOLERANCES": ".result",
+    "WITNESS_ENTRY_ATOL": ".result",
+    "WITNESS_RESIDUAL_ATOL": ".result",
+    "WITNESS_ROW_SUM_ATOL": ".result",
+    "Counterexample": ".result",
+    "RefinementResult": ".result",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "refines",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._reduce import REDUCE_RTOL, Reduced, reduce_columns
+from ..reduction import REDUCE_RTOL, Reduced, reduce_columns
 
 __all__ = ["REDUCE_RTOL", "Reduced", "reduce_columns", "normalise_rows", "expand_witness"]
 

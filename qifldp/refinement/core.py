@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._align import align_inputs
+from ..alignment import align_inputs
 from ..channel import as_channel
 from ..errors import ChannelError, InputTypeError, ParameterError, PriorError
 from ..priors import as_prior

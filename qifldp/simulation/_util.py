@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int
+from ..validation import check_int
 from ..errors import InputTypeError, ParameterError, SizeError
 
 __all__: list[str] = []

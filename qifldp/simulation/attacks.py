@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_real
+from ..validation import check_real
 from ..channel import as_channel
 from ..errors import InputTypeError, ParameterError
 from ..priors import as_prior

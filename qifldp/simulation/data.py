@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_real
+from ..validation import check_choice, check_int, check_real
 from ..errors import InputTypeError, ParameterError
 from ._util import as_array, as_rng, check_memory
 

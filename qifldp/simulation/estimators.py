@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_real_array, check_bool, check_int, check_probability, check_real
+from ..validation import as_real_array, check_bool, check_int, check_probability, check_real
 from ..channel import as_channel
 from ..errors import ChannelError, InputTypeError, ParameterError
 from ..protocols import params as _mp

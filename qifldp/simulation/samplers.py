@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_eps, check_int
+from ..validation import check_choice, check_eps, check_int
 from ..channel import Channel, as_channel, check_size
 from ..errors import InputTypeError, ParameterError
 from ..protocols import params as _mp

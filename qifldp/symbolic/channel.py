@@ -693,7 +693,7 @@ class SymbolicChannel:
         [1/3, 2/3],
         [1/2, 1/2]])
         """
-        from .._validation import check_int
+        from ..validation import check_int
 
         max_denominator = check_int("max_denominator", max_denominator, minimum=1)
         if not isinstance(C, Channel):

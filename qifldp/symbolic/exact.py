@@ -17,7 +17,7 @@ rational arithmetic against the *rational* channels (not their float images):
    is a Farkas certificate), and its certificate is checked again.
 
 For two secrets the verdict is also compared with the exact trade-off criterion of
-:mod:`qifldp.fdp` (QIF paper Lemma 1); a disagreement raises. A verdict is never
+:mod:`qifldp.refinement.fdp` (QIF paper Lemma 1); a disagreement raises. A verdict is never
 returned without a certificate that passed the exact check.
 """
 
@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .._align import align_inputs
+from ..alignment import align_inputs
 from ..channel import Channel
 from ..errors import ChannelError, InputTypeError, SolverError, VerificationError
 from .channel import as_symbolic
@@ -213,7 +213,7 @@ def refines(A: Any, B: Any) -> ExactRefinement:
         raise ChannelError(msg)
     expected = None
     if n == 2:
-        from ..fdp import refines_binary
+        from ..refinement.fdp import refines_binary
 
         expected = bool(refines_binary(a, b))
     # 1. floating certificate, re-checked exactly on the rational channels

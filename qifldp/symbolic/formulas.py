@@ -16,7 +16,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._validation import check_int
+from ..validation import check_int
 from ..errors import InputTypeError, ParameterError, SizeError
 from .mechanisms import EPS_DOMAIN, PROBABILITY_DOMAIN, THETA_DOMAIN, _Params
 

@@ -600,7 +600,7 @@ def _register() -> None:
     _m.asr.register(SymbolicChannel)(asr)
     _m.min_entropy_leakage.register(SymbolicChannel)(min_entropy_leakage)
     try:  # the f-DP module is optional for this subpackage
-        from .. import fdp
+        from ..refinement import fdp
     except Exception:  # noqa: BLE001 - a missing or broken module must not break symbolic
         return
     tp = getattr(fdp, "tradeoff_point", None)

@@ -8,7 +8,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._validation import check_int
+from ..validation import check_int
 from ..errors import ParameterError, SizeError
 from . import _sign
 from .channel import MAX_SYMBOLIC_ENTRIES, SymbolicChannel, to_expr

@@ -7,8 +7,8 @@ from typing import Any
 
 import sympy as sp
 
-from .._align import align_rows
-from .._validation import check_int
+from ..alignment import align_rows
+from ..validation import check_int
 from ..errors import ChannelError, SizeError
 from .channel import MAX_SYMBOLIC_ENTRIES, SymbolicChannel, as_symbolic
 

@@ -29,9 +29,9 @@ Importing this module registers the symmetric implementations on qifldp's
 
 from __future__ import annotations
 
-from ._channel import SymmetricChannel
-from ._gain import SymmetricGain
-from ._measures import (
+from .channel import SymmetricChannel
+from .gain import SymmetricGain
+from .measures import (
     _register,
     asr,
     bayes_capacity,
@@ -44,7 +44,7 @@ from ._measures import (
     pair_atoms,
     tradeoff_curve,
 )
-from ._mechanisms import (
+from .mechanisms import (
     blh,
     grr,
     local_hashing,
@@ -55,7 +55,7 @@ from ._mechanisms import (
     the,
     unary_encoding,
 )
-from ._refinement import OrbitWitness, refines
+from .refinement import OrbitWitness, refines
 
 _register()
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import qifldp as q
-from qifldp._align import align_inputs, is_default_labels
+from qifldp.alignment import align_inputs, is_default_labels
 
 M = np.array([[0.75, 0.25], [0.25, 0.75]])
 # rows listed in the opposite order, same channel: secret "a" -> (0.75, 0.25)

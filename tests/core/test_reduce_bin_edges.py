@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import qifldp as q
-from qifldp._reduce import REDUCE_RTOL, reduce_columns
+from qifldp.reduction import REDUCE_RTOL, reduce_columns
 
 
 @pytest.mark.parametrize("seed", range(60))

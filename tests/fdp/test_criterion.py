@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import qifldp as q
 from qifldp.errors import ChannelError
-from qifldp.fdp import refines_2x2, refines_binary, tradeoff_curve, tradeoff_point, witness_2x2
+from qifldp.refinement.fdp import refines_2x2, refines_binary, tradeoff_curve, tradeoff_point, witness_2x2
 
 from ._helpers import exact_2x2, inverse_witness, matmul_exact, random_2x2, rational_rows
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import qifldp as q
 from qifldp.errors import ChannelError, InputTypeError, ParameterError
-from qifldp.fdp import (
+from qifldp.refinement.fdp import (
     TradeoffCurve,
     tradeoff_channel,
     tradeoff_curve,

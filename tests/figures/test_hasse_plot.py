@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from qifldp.cli import main
-from qifldp.graph import INCOMPARABLE_SHOWN, hasse_diagram, plot_refinement_graph
+from qifldp.refinement.graph import INCOMPARABLE_SHOWN, hasse_diagram, plot_refinement_graph
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

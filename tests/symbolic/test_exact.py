@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import qifldp as q
-from qifldp import fdp, symbolic
+from qifldp import symbolic
+from qifldp.refinement import fdp
 from qifldp.errors import ChannelError, InputTypeError, ParameterError
 from qifldp.symbolic import exact
 

@@ -8,7 +8,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from qifldp.symmetric._binomial import log_binom_pmf, log_comb, logsumexp
+from qifldp.symmetric.binomial import log_binom_pmf, log_comb, logsumexp
 
 
 def _ref_log_pmf(n: int, x: int, theta: float) -> float:

@@ -12,7 +12,7 @@ import qifldp.mechanisms as mech
 import qifldp.symmetric as sym
 from qifldp.errors import ChannelError, InputTypeError, ParameterError, SizeError
 from qifldp.mechanisms import _params
-from qifldp.symmetric import _logparams as lp
+from qifldp.symmetric import logparams as lp
 
 from ._helpers import PROTOCOLS
 

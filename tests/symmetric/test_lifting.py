@@ -9,7 +9,7 @@ import pytest
 
 import qifldp as q
 import qifldp.symmetric as sym
-from qifldp.symmetric._lifting import bit_channel, lifted_refinement
+from qifldp.symmetric.lifting import bit_channel, lifted_refinement
 
 
 @pytest.mark.parametrize("k", [3, 6])

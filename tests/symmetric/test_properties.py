@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import qifldp as q
 import qifldp.symmetric as sym
-from qifldp.fdp import tradeoff_curve
+from qifldp.refinement.fdp import tradeoff_curve
 
 from ._helpers import assert_agrees, check_witness
 

@@ -12,9 +12,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import check_bool, check_optional_bool, check_real
-from .channel import Channel, as_channel
-from .errors import ChannelError, InputTypeError, ParameterError, VerificationError
+from ..validation import check_bool, check_optional_bool, check_real
+from ..channel import Channel, as_channel
+from ..errors import ChannelError, InputTypeError, ParameterError, VerificationError
 
 __all__ = [
     "DEFAULT_TIE_RTOL",

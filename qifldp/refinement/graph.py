@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputTypeError, VerificationError
+from ..errors import InputTypeError, VerificationError
 
 if TYPE_CHECKING:  # networkx is imported on first use: ``import qifldp`` stays fast
     import networkx as nx
@@ -24,7 +24,7 @@ def refinement_graph(
         name -> channel (anything ``decide`` accepts); all over the same inputs.
     decide : callable, optional
         ``decide(A, B)`` is truthy iff A ⊑ B. Default :func:`qifldp.refines`
-        (verified certificates). For 2x2 channels :func:`qifldp.fdp.refines_2x2`.
+        (verified certificates). For 2x2 channels :func:`qifldp.refinement.fdp.refines_2x2`.
 
     Returns
     -------
@@ -55,7 +55,7 @@ def refinement_graph(
 
     Examples
     --------
-    >>> from qifldp.fdp import refines_2x2
+    >>> from qifldp.refinement.fdp import refines_2x2
     >>> G = refinement_graph({
     ...     "rr3": [[0.75, 0.25], [0.25, 0.75]],
     ...     "rr2": [[2/3, 1/3], [1/3, 2/3]],
@@ -71,7 +71,7 @@ def refinement_graph(
         msg = "channels must be a non-empty dict name -> channel"
         raise InputTypeError(msg)
     if decide is None:
-        from .refinement import refines as decide
+        from . import refines as decide
     elif not callable(decide):
         msg = f"decide must be callable (A, B) -> verdict, got {type(decide).__name__}"
         raise InputTypeError(msg)
@@ -295,7 +295,7 @@ def plot_refinement_graph(
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> from qifldp.fdp import refines_2x2
+    >>> from qifldp.refinement.fdp import refines_2x2
     >>> G = refinement_graph({"a": [[1.0, 0.0], [0.0, 1.0]], "b": [[0.5, 0.5], [0.5, 0.5]]},
     ...                      decide=refines_2x2)
     >>> ax = plot_refinement_graph(G)

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_bool, check_eps
-from .errors import InputTypeError, ParameterError
+from ..validation import check_bool, check_eps
+from ..errors import InputTypeError, ParameterError
 
 __all__ = ["FamilyStep", "FamilyResult", "check_refinement_family"]
 
@@ -154,7 +154,7 @@ def check_refinement_family(
     decide : callable, optional
         ``decide(A, B)`` returns a truthy certificate iff A ⊑ B. Default:
         :func:`qifldp.refines` (witness or counterexample, verified). For 2x2
-        channels :func:`qifldp.fdp.refines_2x2` is an exact shortcut.
+        channels :func:`qifldp.refinement.fdp.refines_2x2` is an exact shortcut.
     strict : bool
         Also check that the reverse fails for every consecutive pair
         (M(eps') ⋢ M(eps) for eps > eps').
@@ -183,7 +183,7 @@ def check_refinement_family(
     Binary randomized response, decided by the exact 2x2 criterion:
 
     >>> import numpy as np
-    >>> from qifldp.fdp import refines_2x2
+    >>> from qifldp.refinement.fdp import refines_2x2
     >>> def rr(eps):
     ...     p = 1 / (1 + np.exp(-eps))
     ...     return [[p, 1 - p], [1 - p, p]]
@@ -194,7 +194,7 @@ def check_refinement_family(
         msg = f"mechanism must be callable (eps -> channel), got {type(mechanism).__name__}"
         raise InputTypeError(msg)
     if decide is None:
-        from .refinement import refines as decide
+        from . import refines as decide
     elif not callable(decide):
         msg = f"decide must be callable (A, B) -> verdict, got {type(decide).__name__}"
         raise InputTypeError(msg)

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_eps, check_int
-from .channel import MAX_ENTRIES, Channel, guard_size
-from .errors import InputTypeError, ParameterError, SizeError
-from .mechanisms import grr
-from .operators import cascade, hidden_choice, parallel, visible_choice
+from ..validation import check_eps, check_int
+from ..channel import MAX_ENTRIES, Channel, guard_size
+from ..errors import InputTypeError, ParameterError, SizeError
+from ..mechanisms import grr
+from ..operators import cascade, hidden_choice, parallel, visible_choice
 
 __all__ = ["spl", "smp", "rsfd_grr"]
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int
+from ..validation import check_int
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
 from ..errors import ChannelError, InputTypeError
-from ._binomial import log_comb, logsumexp
+from .binomial import log_comb, logsumexp
 
 __all__ = ["SymmetricChannel"]
 

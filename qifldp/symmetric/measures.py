@@ -8,14 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import fdp as _fdp
+from ..refinement import fdp as _fdp
 from .. import measures as _m
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError, PriorError
 from ..priors import as_prior
-from ._binomial import logsumexp
-from ._channel import SymmetricChannel
-from ._gain import SymmetricGain, g_vulnerability_symmetric
+from .binomial import logsumexp
+from .channel import SymmetricChannel
+from .gain import SymmetricGain, g_vulnerability_symmetric
 
 __all__ = [
     "log_bayes_capacity",
@@ -300,7 +300,7 @@ def pair_atoms(C: SymmetricChannel, same: bool = False) -> tuple[np.ndarray, np.
 def tradeoff_curve(C: SymmetricChannel, x0: int = 0, x1: int = 1, **kwargs: Any):
     """The f-DP trade-off curve T(C[x0], C[x1]) of a symmetric channel.
 
-    Same semantics and keyword arguments as :func:`qifldp.fdp.tradeoff_curve`
+    Same semantics and keyword arguments as :func:`qifldp.refinement.fdp.tradeoff_curve`
     (vertices (alpha, beta), alpha ascending, from (0, T(0)) to (1, 0)).
 
     Raises
@@ -315,12 +315,12 @@ def tradeoff_curve(C: SymmetricChannel, x0: int = 0, x1: int = 1, **kwargs: Any)
     ratio (known exactly from :attr:`SymmetricChannel.log_ratio`) are merged,
     which leaves the Neyman–Pearson curve unchanged (3 atoms for UE and THE,
     whatever k); the curve of that 2-row channel is computed by
-    :func:`qifldp.fdp.tradeoff_curve`. Cost O(sizes log sizes).
+    :func:`qifldp.refinement.fdp.tradeoff_curve`. Cost O(sizes log sizes).
 
     Examples
     --------
-    >>> import math, qifldp.fdp, qifldp.symmetric as sym
-    >>> T = qifldp.fdp.tradeoff_curve(sym.grr(3, math.log(2)))
+    >>> import math, qifldp.refinement.fdp, qifldp.symmetric as sym
+    >>> T = qifldp.refinement.fdp.tradeoff_curve(sym.grr(3, math.log(2)))
     >>> [(round(a, 6), round(b, 6)) for a, b in T]
     [(0.0, 1.0), (0.25, 0.5), (0.5, 0.25), (1.0, 0.0)]
     """

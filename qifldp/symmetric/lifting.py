@@ -172,7 +172,7 @@ def product_classes(k: int, logs: np.ndarray, sizes: np.ndarray) -> _Classes:
     summed in log space from the logs of the entries themselves (so 1 − p near 0 keeps
     its relative precision, unlike 1 − float(p)).
     """
-    from ._binomial import log_comb
+    from .binomial import log_comb
 
     s = np.asarray(sizes, dtype=np.int64)
     l00, l01, l10, l11 = logs[0, 0], logs[0, 1], logs[1, 0], logs[1, 1]

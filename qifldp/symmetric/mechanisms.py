@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_eps
+from ..validation import check_eps
 from ..protocols.params import (
     check_g,
     check_k,
@@ -15,9 +15,9 @@ from ..protocols.params import (
     check_theta,
     olh_g,
 )
-from ._binomial import log_binom_pmf
-from ._channel import SymmetricChannel
-from ._logparams import log_grr, log_oue, log_pq, log_ss, log_sue, log_the
+from .binomial import log_binom_pmf
+from .channel import SymmetricChannel
+from .logparams import log_grr, log_oue, log_pq, log_ss, log_sue, log_the
 
 __all__ = [
     "grr",

@@ -6,9 +6,9 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
-from ._validation import check_optional_bool
-from .channel import Channel
-from .errors import InputTypeError, ParameterError, VerificationError
+from ..validation import check_optional_bool
+from ..channel import Channel
+from ..errors import InputTypeError, ParameterError, VerificationError
 from .fdp import (
     TradeoffCurve,
     _check_two_rows,

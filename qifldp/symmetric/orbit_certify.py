@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from ._channel import SymmetricChannel
-from ._gain import SymmetricGain, overlap_range
+from .channel import SymmetricChannel
+from .gain import SymmetricGain, overlap_range
 
 try:  # python-flint: exact rationals in C; fractions.Fraction (slower, same results) without it
     from flint import fmpq, fmpq_mat

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int
+from ..validation import check_int
 from ..channel import guard_size
 from ..errors import GainError, InputTypeError
-from ._binomial import log_comb, logsumexp
-from ._channel import SymmetricChannel
+from .binomial import log_comb, logsumexp
+from .channel import SymmetricChannel
 
 __all__ = ["SymmetricGain", "g_vulnerability_symmetric", "overlap_range"]
 

@@ -27,12 +27,12 @@ from ..refinement.result import (
     Counterexample,
     RefinementResult,
 )
-from ._binomial import log_comb
-from ._channel import SymmetricChannel
-from ._gain import SymmetricGain, _c_in, overlap_range
-from ._lifting import lifted_refinement
-from ._measures import ldp_epsilon
-from ._orbit_certify import (
+from .binomial import log_comb
+from .channel import SymmetricChannel
+from .gain import SymmetricGain, _c_in, overlap_range
+from .lifting import lifted_refinement
+from .measures import ldp_epsilon
+from .orbit_certify import (
     EXACT_MAX_GAP_TERMS,
     EXACT_MAX_SUPPORT_CELLS,
     GapEvaluation,
@@ -639,7 +639,7 @@ def _input_delta(C: SymmetricChannel) -> np.ndarray:
 
 
 def _norm_err(C: SymmetricChannel) -> float:
-    from ._orbit_certify import stored_masses
+    from .orbit_certify import stored_masses
 
     return stored_masses(C).norm_err
 
