@@ -19,6 +19,7 @@ from ._core import (
     CORRECTED,
     INCONCLUSIVE,
     REFUTED,
+    _claim_each,
     _cmp,
     claim,
 )
@@ -195,8 +196,8 @@ def _bit_family(make: Callable[[float], Any]) -> Any:
 
 def _lp_family(make: Callable[[float], Any], grid: Sequence[float]) -> tuple[bool, str]:
     """Strict family on float channels, decided by qifldp.refines (verified certificates)."""
-    from ..refinement.families import check_refinement_family
     from ..refinement import refines
+    from ..refinement.families import check_refinement_family
 
     res = check_refinement_family(make, grid, decide=refines, strict=True)
     residual = max((s.result.residual or 0.0) for s in res.steps if s.holds) if res.steps else 0.0
@@ -481,8 +482,8 @@ def sue_oue_threshold(k: int, lo: float = 0.0, hi: float = 16.0, tol: float = 1e
     where="Lemma 9",
 )
 def _check_lemma9() -> tuple[str, str]:
-    from ..refinement.fdp import refines_2x2
     from ..mechanisms import oue_bit, sue_bit
+    from ..refinement.fdp import refines_2x2
 
     grid = [e for e in _BIT_GRID if e > 0]
     comparable = [
@@ -596,9 +597,9 @@ def _printed_threshold(eps: float) -> float:
     where="Lemma 10",
 )
 def _check_lemma10() -> tuple[str, str]:
-    from ..refinement.fdp import refines_2x2
     from ..formulas import the_oue_threshold
     from ..mechanisms import oue_bit, the_bit
+    from ..refinement.fdp import refines_2x2
 
     eps_grid = (0.1, 0.8, 2.0, 4.0, 8.0, 16.0)
     bad = []
@@ -684,8 +685,8 @@ def _check_lemma10_corollary() -> tuple[str, str]:
     where="Lemma 11",
 )
 def _check_lemma11() -> tuple[str, str]:
-    from ..refinement.fdp import refines_2x2
     from ..mechanisms import sue, sue_bit, the, the_bit
+    from ..refinement.fdp import refines_2x2
 
     grid = [e for e in _BIT_GRID if e > 0]
     fails = [(e, t) for e in grid for t in _THETAS if not refines_2x2(sue_bit(e), the_bit(e, t))]
@@ -782,8 +783,8 @@ def _check_lemma11_proof() -> tuple[str, str]:
 )
 def _check_cor2() -> tuple[str, str]:
     from ..channel import Channel
-    from ..refinement.fdp import refines_2x2
     from ..refinement import max_case_refines, refines
+    from ..refinement.fdp import refines_2x2
 
     rng = np.random.default_rng(20260103)
     pairs = []
@@ -1012,34 +1013,31 @@ def _check_ue_capacity(which: str) -> tuple[str, str]:
     return (CONFIRMED if not exact_bad and not float_bad else REFUTED), details
 
 
-@claim(
-    "qif.sue_capacity",
-    "ML(SUE) = (p + p^(k-1)(1 - 2p)) / (1 - p), p = e^(eps/2) / (e^(eps/2) + 1).",
+_claim_each(
+    _check_ue_capacity,
+    [
+        (
+            "qif.sue_capacity",
+            "ML(SUE) = (p + p^(k-1)(1 - 2p)) / (1 - p), p = e^(eps/2) / (e^(eps/2) + 1).",
+            "Sec. V-D1",
+            "sue",
+        ),
+        (
+            "qif.oue_capacity",
+            "ML(OUE) = ((1 - q)^(k-1)(2q - 1) + 1) / (2q), q = 1 / (e^eps + 1).",
+            "Sec. V-D2",
+            "oue",
+        ),
+        (
+            "qif.the_capacity",
+            "ML(THE) = (1 - q)^(k-1)(1 - p/q) + p/q, p = 1 - e^(eps(theta-1)/2)/2, q = "
+            "e^(-eps theta/2)/2.",
+            "Sec. V-E",
+            "the",
+        ),
+    ],
     paper="qif",
-    where="Sec. V-D1",
 )
-def _check_ue_capacity_sue() -> tuple[str, str]:
-    return _check_ue_capacity("sue")
-
-
-@claim(
-    "qif.oue_capacity",
-    "ML(OUE) = ((1 - q)^(k-1)(2q - 1) + 1) / (2q), q = 1 / (e^eps + 1).",
-    paper="qif",
-    where="Sec. V-D2",
-)
-def _check_ue_capacity_oue() -> tuple[str, str]:
-    return _check_ue_capacity("oue")
-
-
-@claim(
-    "qif.the_capacity",
-    "ML(THE) = (1 - q)^(k-1)(1 - p/q) + p/q, p = 1 - e^(eps(theta-1)/2)/2, q = e^(-eps theta/2)/2.",
-    paper="qif",
-    where="Sec. V-E",
-)
-def _check_ue_capacity_the() -> tuple[str, str]:
-    return _check_ue_capacity("the")
 
 
 @claim(
