@@ -488,6 +488,17 @@ def _strict(c: str | None) -> bool:
     return c in (POS, NEG, ZERO, INDEF)
 
 
+def _with_relations(c: str | None, e: sp.Expr, rels) -> str | None:
+    """``c`` merged with what the relations between the parameters decide (if any)."""
+    return _merge(c, _by_relations(e, rels)) if rels else c
+
+
+def _with_intervals(c: str | None, e: sp.Expr, domains) -> str | None:
+    """``c`` merged with interval arithmetic, then (if still open) on the normalized form."""
+    c = _merge(c, _by_intervals(e, domains))
+    return c if _strict(c) else _merge(c, _by_normalized_intervals(e, domains))
+
+
 def _by_one_variable(e: sp.Expr, domains) -> tuple[str | None, bool]:
     """``(sign, decided)`` by the univariate analysis when ``e`` has one free symbol with a
     known domain; ``(None, False)`` otherwise."""
@@ -505,17 +516,13 @@ def _single(e: sp.Expr, domains, rels, dummied: sp.Expr) -> str | None:
     c = _by_assumptions(dummied)
     if _strict(c):
         return c
-    if rels:
-        c = _merge(c, _by_relations(e, rels))
-        if _strict(c):
-            return c
+    c = _with_relations(c, e, rels)
+    if _strict(c):
+        return c
     u, decided = _by_one_variable(e, domains)
     if decided:
         return _merge(c, u) if u is not None else c
-    c = _merge(c, _by_intervals(e, domains))
-    if not _strict(c):
-        c = _merge(c, _by_normalized_intervals(e, domains))
-    return c
+    return _with_intervals(c, e, domains)
 
 
 def _product(classes: list[tuple[str | None, int]]) -> str | None:
@@ -585,14 +592,10 @@ def sign_class(
         c = _merge(c, _product(classes))
         if _strict(c):
             return c
-    if rels:
-        c = _merge(c, _by_relations(e, rels))
-        if _strict(c):
-            return c
-    c = _merge(c, _by_intervals(e, domains))
-    if not _strict(c):
-        c = _merge(c, _by_normalized_intervals(e, domains))
-    return c
+    c = _with_relations(c, e, rels)
+    if _strict(c):
+        return c
+    return _with_intervals(c, e, domains)
 
 
 def is_identically_zero(
