@@ -6,6 +6,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputTypeError, VerificationError
+from .families import _decider
 
 if TYPE_CHECKING:  # networkx is imported on first use: ``import qifldp`` stays fast
     import networkx as nx
@@ -70,11 +71,7 @@ def refinement_graph(
     if not isinstance(channels, Mapping) or not channels:
         msg = "channels must be a non-empty dict name -> channel"
         raise InputTypeError(msg)
-    if decide is None:
-        from . import refines as decide
-    elif not callable(decide):
-        msg = f"decide must be callable (A, B) -> verdict, got {type(decide).__name__}"
-        raise InputTypeError(msg)
+    decide = _decider(decide)
     names = list(channels)
     results: dict[tuple[Hashable, Hashable], Any] = {}
     for a in names:
