@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_eps, check_int
 from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
-from ..mechanisms import grr
+from ..mechanisms import grr as _grr  # alias: mypy takes the bare name for the module
 from ..operators import cascade, hidden_choice, parallel, visible_choice
+from ..validation import check_eps, check_int
 
 __all__ = ["spl", "smp", "rsfd_grr"]
 
@@ -130,7 +130,7 @@ def spl(ks: Any, eps: float) -> Channel:
     eps = check_eps(eps)
     d = len(ks)
     _guard(_call("spl", ks, eps), ks, math.prod(ks))
-    return _attribute_wise([grr(k, eps / d) for k in ks])
+    return _attribute_wise([_grr(k, eps / d) for k in ks])
 
 
 def smp(ks: Any, eps: float) -> Channel:
@@ -178,7 +178,7 @@ def smp(ks: Any, eps: float) -> Channel:
     ks = _check_ks(ks)
     eps = check_eps(eps)
     _guard(_call("smp", ks, eps), ks, sum(ks))
-    return visible_choice([cascade(_projection(ks, j), grr(k, eps)) for j, k in enumerate(ks)])
+    return visible_choice([cascade(_projection(ks, j), _grr(k, eps)) for j, k in enumerate(ks)])
 
 
 def rsfd_grr(ks: Any, eps: float) -> Channel:
@@ -246,11 +246,14 @@ def rsfd_grr(ks: Any, eps: float) -> Channel:
     d = len(ks)
     _guard(_call("rsfd_grr", ks, eps), ks, math.prod(ks))
     eps_amplified = _amplified_eps(d, eps)
-    C = None
-    for j in range(d):
-        sampled_j = _attribute_wise(
-            [grr(k, eps_amplified) if i == j else grr(k, 0.0) for i, k in enumerate(ks)]
+
+    def sampled(j: int) -> Channel:
+        return _attribute_wise(
+            [_grr(k, eps_amplified) if i == j else _grr(k, 0.0) for i, k in enumerate(ks)]
         )
+
+    C = sampled(0)  # d >= 1: _check_ks refuses an empty ks
+    for j in range(1, d):
         # Uniform hidden choice over 0..j from the one over 0..j-1: weights j/(j+1), 1/(j+1).
-        C = sampled_j if C is None else hidden_choice([C, sampled_j], [j / (j + 1), 1 / (j + 1)])
+        C = hidden_choice([C, sampled(j)], [j / (j + 1), 1 / (j + 1)])
     return C
