@@ -77,7 +77,7 @@ def _check_pckv_no_amplification() -> tuple[str, str]:
     condition_ok = True
     varies = []
     for (d, e1, e2), row in by_d.items():
-        base = row.get(1)
+        base = row[1]  # every d of _PCKV_SIZES has ell = 1
         for ell, v in row.items():
             same = _cmp(v, base, "PCKV-UE epsilon across ell") == 0
             if same != (ell <= d):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -62,7 +63,7 @@ def _refines_2x2_certified(C: list[list[Fraction]], D: list[list[Fraction]]) -> 
 
 
 def _random_points(rng: random.Random, n: int, oriented: bool) -> list[tuple[Fraction, Fraction]]:
-    pts = []
+    pts: list[tuple[Fraction, Fraction]] = []
     while len(pts) < n:
         a, b = Fraction(rng.randint(1, 99), 100), Fraction(rng.randint(1, 99), 100)
         if not oriented or a + b <= 1:
@@ -309,7 +310,7 @@ def _check_the_family() -> tuple[str, str]:
     ok = True
     parts = []
     for theta in (0.55, 0.75, 0.95):
-        fam = _bit_family(lambda e, t=theta: the_bit(e, t))
+        fam = _bit_family(functools.partial(the_bit, theta=theta))
         ok &= fam.holds
         parts.append(f"theta = {theta}: {'strict family' if fam.holds else 'FAILS'}")
     third = sp.Rational(2, 3)
@@ -543,7 +544,7 @@ def _check_fig6_sue_oue() -> tuple[str, str]:
     k = 50
     lo, hi = SUE_OUE_THRESHOLDS[k]
     rows = []
-    verdicts = {}
+    verdicts: dict[float, tuple[bool, bool] | None] = {}
     for eps in (7.0, 8.0, lo, hi, 9.0):
         try:
             fwd, rev = sue_oue_one_hot(k, eps)
@@ -789,10 +790,10 @@ def _check_cor2() -> tuple[str, str]:
     rng = np.random.default_rng(20260103)
     pairs = []
     for i in range(60):
-        A = rng.dirichlet([1.0, 1.0], size=2)
+        a = rng.dirichlet([1.0, 1.0], size=2)
         # half the pairs refine by construction (B = A W), half are independent draws
-        B = A @ rng.dirichlet([1.0, 1.0], size=2) if i % 2 else rng.dirichlet([1.0, 1.0], size=2)
-        pairs.append((Channel(A), Channel(B / B.sum(axis=1, keepdims=True))))
+        b = a @ rng.dirichlet([1.0, 1.0], size=2) if i % 2 else rng.dirichlet([1.0, 1.0], size=2)
+        pairs.append((Channel(a), Channel(b / b.sum(axis=1, keepdims=True))))
     disagree = n_true = 0
     for A, B in pairs:
         avg, mx, exact = bool(refines(A, B)), bool(max_case_refines(A, B)), refines_2x2(A, B)
@@ -920,7 +921,9 @@ def _check_ss_capacity() -> tuple[str, str]:
     from ..mechanisms import subset_selection
 
     S = _sym()
-    agree, disagree, mismatched_condition = [], [], []
+    agree: list[tuple[int, int, Any, Any]] = []
+    disagree: list[tuple[int, int, Any, Any]] = []
+    mismatched_condition = []
     for k in (3, 4, 5, 6):
         for omega in range(1, k + 1):
             true = _rational(bayes_capacity(S.subset_selection(k, _eps_of(3), omega)), "ML(SS)")
@@ -981,7 +984,8 @@ def _check_ue_capacity(which: str) -> tuple[str, str]:
             (6 * _eps_of(3), "eps = 6 ln 3, theta = 2/3"),
         ]
 
-        def printed(k, eps, theta=third):
+        def printed(k, eps):
+            theta = third
             ex = sp.exp if isinstance(eps, sp.Basic) else math.exp
             p = 1 - ex(eps * (theta - 1) / 2) / 2
             q = ex(-eps * theta / 2) / 2
