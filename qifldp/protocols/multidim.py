@@ -139,7 +139,7 @@ def smp(ks: Any, eps: float) -> Channel:
     Parameters
     ----------
     ks : sequence of int
-        Domain sizes k_1..k_d of the d attributes, each ``>= 2``.
+        As in :func:`spl`.
     eps : float
         Privacy budget of the one report, finite and ``>= 0``.
 
@@ -151,10 +151,8 @@ def smp(ks: Any, eps: float) -> Channel:
 
     Raises
     ------
-    InputTypeError
-        ``ks`` not a sequence of integers, ``eps`` not a real number.
-    ParameterError
-        Empty ``ks``, a domain size < 2, ``eps`` negative, NaN or infinite.
+    InputTypeError, ParameterError
+        As :func:`spl`.
     SizeError
         Π k_j Σ k_j above :data:`qifldp.channel.MAX_ENTRIES`.
 
@@ -187,7 +185,7 @@ def rsfd_grr(ks: Any, eps: float) -> Channel:
     Parameters
     ----------
     ks : sequence of int
-        Domain sizes k_1..k_d of the d attributes, each ``>= 2``.
+        As in :func:`spl`.
     eps : float
         The privacy budget the protocol is designed for, finite and ``>= 0``;
         the sampled attribute is reported with eps' = ln(d (e^eps - 1) + 1).
@@ -200,10 +198,8 @@ def rsfd_grr(ks: Any, eps: float) -> Channel:
 
     Raises
     ------
-    InputTypeError
-        ``ks`` not a sequence of integers, ``eps`` not a real number.
-    ParameterError
-        Empty ``ks``, a domain size < 2, ``eps`` negative, NaN or infinite.
+    InputTypeError, ParameterError
+        As :func:`spl`.
     SizeError
         (Π k_j)^2 above :data:`qifldp.channel.MAX_ENTRIES`.
 
