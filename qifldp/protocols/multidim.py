@@ -11,9 +11,9 @@ import numpy as np
 
 from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
-from ..mechanisms import grr as _grr  # alias: mypy takes the bare name for the module
 from ..operators import cascade, hidden_choice, parallel, visible_choice
 from ..validation import check_eps, check_int
+from . import GRR
 
 __all__ = ["spl", "smp", "rsfd_grr"]
 
@@ -130,7 +130,7 @@ def spl(ks: Any, eps: float) -> Channel:
     eps = check_eps(eps)
     d = len(ks)
     _guard(_call("spl", ks, eps), ks, math.prod(ks))
-    return _attribute_wise([_grr(k, eps / d) for k in ks])
+    return _attribute_wise([GRR(k, eps / d).channel() for k in ks])
 
 
 def smp(ks: Any, eps: float) -> Channel:
@@ -176,7 +176,9 @@ def smp(ks: Any, eps: float) -> Channel:
     ks = _check_ks(ks)
     eps = check_eps(eps)
     _guard(_call("smp", ks, eps), ks, sum(ks))
-    return visible_choice([cascade(_projection(ks, j), _grr(k, eps)) for j, k in enumerate(ks)])
+    return visible_choice(
+        [cascade(_projection(ks, j), GRR(k, eps).channel()) for j, k in enumerate(ks)]
+    )
 
 
 def rsfd_grr(ks: Any, eps: float) -> Channel:
@@ -245,7 +247,7 @@ def rsfd_grr(ks: Any, eps: float) -> Channel:
 
     def sampled(j: int) -> Channel:
         return _attribute_wise(
-            [_grr(k, eps_amplified) if i == j else _grr(k, 0.0) for i, k in enumerate(ks)]
+            [GRR(k, eps_amplified if i == j else 0.0).channel() for i, k in enumerate(ks)]
         )
 
     C = sampled(0)  # d >= 1: _check_ks refuses an empty ks
