@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_eps, check_int
 from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..mechanisms import grr, oue_bit
 from ..operators import cascade, hidden_choice, one_hot, parallel
+from ..validation import check_eps, check_int
 
 __all__ = ["pckv_ue", "pckv_grr", "pckv_epsilon"]
 
