@@ -129,6 +129,8 @@ def read_channel(path: Any, renormalize: bool = False) -> Channel:
     if not p.is_file():
         msg = f"read_channel: no such file {str(p)!r}"
         raise FileNotFoundError(errno.ENOENT, msg, str(p))
+    inputs: tuple | None
+    outputs: tuple | None
     if ext == ".csv":
         M, inputs, outputs = _read_csv(p)
     elif ext == ".json":
@@ -302,7 +304,7 @@ def _read_json(p: Path) -> tuple[np.ndarray, tuple | None, tuple | None]:
                 msg = f'{str(p)!r}: "matrix" row {i}, column {j}: entry {v!r} is not a number'
                 raise ChannelFileError(msg)
     M = np.array(mat, dtype=np.float64)
-    labels = []
+    labels: list[tuple | None] = []
     for key in ("inputs", "outputs"):
         v = doc.get(key)
         if v is None:

@@ -8,6 +8,7 @@ stdout is one JSON document; an infinite or undefined number is ``null``.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import inspect
 import json
@@ -168,6 +169,7 @@ def _log10_outputs(func: str, params: dict[str, Any]) -> float | None:
     if func in ("unary_encoding", "sue", "oue", "the"):
         return k * math.log10(2)
     if func in ("blh", "olh", "local_hashing"):
+        g: float
         if func == "blh":
             g = 2
         elif func == "olh":
@@ -626,9 +628,7 @@ def _cmd_compare(args: argparse.Namespace) -> dict[str, Any]:
             continue
         sa, sb, A, B = specs[a], specs[b], channels[a], channels[b]
         kind, value = _with_deadline(
-            lambda sa=sa, sb=sb, A=A, B=B, routes=routes: _decide_pair(
-                sa, sb, A, B, routes, args.time_limit
-            ),
+            functools.partial(_decide_pair, sa, sb, A, B, routes, args.time_limit),
             args.time_limit,
         )
         if kind == "error" and ("time_limit" in str(value) or "no time left" in str(value)):

@@ -186,7 +186,7 @@ def staggered_markevery(i: int, m: int, spacing: float = 0.1) -> tuple[float, fl
 
 
 def errorbar_series(
-    ax: Any, x: Sequence[float], samples: Any, *, label: str, **style: Any
+    ax: Any, x: Sequence[float] | np.ndarray, samples: Any, *, label: str, **style: Any
 ) -> tuple[np.ndarray, np.ndarray]:
     """Draw the mean of repeated runs with its confidence interval as error bars.
 

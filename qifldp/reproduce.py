@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 
 from . import formulas
-from .validation import check_bool, check_int
 from .errors import InputTypeError, ParameterError
 from .measures import bayes_vulnerability
 from .plotting import (
@@ -36,6 +35,7 @@ from .plotting import (
     errorbar_series,
     staggered_markevery,
 )
+from .validation import check_bool, check_int
 
 __all__ = ["Figure", "figure_4", "figure_5", "figure_6", "figure_7", "reproduce"]
 

@@ -46,17 +46,12 @@ def check_int(
             and float(value).is_integer()
             and not isinstance(value, bool)
         ):
-            value = int(value)
+            value = math.trunc(value)  # integral-valued: trunc is exact (also for Fraction)
         else:
             msg = f"{name} must be an integer, got {value!r} of type {type(value).__name__}"
             raise InputTypeError(msg)
     value = int(value)
-    if minimum is not None and value < minimum:
-        msg = f"{name} must be >= {minimum}, got {_show(value)}"
-        raise ParameterError(msg)
-    if maximum is not None and value > maximum:
-        msg = f"{name} must be <= {maximum}, got {_show(value)}"
-        raise ParameterError(msg)
+    _check_range(name, value, minimum, maximum, _show(value))
     if abs(value) > MAX_FLOAT_INT and not allow_huge:
         msg = (
             f"{name} = {_show(value)} is beyond the float range (about 1.8e308); "
@@ -69,6 +64,18 @@ def check_int(
 #: The largest integer parameter accepted anywhere (the largest finite float): every
 #: integer parameter (k, n, omega, g, ...) also enters floating-point formulas.
 MAX_FLOAT_INT: int = int(sys.float_info.max)
+
+
+def _check_range(
+    name: str, value: float, minimum: float | None, maximum: float | None, shown: str
+) -> None:
+    """Raise ParameterError unless minimum <= value <= maximum (a None bound is open)."""
+    if minimum is not None and value < minimum:
+        msg = f"{name} must be >= {minimum}, got {shown}"
+        raise ParameterError(msg)
+    if maximum is not None and value > maximum:
+        msg = f"{name} must be <= {maximum}, got {shown}"
+        raise ParameterError(msg)
 
 
 def _show(value: int) -> str:
@@ -182,12 +189,7 @@ def check_real(
     if math.isinf(value):
         msg = f"{name} must be finite, got {value}"
         raise ParameterError(msg)
-    if minimum is not None and value < minimum:
-        msg = f"{name} must be >= {minimum}, got {value}"
-        raise ParameterError(msg)
-    if maximum is not None and value > maximum:
-        msg = f"{name} must be <= {maximum}, got {value}"
-        raise ParameterError(msg)
+    _check_range(name, value, minimum, maximum, str(value))
     return value
 
 

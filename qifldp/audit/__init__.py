@@ -17,51 +17,29 @@ Examples
 
 from __future__ import annotations
 
-from . import multidim_risks, pckv, qif_ldp, rr3  # noqa: F401  (registration, in this order)
-from ._core import (
-    AGREE_RTOL,
-    CONDITIONAL,
-    CONFIRMED,
-    CORRECTED,
-    DIFFER_RTOL,
-    INCONCLUSIVE,
-    RECONSTRUCTED,
-    REFUTED,
-    VERDICTS,
-    AuditResult,
-    Claim,
-    audit,
-    claim,
-    format_audit,
-    format_markdown,
-    get_claim,
-    registered,
-)
-from .bibliography import BIBLIOGRAPHY, Reference, reference
+from . import _core, bibliography, multidim_risks, pckv, qif_ldp, rr3  # noqa: F401  (registration, in this order)
+from ._core import AGREE_RTOL as AGREE_RTOL
+from ._core import CONDITIONAL as CONDITIONAL
+from ._core import CONFIRMED as CONFIRMED
+from ._core import CORRECTED as CORRECTED
+from ._core import DIFFER_RTOL as DIFFER_RTOL
+from ._core import INCONCLUSIVE as INCONCLUSIVE
+from ._core import RECONSTRUCTED as RECONSTRUCTED
+from ._core import REFUTED as REFUTED
+from ._core import VERDICTS as VERDICTS
+from ._core import AuditResult as AuditResult
+from ._core import Claim as Claim
+from ._core import audit as audit
+from ._core import claim as claim
+from ._core import format_audit as format_audit
+from ._core import format_markdown as format_markdown
+from ._core import get_claim as get_claim
+from ._core import registered as registered
+from .bibliography import BIBLIOGRAPHY as BIBLIOGRAPHY
+from .bibliography import Reference as Reference
+from .bibliography import reference as reference
 
-__all__ = [
-    "CONFIRMED",
-    "RECONSTRUCTED",
-    "CORRECTED",
-    "CONDITIONAL",
-    "REFUTED",
-    "INCONCLUSIVE",
-    "VERDICTS",
-    "AGREE_RTOL",
-    "DIFFER_RTOL",
-    "Claim",
-    "AuditResult",
-    "CLAIMS",
-    "BIBLIOGRAPHY",
-    "Reference",
-    "reference",
-    "claim",
-    "registered",
-    "get_claim",
-    "audit",
-    "format_audit",
-    "format_markdown",
-]
+__all__ = [*_core.__all__, "CLAIMS", *bibliography.__all__]
 
 #: The registry: every checked claim of the four papers, in the order ``qifldp audit`` prints.
 CLAIMS: tuple[Claim, ...] = registered()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import textwrap
 import time
@@ -9,9 +10,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..validation import check_bool
 from ..errors import InputTypeError, ParameterError, SolverError, VerificationError
-from .bibliography import BIBLIOGRAPHY, Reference
+from ..validation import check_bool
+from .bibliography import BIBLIOGRAPHY, Reference, _lookup
 
 __all__ = [
     "CONFIRMED",
@@ -309,6 +310,21 @@ def claim(
     return register
 
 
+def _claim_each(
+    check: Callable[[str], tuple[str, str]],
+    variants: Sequence[tuple[str, str, str, str]],
+    *,
+    paper: str,
+) -> None:
+    """Register one claim per variant ``(key, statement, where, arg)``, checked by ``check(arg)``.
+
+    For a paper that states the same kind of claim for several protocols, each checked by
+    the same procedure with the protocol's name; registered in the order given.
+    """
+    for key, statement, where, arg in variants:
+        claim(key, statement, paper=paper, where=where)(functools.partial(check, arg))
+
+
 def registered() -> tuple[Claim, ...]:
     """All registered claims: paper by paper (bibliography order), in registration order.
 
@@ -349,13 +365,7 @@ def get_claim(key: str) -> Claim:
     >>> get_claim("qif.eq25").source
     "Gonze et al. (CSF 2026), Eq. 25 (Gursoy et al.'s formula)"
     """
-    if not isinstance(key, str):
-        msg = f"key must be a string naming a claim, got {type(key).__name__}"
-        raise InputTypeError(msg)
-    if key not in _REGISTRY:
-        msg = f"unknown claim {key!r}; known claims: {', '.join(_REGISTRY)}"
-        raise ParameterError(msg)
-    return _REGISTRY[key]
+    return _lookup(_REGISTRY, key, "claim", "known claims")
 
 
 def audit(claims: Iterable[Claim | str] | None = None) -> list[AuditResult]:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from ..errors import InputTypeError, ParameterError
 
 __all__ = ["Reference", "BIBLIOGRAPHY", "reference"]
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -176,10 +180,15 @@ def reference(key: str) -> Reference:
     >>> reference("qif").year
     2026
     """
+    return _lookup(BIBLIOGRAPHY, key, "reference")
+
+
+def _lookup(table: Mapping[str, _T], key: Any, what: str, known: str = "known") -> _T:
+    """``table[key]``, or the clear error of a registry lookup (shared with the claim registry)."""
     if not isinstance(key, str):
-        msg = f"key must be a string naming a reference, got {type(key).__name__}"
+        msg = f"key must be a string naming a {what}, got {type(key).__name__}"
         raise InputTypeError(msg)
-    if key not in BIBLIOGRAPHY:
-        msg = f"unknown reference {key!r}; known: {', '.join(BIBLIOGRAPHY)}"
+    if key not in table:
+        msg = f"unknown {what} {key!r}; {known}: {', '.join(table)}"
         raise ParameterError(msg)
-    return BIBLIOGRAPHY[key]
+    return table[key]

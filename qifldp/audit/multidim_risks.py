@@ -10,14 +10,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ._core import (
-    AGREE_RTOL,
-    CONDITIONAL,
-    CONFIRMED,
-    REFUTED,
-    _cmp,
-    claim,
-)
+from ._core import AGREE_RTOL, CONDITIONAL, CONFIRMED, REFUTED, _claim_each, _cmp, claim
 from ._tools import (
     _attacker_accuracy,
     _eps_of,
@@ -238,58 +231,48 @@ def _check_acc(which: str) -> tuple[str, str]:
     return (REFUTED if exact_bad or float_bad else CONFIRMED), details
 
 
-@claim(
-    "risks.acc_grr",
-    "The plausible-deniability attacker on GRR has expected accuracy e^eps / (e^eps + k - 1).",
+_claim_each(
+    _check_acc,
+    [
+        (
+            "risks.acc_grr",
+            "The plausible-deniability attacker on GRR has expected accuracy e^eps / (e^eps + k "
+            "- 1).",
+            "Sec. 3.2.1",
+            "grr",
+        ),
+        (
+            "risks.acc_olh",
+            "The support-set attacker on OLH has expected accuracy 1 / (2 max(k / (e^eps + 1), "
+            "1)).",
+            "Sec. 3.2.1",
+            "olh",
+        ),
+        (
+            "risks.acc_ss",
+            "The attacker guessing in the reported subset of omega-SS has expected accuracy "
+            "(e^eps + 1) / (2k).",
+            "Sec. 3.2.1",
+            "ss",
+        ),
+        (
+            "risks.acc_sue",
+            "The attacker on SUE has expected accuracy (1/(k(e^(eps/2)+1))) "
+            "(e^(eps/2)/(e^(eps/2)+1))^(k-1) + sum_i e^(eps/2) / ((e^(eps/2)+1) i) Bin(i-1; k-1, "
+            "1/(e^(eps/2)+1)).",
+            "Sec. 3.2.1",
+            "sue",
+        ),
+        (
+            "risks.acc_oue",
+            "The attacker on OUE has expected accuracy (1/(2k)) (e^eps/(e^eps+1))^(k-1) + sum_i "
+            "1/(2i) Bin(i-1; k-1, 1/(e^eps+1)).",
+            "Sec. 3.2.1",
+            "oue",
+        ),
+    ],
     paper="risks",
-    where="Sec. 3.2.1",
 )
-def _check_acc_grr() -> tuple[str, str]:
-    return _check_acc("grr")
-
-
-@claim(
-    "risks.acc_olh",
-    "The support-set attacker on OLH has expected accuracy 1 / (2 max(k / (e^eps + 1), 1)).",
-    paper="risks",
-    where="Sec. 3.2.1",
-)
-def _check_acc_olh() -> tuple[str, str]:
-    return _check_acc("olh")
-
-
-@claim(
-    "risks.acc_ss",
-    "The attacker guessing in the reported subset of omega-SS has expected accuracy (e^eps + 1)"
-    " / (2k).",
-    paper="risks",
-    where="Sec. 3.2.1",
-)
-def _check_acc_ss() -> tuple[str, str]:
-    return _check_acc("ss")
-
-
-@claim(
-    "risks.acc_sue",
-    "The attacker on SUE has expected accuracy (1/(k(e^(eps/2)+1))) "
-    "(e^(eps/2)/(e^(eps/2)+1))^(k-1) + sum_i e^(eps/2) / ((e^(eps/2)+1) i) Bin(i-1; k-1, "
-    "1/(e^(eps/2)+1)).",
-    paper="risks",
-    where="Sec. 3.2.1",
-)
-def _check_acc_sue() -> tuple[str, str]:
-    return _check_acc("sue")
-
-
-@claim(
-    "risks.acc_oue",
-    "The attacker on OUE has expected accuracy (1/(2k)) (e^eps/(e^eps+1))^(k-1) + sum_i 1/(2i) "
-    "Bin(i-1; k-1, 1/(e^eps+1)).",
-    paper="risks",
-    where="Sec. 3.2.1",
-)
-def _check_acc_oue() -> tuple[str, str]:
-    return _check_acc("oue")
 
 
 # ------------------------------------------------------------------------------------------

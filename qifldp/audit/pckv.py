@@ -6,14 +6,7 @@ import math
 
 import sympy as sp
 
-from ._core import (
-    AGREE_RTOL,
-    CONDITIONAL,
-    CONFIRMED,
-    REFUTED,
-    _cmp,
-    claim,
-)
+from ._core import AGREE_RTOL, CONDITIONAL, CONFIRMED, REFUTED, _cmp, claim
 from ._tools import (
     _exp_rational,
     _f,
@@ -32,8 +25,8 @@ def _theorem2(eps1: float, eps2: float) -> float:
 
 
 def _pckv_ue_table() -> dict[tuple[int, int, float, float], tuple[float, float]]:
-    from ..protocols.keyvalue import pckv_epsilon, pckv_ue
     from ..measures import ldp_epsilon
+    from ..protocols.keyvalue import pckv_epsilon, pckv_ue
 
     out = {}
     for d, ell in _PCKV_SIZES:
@@ -84,7 +77,7 @@ def _check_pckv_no_amplification() -> tuple[str, str]:
     condition_ok = True
     varies = []
     for (d, e1, e2), row in by_d.items():
-        base = row.get(1)
+        base = row[1]  # every d of _PCKV_SIZES has ell = 1
         for ell, v in row.items():
             same = _cmp(v, base, "PCKV-UE epsilon across ell") == 0
             if same != (ell <= d):
@@ -148,8 +141,8 @@ def _eq6_properties() -> list[str]:
     reconstructed=EQ6_RECONSTRUCTION,
 )
 def _check_pckv_theorem3() -> tuple[str, str]:
-    from ..protocols.keyvalue import pckv_epsilon, pckv_grr
     from ..measures import ldp_epsilon
+    from ..protocols.keyvalue import pckv_epsilon, pckv_grr
 
     props = _eq6_properties()
     mismatch = []

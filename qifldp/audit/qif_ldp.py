@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -19,6 +20,7 @@ from ._core import (
     CORRECTED,
     INCONCLUSIVE,
     REFUTED,
+    _claim_each,
     _cmp,
     claim,
 )
@@ -61,7 +63,7 @@ def _refines_2x2_certified(C: list[list[Fraction]], D: list[list[Fraction]]) -> 
 
 
 def _random_points(rng: random.Random, n: int, oriented: bool) -> list[tuple[Fraction, Fraction]]:
-    pts = []
+    pts: list[tuple[Fraction, Fraction]] = []
     while len(pts) < n:
         a, b = Fraction(rng.randint(1, 99), 100), Fraction(rng.randint(1, 99), 100)
         if not oriented or a + b <= 1:
@@ -195,8 +197,8 @@ def _bit_family(make: Callable[[float], Any]) -> Any:
 
 def _lp_family(make: Callable[[float], Any], grid: Sequence[float]) -> tuple[bool, str]:
     """Strict family on float channels, decided by qifldp.refines (verified certificates)."""
-    from ..refinement.families import check_refinement_family
     from ..refinement import refines
+    from ..refinement.families import check_refinement_family
 
     res = check_refinement_family(make, grid, decide=refines, strict=True)
     residual = max((s.result.residual or 0.0) for s in res.steps if s.holds) if res.steps else 0.0
@@ -308,7 +310,7 @@ def _check_the_family() -> tuple[str, str]:
     ok = True
     parts = []
     for theta in (0.55, 0.75, 0.95):
-        fam = _bit_family(lambda e, t=theta: the_bit(e, t))
+        fam = _bit_family(functools.partial(the_bit, theta=theta))
         ok &= fam.holds
         parts.append(f"theta = {theta}: {'strict family' if fam.holds else 'FAILS'}")
     third = sp.Rational(2, 3)
@@ -481,8 +483,8 @@ def sue_oue_threshold(k: int, lo: float = 0.0, hi: float = 16.0, tol: float = 1e
     where="Lemma 9",
 )
 def _check_lemma9() -> tuple[str, str]:
-    from ..refinement.fdp import refines_2x2
     from ..mechanisms import oue_bit, sue_bit
+    from ..refinement.fdp import refines_2x2
 
     grid = [e for e in _BIT_GRID if e > 0]
     comparable = [
@@ -542,7 +544,7 @@ def _check_fig6_sue_oue() -> tuple[str, str]:
     k = 50
     lo, hi = SUE_OUE_THRESHOLDS[k]
     rows = []
-    verdicts = {}
+    verdicts: dict[float, tuple[bool, bool] | None] = {}
     for eps in (7.0, 8.0, lo, hi, 9.0):
         try:
             fwd, rev = sue_oue_one_hot(k, eps)
@@ -596,9 +598,9 @@ def _printed_threshold(eps: float) -> float:
     where="Lemma 10",
 )
 def _check_lemma10() -> tuple[str, str]:
-    from ..refinement.fdp import refines_2x2
     from ..formulas import the_oue_threshold
     from ..mechanisms import oue_bit, the_bit
+    from ..refinement.fdp import refines_2x2
 
     eps_grid = (0.1, 0.8, 2.0, 4.0, 8.0, 16.0)
     bad = []
@@ -684,8 +686,8 @@ def _check_lemma10_corollary() -> tuple[str, str]:
     where="Lemma 11",
 )
 def _check_lemma11() -> tuple[str, str]:
-    from ..refinement.fdp import refines_2x2
     from ..mechanisms import sue, sue_bit, the, the_bit
+    from ..refinement.fdp import refines_2x2
 
     grid = [e for e in _BIT_GRID if e > 0]
     fails = [(e, t) for e in grid for t in _THETAS if not refines_2x2(sue_bit(e), the_bit(e, t))]
@@ -782,16 +784,16 @@ def _check_lemma11_proof() -> tuple[str, str]:
 )
 def _check_cor2() -> tuple[str, str]:
     from ..channel import Channel
-    from ..refinement.fdp import refines_2x2
     from ..refinement import max_case_refines, refines
+    from ..refinement.fdp import refines_2x2
 
     rng = np.random.default_rng(20260103)
     pairs = []
     for i in range(60):
-        A = rng.dirichlet([1.0, 1.0], size=2)
+        a = rng.dirichlet([1.0, 1.0], size=2)
         # half the pairs refine by construction (B = A W), half are independent draws
-        B = A @ rng.dirichlet([1.0, 1.0], size=2) if i % 2 else rng.dirichlet([1.0, 1.0], size=2)
-        pairs.append((Channel(A), Channel(B / B.sum(axis=1, keepdims=True))))
+        b = a @ rng.dirichlet([1.0, 1.0], size=2) if i % 2 else rng.dirichlet([1.0, 1.0], size=2)
+        pairs.append((Channel(a), Channel(b / b.sum(axis=1, keepdims=True))))
     disagree = n_true = 0
     for A, B in pairs:
         avg, mx, exact = bool(refines(A, B)), bool(max_case_refines(A, B)), refines_2x2(A, B)
@@ -919,7 +921,9 @@ def _check_ss_capacity() -> tuple[str, str]:
     from ..mechanisms import subset_selection
 
     S = _sym()
-    agree, disagree, mismatched_condition = [], [], []
+    agree: list[tuple[int, int, Any, Any]] = []
+    disagree: list[tuple[int, int, Any, Any]] = []
+    mismatched_condition = []
     for k in (3, 4, 5, 6):
         for omega in range(1, k + 1):
             true = _rational(bayes_capacity(S.subset_selection(k, _eps_of(3), omega)), "ML(SS)")
@@ -980,7 +984,8 @@ def _check_ue_capacity(which: str) -> tuple[str, str]:
             (6 * _eps_of(3), "eps = 6 ln 3, theta = 2/3"),
         ]
 
-        def printed(k, eps, theta=third):
+        def printed(k, eps):
+            theta = third
             ex = sp.exp if isinstance(eps, sp.Basic) else math.exp
             p = 1 - ex(eps * (theta - 1) / 2) / 2
             q = ex(-eps * theta / 2) / 2
@@ -1012,34 +1017,31 @@ def _check_ue_capacity(which: str) -> tuple[str, str]:
     return (CONFIRMED if not exact_bad and not float_bad else REFUTED), details
 
 
-@claim(
-    "qif.sue_capacity",
-    "ML(SUE) = (p + p^(k-1)(1 - 2p)) / (1 - p), p = e^(eps/2) / (e^(eps/2) + 1).",
+_claim_each(
+    _check_ue_capacity,
+    [
+        (
+            "qif.sue_capacity",
+            "ML(SUE) = (p + p^(k-1)(1 - 2p)) / (1 - p), p = e^(eps/2) / (e^(eps/2) + 1).",
+            "Sec. V-D1",
+            "sue",
+        ),
+        (
+            "qif.oue_capacity",
+            "ML(OUE) = ((1 - q)^(k-1)(2q - 1) + 1) / (2q), q = 1 / (e^eps + 1).",
+            "Sec. V-D2",
+            "oue",
+        ),
+        (
+            "qif.the_capacity",
+            "ML(THE) = (1 - q)^(k-1)(1 - p/q) + p/q, p = 1 - e^(eps(theta-1)/2)/2, q = "
+            "e^(-eps theta/2)/2.",
+            "Sec. V-E",
+            "the",
+        ),
+    ],
     paper="qif",
-    where="Sec. V-D1",
 )
-def _check_ue_capacity_sue() -> tuple[str, str]:
-    return _check_ue_capacity("sue")
-
-
-@claim(
-    "qif.oue_capacity",
-    "ML(OUE) = ((1 - q)^(k-1)(2q - 1) + 1) / (2q), q = 1 / (e^eps + 1).",
-    paper="qif",
-    where="Sec. V-D2",
-)
-def _check_ue_capacity_oue() -> tuple[str, str]:
-    return _check_ue_capacity("oue")
-
-
-@claim(
-    "qif.the_capacity",
-    "ML(THE) = (1 - q)^(k-1)(1 - p/q) + p/q, p = 1 - e^(eps(theta-1)/2)/2, q = e^(-eps theta/2)/2.",
-    paper="qif",
-    where="Sec. V-E",
-)
-def _check_ue_capacity_the() -> tuple[str, str]:
-    return _check_ue_capacity("the")
 
 
 @claim(

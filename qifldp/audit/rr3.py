@@ -133,7 +133,7 @@ def _check_rr3_remark3() -> tuple[str, str]:
             C = S.SymbolicChannel(rr_matrix(m, sp.Rational(r, r + m - 1)))
             if _exp_rational(ldp_epsilon(C), "RR epsilon") != r:
                 bad.append((m, r))
-    float_bad = []
+    float_bad: list[tuple[Any, ...]] = []
     for m in (2, 3):
         for eps in (0.1, 1.0, 5.0):
             C = rr_channel(m, np.exp(eps) / (np.exp(eps) + m - 1))

@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_eps, check_int
 from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..mechanisms import grr, oue_bit
 from ..operators import cascade, hidden_choice, one_hot, parallel
+from ..validation import check_eps, check_int
 
 __all__ = ["pckv_ue", "pckv_grr", "pckv_epsilon"]
 
@@ -201,14 +201,12 @@ def pckv_grr(d: int, eps1: float, eps2: float, ell: int = 1) -> Channel:
 
     Parameters
     ----------
-    d : int
-        Number of keys, ``d >= 1``; keys are 1..d.
+    d, ell : int
+        As in :func:`pckv_ue`.
     eps1 : float
         Key budget, finite and ``>= 0`` (GRR over the d + ell keys).
     eps2 : float
         Value budget, finite and ``>= 0``.
-    ell : int, optional
-        Padding length, ``ell >= 1`` (default 1); dummy keys are d+1..d+ell.
 
     Returns
     -------
@@ -218,10 +216,8 @@ def pckv_grr(d: int, eps1: float, eps2: float, ell: int = 1) -> Channel:
 
     Raises
     ------
-    InputTypeError
-        ``d`` or ``ell`` not an integer, ``eps1``/``eps2`` not a real number.
-    ParameterError
-        ``d < 1``, ``ell < 1``, ``eps1``/``eps2`` negative, NaN or infinite.
+    InputTypeError, ParameterError
+        As :func:`pckv_ue`.
     SizeError
         More than :data:`qifldp.channel.MAX_ENTRIES` entries.
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_eps, check_int
 from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
-from ..mechanisms import grr
 from ..operators import cascade, hidden_choice, parallel, visible_choice
+from ..validation import check_eps, check_int
+from . import GRR
 
 __all__ = ["spl", "smp", "rsfd_grr"]
 
@@ -130,7 +130,7 @@ def spl(ks: Any, eps: float) -> Channel:
     eps = check_eps(eps)
     d = len(ks)
     _guard(_call("spl", ks, eps), ks, math.prod(ks))
-    return _attribute_wise([grr(k, eps / d) for k in ks])
+    return _attribute_wise([GRR(k, eps / d).channel() for k in ks])
 
 
 def smp(ks: Any, eps: float) -> Channel:
@@ -139,7 +139,7 @@ def smp(ks: Any, eps: float) -> Channel:
     Parameters
     ----------
     ks : sequence of int
-        Domain sizes k_1..k_d of the d attributes, each ``>= 2``.
+        As in :func:`spl`.
     eps : float
         Privacy budget of the one report, finite and ``>= 0``.
 
@@ -151,10 +151,8 @@ def smp(ks: Any, eps: float) -> Channel:
 
     Raises
     ------
-    InputTypeError
-        ``ks`` not a sequence of integers, ``eps`` not a real number.
-    ParameterError
-        Empty ``ks``, a domain size < 2, ``eps`` negative, NaN or infinite.
+    InputTypeError, ParameterError
+        As :func:`spl`.
     SizeError
         Π k_j Σ k_j above :data:`qifldp.channel.MAX_ENTRIES`.
 
@@ -178,7 +176,9 @@ def smp(ks: Any, eps: float) -> Channel:
     ks = _check_ks(ks)
     eps = check_eps(eps)
     _guard(_call("smp", ks, eps), ks, sum(ks))
-    return visible_choice([cascade(_projection(ks, j), grr(k, eps)) for j, k in enumerate(ks)])
+    return visible_choice(
+        [cascade(_projection(ks, j), GRR(k, eps).channel()) for j, k in enumerate(ks)]
+    )
 
 
 def rsfd_grr(ks: Any, eps: float) -> Channel:
@@ -187,7 +187,7 @@ def rsfd_grr(ks: Any, eps: float) -> Channel:
     Parameters
     ----------
     ks : sequence of int
-        Domain sizes k_1..k_d of the d attributes, each ``>= 2``.
+        As in :func:`spl`.
     eps : float
         The privacy budget the protocol is designed for, finite and ``>= 0``;
         the sampled attribute is reported with eps' = ln(d (e^eps - 1) + 1).
@@ -200,10 +200,8 @@ def rsfd_grr(ks: Any, eps: float) -> Channel:
 
     Raises
     ------
-    InputTypeError
-        ``ks`` not a sequence of integers, ``eps`` not a real number.
-    ParameterError
-        Empty ``ks``, a domain size < 2, ``eps`` negative, NaN or infinite.
+    InputTypeError, ParameterError
+        As :func:`spl`.
     SizeError
         (Π k_j)^2 above :data:`qifldp.channel.MAX_ENTRIES`.
 
@@ -246,11 +244,14 @@ def rsfd_grr(ks: Any, eps: float) -> Channel:
     d = len(ks)
     _guard(_call("rsfd_grr", ks, eps), ks, math.prod(ks))
     eps_amplified = _amplified_eps(d, eps)
-    C = None
-    for j in range(d):
-        sampled_j = _attribute_wise(
-            [grr(k, eps_amplified) if i == j else grr(k, 0.0) for i, k in enumerate(ks)]
+
+    def sampled(j: int) -> Channel:
+        return _attribute_wise(
+            [GRR(k, eps_amplified if i == j else 0.0).channel() for i, k in enumerate(ks)]
         )
+
+    C = sampled(0)  # d >= 1: _check_ks refuses an empty ks
+    for j in range(1, d):
         # Uniform hidden choice over 0..j from the one over 0..j-1: weights j/(j+1), 1/(j+1).
-        C = sampled_j if C is None else hidden_choice([C, sampled_j], [j / (j + 1), 1 / (j + 1)])
+        C = hidden_choice([C, sampled(j)], [j / (j + 1), 1 / (j + 1)])
     return C

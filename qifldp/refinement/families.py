@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_bool, check_eps
 from ..errors import InputTypeError, ParameterError
+from ..validation import check_bool, check_eps
 
 __all__ = ["FamilyStep", "FamilyResult", "check_refinement_family"]
 
@@ -132,6 +132,18 @@ class FamilyResult:
         return f"FamilyResult({'is' if self.holds else 'is not'} a {kind} on eps = [{grid}]{tail})"
 
 
+def _decider(decide: Callable[[Any, Any], Any] | None) -> Callable[[Any, Any], Any]:
+    """``decide``, :func:`qifldp.refines` when None; InputTypeError when not callable."""
+    if decide is None:
+        from . import refines
+
+        return refines
+    if not callable(decide):
+        msg = f"decide must be callable (A, B) -> verdict, got {type(decide).__name__}"
+        raise InputTypeError(msg)
+    return decide
+
+
 def check_refinement_family(
     mechanism: Callable[[float], Any],
     eps_grid: Iterable[float],
@@ -193,11 +205,7 @@ def check_refinement_family(
     if not callable(mechanism):
         msg = f"mechanism must be callable (eps -> channel), got {type(mechanism).__name__}"
         raise InputTypeError(msg)
-    if decide is None:
-        from . import refines as decide
-    elif not callable(decide):
-        msg = f"decide must be callable (A, B) -> verdict, got {type(decide).__name__}"
-        raise InputTypeError(msg)
+    decide = _decider(decide)
     strict = check_bool("strict", strict)
     if isinstance(eps_grid, (str, bytes)) or not hasattr(eps_grid, "__iter__"):
         msg = f"eps_grid must be an iterable of numbers, got {type(eps_grid).__name__}"

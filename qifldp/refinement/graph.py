@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import InputTypeError, VerificationError
+from .families import _decider
 
 if TYPE_CHECKING:  # networkx is imported on first use: ``import qifldp`` stays fast
     import networkx as nx
 
 __all__ = ["refinement_graph", "hasse_diagram", "plot_refinement_graph"]
+
+#: The type of the channels' names (any hashable, the same in ``names`` and ``verdicts``).
+_Name = TypeVar("_Name", bound=Hashable)
 
 
 def refinement_graph(
@@ -70,11 +74,7 @@ def refinement_graph(
     if not isinstance(channels, Mapping) or not channels:
         msg = "channels must be a non-empty dict name -> channel"
         raise InputTypeError(msg)
-    if decide is None:
-        from . import refines as decide
-    elif not callable(decide):
-        msg = f"decide must be callable (A, B) -> verdict, got {type(decide).__name__}"
-        raise InputTypeError(msg)
+    decide = _decider(decide)
     names = list(channels)
     results: dict[tuple[Hashable, Hashable], Any] = {}
     for a in names:
@@ -91,8 +91,8 @@ def refinement_graph(
 
 
 def hasse_diagram(
-    names: Sequence[Hashable],
-    verdicts: Mapping[tuple[Hashable, Hashable], bool | None],
+    names: Sequence[_Name],
+    verdicts: Mapping[tuple[_Name, _Name], bool | None],
     *,
     strict: bool = False,
 ) -> nx.DiGraph:
@@ -190,14 +190,14 @@ def hasse_diagram(
         for (a, b), v in status.items():
             if v is not None:
                 continue
-            for c in names:
-                if c in (a, b):
+            for m in names:
+                if m in (a, b):
                     continue
-                if (status[(c, a)] and status[(c, b)] is False) or (
-                    status[(b, c)] and status[(a, c)] is False
+                if (status[(m, a)] and status[(m, b)] is False) or (
+                    status[(b, m)] and status[(a, m)] is False
                 ):
                     status[(a, b)] = False
-                    inferred[(a, b)] = c
+                    inferred[(a, b)] = m
                     changed = True
                     break
     rel = nx.DiGraph()

@@ -6,9 +6,9 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
-from ..validation import check_optional_bool
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError, VerificationError
+from ..validation import check_optional_bool
 from .fdp import (
     TradeoffCurve,
     _check_two_rows,
@@ -167,12 +167,13 @@ def join_curve(*channels: Any) -> TradeoffCurve:
 
     Parameters
     ----------
-    *channels : Channel or array_like with two rows
+    *channels
+        As in :func:`meet_curve`.
 
     Returns
     -------
     TradeoffCurve
-        Exact (Fractions); float entries are taken exactly.
+        The curve of :func:`join`, exact like that of :func:`meet_curve`.
 
     Examples
     --------
@@ -233,12 +234,7 @@ def meet(*channels: Any, exact: bool | None = None) -> Any:
     >>> [[str(v) for v in row] for row in meet(S, O)]
     [['2/3', '2/15', '1/5'], ['1/3', '1/6', '1/2']]
     """
-    exact = check_optional_bool("exact", exact)
-    curves, all_exact = _curves(channels, "meet")
-    curve = _meet_of(curves)
-    if all_exact if exact is None else exact:
-        return tradeoff_channel(curve, exact=True)
-    return _safe_float(curve, curves, lower=True)
+    return _bound(channels, exact, "meet")
 
 
 def join(*channels: Any, exact: bool | None = None) -> Any:
@@ -256,15 +252,14 @@ def join(*channels: Any, exact: bool | None = None) -> Any:
     Returns
     -------
     Channel or list of list of Fraction, shape (2, m)
-        The join of two 2x2 channels is again 2x2: its trade-off point is the
-        crossing of the two curves (or the safer channel if they are comparable).
+        As for :func:`meet`; the join of two 2x2 channels is again 2x2: its trade-off
+        point is the crossing of the two curves (or the safer channel if they are
+        comparable).
 
     Raises
     ------
-    ChannelError
-        A channel does not have two rows.
-    InputTypeError
-        No channel given.
+    ChannelError, InputTypeError
+        As :func:`meet`.
 
     Notes
     -----
@@ -281,9 +276,15 @@ def join(*channels: Any, exact: bool | None = None) -> Any:
     >>> [[str(v) for v in row] for row in join(S, O)]
     [['8/11', '3/11'], ['5/11', '6/11']]
     """
+    return _bound(channels, exact, "join")
+
+
+def _bound(channels: tuple[Any, ...], exact: bool | None, which: str) -> Any:
+    """The meet or the join (``which``) as an exact matrix or a float Channel still a bound."""
     exact = check_optional_bool("exact", exact)
-    curves, all_exact = _curves(channels, "join")
-    curve = _join_of(curves)
+    curves, all_exact = _curves(channels, which)
+    lower = which == "meet"
+    curve = _meet_of(curves) if lower else _join_of(curves)
     if all_exact if exact is None else exact:
         return tradeoff_channel(curve, exact=True)
-    return _safe_float(curve, curves, lower=False)
+    return _safe_float(curve, curves, lower=lower)

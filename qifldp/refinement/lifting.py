@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import as_real_array, check_int
 from ..channel import MAX_ENTRIES, check_size
 from ..errors import ParameterError, SizeError
+from ..validation import as_real_array, check_int
 from .fdp import witness_2x2
 
 __all__ = ["LiftedRefinement", "refines_one_hot_bitwise", "kron_power"]

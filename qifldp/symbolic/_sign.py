@@ -95,7 +95,7 @@ def with_assumptions(expr: sp.Expr, domains: Mapping[sp.Symbol, sp.Set]):
     """
     fwd, back = {}, {}
     for s in expr.free_symbols:
-        dom = effective_domain(s, domains)  # type: ignore[arg-type]
+        dom = effective_domain(s, domains)
         if dom is None or dom.is_empty:
             continue
         d = sp.Dummy(s.name, **_assumptions_of(dom))
@@ -342,7 +342,7 @@ def _endpoint(v: sp.Expr):
 def _box(symbols: Iterable[sp.Symbol], domains: Mapping[sp.Symbol, sp.Set]) -> dict | None:
     box = {}
     for s in symbols:
-        dom = effective_domain(s, domains)  # type: ignore[arg-type]
+        dom = effective_domain(s, domains)
         if dom is None:
             return None
         if dom == sp.Reals:
@@ -488,27 +488,41 @@ def _strict(c: str | None) -> bool:
     return c in (POS, NEG, ZERO, INDEF)
 
 
-def _single(e: sp.Expr, domains, rels, dummied: sp.Expr) -> str | None:
-    """Sign of one factor (no factorisation)."""
-    c = _by_assumptions(dummied)
-    if _strict(c):
-        return c
-    if rels:
-        c = _merge(c, _by_relations(e, rels))
-        if _strict(c):
-            return c
+def _with_relations(c: str | None, e: sp.Expr, rels) -> str | None:
+    """``c`` merged with what the relations between the parameters decide (if any)."""
+    return _merge(c, _by_relations(e, rels)) if rels else c
+
+
+def _with_intervals(c: str | None, e: sp.Expr, domains) -> str | None:
+    """``c`` merged with interval arithmetic, then (if still open) on the normalized form."""
+    c = _merge(c, _by_intervals(e, domains))
+    return c if _strict(c) else _merge(c, _by_normalized_intervals(e, domains))
+
+
+def _by_one_variable(e: sp.Expr, domains) -> tuple[str | None, bool]:
+    """``(sign, decided)`` by the univariate analysis when ``e`` has one free symbol with a
+    known domain; ``(None, False)`` otherwise."""
     free = e.free_symbols
     if len(free) == 1:
         (s,) = free
         dom = effective_domain(s, domains)
         if dom is not None:
-            u, decided = _univariate(e, s, dom)
-            if decided:
-                return _merge(c, u) if u is not None else c
-    c = _merge(c, _by_intervals(e, domains))
-    if not _strict(c):
-        c = _merge(c, _by_normalized_intervals(e, domains))
-    return c
+            return _univariate(e, s, dom)
+    return None, False
+
+
+def _single(e: sp.Expr, domains, rels, dummied: sp.Expr) -> str | None:
+    """Sign of one factor (no factorisation)."""
+    c = _by_assumptions(dummied)
+    if _strict(c):
+        return c
+    c = _with_relations(c, e, rels)
+    if _strict(c):
+        return c
+    u, decided = _by_one_variable(e, domains)
+    if decided:
+        return _merge(c, u) if u is not None else c
+    return _with_intervals(c, e, domains)
 
 
 def _product(classes: list[tuple[str | None, int]]) -> str | None:
@@ -553,14 +567,9 @@ def sign_class(
     c = _by_assumptions(dummied)
     if _strict(c):
         return c
-    free = e.free_symbols
-    if len(free) == 1:
-        (s,) = free
-        dom = effective_domain(s, domains)
-        if dom is not None:
-            u, decided = _univariate(e, s, dom)
-            if decided:
-                return _merge(c, u) if u is not None else c
+    u, decided = _by_one_variable(e, domains)
+    if decided:
+        return _merge(c, u) if u is not None else c
     # factorisation, with the exponentials written as monomials in a few generators
     try:
         eg, gens = exp_generators(e)
@@ -583,14 +592,10 @@ def sign_class(
         c = _merge(c, _product(classes))
         if _strict(c):
             return c
-    if rels:
-        c = _merge(c, _by_relations(e, rels))
-        if _strict(c):
-            return c
-    c = _merge(c, _by_intervals(e, domains))
-    if not _strict(c):
-        c = _merge(c, _by_normalized_intervals(e, domains))
-    return c
+    c = _with_relations(c, e, rels)
+    if _strict(c):
+        return c
+    return _with_intervals(c, e, domains)
 
 
 def is_identically_zero(
