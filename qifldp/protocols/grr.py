@@ -11,7 +11,15 @@ from ..validation import check_eps
 from ..channel import Channel, guard_size
 from .base import ClosedForm, Protocol, no_options, size_alternative
 from .params import check_k, grr_probabilities
-from .vectorize import as_eps, as_ints, asr_from, check_printed, is_scalar, output
+from .vectorize import (
+    as_eps,
+    as_ints,
+    asr_from,
+    check_printed,
+    closed_form_doc,
+    is_scalar,
+    output,
+)
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -30,25 +38,14 @@ __all__ = [
 
 
 # -- closed forms (numeric, vectorised; their sympy twins) ---------------------------
+@closed_form_doc(
+    returns="In [1, k].",
+    raises="Non-integer ``k`` or ``k < 2``; ``eps`` negative, NaN or infinite.",
+)
 def bayes_capacity_grr(k: Any, eps: Any) -> Any:
     """Bayes capacity of GRR: ML = k e^eps / (e^eps + k - 1).
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    eps : float or array_like
-        Privacy parameter(s), finite, ``>= 0``.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        In [1, k].
-
-    Raises
-    ------
-    InputTypeError, ParameterError
-        Non-integer ``k`` or ``k < 2``; ``eps`` negative, NaN or infinite.
+    {sections}
 
     Notes
     -----
@@ -73,26 +70,23 @@ def bayes_capacity_grr(k: Any, eps: Any) -> Any:
 asr_grr = asr_from(bayes_capacity_grr, ">>> round(asr_grr(3, math.log(2)), 12)\n0.5")
 
 
+@closed_form_doc(
+    returns=(
+        "A probability (the multidimensional-risks paper, Arcolezi et al. 2023,\n"
+        "Sec. 3.2.1, reports 100 times this, in percent)."
+    ),
+    printed=(
+        "printed : bool\n"
+        "    Evaluate the paper's printed expression; for GRR it is exact, so both\n"
+        "    choices give the same value."
+    ),
+)
 def acc_grr(k: Any, eps: Any, printed: bool = False) -> Any:
     """Expected accuracy of the plausible-deniability attacker on GRR (guess = report).
 
     ACC_GRR = e^eps / (e^eps + k - 1).
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    eps : float or array_like
-        Privacy parameter(s), finite, ``>= 0``.
-    printed : bool
-        Evaluate the paper's printed expression; for GRR it is exact, so both
-        choices give the same value.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        A probability (the multidimensional-risks paper, Arcolezi et al. 2023,
-        Sec. 3.2.1, reports 100 times this, in percent).
+    {sections}
 
     Notes
     -----
@@ -135,8 +129,7 @@ class GRRClosedForm(ClosedForm):
 
     Examples
     --------
-    >>> import qifldp as q
-    >>> round(q.protocol("grr", 3, 0.0).closed_form.bayes_capacity(), 12)
+    >>> round(GRR(3, 0.0).closed_form.bayes_capacity(), 12)
     1.0
     """
 
@@ -147,8 +140,8 @@ class GRRClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import math, qifldp as q
-        >>> round(q.protocol("grr", 3, math.log(2)).closed_form.bayes_capacity(), 12)
+        >>> import math
+        >>> round(GRR(3, math.log(2)).closed_form.bayes_capacity(), 12)
         1.5
         """
         return float(bayes_capacity_grr(self._protocol.k, self._protocol.eps))
@@ -158,8 +151,7 @@ class GRRClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> q.protocol("grr", 3, 0.5).closed_form.symbolic_bayes_capacity()
+        >>> GRR(3, 0.5).closed_form.symbolic_bayes_capacity()
         3*exp(1/2)/(exp(1/2) + 2)
         """
         P = self._protocol
@@ -173,8 +165,8 @@ class GRRClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import math, qifldp as q
-        >>> round(q.protocol("grr", 3, math.log(2)).closed_form.acc(), 12)
+        >>> import math
+        >>> round(GRR(3, math.log(2)).closed_form.acc(), 12)
         0.5
         """
         return float(acc_grr(self._protocol.k, self._protocol.eps, printed))
@@ -184,8 +176,7 @@ class GRRClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> q.protocol("grr", 3, 0.5).closed_form.ldp_epsilon()
+        >>> GRR(3, 0.5).closed_form.ldp_epsilon()
         0.5
         """
         return self._protocol.eps

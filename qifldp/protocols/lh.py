@@ -19,6 +19,7 @@ from .vectorize import (
     as_ints,
     asr_from,
     check_printed,
+    closed_form_doc,
     ints_as_floats,
     is_scalar,
     log_ints,
@@ -230,29 +231,16 @@ def _olh_logs(eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return log_g, log_gm1
 
 
+@closed_form_doc(
+    returns="In [1, min(k, g)].",
+    raises="Bad ``k``, ``eps`` or ``g``.",
+)
 def bayes_capacity_lh(k: Any, eps: Any, g: Any) -> Any:
     """Bayes capacity of local hashing (QIF paper Eq. 27, the corrected formula).
 
     ML = (e^eps g^k + (g - 1)^k (1 - e^eps)) / ((e^eps + g - 1) g^(k-1)).
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    eps : float or array_like
-        Privacy parameter(s), finite, ``>= 0``.
-    g : int or array_like of int
-        Hash range(s), ``>= 2`` (Python ints of any size are accepted).
-
-    Returns
-    -------
-    float or numpy.ndarray
-        In [1, min(k, g)].
-
-    Raises
-    ------
-    InputTypeError, ParameterError
-        Bad ``k``, ``eps`` or ``g``.
+    {sections}
 
     Notes
     -----
@@ -276,8 +264,13 @@ def bayes_capacity_lh(k: Any, eps: Any, g: Any) -> Any:
     return output(_lh_capacity(k, eps, log_ints(g), log_ints(g - 1)), scalar)
 
 
+@closed_form_doc(
+    returns="ML(BLH), in [1, 2].",
+)
 def bayes_capacity_blh(k: Any, eps: Any) -> Any:
     """Bayes capacity of binary local hashing: :func:`bayes_capacity_lh` with g = 2.
+
+    {sections}
 
     Examples
     --------
@@ -288,20 +281,17 @@ def bayes_capacity_blh(k: Any, eps: Any) -> Any:
     return bayes_capacity_lh(k, eps, 2)
 
 
+@closed_form_doc(
+    eps=(
+        "eps : float or array_like\n"
+        "    Privacy parameter(s), finite, ``>= 0``; any size (g is handled by its\n"
+        "    logarithm beyond eps = 700)."
+    ),
+)
 def bayes_capacity_olh(k: Any, eps: Any) -> Any:
     """Bayes capacity of OLH: :func:`bayes_capacity_lh` with g = round(e^eps + 1).
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    eps : float or array_like
-        Privacy parameter(s), finite, ``>= 0``; any size (g is handled by its
-        logarithm beyond eps = 700).
-
-    Returns
-    -------
-    float or numpy.ndarray
+    {sections}
 
     Notes
     -----
@@ -324,24 +314,15 @@ asr_blh = asr_from(bayes_capacity_blh, ">>> asr_blh(2, math.log(3))\n0.625")
 asr_olh = asr_from(bayes_capacity_olh, ">>> round(asr_olh(50, 800.0), 6)\n0.51")
 
 
+@closed_form_doc(
+    returns="The printed value, *not* the true success rate (:func:`asr_lh`).",
+)
 def asr_lh_gursoy(k: Any, eps: Any, g: Any) -> Any:
     """Gursoy et al.'s LH attack success rate, QIF paper Eq. 25 -- kept to show it is wrong.
 
     ASR_Gursoy = e^eps / ((e^eps + g - 1) max(k / g, 1)).
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    eps : float or array_like
-        Privacy parameter(s), finite, ``>= 0``.
-    g : int or array_like of int
-        Hash range(s), ``>= 2``.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        The printed value, *not* the true success rate (:func:`asr_lh`).
+    {sections}
 
     Notes
     -----
@@ -362,26 +343,21 @@ def asr_lh_gursoy(k: Any, eps: Any, g: Any) -> Any:
     return output(1.0 / ((1.0 + (gf - 1.0) * np.exp(-eps)) * np.maximum(kf / gf, 1.0)), scalar)
 
 
+@closed_form_doc(
+    printed=(
+        "printed : bool\n"
+        "    False (default): the true expected accuracy on :func:`qifldp.olh`\n"
+        "    (all g^k hash functions, g = round(e^eps + 1)). True: the paper's\n"
+        "    printed 1 / (2 max(k / (e^eps + 1), 1))."
+    ),
+)
 def acc_olh(k: Any, eps: Any, printed: bool = False) -> Any:
     """Expected accuracy of the support-set attacker on OLH.
 
     The attacker guesses uniformly among the values that hash to the reported
     value (uniformly over the domain if there are none).
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    eps : float or array_like
-        Privacy parameter(s), finite, ``>= 0``.
-    printed : bool
-        False (default): the true expected accuracy on :func:`qifldp.olh`
-        (all g^k hash functions, g = round(e^eps + 1)). True: the paper's
-        printed 1 / (2 max(k / (e^eps + 1), 1)).
-
-    Returns
-    -------
-    float or numpy.ndarray
+    {sections}
 
     Notes
     -----
@@ -472,8 +448,7 @@ class LHClosedForm(ClosedForm):
 
     Examples
     --------
-    >>> import qifldp as q
-    >>> q.protocol("blh", 4, 1.0).closed_form.ldp_epsilon()
+    >>> LH(4, 1.0, variant="blh").closed_form.ldp_epsilon()
     1.0
     """
 
@@ -487,8 +462,8 @@ class LHClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import math, qifldp as q
-        >>> round(q.protocol("lh", 2, math.log(3), g=2).closed_form.bayes_capacity(), 12)
+        >>> import math
+        >>> round(LH(2, math.log(3), g=2).closed_form.bayes_capacity(), 12)
         1.25
         """
         P = self._protocol
@@ -506,8 +481,7 @@ class LHClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> q.protocol("blh", 2, 1.0).closed_form.symbolic_bayes_capacity(eps="eps")
+        >>> LH(2, 1.0, variant="blh").closed_form.symbolic_bayes_capacity(eps="eps")
         (3*exp(eps) + 1)/(2*exp(eps) + 2)
         """
         P = self._protocol
@@ -520,8 +494,7 @@ class LHClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> cf = q.protocol("olh", 3, 1.0).closed_form
+        >>> cf = LH(3, 1.0, variant="olh").closed_form
         >>> cf.asr_gursoy() != cf.asr()
         True
         """
@@ -543,8 +516,7 @@ class LHClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> cf = q.protocol("olh", 2, 3.0).closed_form
+        >>> cf = LH(2, 3.0, variant="olh").closed_form
         >>> round(cf.acc(), 4), cf.acc(printed=True)
         (0.7267, 0.5)
         """
@@ -562,8 +534,7 @@ class LHClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> q.protocol("olh", 4, 2.0).closed_form.ldp_epsilon()
+        >>> LH(4, 2.0, variant="olh").closed_form.ldp_epsilon()
         2.0
         """
         return self._protocol.eps

@@ -13,7 +13,16 @@ from ..channel import Channel, guard_size
 from ..errors import ParameterError
 from .base import ClosedForm, Protocol, no_options, size_alternative
 from .params import check_ss, ss_probabilities
-from .vectorize import as_eps, as_ints, asr_from, check_printed, ints_as_floats, is_scalar, output
+from .vectorize import (
+    as_eps,
+    as_ints,
+    asr_from,
+    check_printed,
+    closed_form_doc,
+    ints_as_floats,
+    is_scalar,
+    output,
+)
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -59,27 +68,18 @@ def _omega(k: np.ndarray, eps: np.ndarray, omega: Any) -> np.ndarray:
     return om.astype(np.float64)
 
 
+@closed_form_doc(
+    raises="Bad ``k``, ``eps`` or ``omega``.",
+    omega=(
+        "omega : int or array_like of int, optional\n"
+        "    Subset size(s), ``1 <= omega <= k``; default ``max(1, round(k / (e^eps + 1)))``\n"
+        "    as in :func:`qifldp.subset_selection`."
+    ),
+)
 def bayes_capacity_ss(k: Any, eps: Any, omega: Any = None) -> Any:
     """Bayes capacity of omega-SS: ML = k e^eps / (omega e^eps + k - omega).
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    eps : float or array_like
-        Privacy parameter(s), finite, ``>= 0``.
-    omega : int or array_like of int, optional
-        Subset size(s), ``1 <= omega <= k``; default ``max(1, round(k / (e^eps + 1)))``
-        as in :func:`qifldp.subset_selection`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-
-    Raises
-    ------
-    InputTypeError, ParameterError
-        Bad ``k``, ``eps`` or ``omega``.
+    {sections}
 
     Notes
     -----
@@ -113,30 +113,23 @@ asr_ss = asr_from(
 )
 
 
+@closed_form_doc(
+    raises="A bad argument; ``omega`` given together with ``printed=True``.",
+    omega=(
+        "omega : int or array_like of int, optional\n"
+        "    Subset size; default as :func:`qifldp.subset_selection`. Not allowed with\n"
+        "    ``printed=True``."
+    ),
+    printed=(
+        "printed : bool\n"
+        "    False (default): the true accuracy e^eps / (omega e^eps + k - omega).\n"
+        "    True: the paper's printed (e^eps + 1) / (2 k)."
+    ),
+)
 def acc_ss(k: Any, eps: Any, omega: Any = None, printed: bool = False) -> Any:
     """Expected accuracy of the uniform-guess-in-the-subset attacker on omega-SS.
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    eps : float or array_like
-        Privacy parameter(s), finite, ``>= 0``.
-    omega : int or array_like of int, optional
-        Subset size; default as :func:`qifldp.subset_selection`. Not allowed with
-        ``printed=True``.
-    printed : bool
-        False (default): the true accuracy e^eps / (omega e^eps + k - omega).
-        True: the paper's printed (e^eps + 1) / (2 k).
-
-    Returns
-    -------
-    float or numpy.ndarray
-
-    Raises
-    ------
-    ParameterError
-        ``omega`` given together with ``printed=True``.
+    {sections}
 
     Notes
     -----
@@ -235,8 +228,7 @@ class SSClosedForm(ClosedForm):
 
     Examples
     --------
-    >>> import qifldp as q
-    >>> q.protocol("ss", 4, 1.0, omega=4).closed_form.ldp_epsilon()
+    >>> SS(4, 1.0, omega=4).closed_form.ldp_epsilon()
     0.0
     """
 
@@ -252,8 +244,8 @@ class SSClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import math, qifldp as q
-        >>> round(q.protocol("ss", 3, math.log(2), omega=2).closed_form.bayes_capacity(), 12)
+        >>> import math
+        >>> round(SS(3, math.log(2), omega=2).closed_form.bayes_capacity(), 12)
         1.2
         """
         P = self._protocol
@@ -264,8 +256,7 @@ class SSClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> q.protocol("ss", 4, 1.0, omega=2).closed_form.symbolic_bayes_capacity(eps="e")
+        >>> SS(4, 1.0, omega=2).closed_form.symbolic_bayes_capacity(eps="e")
         4*exp(e)/(2*exp(e) + 2)
         """
         P = self._protocol
@@ -281,8 +272,7 @@ class SSClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> cf = q.protocol("ss", 10, 5.0).closed_form
+        >>> cf = SS(10, 5.0).closed_form
         >>> round(cf.acc(), 3), round(cf.acc(printed=True), 2)
         (0.943, 7.47)
         """
@@ -298,8 +288,7 @@ class SSClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> q.protocol("ss", 5, 2.0).closed_form.ldp_epsilon()
+        >>> SS(5, 2.0).closed_form.ldp_epsilon()
         2.0
         """
         P = self._protocol

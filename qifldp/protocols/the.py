@@ -13,7 +13,7 @@ from ..operators import one_hot
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative
 from .params import check_k, check_theta, the_bit_matrix, the_probabilities
 from .ue import ue_capacity
-from .vectorize import as_eps, as_ints, as_theta, asr_from, is_scalar, output
+from .vectorize import as_eps, as_ints, as_theta, asr_from, closed_form_doc, is_scalar, output
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -75,26 +75,13 @@ def the_bit(eps: float, theta: float) -> Channel:
 
 
 # -- closed forms (numeric, vectorised; their sympy twins) ---------------------------
+@closed_form_doc(
+    raises="Bad ``k``, ``eps`` or ``theta``.",
+)
 def bayes_capacity_the(k: Any, eps: Any, theta: Any) -> Any:
     """Bayes capacity of THE with threshold theta: ML = (1 - q)^(k-1)(1 - p/q) + p/q.
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    eps : float or array_like
-        Privacy parameter(s), finite, ``>= 0``.
-    theta : float or array_like
-        Threshold(s) in the open interval (0.5, 1).
-
-    Returns
-    -------
-    float or numpy.ndarray
-
-    Raises
-    ------
-    InputTypeError, ParameterError
-        Bad ``k``, ``eps`` or ``theta``.
+    {sections}
 
     Notes
     -----
@@ -117,22 +104,19 @@ def bayes_capacity_the(k: Any, eps: Any, theta: Any) -> Any:
 asr_the = asr_from(bayes_capacity_the, ">>> round(asr_the(3, 2.0, 0.75), 6)\n0.553467")
 
 
+@closed_form_doc(
+    returns="``ldp_epsilon(the(k, eps, theta))`` for every k >= 2.",
+    eps=(
+        "eps : float or array_like\n"
+        "    Nominal privacy parameter(s) (the Laplace noise has scale 2/eps), finite, ``>= 0``."
+    ),
+)
 def ldp_epsilon_the(eps: Any, theta: Any) -> Any:
     """The true LDP epsilon of THE(k, eps, theta), strictly below the nominal eps.
 
     eps_true = eps/2 + 2 ln 2 + ln(1 - e^(-eps (1 - theta)/2) / 2) + ln(1 - e^(-eps theta/2) / 2).
 
-    Parameters
-    ----------
-    eps : float or array_like
-        Nominal privacy parameter(s) (the Laplace noise has scale 2/eps), finite, ``>= 0``.
-    theta : float or array_like
-        Threshold(s) in the open interval (0.5, 1).
-
-    Returns
-    -------
-    float or numpy.ndarray
-        ``ldp_epsilon(the(k, eps, theta))`` for every k >= 2.
+    {sections}
 
     Notes
     -----
@@ -161,21 +145,20 @@ def ldp_epsilon_the(eps: Any, theta: Any) -> Any:
     return output(value, scalar)
 
 
+@closed_form_doc(
+    returns="Increasing in eps, from 1/sqrt(2) towards 1.",
+    eps=(
+        "eps : float or array_like\n"
+        "    Finite, ``>= 0``. At eps = 0 the formula is 0/0 and its limit 1/sqrt(2) is\n"
+        "    returned."
+    ),
+)
 def the_oue_threshold(eps: Any) -> Any:
     """Lemma 10's threshold: OUE_bit(eps) ⊑ THE_bit(eps, theta) iff theta >= this value.
 
     theta*(eps) = (2 ln(e^eps + 1 + (e^(eps/2) - 1) sqrt(e^eps + 1)) - eps - 2 ln 2) / eps.
 
-    Parameters
-    ----------
-    eps : float or array_like
-        Finite, ``>= 0``. At eps = 0 the formula is 0/0 and its limit 1/sqrt(2) is
-        returned.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        Increasing in eps, from 1/sqrt(2) towards 1.
+    {sections}
 
     Notes
     -----
@@ -257,8 +240,7 @@ class THEClosedForm(ClosedForm):
 
     Examples
     --------
-    >>> import qifldp as q
-    >>> q.protocol("the", 3, 2.0, theta=0.75).closed_form.ldp_epsilon() < 2.0
+    >>> THE(3, 2.0, theta=0.75).closed_form.ldp_epsilon() < 2.0
     True
     """
 
@@ -269,8 +251,7 @@ class THEClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> round(q.protocol("the", 3, 2.0, theta=0.75).closed_form.bayes_capacity(), 6)
+        >>> round(THE(3, 2.0, theta=0.75).closed_form.bayes_capacity(), 6)
         1.660402
         """
         P = self._protocol
@@ -281,8 +262,7 @@ class THEClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> q.protocol("the", 2, 1.0, theta=0.75).closed_form.symbolic_bayes_capacity(eps=0)
+        >>> THE(2, 1.0, theta=0.75).closed_form.symbolic_bayes_capacity(eps=0)
         1
         """
         P = self._protocol
@@ -297,8 +277,7 @@ class THEClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> round(q.protocol("the", 3, 2.0, theta=0.75).closed_form.ldp_epsilon(), 6)
+        >>> round(THE(3, 2.0, theta=0.75).closed_form.ldp_epsilon(), 6)
         1.623553
         """
         P = self._protocol
@@ -311,8 +290,7 @@ class THEClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> round(q.protocol("the", 3, 0.8, theta=0.75).closed_form.oue_threshold(), 5)
+        >>> round(THE(3, 0.8, theta=0.75).closed_form.oue_threshold(), 5)
         0.79999
         """
         return float(the_oue_threshold(self._protocol.eps))

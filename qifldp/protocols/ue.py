@@ -20,6 +20,7 @@ from .vectorize import (
     as_ints,
     asr_from,
     check_printed,
+    closed_form_doc,
     is_scalar,
     one_minus_pow_over,
     output,
@@ -137,26 +138,15 @@ def ue_capacity(k: Any, p: Any, q: Any, one_minus_p: Any) -> np.ndarray:
     return one_minus_p * np.exp((k - 1.0) * np.log1p(-q)) + p * one_minus_pow_over(q, k)
 
 
+@closed_form_doc(
+    raises="Bad ``k``; ``p``/``q`` outside [0, 1] or ``q >= p``.",
+)
 def bayes_capacity_ue(k: Any, p: Any, q: Any) -> Any:
     """Bayes capacity of unary encoding with bit probabilities p (1 -> 1) and q (0 -> 1).
 
     ML = (1 - p)(1 - q)^(k-1) + (p / q)(1 - (1 - q)^k).
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    p, q : float or array_like
-        Probabilities with ``0 <= q < p <= 1``.
-
-    Returns
-    -------
-    float or numpy.ndarray
-
-    Raises
-    ------
-    InputTypeError, ParameterError
-        Bad ``k``; ``p``/``q`` outside [0, 1] or ``q >= p``.
+    {sections}
 
     Notes
     -----
@@ -183,20 +173,13 @@ def bayes_capacity_ue(k: Any, p: Any, q: Any) -> Any:
     return output(ue_capacity(k, p, q, 1.0 - p), scalar)
 
 
+@closed_form_doc(
+    returns="The multiplicative Bayes capacity, in [1, k].",
+)
 def bayes_capacity_sue(k: Any, eps: Any) -> Any:
     """Bayes capacity of SUE (basic RAPPOR), p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p.
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    eps : float or array_like
-        Privacy parameter(s), finite, ``>= 0``.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        The multiplicative Bayes capacity, in [1, k].
+    {sections}
 
     Notes
     -----
@@ -218,13 +201,20 @@ def bayes_capacity_sue(k: Any, eps: Any) -> Any:
     return output(ue_capacity(k, p, q, q), scalar)
 
 
+@closed_form_doc(
+    returns="ML(OUE), in [1, (k + 1) / 2].",
+)
 def bayes_capacity_oue(k: Any, eps: Any) -> Any:
     """Bayes capacity of OUE, p = 1/2, q = 1 / (e^eps + 1).
 
+    {sections}
+
+    Notes
+    -----
     :func:`bayes_capacity_ue` with these p, q; equal to the QIF paper's
     ((1 - q)^(k-1)(2q - 1) + 1) / (2q) (Sec. V-D, correct), but evaluated without
     its cancellation (that form loses all digits when q is tiny). As eps grows,
-    ML -> (k + 1) / 2. Arguments, errors and return as :func:`bayes_capacity_sue`.
+    ML -> (k + 1) / 2.
 
     Examples
     --------
@@ -276,28 +266,23 @@ def _printed_acc(k: Any, eps: Any, bits: Any) -> Any:
     return output(np.vectorize(one, otypes=[np.float64])(k, eps), scalar)
 
 
+@closed_form_doc(
+    printed=(
+        "printed : bool\n"
+        "    False (default): the closed form :func:`asr_sue`. True: the printed sum of\n"
+        "    the multidimensional-risks paper (Arcolezi et al. 2023)\n"
+        "    (1/(k(e^(eps/2)+1))) (e^(eps/2)/(e^(eps/2)+1))^(k-1) +\n"
+        "    Σ_{i=1..k} e^(eps/2) / ((e^(eps/2)+1) i) Bin(i-1; k-1, 1/(e^(eps/2)+1)),\n"
+        "    evaluated term by term (O(k))."
+    ),
+)
 def acc_sue(k: Any, eps: Any, printed: bool = False) -> Any:
     """Expected accuracy of the plausible-deniability attacker on SUE.
 
     The attacker guesses uniformly among the reported 1 bits, or over the whole
     domain when there is none.
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Domain size(s), ``>= 2``.
-    eps : float or array_like
-        Privacy parameter(s), finite, ``>= 0``.
-    printed : bool
-        False (default): the closed form :func:`asr_sue`. True: the printed sum of
-        the multidimensional-risks paper (Arcolezi et al. 2023)
-        (1/(k(e^(eps/2)+1))) (e^(eps/2)/(e^(eps/2)+1))^(k-1) +
-        Σ_{i=1..k} e^(eps/2) / ((e^(eps/2)+1) i) Bin(i-1; k-1, 1/(e^(eps/2)+1)),
-        evaluated term by term (O(k)).
-
-    Returns
-    -------
-    float or numpy.ndarray
+    {sections}
 
     Notes
     -----
@@ -320,14 +305,22 @@ def acc_sue(k: Any, eps: Any, printed: bool = False) -> Any:
     return _printed_acc(k, eps, bits)
 
 
+@closed_form_doc(
+    returns=(
+        "``printed=False``: the closed form :func:`asr_oue`. ``printed=True``: the\n"
+        "multidimensional-risks paper's sum (1/(2k)) (e^eps/(e^eps+1))^(k-1) +\n"
+        "Σ_{i=1..k} 1/(2i) Bin(i-1; k-1, 1/(e^eps+1)), term by term."
+    ),
+)
 def acc_oue(k: Any, eps: Any, printed: bool = False) -> Any:
     """Expected accuracy of the plausible-deniability attacker on OUE.
 
-    ``printed=False`` (default): the closed form :func:`asr_oue`. ``printed=True``:
-    the paper's printed sum (1/(2k)) (e^eps/(e^eps+1))^(k-1) +
-    Σ_{i=1..k} 1/(2i) Bin(i-1; k-1, 1/(e^eps+1)), term by term. Exact, for the
-    same reason as :func:`acc_sue`: it equals ML(OUE) / k. Arguments and errors as
-    :func:`acc_sue`.
+    {sections}
+
+    Notes
+    -----
+    The printed sum is exact, for the same reason as :func:`acc_sue`: it equals
+    ML(OUE) / k.
 
     Examples
     --------
@@ -412,8 +405,7 @@ class UEClosedForm(ClosedForm):
 
     Examples
     --------
-    >>> import qifldp as q
-    >>> q.protocol("oue", 4, 1.0).closed_form.ldp_epsilon()
+    >>> UE(4, 1.0, variant="oue").closed_form.ldp_epsilon()
     1.0
     """
 
@@ -427,8 +419,7 @@ class UEClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> round(q.protocol("ue", 2, p=0.75, q=0.25).closed_form.bayes_capacity(), 12)
+        >>> round(UE(2, p=0.75, q=0.25).closed_form.bayes_capacity(), 12)
         1.5
         """
         P = self._protocol
@@ -446,8 +437,7 @@ class UEClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> q.protocol("oue", 2, 1.0).closed_form.symbolic_bayes_capacity(eps=0)
+        >>> UE(2, 1.0, variant="oue").closed_form.symbolic_bayes_capacity(eps=0)
         1
         """
         P = self._protocol
@@ -467,8 +457,7 @@ class UEClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> cf = q.protocol("ue", 4, p=0.75, q=0.25).closed_form
+        >>> cf = UE(4, p=0.75, q=0.25).closed_form
         >>> round(cf.acc(printed=True), 12) == round(cf.asr(), 12)
         True
         """
@@ -489,8 +478,8 @@ class UEClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import math, qifldp as q
-        >>> round(q.protocol("ue", 3, p=0.75, q=0.25).closed_form.ldp_epsilon(), 12)
+        >>> import math
+        >>> round(UE(3, p=0.75, q=0.25).closed_form.ldp_epsilon(), 12)
         2.197224577336
         """
         P = self._protocol

@@ -22,7 +22,7 @@ import math
 import numbers
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -43,7 +43,11 @@ __all__ = [
     "check_printed",
     "per_k",
     "asr_from",
+    "ARGUMENTS",
+    "closed_form_doc",
 ]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 #: Where k q < SERIES_CUTOFF, (1 - (1 - q)^k) / q is evaluated by its series
 #: k (1 - (k - 1) q / 2) (relative error below SERIES_CUTOFF^2 / 6), which stays
@@ -145,18 +149,22 @@ def as_ints(name: str, value: Any, minimum: int) -> np.ndarray:
     return arr.astype(np.int64)
 
 
-def as_floats(name: str, value: Any) -> np.ndarray:
-    """float64 array of real numbers, no NaN (infinities are left to the caller).
+def as_floats(name: str, value: Any, *rules: tuple[Callable[[np.ndarray], Any], str]) -> np.ndarray:
+    """float64 array of real numbers, no NaN, each rule ``(bad, "must ...")`` obeyed.
 
     Raises
     ------
     InputTypeError, ParameterError
-        Not real numbers; NaN.
+        Not real numbers; NaN; a value for which ``bad`` is true (``name must <rule>``).
 
     Examples
     --------
     >>> as_floats("p", [0.5, 1]).tolist()
     [0.5, 1.0]
+    >>> as_floats("p", 2.0, (lambda a: a > 1, "be <= 1"))
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ParameterError: p must be <= 1, got 2.0
     """
     arr = as_array(name, value)
     if arr.dtype == bool or arr.dtype.kind not in "iuf":
@@ -166,6 +174,10 @@ def as_floats(name: str, value: Any) -> np.ndarray:
     if np.any(np.isnan(arr)):
         msg = f"{name} must not be NaN"
         raise ParameterError(msg)
+    for bad, rule in rules:
+        if np.any(bad(arr)):
+            msg = f"{name} must {rule}, got {value!r}"
+            raise ParameterError(msg)
     return arr
 
 
@@ -181,14 +193,7 @@ def as_eps(value: Any) -> np.ndarray:
     ...
     qifldp.errors.ParameterError: eps must be >= 0, got -1.0
     """
-    arr = as_floats("eps", value)
-    if np.any(arr < 0):
-        msg = f"eps must be >= 0, got {value!r}"
-        raise ParameterError(msg)
-    if np.any(np.isinf(arr)):
-        msg = f"eps must be finite, got {value!r}"
-        raise ParameterError(msg)
-    return arr
+    return as_floats("eps", value, (lambda a: a < 0, "be >= 0"), (np.isinf, "be finite"))
 
 
 def as_theta(value: Any) -> np.ndarray:
@@ -199,11 +204,8 @@ def as_theta(value: Any) -> np.ndarray:
     >>> as_theta([0.6, 0.75]).tolist()
     [0.6, 0.75]
     """
-    arr = as_floats("theta", value)
-    if np.any((arr <= 0.5) | (arr >= 1.0)):
-        msg = f"theta must lie in the open interval (0.5, 1), got {value!r}"
-        raise ParameterError(msg)
-    return arr
+    outside = (lambda a: (a <= 0.5) | (a >= 1.0), "lie in the open interval (0.5, 1)")
+    return as_floats("theta", value, outside)
 
 
 def log_ints(arr: np.ndarray) -> np.ndarray:
@@ -370,3 +372,97 @@ def asr_from(
 {example}
     """
     return asr
+
+
+#: The numpydoc entries of the closed forms' usual arguments, written once;
+#: :func:`closed_form_doc` puts them into each docstring's Parameters section.
+ARGUMENTS: dict[str, str] = {
+    "k": "k : int or array_like of int\n    Domain size(s), ``>= 2``.",
+    "eps": "eps : float or array_like\n    Privacy parameter(s), finite, ``>= 0``.",
+    "theta": "theta : float or array_like\n    Threshold(s) of THE, in the open interval (0.5, 1).",
+    "g": (
+        "g : int or array_like of int\n"
+        "    Hash range(s), ``>= 2`` (Python ints of any size are accepted)."
+    ),
+    "p": "p : float or array_like\n    Pr[a 1 bit is reported as 1], ``0 <= q < p <= 1``.",
+    "q": "q : float or array_like\n    Pr[a 0 bit is reported as 1], ``0 <= q < p <= 1``.",
+    "printed": (
+        "printed : bool\n    False (default): the true value. True: the paper's printed expression."
+    ),
+}
+
+
+def closed_form_doc(returns: str = "", raises: str = "", **entries: str) -> Callable[[_F], _F]:
+    """Decorator: replace the ``{sections}`` line of a closed form's docstring by its
+    Parameters, Returns and Raises sections.
+
+    Parameters are listed in signature order, each with its entry in ``entries``
+    or else in :data:`ARGUMENTS`, so that the shared descriptions are written once.
+
+    Parameters
+    ----------
+    returns : str
+        What the float (or array) is, one line or more.
+    raises : str
+        When ``InputTypeError`` / ``ParameterError`` are raised; default: a bad
+        value of any argument.
+    **entries : str
+        numpydoc entries (``"name : type\\n    text"``) replacing :data:`ARGUMENTS`.
+
+    Returns
+    -------
+    callable
+        The decorator (it returns the function itself, with the docstring filled).
+
+    Examples
+    --------
+    >>> @closed_form_doc(returns="In [1, k].", omega="omega : int\\n    Subset size.")
+    ... def f(k, omega):
+    ...     '''Toy.
+    ...
+    ...     {sections}
+    ...     '''
+    >>> print(f.__doc__.strip())
+    Toy.
+    <BLANKLINE>
+        Parameters
+        ----------
+        k : int or array_like of int
+            Domain size(s), ``>= 2``.
+        omega : int
+            Subset size.
+    <BLANKLINE>
+        Returns
+        -------
+        float or numpy.ndarray
+            In [1, k].
+    <BLANKLINE>
+        Raises
+        ------
+        InputTypeError, ParameterError
+            A bad ``k`` or ``omega`` (the message names it and the rule).
+    """
+
+    def fill(func: _F) -> _F:
+        doc = func.__doc__ or ""
+        indent = next(
+            line[: len(line) - len(line.lstrip())]
+            for line in doc.splitlines()
+            if line.strip() == "{sections}"
+        )
+        names = [n for n in inspect.signature(func).parameters]
+        lines = ["Parameters", "----------"]
+        for name in names:
+            lines += (entries.get(name) or ARGUMENTS[name]).splitlines()
+        lines += ["", "Returns", "-------", "float or numpy.ndarray"]
+        lines += ["    " + line for line in returns.splitlines()]
+        shown = [f"``{n}``" for n in names]
+        bad = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
+        default = f"A bad {bad} (the message names it and the rule)."
+        lines += ["", "Raises", "------", "InputTypeError, ParameterError"]
+        lines += ["    " + line for line in (raises or default).splitlines()]
+        block = "\n".join(indent + line if line else "" for line in lines)
+        func.__doc__ = doc.replace(indent + "{sections}", block, 1)
+        return func
+
+    return fill

@@ -22,13 +22,14 @@ handled by :mod:`qifldp.protocols.sympy_args`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..protocols.grr import symbolic_bayes_capacity_grr as bayes_capacity_grr
 from ..protocols.lh import symbolic_asr_lh as asr_lh
 from ..protocols.lh import symbolic_asr_lh_gursoy as asr_lh_gursoy
 from ..protocols.lh import symbolic_bayes_capacity_lh as bayes_capacity_lh
 from ..protocols.ss import symbolic_bayes_capacity_ss as bayes_capacity_ss
 from ..protocols.ss import symbolic_bayes_capacity_ss_printed as bayes_capacity_ss_printed
-from ..protocols.sympy_args import MAX_EXACT_BITS as MAX_EXACT_BITS
 from ..protocols.the import symbolic_bayes_capacity_the as bayes_capacity_the
 from ..protocols.the import symbolic_the_oue_threshold as the_oue_threshold
 from ..protocols.ue import symbolic_bayes_capacity_oue as bayes_capacity_oue
@@ -48,3 +49,13 @@ __all__ = [
     "asr_lh_gursoy",
     "the_oue_threshold",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``MAX_EXACT_BITS`` lives in :mod:`qifldp.protocols.sympy_args` (read there, not copied)."""
+    if name == "MAX_EXACT_BITS":
+        from ..protocols import sympy_args
+
+        return sympy_args.MAX_EXACT_BITS
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
