@@ -64,6 +64,7 @@ from .protocols.lh import (
     bayes_capacity_lh,
     bayes_capacity_olh,
 )
+from .protocols.params import olh_g as olh_g  # OLH's g, read here by qifldp.reproduce
 from .protocols.ss import acc_ss, asr_ss, bayes_capacity_ss
 from .protocols.the import asr_the, bayes_capacity_the, ldp_epsilon_the, the_oue_threshold
 from .protocols.ue import (

@@ -347,6 +347,7 @@ def asr_from(
     asr.__name__ = asr.__qualname__ = name
     asr.__signature__ = signature  # type: ignore[attr-defined]  # read by inspect.signature
     example = "\n".join("    " + line for line in example.splitlines())
+    kind = "float or numpy.ndarray" if divide is per_k else "sympy.Expr"
     asr.__doc__ = f"""ASR of {family.upper()} = ML / k (:func:`{capacity.__name__}` over k).
 
     The success of the Bayes-optimal one-try attacker under a uniform prior
@@ -359,7 +360,7 @@ def asr_from(
 
     Returns
     -------
-    The type :func:`{capacity.__name__}` returns
+    {kind}
         A probability in [1/k, 1].
 
     Raises
