@@ -22,6 +22,8 @@ import numpy as np
 from ..errors import InputTypeError
 
 if TYPE_CHECKING:
+    import sympy as sp
+
     from ..channel import Channel
     from ..symbolic import SymbolicChannel
     from ..symmetric import SymmetricChannel
@@ -393,7 +395,10 @@ class ClosedForm(abc.ABC):
     __slots__ = ("_protocol",)
 
     def __init__(self, protocol: Protocol) -> None:
-        if not isinstance(protocol, Protocol) or not isinstance(self, protocol._closed_form_type):
+        family = (
+            getattr(protocol, "_closed_form_type", None) if isinstance(protocol, Protocol) else None
+        )
+        if not (isinstance(family, type) and isinstance(self, family)):
             msg = (
                 f"{type(self).__name__} needs a protocol of its family, got "
                 f"{protocol!r} of type {type(protocol).__name__}"
@@ -415,6 +420,24 @@ class ClosedForm(abc.ABC):
         1.399976
         """
 
+    @abc.abstractmethod
+    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
+        """The sympy twin of :meth:`bayes_capacity`, exact at the protocol's parameters.
+
+        Parameters
+        ----------
+        **symbols
+            A sympy Symbol (or its name, or an exact number) in place of a real
+            parameter, as for :meth:`Protocol.symbolic`.
+
+        Examples
+        --------
+        >>> import sympy as sp, qifldp as q
+        >>> cf = q.protocol("oue", 3, 1.0).closed_form
+        >>> abs(float(cf.symbolic_bayes_capacity(eps=sp.Integer(1))) - cf.bayes_capacity()) < 1e-12
+        True
+        """
+
     def asr(self) -> float:
         """The Bayes-optimal one-try attacker's success under a uniform prior: ML / k.
 
@@ -422,7 +445,8 @@ class ClosedForm(abc.ABC):
         -----
         ASR = V1[ϑ▷C] = ML(C) / k for the uniform prior ϑ (Alvim et al.,
         *The Science of Quantitative Information Flow*, Thm 7.2: ML is attained
-        by the uniform prior), as :func:`qifldp.formulas.asr_grr` and its siblings.
+        by the uniform prior), as :func:`qifldp.protocols.vectorize.asr_from` for the flat
+        ``asr_*`` closed forms.
 
         Examples
         --------

@@ -11,12 +11,117 @@ from ..validation import check_eps
 from ..channel import Channel, guard_size
 from .base import ClosedForm, Protocol, no_options, size_alternative
 from .params import check_k, grr_probabilities
+from .vectorize import (
+    as_eps,
+    as_ints,
+    asr_from,
+    check_printed,
+    closed_form_doc,
+    is_scalar,
+    output,
+)
 
 if TYPE_CHECKING:
+    import sympy as sp
+
     from ..symbolic import SymbolicChannel
     from ..symmetric import SymmetricChannel
 
-__all__ = ["GRR", "GRRClosedForm"]
+__all__ = [
+    "GRR",
+    "GRRClosedForm",
+    "bayes_capacity_grr",
+    "asr_grr",
+    "acc_grr",
+    "symbolic_bayes_capacity_grr",
+]
+
+
+# -- closed forms (numeric, vectorised; their sympy twins) ---------------------------
+@closed_form_doc(
+    returns="In [1, k].",
+    raises="Non-integer ``k`` or ``k < 2``; ``eps`` negative, NaN or infinite.",
+)
+def bayes_capacity_grr(k: Any, eps: Any) -> Any:
+    """Bayes capacity of GRR: ML = k e^eps / (e^eps + k - 1).
+
+    {sections}
+
+    Notes
+    -----
+    Each column's maximum is p = e^eps / (e^eps + k - 1) (the QIF paper's Sec. V-A,
+    whose displayed formula is lost in the text extraction). Evaluated as
+    k / (1 + (k - 1) e^-eps). O(1).
+
+    Examples
+    --------
+    >>> import math
+    >>> round(bayes_capacity_grr(3, math.log(2)), 12)
+    1.5
+    >>> bayes_capacity_grr(10**6, 50.0)  # ~ k
+    1000000.0
+    """
+    scalar = is_scalar(k=k, eps=eps)
+    k, eps = as_ints("k", k, 2), as_eps(eps)
+    kf = k.astype(np.float64)
+    return output(kf / (1.0 + (kf - 1.0) * np.exp(-eps)), scalar)
+
+
+asr_grr = asr_from(bayes_capacity_grr, ">>> round(asr_grr(3, math.log(2)), 12)\n0.5")
+
+
+@closed_form_doc(
+    returns=(
+        "A probability (the multidimensional-risks paper, Arcolezi et al. 2023,\n"
+        "Sec. 3.2.1, reports 100 times this, in percent)."
+    ),
+    printed=(
+        "printed : bool\n"
+        "    Evaluate the paper's printed expression; for GRR it is exact, so both\n"
+        "    choices give the same value."
+    ),
+)
+def acc_grr(k: Any, eps: Any, printed: bool = False) -> Any:
+    """Expected accuracy of the plausible-deniability attacker on GRR (guess = report).
+
+    ACC_GRR = e^eps / (e^eps + k - 1).
+
+    {sections}
+
+    Notes
+    -----
+    The attacker is the Bayes-optimal one, so ACC_GRR = :func:`asr_grr`.
+
+    Examples
+    --------
+    >>> import math
+    >>> round(acc_grr(3, math.log(2)), 12)
+    0.5
+    """
+    check_printed(printed)
+    return asr_grr(k, eps)
+
+
+def symbolic_bayes_capacity_grr(k: Any, eps: Any) -> sp.Expr:
+    """The sympy twin of :func:`bayes_capacity_grr`: ML(GRR) = k e^eps / (e^eps + k - 1).
+
+    Notes
+    -----
+    Every column y has its maximum p = e^eps / (e^eps + k - 1) on the diagonal,
+    so ML = k p (the QIF paper's Sec. V-A; its display is lost in the text
+    extraction). ``k`` may be a sympy symbol, ``eps`` a symbol or its name.
+
+    Examples
+    --------
+    >>> symbolic_bayes_capacity_grr(3, "eps")
+    3*exp(eps)/(exp(eps) + 2)
+    """
+    import sympy as sp
+
+    from .sympy_args import exact_eps, exact_int
+
+    k, E = exact_int(k), sp.exp(exact_eps(eps))
+    return k * E / (E + k - 1)
 
 
 class GRRClosedForm(ClosedForm):
@@ -24,36 +129,54 @@ class GRRClosedForm(ClosedForm):
 
     Examples
     --------
-    >>> import qifldp as q
-    >>> round(q.protocol("grr", 3, 0.0).closed_form.bayes_capacity(), 12)
+    >>> round(GRR(3, 0.0).closed_form.bayes_capacity(), 12)
     1.0
     """
 
     __slots__ = ()
 
     def bayes_capacity(self) -> float:
-        """ML = k p = k e^eps / (e^eps + k - 1) (QIF paper Sec. V-A).
-
-        Delegates to :func:`qifldp.formulas.bayes_capacity_grr` (log space, any k and eps).
+        """ML = k p = k e^eps / (e^eps + k - 1) (QIF paper Sec. V-A), :func:`bayes_capacity_grr`.
 
         Examples
         --------
-        >>> import math, qifldp as q
-        >>> round(q.protocol("grr", 3, math.log(2)).closed_form.bayes_capacity(), 12)
+        >>> import math
+        >>> round(GRR(3, math.log(2)).closed_form.bayes_capacity(), 12)
         1.5
         """
-        from .. import formulas
+        return float(bayes_capacity_grr(self._protocol.k, self._protocol.eps))
 
+    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
+        """The sympy twin (:func:`symbolic_bayes_capacity_grr`); ``eps`` may be a symbol.
+
+        Examples
+        --------
+        >>> GRR(3, 0.5).closed_form.symbolic_bayes_capacity()
+        3*exp(1/2)/(exp(1/2) + 2)
+        """
         P = self._protocol
-        return float(formulas.bayes_capacity_grr(P.k, P.eps))
+        return symbolic_bayes_capacity_grr(P.k, P._symbols(symbols, ("eps",))["eps"])
+
+    def acc(self, printed: bool = False) -> float:
+        """The plausible-deniability attacker's expected accuracy, :func:`acc_grr`.
+
+        Arcolezi et al. 2023 (multidimensional risks), Sec. 3.2.1: e^eps / (e^eps + k - 1),
+        exact as printed (``printed`` gives the same value).
+
+        Examples
+        --------
+        >>> import math
+        >>> round(GRR(3, math.log(2)).closed_form.acc(), 12)
+        0.5
+        """
+        return float(acc_grr(self._protocol.k, self._protocol.eps, printed))
 
     def ldp_epsilon(self) -> float:
         """eps: the diagonal over an off-diagonal entry is p / q = e^eps (Kairouz et al. 2016).
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> q.protocol("grr", 3, 0.5).closed_form.ldp_epsilon()
+        >>> GRR(3, 0.5).closed_form.ldp_epsilon()
         0.5
         """
         return self._protocol.eps

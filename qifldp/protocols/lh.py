@@ -7,14 +7,29 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from scipy.special import expit
 
 from ..validation import check_choice, check_eps
 from ..channel import Channel, check_size, guard_size
 from ..errors import ParameterError
 from .base import ClosedForm, Protocol, size_alternative
-from .params import check_g, check_k, lh_probabilities, olh_g
+from .params import OLH_FLOAT_EPS_LIMIT, check_g, check_k, lh_probabilities, olh_g
+from .vectorize import (
+    as_eps,
+    as_ints,
+    asr_from,
+    check_printed,
+    closed_form_doc,
+    ints_as_floats,
+    is_scalar,
+    log_ints,
+    one_minus_pow_over,
+    output,
+)
 
 if TYPE_CHECKING:
+    import sympy as sp
+
     from ..simulation import LHReports
     from ..symbolic import SymbolicChannel
     from ..symmetric import SymmetricChannel
@@ -26,6 +41,17 @@ __all__ = [
     "lh_perturbation",
     "guard_olh_estimate",
     "OLH_EXACT_G_EPS",
+    "bayes_capacity_lh",
+    "bayes_capacity_blh",
+    "bayes_capacity_olh",
+    "asr_lh",
+    "asr_blh",
+    "asr_olh",
+    "asr_lh_gursoy",
+    "acc_olh",
+    "symbolic_bayes_capacity_lh",
+    "symbolic_asr_lh",
+    "symbolic_asr_lh_gursoy",
 ]
 
 #: Above this eps, OLH's channel is refused from log10 g ~ eps / ln 10 alone (it has
@@ -176,54 +202,331 @@ def lh_perturbation(k: int, eps: float, g: int) -> Channel:
     return Channel(np.kron(np.eye(g**k), _grr_block(g, eps)), inputs=labels, outputs=labels)
 
 
+# -- closed forms (numeric, vectorised; their sympy twins) ---------------------------
+def _lh_capacity(
+    k: np.ndarray, eps: np.ndarray, log_g: np.ndarray, log_gm1: np.ndarray
+) -> np.ndarray:
+    """ML of LH = g [p - ((g-1)/g)^k (p - q)], written with logs of g and g - 1."""
+    k = np.asarray(k, dtype=np.float64)
+    ginv = np.exp(-log_g)
+    # g (1 - (1 - 1/g)^k): k when 1/g underflows
+    a = one_minus_pow_over(ginv, k)
+    # log of g ((g - 1)/g)^k e^-eps and of the denominator 1 + (g - 1) e^-eps: both may
+    # exceed the float range (huge g, small eps), their difference never does.
+    log_b = log_g + k * np.log1p(-ginv) - eps
+    log_d = np.logaddexp(0.0, log_gm1 - eps)
+    return a * np.exp(-log_d) + np.exp(log_b - log_d)
+
+
+def _olh_logs(eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """log g and log(g - 1) for OLH's g = round(e^eps + 1), for every finite eps."""
+    small = eps <= OLH_FLOAT_EPS_LIMIT
+    g = np.vectorize(
+        lambda e: float(olh_g(e)) if e <= OLH_FLOAT_EPS_LIMIT else 2.0, otypes=[float]
+    )(eps)
+    # Beyond the float range g - 1 = round(e^eps) = e^eps (1 + O(e^-eps)) and g = g - 1 + 1:
+    # both logs equal eps to double precision.
+    log_g = np.where(small, np.log(g), eps)
+    log_gm1 = np.where(small, np.log(g - 1.0), eps)
+    return log_g, log_gm1
+
+
+@closed_form_doc(
+    returns="In [1, min(k, g)].",
+    raises="Bad ``k``, ``eps`` or ``g``.",
+)
+def bayes_capacity_lh(k: Any, eps: Any, g: Any) -> Any:
+    """Bayes capacity of local hashing (QIF paper Eq. 27, the corrected formula).
+
+    ML = (e^eps g^k + (g - 1)^k (1 - e^eps)) / ((e^eps + g - 1) g^(k-1)).
+
+    {sections}
+
+    Notes
+    -----
+    A column (h, z) has maximum p / g^k when some x has h(x) = z, which happens for
+    g^k - (g-1)^k of the g^k functions, and q / g^k otherwise; so
+    ML = g [p - ((g-1)/g)^k (p - q)]. Evaluated as
+    (g (1 - (1 - 1/g)^k) + g ((g-1)/g)^k e^-eps) / (1 + (g - 1) e^-eps) with
+    log1p/expm1 (all terms positive, no cancellation). This matches the enumerated
+    channel for every k; Gursoy et al.'s Eq. 25 does not (:func:`asr_lh_gursoy`).
+
+    Examples
+    --------
+    >>> import math
+    >>> bayes_capacity_lh(2, math.log(3), 2)  # (3*4 + 1*(1 - 3)) / (4 * 2)
+    1.25
+    >>> round(bayes_capacity_lh(10**6, 50.0, 3), 6)  # -> g as k grows
+    3.0
+    """
+    scalar = is_scalar(k=k, eps=eps, g=g)
+    k, eps, g = as_ints("k", k, 2), as_eps(eps), as_ints("g", g, 2)
+    return output(_lh_capacity(k, eps, log_ints(g), log_ints(g - 1)), scalar)
+
+
+@closed_form_doc(
+    returns="ML(BLH), in [1, 2].",
+)
+def bayes_capacity_blh(k: Any, eps: Any) -> Any:
+    """Bayes capacity of binary local hashing: :func:`bayes_capacity_lh` with g = 2.
+
+    {sections}
+
+    Examples
+    --------
+    >>> import math
+    >>> bayes_capacity_blh(2, math.log(3))
+    1.25
+    """
+    return bayes_capacity_lh(k, eps, 2)
+
+
+@closed_form_doc(
+    eps=(
+        "eps : float or array_like\n"
+        "    Privacy parameter(s), finite, ``>= 0``; any size (g is handled by its\n"
+        "    logarithm beyond eps = 700)."
+    ),
+)
+def bayes_capacity_olh(k: Any, eps: Any) -> Any:
+    """Bayes capacity of OLH: :func:`bayes_capacity_lh` with g = round(e^eps + 1).
+
+    {sections}
+
+    Notes
+    -----
+    g is :func:`qifldp.protocols.params.olh_g` (the g of :func:`qifldp.olh`).
+    As eps grows, ML -> (k + 1) / 2.
+
+    Examples
+    --------
+    >>> round(bayes_capacity_olh(50, 800.0), 6)
+    25.5
+    """
+    scalar = is_scalar(k=k, eps=eps)
+    k, eps = as_ints("k", k, 2), as_eps(eps)
+    log_g, log_gm1 = _olh_logs(eps)
+    return output(_lh_capacity(k, eps, log_g, log_gm1), scalar)
+
+
+asr_lh = asr_from(bayes_capacity_lh, ">>> asr_lh(2, math.log(3), 2)  # QIF paper Eq. 26\n0.625")
+asr_blh = asr_from(bayes_capacity_blh, ">>> asr_blh(2, math.log(3))\n0.625")
+asr_olh = asr_from(bayes_capacity_olh, ">>> round(asr_olh(50, 800.0), 6)\n0.51")
+
+
+@closed_form_doc(
+    returns="The printed value, *not* the true success rate (:func:`asr_lh`).",
+)
+def asr_lh_gursoy(k: Any, eps: Any, g: Any) -> Any:
+    """Gursoy et al.'s LH attack success rate, QIF paper Eq. 25 -- kept to show it is wrong.
+
+    ASR_Gursoy = e^eps / ((e^eps + g - 1) max(k / g, 1)).
+
+    {sections}
+
+    Notes
+    -----
+    The derivation (Gursoy et al. 2022, their Eq. 24) uses
+    (E|U| - 1) / E|U| for the chance of guessing wrong inside the support set U,
+    where E[1 - 1/|U|] is right (QIF paper, appendix A). It approaches the truth
+    only for large k: at k = 2, g = 2, eps = 3 it gives 0.9526 against the true
+    (enumerated) 0.7263.
+
+    Examples
+    --------
+    >>> round(asr_lh_gursoy(2, 3.0, 2), 4), round(asr_lh(2, 3.0, 2), 4)
+    (0.9526, 0.7263)
+    """
+    scalar = is_scalar(k=k, eps=eps, g=g)
+    k, eps, g = as_ints("k", k, 2), as_eps(eps), as_ints("g", g, 2)
+    kf, gf = ints_as_floats(k), ints_as_floats(g, "g")
+    return output(1.0 / ((1.0 + (gf - 1.0) * np.exp(-eps)) * np.maximum(kf / gf, 1.0)), scalar)
+
+
+@closed_form_doc(
+    printed=(
+        "printed : bool\n"
+        "    False (default): the true expected accuracy on :func:`qifldp.olh`\n"
+        "    (all g^k hash functions, g = round(e^eps + 1)). True: the paper's\n"
+        "    printed 1 / (2 max(k / (e^eps + 1), 1))."
+    ),
+)
+def acc_olh(k: Any, eps: Any, printed: bool = False) -> Any:
+    """Expected accuracy of the support-set attacker on OLH.
+
+    The attacker guesses uniformly among the values that hash to the reported
+    value (uniformly over the domain if there are none).
+
+    {sections}
+
+    Notes
+    -----
+    Every input in the support set has the same, maximal likelihood, so this
+    attacker is Bayes-optimal and its accuracy is :func:`asr_olh` exactly.
+    The printed formula (the multidimensional-risks paper, Arcolezi et al. 2023)
+    is Gursoy et al.'s Eq. 25 (:func:`asr_lh_gursoy`) at the real-valued
+    g = e^eps + 1: an approximation that is wrong for small k. At k = 2,
+    eps = 3 it prints 0.5 while the truth is 0.7267 (g = 21).
+
+    Examples
+    --------
+    >>> round(acc_olh(2, 3.0), 4), acc_olh(2, 3.0, printed=True)
+    (0.7267, 0.5)
+    """
+    if not check_printed(printed):
+        return asr_olh(k, eps)
+    scalar = is_scalar(k=k, eps=eps)
+    k, eps = as_ints("k", k, 2), as_eps(eps)
+    kf = ints_as_floats(k)
+    return output(1.0 / (2.0 * np.maximum(kf * expit(-eps), 1.0)), scalar)
+
+
+def _symbolic_lh_args(k: Any, eps: Any, g: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """k, e^eps and g of the symbolic closed forms."""
+    import sympy as sp
+
+    from .sympy_args import exact_eps, exact_int
+
+    return exact_int(k), sp.exp(exact_eps(eps)), exact_int(g, "g")
+
+
+def symbolic_bayes_capacity_lh(k: Any, eps: Any, g: Any) -> sp.Expr:
+    """The sympy twin of :func:`bayes_capacity_lh` (QIF paper Eq. 27).
+
+    ML(LH) = (e^eps g^k + (g-1)^k (1 - e^eps)) / ((e^eps + g - 1) g^(k-1)).
+
+    Notes
+    -----
+    A column (h, z) has maximum e^eps / (g^k (e^eps + g - 1)) iff some x has
+    h(x) = z, which holds for g^k - (g-1)^k of the g^k functions, for each z.
+
+    Examples
+    --------
+    >>> symbolic_bayes_capacity_lh(2, "eps", 2)
+    (3*exp(eps) + 1)/(2*exp(eps) + 2)
+    """
+    from .sympy_args import check_bits, power_bits
+
+    k, E, g = _symbolic_lh_args(k, eps, g)
+    check_bits(f"bayes_capacity_lh({k}, eps, {g})", power_bits(g, k))
+    return (E * g**k + (g - 1) ** k * (1 - E)) / ((E + g - 1) * g ** (k - 1))
+
+
+def _exact_per_k(ml: sp.Expr, k: Any) -> sp.Expr:
+    from .sympy_args import exact_int
+
+    return ml / exact_int(k)
+
+
+symbolic_asr_lh = asr_from(
+    symbolic_bayes_capacity_lh,
+    ">>> symbolic_asr_lh(2, 0, 2)  # QIF paper Eq. 26\n1/2",
+    _exact_per_k,
+)
+
+
+def symbolic_asr_lh_gursoy(k: Any, eps: Any, g: Any) -> sp.Expr:
+    """The sympy twin of :func:`asr_lh_gursoy` (QIF paper Eq. 25, wrong in general).
+
+    e^eps / ((e^eps + g - 1) max(k/g, 1)); it replaces E[1 - 1/|U|] by
+    (E|U| - 1)/E|U| (the QIF paper, Sec. V-C and appendix A). Compare with
+    :func:`symbolic_asr_lh`.
+
+    Examples
+    --------
+    >>> symbolic_asr_lh_gursoy(2, 0, 2)
+    1/2
+    """
+    import sympy as sp
+
+    k, E, g = _symbolic_lh_args(k, eps, g)
+    return E / ((E + g - 1) * sp.Max(k / g, 1))
+
+
 class LHClosedForm(ClosedForm):
     """Closed forms of local hashing (QIF paper Sec. V-C and its corrected Eq. 27).
 
     Examples
     --------
-    >>> import qifldp as q
-    >>> q.protocol("blh", 4, 1.0).closed_form.ldp_epsilon()
+    >>> LH(4, 1.0, variant="blh").closed_form.ldp_epsilon()
     1.0
     """
 
     __slots__ = ()
 
     def bayes_capacity(self) -> float:
-        """ML of LH: the QIF paper's corrected Eq. 27 (:func:`qifldp.formulas.bayes_capacity_lh`).
+        """ML of LH: the QIF paper's corrected Eq. 27 (:func:`bayes_capacity_lh`).
 
-        OLH uses :func:`qifldp.formulas.bayes_capacity_olh` (log space for large
-        eps, where g has hundreds of digits), BLH ``bayes_capacity_blh``.
+        OLH uses :func:`bayes_capacity_olh` (log space for large eps, where g has
+        hundreds of digits), BLH :func:`bayes_capacity_blh`.
 
         Examples
         --------
-        >>> import math, qifldp as q
-        >>> round(q.protocol("lh", 2, math.log(3), g=2).closed_form.bayes_capacity(), 12)
+        >>> import math
+        >>> round(LH(2, math.log(3), g=2).closed_form.bayes_capacity(), 12)
         1.25
         """
-        from .. import formulas
-
         P = self._protocol
         if P.name == "olh":
-            return float(formulas.bayes_capacity_olh(P.k, P.eps))
+            return float(bayes_capacity_olh(P.k, P.eps))
         if P.name == "blh":
-            return float(formulas.bayes_capacity_blh(P.k, P.eps))
-        return float(formulas.bayes_capacity_lh(P.k, P.eps, P.params["g"]))
+            return float(bayes_capacity_blh(P.k, P.eps))
+        return float(bayes_capacity_lh(P.k, P.eps, P.params["g"]))
+
+    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
+        """The sympy twin (:func:`symbolic_bayes_capacity_lh` with this protocol's g).
+
+        ``eps`` may be a symbol; g stays the protocol's (for OLH, round(e^eps + 1)
+        at the protocol's eps).
+
+        Examples
+        --------
+        >>> LH(2, 1.0, variant="blh").closed_form.symbolic_bayes_capacity(eps="eps")
+        (3*exp(eps) + 1)/(2*exp(eps) + 2)
+        """
+        P = self._protocol
+        eps = P._symbols(symbols, ("eps",))["eps"]
+        return symbolic_bayes_capacity_lh(P.k, eps, P.params["g"])
 
     def asr_gursoy(self) -> float:
         """The earlier LH attack formula (the QIF paper's Eq. 25, from Gursoy et al.), kept
-        to show where it is wrong (:func:`qifldp.formulas.asr_lh_gursoy`).
+        to show where it is wrong (:func:`asr_lh_gursoy`).
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> cf = q.protocol("olh", 3, 1.0).closed_form
+        >>> cf = LH(3, 1.0, variant="olh").closed_form
         >>> cf.asr_gursoy() != cf.asr()
         True
         """
-        from .. import formulas
-
         P = self._protocol
-        return float(formulas.asr_lh_gursoy(P.k, P.eps, P.params["g"]))
+        return float(asr_lh_gursoy(P.k, P.eps, P.params["g"]))
+
+    def acc(self, printed: bool = False) -> float:
+        """The support-set attacker's expected accuracy (:func:`acc_olh` for OLH).
+
+        Arcolezi et al. 2023 (multidimensional risks) give ACC for OLH; the attacker
+        is Bayes-optimal for every g (all inputs in the support set are equally and
+        maximally likely), so the true value is :meth:`asr`. ``printed=True``
+        evaluates the paper's 1 / (2 max(k / (e^eps + 1), 1)), for OLH only.
+
+        Raises
+        ------
+        ParameterError
+            ``printed=True`` for LH or BLH (the print is for OLH's g = e^eps + 1).
+
+        Examples
+        --------
+        >>> cf = LH(2, 3.0, variant="olh").closed_form
+        >>> round(cf.acc(), 4), cf.acc(printed=True)
+        (0.7267, 0.5)
+        """
+        P = self._protocol
+        if P.name == "olh":
+            return float(acc_olh(P.k, P.eps, printed))
+        if check_printed(printed):
+            msg = f"printed=True: the paper prints ACC for OLH only, this protocol is {P.name!r}"
+            raise ParameterError(msg)
+        return self.asr()
 
     def ldp_epsilon(self) -> float:
         """eps: GRR_g on the hashed value is eps-LDP and the encoding is post-processed
@@ -231,8 +534,7 @@ class LHClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> q.protocol("olh", 4, 2.0).closed_form.ldp_epsilon()
+        >>> LH(4, 2.0, variant="olh").closed_form.ldp_epsilon()
         2.0
         """
         return self._protocol.eps

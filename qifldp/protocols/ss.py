@@ -7,16 +7,38 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from scipy.special import expit
 
 from ..channel import Channel, guard_size
+from ..errors import ParameterError
 from .base import ClosedForm, Protocol, no_options, size_alternative
 from .params import check_ss, ss_probabilities
+from .vectorize import (
+    as_eps,
+    as_ints,
+    asr_from,
+    check_printed,
+    closed_form_doc,
+    ints_as_floats,
+    is_scalar,
+    output,
+)
 
 if TYPE_CHECKING:
+    import sympy as sp
+
     from ..symbolic import SymbolicChannel
     from ..symmetric import SymmetricChannel
 
-__all__ = ["SS", "SSClosedForm"]
+__all__ = [
+    "SS",
+    "SSClosedForm",
+    "bayes_capacity_ss",
+    "asr_ss",
+    "acc_ss",
+    "symbolic_bayes_capacity_ss",
+    "symbolic_bayes_capacity_ss_printed",
+]
 
 
 def _log10_comb(n: int, r: int) -> float:
@@ -33,20 +55,187 @@ def _log10_comb(n: int, r: int) -> float:
     return (math.lgamma(n + 1) - math.lgamma(r + 1) - math.lgamma(n - r + 1)) / math.log(10)
 
 
+# -- closed forms (numeric, vectorised; their sympy twins) ---------------------------
+def _omega(k: np.ndarray, eps: np.ndarray, omega: Any) -> np.ndarray:
+    """omega as floats: the given subset size(s) in 1..k, or the default of :class:`SS`."""
+    if omega is None:
+        # Same float expression as qifldp.protocols.params.ss_default_omega.
+        return np.maximum(1, np.round(ints_as_floats(k) * expit(-eps)))
+    om = as_ints("omega", omega, 1)
+    if np.any(om > k):
+        msg = f"omega must satisfy 1 <= omega <= k, got omega = {omega!r} for k = {k.tolist()!r}"
+        raise ParameterError(msg)
+    return om.astype(np.float64)
+
+
+@closed_form_doc(
+    raises="Bad ``k``, ``eps`` or ``omega``.",
+    omega=(
+        "omega : int or array_like of int, optional\n"
+        "    Subset size(s), ``1 <= omega <= k``; default ``max(1, round(k / (e^eps + 1)))``\n"
+        "    as in :func:`qifldp.subset_selection`."
+    ),
+)
+def bayes_capacity_ss(k: Any, eps: Any, omega: Any = None) -> Any:
+    """Bayes capacity of omega-SS: ML = k e^eps / (omega e^eps + k - omega).
+
+    {sections}
+
+    Notes
+    -----
+    Every column S has maximum p / C(k-1, omega-1) (an input inside S), and there
+    are C(k, omega) columns, so ML = C(k, omega) p / C(k-1, omega-1) = k p / omega
+    with p = omega e^eps / (omega e^eps + k - omega).
+
+    **Misprint.** The QIF paper (Sec. V-B) prints ML = k p / C(k-1, omega-1), i.e.
+    it counts k columns instead of C(k, omega). That equals the truth only when
+    C(k-1, omega-1) = omega (omega = 1 or omega = k - 1, e.g. its k = 3, omega = 2
+    example); for k = 5, omega = 2, eps = 1 it gives 0.8055 (below 1, impossible for
+    a capacity) against the true 1.6110 (:func:`symbolic_bayes_capacity_ss_printed`).
+
+    Examples
+    --------
+    >>> round(bayes_capacity_ss(5, 1.0, 2), 4)
+    1.611
+    >>> bayes_capacity_ss(4, 1.0, 4)  # omega = k: one output, no leakage
+    1.0
+    """
+    scalar = is_scalar(k=k, eps=eps, omega=omega)
+    k, eps = as_ints("k", k, 2), as_eps(eps)
+    om = _omega(k, eps, omega)
+    kf = k.astype(np.float64)
+    return output(kf / (om + (kf - om) * np.exp(-eps)), scalar)
+
+
+asr_ss = asr_from(
+    bayes_capacity_ss,
+    ">>> round(asr_ss(6, math.log(2), 2), 12)  # e^eps / (2 e^eps + 4) = 2 / 8\n0.25",
+)
+
+
+@closed_form_doc(
+    raises="A bad argument; ``omega`` given together with ``printed=True``.",
+    omega=(
+        "omega : int or array_like of int, optional\n"
+        "    Subset size; default as :func:`qifldp.subset_selection`. Not allowed with\n"
+        "    ``printed=True``."
+    ),
+    printed=(
+        "printed : bool\n"
+        "    False (default): the true accuracy e^eps / (omega e^eps + k - omega).\n"
+        "    True: the paper's printed (e^eps + 1) / (2 k)."
+    ),
+)
+def acc_ss(k: Any, eps: Any, omega: Any = None, printed: bool = False) -> Any:
+    """Expected accuracy of the uniform-guess-in-the-subset attacker on omega-SS.
+
+    {sections}
+
+    Notes
+    -----
+    Inputs inside the reported subset are the most likely ones, all equally, so
+    the attacker is Bayes-optimal: ACC = :func:`asr_ss` = p / omega. The printed
+    formula (the multidimensional-risks paper, Arcolezi et al. 2023) is this at
+    the real-valued omega = k / (e^eps + 1), which the protocol cannot use unless
+    it is an integer (then both agree, e.g. k = 6, eps = ln 2). With the integer
+    omega >= 1 it is off, and it exceeds 1 once e^eps > 2k - 1: at k = 10,
+    eps = 5 it prints 7.47 (747 %), the truth being 0.943. The printed value is
+    returned as +inf where e^eps overflows (eps > ~709).
+
+    Examples
+    --------
+    >>> round(acc_ss(10, 5.0), 3), round(acc_ss(10, 5.0, printed=True), 2)
+    (0.943, 7.47)
+    """
+    if not check_printed(printed):
+        return asr_ss(k, eps, omega)
+    if omega is not None:
+        msg = "omega must be None with printed=True (the paper fixes omega = k / (e^eps + 1))"
+        raise ParameterError(msg)
+    scalar = is_scalar(k=k, eps=eps)
+    k, eps = as_ints("k", k, 2), as_eps(eps)
+    kf = ints_as_floats(k)
+    # (e^eps + 1) / (2k) = 1 / (2 k expit(-eps)); +inf once e^eps overflows (eps > ~709).
+    with np.errstate(divide="ignore", over="ignore"):
+        return output(1.0 / (2.0 * kf * expit(-eps)), scalar)
+
+
+def _symbolic_ss_args(k: Any, eps: Any, omega: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """k, e^eps and omega of the symbolic closed forms, omega <= k checked when concrete."""
+    import sympy as sp
+
+    from .sympy_args import exact_eps, exact_int
+
+    k, E = exact_int(k), sp.exp(exact_eps(eps))
+    w = exact_int(omega, "omega", minimum=1)
+    if k.is_number and w.is_number and w > k:
+        msg = f"omega must be <= k = {k}, got {w}"
+        raise ParameterError(msg)
+    return k, E, w
+
+
+def symbolic_bayes_capacity_ss(k: Any, eps: Any, omega: Any) -> sp.Expr:
+    """The sympy twin of :func:`bayes_capacity_ss`: k e^eps / (omega e^eps + k - omega).
+
+    Notes
+    -----
+    Each of the C(k, omega) columns has its maximum p / C(k-1, omega-1) at the
+    members of the subset, so ML = C(k, omega) p / C(k-1, omega-1) = k p / omega
+    with p = omega e^eps / (omega e^eps + k - omega).
+
+    Examples
+    --------
+    >>> symbolic_bayes_capacity_ss(4, "eps", 2)
+    4*exp(eps)/(2*exp(eps) + 2)
+    """
+    k, E, w = _symbolic_ss_args(k, eps, omega)
+    return k * E / (w * E + k - w)
+
+
+def symbolic_bayes_capacity_ss_printed(k: Any, eps: Any, omega: Any) -> sp.Expr:
+    """The QIF paper's printed ML(SS) = k p / C(k-1, omega-1) -- wrong for most omega >= 2.
+
+    Notes
+    -----
+    The print (Sec. V-B) counts k columns instead of C(k, omega): it equals the
+    true value k p / omega only when C(k-1, omega-1) = omega, i.e. omega = 1 or
+    (k, omega) = (3, 2), the paper's example. See :func:`bayes_capacity_ss`.
+
+    Examples
+    --------
+    >>> symbolic_bayes_capacity_ss_printed(4, "eps", 2)
+    8*exp(eps)/(3*(2*exp(eps) + 2))
+    """
+    import sympy as sp
+
+    from .sympy_args import check_bits
+
+    k, E, w = _symbolic_ss_args(k, eps, omega)
+    p = w * E / (w * E + k - w)
+    if k.is_Integer and w.is_Integer:
+        n, r = int(k) - 1, int(w) - 1
+        r = min(r, n - r)
+        # log2 C(n, r) >= r log2(n / r); exact below 2^64
+        log2_comb = r * math.log2(n / r) if r > 0 else 0.0
+        if log2_comb <= 64:
+            log2_comb = math.log2(math.comb(n, r)) if r > 0 else 0.0
+        check_bits(f"bayes_capacity_ss_printed({k}, eps, {w})", log2_comb)
+    return k * p / sp.binomial(k - 1, w - 1)
+
+
 class SSClosedForm(ClosedForm):
     """Closed forms of omega-SS (QIF paper Sec. V-B; Ye and Barg 2018; Wang et al. 2016).
 
     Examples
     --------
-    >>> import qifldp as q
-    >>> q.protocol("ss", 4, 1.0, omega=4).closed_form.ldp_epsilon()
+    >>> SS(4, 1.0, omega=4).closed_form.ldp_epsilon()
     0.0
     """
 
     __slots__ = ()
 
     def bayes_capacity(self) -> float:
-        """ML = k e^eps / (omega e^eps + k - omega) (:func:`qifldp.formulas.bayes_capacity_ss`).
+        """ML = k e^eps / (omega e^eps + k - omega) (:func:`bayes_capacity_ss`).
 
         Notes
         -----
@@ -55,14 +244,42 @@ class SSClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import math, qifldp as q
-        >>> round(q.protocol("ss", 3, math.log(2), omega=2).closed_form.bayes_capacity(), 12)
+        >>> import math
+        >>> round(SS(3, math.log(2), omega=2).closed_form.bayes_capacity(), 12)
         1.2
         """
-        from .. import formulas
-
         P = self._protocol
-        return float(formulas.bayes_capacity_ss(P.k, P.eps, P.params["omega"]))
+        return float(bayes_capacity_ss(P.k, P.eps, P.params["omega"]))
+
+    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
+        """The sympy twin (:func:`symbolic_bayes_capacity_ss`); ``eps`` may be a symbol.
+
+        Examples
+        --------
+        >>> SS(4, 1.0, omega=2).closed_form.symbolic_bayes_capacity(eps="e")
+        4*exp(e)/(2*exp(e) + 2)
+        """
+        P = self._protocol
+        eps = P._symbols(symbols, ("eps",))["eps"]
+        return symbolic_bayes_capacity_ss(P.k, eps, P.params["omega"])
+
+    def acc(self, printed: bool = False) -> float:
+        """The uniform-guess-in-the-subset attacker's expected accuracy, :func:`acc_ss`.
+
+        Arcolezi et al. 2023 (multidimensional risks): the truth is ASR = p / omega;
+        ``printed=True`` gives the paper's (e^eps + 1) / (2 k), which fixes the
+        real-valued omega = k / (e^eps + 1) whatever the protocol's omega.
+
+        Examples
+        --------
+        >>> cf = SS(10, 5.0).closed_form
+        >>> round(cf.acc(), 3), round(cf.acc(printed=True), 2)
+        (0.943, 7.47)
+        """
+        P = self._protocol
+        if check_printed(printed):
+            return float(acc_ss(P.k, P.eps, printed=True))
+        return float(acc_ss(P.k, P.eps, P.params["omega"]))
 
     def ldp_epsilon(self) -> float:
         """eps for omega < k (every column's in/out ratio is e^eps); 0 for omega = k.
@@ -71,8 +288,7 @@ class SSClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> q.protocol("ss", 5, 2.0).closed_form.ldp_epsilon()
+        >>> SS(5, 2.0).closed_form.ldp_epsilon()
         2.0
         """
         P = self._protocol

@@ -12,12 +12,26 @@ from ..channel import Channel, guard_size
 from ..operators import one_hot
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative
 from .params import check_k, check_theta, the_bit_matrix, the_probabilities
+from .ue import ue_capacity
+from .vectorize import as_eps, as_ints, as_theta, asr_from, closed_form_doc, is_scalar, output
 
 if TYPE_CHECKING:
+    import sympy as sp
+
     from ..symbolic import SymbolicChannel
     from ..symmetric import SymmetricChannel
 
-__all__ = ["THE", "THEClosedForm", "the_bit"]
+__all__ = [
+    "THE",
+    "THEClosedForm",
+    "the_bit",
+    "bayes_capacity_the",
+    "asr_the",
+    "ldp_epsilon_the",
+    "the_oue_threshold",
+    "symbolic_bayes_capacity_the",
+    "symbolic_the_oue_threshold",
+]
 
 
 def the_bit(eps: float, theta: float) -> Channel:
@@ -60,48 +74,226 @@ def the_bit(eps: float, theta: float) -> Channel:
     return Channel(the_bit_matrix(eps, theta))
 
 
+# -- closed forms (numeric, vectorised; their sympy twins) ---------------------------
+@closed_form_doc(
+    raises="Bad ``k``, ``eps`` or ``theta``.",
+)
+def bayes_capacity_the(k: Any, eps: Any, theta: Any) -> Any:
+    """Bayes capacity of THE with threshold theta: ML = (1 - q)^(k-1)(1 - p/q) + p/q.
+
+    {sections}
+
+    Notes
+    -----
+    p = 1 - e^(-eps (1 - theta) / 2) / 2, q = e^(-eps theta / 2) / 2 (the THE bit
+    channel). The QIF paper's Sec. V-E formula is correct; it is evaluated here as
+    :func:`qifldp.protocols.ue.ue_capacity` with 1 - p computed directly.
+
+    Examples
+    --------
+    >>> round(bayes_capacity_the(3, 2.0, 0.75), 6)
+    1.660402
+    """
+    scalar = is_scalar(k=k, eps=eps, theta=theta)
+    k, eps, theta = as_ints("k", k, 2), as_eps(eps), as_theta(theta)
+    q = 0.5 * np.exp(-eps * theta / 2.0)
+    one_minus_p = 0.5 * np.exp(-eps * (1.0 - theta) / 2.0)
+    return output(ue_capacity(k, 1.0 - one_minus_p, q, one_minus_p), scalar)
+
+
+asr_the = asr_from(bayes_capacity_the, ">>> round(asr_the(3, 2.0, 0.75), 6)\n0.553467")
+
+
+@closed_form_doc(
+    returns="``ldp_epsilon(the(k, eps, theta))`` for every k >= 2.",
+    eps=(
+        "eps : float or array_like\n"
+        "    Nominal privacy parameter(s) (the Laplace noise has scale 2/eps), finite, ``>= 0``."
+    ),
+)
+def ldp_epsilon_the(eps: Any, theta: Any) -> Any:
+    """The true LDP epsilon of THE(k, eps, theta), strictly below the nominal eps.
+
+    eps_true = eps/2 + 2 ln 2 + ln(1 - e^(-eps (1 - theta)/2) / 2) + ln(1 - e^(-eps theta/2) / 2).
+
+    {sections}
+
+    Notes
+    -----
+    Neighbouring inputs x, x' differ in two bits of the one-hot vector, so the
+    largest likelihood ratio is (p / q)((1 - q) / (1 - p)), with
+    q = e^(-eps theta/2)/2 and 1 - p = e^(-eps (1 - theta)/2)/2. Its log is the
+    expression above, evaluated as eps/2 + log1p(1 - e^(-eps (1 - theta)/2)) +
+    log1p(1 - e^(-eps theta/2)) (no cancellation at small eps): eps to first
+    order at eps -> 0, but eps/2 + 2 ln 2 + o(1) as eps grows (at eps = 10,
+    theta = 0.75 it is 6.22). Thresholding is post-processing of the eps-LDP
+    Laplace histogram, hence eps_true <= eps.
+
+    Examples
+    --------
+    >>> round(ldp_epsilon_the(10.0, 0.75), 4)
+    6.2199
+    """
+    scalar = is_scalar(eps=eps, theta=theta)
+    eps, theta = as_eps(eps), as_theta(theta)
+    # ln 2 + ln(1 - e^-a / 2) = ln(2 - e^-a) = log1p(1 - e^-a): no cancellation near 0.
+    value = (
+        eps / 2.0
+        + np.log1p(-np.expm1(-eps * (1.0 - theta) / 2.0))
+        + np.log1p(-np.expm1(-eps * theta / 2.0))
+    )
+    return output(value, scalar)
+
+
+@closed_form_doc(
+    returns="Increasing in eps, from 1/sqrt(2) towards 1.",
+    eps=(
+        "eps : float or array_like\n"
+        "    Finite, ``>= 0``. At eps = 0 the formula is 0/0 and its limit 1/sqrt(2) is\n"
+        "    returned."
+    ),
+)
+def the_oue_threshold(eps: Any) -> Any:
+    """Lemma 10's threshold: OUE_bit(eps) ⊑ THE_bit(eps, theta) iff theta >= this value.
+
+    theta*(eps) = (2 ln(e^eps + 1 + (e^(eps/2) - 1) sqrt(e^eps + 1)) - eps - 2 ln 2) / eps.
+
+    {sections}
+
+    Notes
+    -----
+    Rewritten as theta* = 1 + 2 ln(T / 2) / eps with
+    T = 1 + e^-eps + (1 - e^(-eps/2)) sqrt(1 + e^-eps), evaluated with expm1/log1p:
+    no overflow for large eps and no 0/0 for small eps. The paper's example
+    eps = 0.8 gives theta* = 0.79999 ("theta >= 0.8"). Lemma 1(3) (the trade-off
+    criterion) confirms it: tests/test_formulas.py checks refinement just above
+    and its failure just below.
+
+    Examples
+    --------
+    >>> round(the_oue_threshold(0.8), 5)
+    0.79999
+    >>> round(the_oue_threshold(0.0), 12) == round(2 ** -0.5, 12)
+    True
+    """
+    scalar = is_scalar(eps=eps)
+    eps = as_eps(eps)
+    half = -np.expm1(-eps / 2)  # 1 - e^(-eps/2)
+    t_minus_2 = np.expm1(-eps) + half * np.sqrt(1.0 + np.exp(-eps))  # T - 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        theta = 1.0 + 2.0 * np.log1p(t_minus_2 / 2.0) / eps
+    theta = np.where(eps > 0, theta, 1.0 / math.sqrt(2.0))
+    return output(theta, scalar)
+
+
+def symbolic_bayes_capacity_the(k: Any, eps: Any, theta: Any) -> sp.Expr:
+    """The sympy twin of :func:`bayes_capacity_the`: (1 - q)^(k-1) (1 - p/q) + p/q.
+
+    p = 1 - e^(eps (theta - 1) / 2) / 2 and q = e^(-eps theta / 2) / 2 (the QIF
+    paper, Sec. V-E).
+
+    Examples
+    --------
+    >>> symbolic_bayes_capacity_the(2, 0, "theta")
+    1
+    """
+    import sympy as sp
+
+    from .sympy_args import check_bits, exact_int, exact_params, power_bits
+
+    k = exact_int(k)
+    e, t = exact_params(eps=eps, theta=theta)
+    p = 1 - sp.exp(e * (t - 1) / 2) / 2
+    q = sp.exp(-e * t / 2) / 2
+    check_bits(f"bayes_capacity_the({k}, eps, theta)", power_bits(1 - q, k - 1))
+    return (1 - q) ** (k - 1) * (1 - p / q) + p / q
+
+
+def symbolic_the_oue_threshold(eps: Any) -> sp.Expr:
+    """The sympy twin of :func:`the_oue_threshold` (the QIF paper, Lemma 10).
+
+    (2 ln(e^eps + 1 + (e^(eps/2) - 1) sqrt(e^eps + 1)) - eps - 2 ln 2) / eps,
+    with limit 1/sqrt(2) as eps -> 0, returned at eps = 0.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> eps = sp.Symbol("eps", positive=True)
+    >>> sp.limit(symbolic_the_oue_threshold(eps), eps, 0, "+")
+    sqrt(2)/2
+    >>> symbolic_the_oue_threshold(0)  # the limit, where the formula is 0/0
+    sqrt(2)/2
+    """
+    import sympy as sp
+
+    from .sympy_args import exact_eps
+
+    e = exact_eps(eps)
+    if e == 0:  # 0/0 at eps = 0: the continuous extension (the limit above), not NaN
+        return sp.sqrt(2) / 2
+    E, H = sp.exp(e), sp.exp(e / 2)
+    return (2 * sp.log(E + 1 + (H - 1) * sp.sqrt(E + 1)) - e - 2 * sp.log(2)) / e
+
+
 class THEClosedForm(ClosedForm):
     """Closed forms of THE (QIF paper Sec. V-E; Wang et al., USENIX Security 2017).
 
     Examples
     --------
-    >>> import qifldp as q
-    >>> q.protocol("the", 3, 2.0, theta=0.75).closed_form.ldp_epsilon() < 2.0
+    >>> THE(3, 2.0, theta=0.75).closed_form.ldp_epsilon() < 2.0
     True
     """
 
     __slots__ = ()
 
     def bayes_capacity(self) -> float:
-        """ML of THE (:func:`qifldp.formulas.bayes_capacity_the`, the UE formula with THE's bits).
+        """ML of THE (QIF paper Sec. V-E; :func:`bayes_capacity_the`, UE's formula with THE's bits).
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> round(q.protocol("the", 3, 2.0, theta=0.75).closed_form.bayes_capacity(), 6)
+        >>> round(THE(3, 2.0, theta=0.75).closed_form.bayes_capacity(), 6)
         1.660402
         """
-        from .. import formulas
-
         P = self._protocol
-        return float(formulas.bayes_capacity_the(P.k, P.eps, P.params["theta"]))
+        return float(bayes_capacity_the(P.k, P.eps, P.params["theta"]))
+
+    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
+        """The sympy twin (:func:`symbolic_bayes_capacity_the`); ``eps``, ``theta`` may be symbols.
+
+        Examples
+        --------
+        >>> THE(2, 1.0, theta=0.75).closed_form.symbolic_bayes_capacity(eps=0)
+        1
+        """
+        P = self._protocol
+        values = P._symbols(symbols, ("eps", "theta"))
+        return symbolic_bayes_capacity_the(P.k, values["eps"], values["theta"])
 
     def ldp_epsilon(self) -> float:
-        """ln(p (1 - q) / ((1 - p) q)) with THE's bits (:func:`qifldp.formulas.ldp_epsilon_the`).
+        """ln(p (1 - q) / ((1 - p) q)) with THE's bits (:func:`ldp_epsilon_the`).
 
         Below eps for eps > 0: thresholding is post-processing of the eps-LDP
         Laplace histogram (QIF paper Sec. V-E).
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> round(q.protocol("the", 3, 2.0, theta=0.75).closed_form.ldp_epsilon(), 6)
+        >>> round(THE(3, 2.0, theta=0.75).closed_form.ldp_epsilon(), 6)
         1.623553
         """
-        from .. import formulas
-
         P = self._protocol
-        return float(formulas.ldp_epsilon_the(P.eps, P.params["theta"]))
+        return float(ldp_epsilon_the(P.eps, P.params["theta"]))
+
+    def oue_threshold(self) -> float:
+        """The theta above which OUE's bit refines THE's at this eps (QIF paper Lemma 10).
+
+        OUE_bit(eps) ⊑ THE_bit(eps, theta) iff theta >= :func:`the_oue_threshold` (eps).
+
+        Examples
+        --------
+        >>> round(THE(3, 0.8, theta=0.75).closed_form.oue_threshold(), 5)
+        0.79999
+        """
+        return float(the_oue_threshold(self._protocol.eps))
 
 
 class THE(Protocol):

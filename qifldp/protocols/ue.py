@@ -6,20 +6,50 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.special import expit
+from scipy.special import expit, gammaln
 
 from ..validation import check_choice, check_eps
 from ..channel import Channel, guard_size
-from ..errors import InputTypeError
+from ..errors import InputTypeError, ParameterError
 from ..operators import one_hot
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative, ue_log_ratio
 from .params import check_k, check_pq, oue_probabilities, sue_probabilities
+from .vectorize import (
+    as_eps,
+    as_floats,
+    as_ints,
+    asr_from,
+    check_printed,
+    closed_form_doc,
+    is_scalar,
+    one_minus_pow_over,
+    output,
+)
 
 if TYPE_CHECKING:
+    import sympy as sp
+
     from ..symbolic import SymbolicChannel
     from ..symmetric import SymmetricChannel
 
-__all__ = ["UE", "UEClosedForm", "sue_bit", "oue_bit"]
+__all__ = [
+    "UE",
+    "UEClosedForm",
+    "sue_bit",
+    "oue_bit",
+    "ue_capacity",
+    "bayes_capacity_ue",
+    "bayes_capacity_sue",
+    "bayes_capacity_oue",
+    "asr_ue",
+    "asr_sue",
+    "asr_oue",
+    "acc_sue",
+    "acc_oue",
+    "symbolic_bayes_capacity_ue",
+    "symbolic_bayes_capacity_sue",
+    "symbolic_bayes_capacity_oue",
+]
 
 
 def sue_bit(eps: float) -> Channel:
@@ -92,38 +122,354 @@ def oue_bit(eps: float) -> Channel:
     return Channel(np.array([[float(expit(eps)), float(expit(-eps))], [0.5, 0.5]]))
 
 
+# -- closed forms (numeric, vectorised; their sympy twins) ---------------------------
+def ue_capacity(k: Any, p: Any, q: Any, one_minus_p: Any) -> np.ndarray:
+    """ML of unary encoding with bits p >= q: (1 - p)(1 - q)^(k-1) + p (1 - (1 - q)^k) / q.
+
+    Arguments are checked arrays (THE passes its own bits); ``one_minus_p`` is
+    given separately so that it keeps its digits when p is close to 1.
+
+    Examples
+    --------
+    >>> float(ue_capacity(2, 0.75, 0.25, 0.25))
+    1.5
+    """
+    k = np.asarray(k, dtype=np.float64)
+    return one_minus_p * np.exp((k - 1.0) * np.log1p(-q)) + p * one_minus_pow_over(q, k)
+
+
+@closed_form_doc(
+    raises="Bad ``k``; ``p``/``q`` outside [0, 1] or ``q >= p``.",
+)
+def bayes_capacity_ue(k: Any, p: Any, q: Any) -> Any:
+    """Bayes capacity of unary encoding with bit probabilities p (1 -> 1) and q (0 -> 1).
+
+    ML = (1 - p)(1 - q)^(k-1) + (p / q)(1 - (1 - q)^k).
+
+    {sections}
+
+    Notes
+    -----
+    An output with i >= 1 ones is most likely under an input whose bit is among
+    them (p q^(i-1) (1-q)^(k-i), as p (1 - q) >= (1 - p) q); the all-zero output
+    has maximum (1 - p)(1 - q)^(k-1). Summing C(k, i) such maxima gives the formula
+    (the QIF paper's derivations for SUE, OUE, THE in Sec. V-D/E, which are right).
+    (1 - (1 - q)^k) / q is evaluated with expm1/log1p, or its series when k q is
+    tiny, so q -> 0 gives (1 - p) + k p.
+
+    Examples
+    --------
+    >>> bayes_capacity_ue(2, 0.75, 0.25)
+    1.5
+    >>> bayes_capacity_ue(3, 1.0, 0.0)  # the identity on one-hot vectors
+    3.0
+    """
+    scalar = is_scalar(k=k, p=p, q=q)
+    k = as_ints("k", k, 2)
+    p, q = as_floats("p", p), as_floats("q", q)
+    if np.any((p < 0) | (p > 1)) or np.any((q < 0) | (q > 1)) or np.any(q >= p):
+        msg = f"p and q must satisfy 0 <= q < p <= 1, got p = {p.tolist()!r}, q = {q.tolist()!r}"
+        raise ParameterError(msg)
+    return output(ue_capacity(k, p, q, 1.0 - p), scalar)
+
+
+@closed_form_doc(
+    returns="The multiplicative Bayes capacity, in [1, k].",
+)
+def bayes_capacity_sue(k: Any, eps: Any) -> Any:
+    """Bayes capacity of SUE (basic RAPPOR), p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p.
+
+    {sections}
+
+    Notes
+    -----
+    :func:`bayes_capacity_ue` with these p, q; equal to the QIF paper's
+    (p + p^(k-1)(1 - 2p)) / (1 - p) (Sec. V-D, correct). p and q come from the
+    logistic function, so eps = 800 gives k without overflow.
+
+    Examples
+    --------
+    >>> import math
+    >>> bayes_capacity_sue(2, 2 * math.log(3))
+    1.5
+    >>> round(bayes_capacity_sue(10**6, 50.0), 1)  # k - (k - 1) q / 2 -ish, q = e^-25
+    999993.1
+    """
+    scalar = is_scalar(k=k, eps=eps)
+    k, eps = as_ints("k", k, 2), as_eps(eps)
+    p, q = expit(eps / 2), expit(-eps / 2)
+    return output(ue_capacity(k, p, q, q), scalar)
+
+
+@closed_form_doc(
+    returns="ML(OUE), in [1, (k + 1) / 2].",
+)
+def bayes_capacity_oue(k: Any, eps: Any) -> Any:
+    """Bayes capacity of OUE, p = 1/2, q = 1 / (e^eps + 1).
+
+    {sections}
+
+    Notes
+    -----
+    :func:`bayes_capacity_ue` with these p, q; equal to the QIF paper's
+    ((1 - q)^(k-1)(2q - 1) + 1) / (2q) (Sec. V-D, correct), but evaluated without
+    its cancellation (that form loses all digits when q is tiny). As eps grows,
+    ML -> (k + 1) / 2.
+
+    Examples
+    --------
+    >>> import math
+    >>> round(bayes_capacity_oue(2, math.log(3)), 12)
+    1.25
+    >>> bayes_capacity_oue(9, 800.0)
+    5.0
+    """
+    scalar = is_scalar(k=k, eps=eps)
+    k, eps = as_ints("k", k, 2), as_eps(eps)
+    return output(ue_capacity(k, 0.5, expit(-eps), 0.5), scalar)
+
+
+asr_ue = asr_from(bayes_capacity_ue, ">>> asr_ue(2, 0.75, 0.25)\n0.75")
+asr_sue = asr_from(bayes_capacity_sue, ">>> asr_sue(2, 2 * math.log(3))\n0.75")
+asr_oue = asr_from(bayes_capacity_oue, ">>> round(asr_oue(2, math.log(3)), 12)\n0.625")
+
+
+def _log_binom_pmf(i: np.ndarray, n: int, q: float) -> np.ndarray:
+    """log Bin(i; n, q) in log space (q in (0, 1))."""
+    return (
+        gammaln(n + 1.0)
+        - gammaln(i + 1.0)
+        - gammaln(n - i + 1.0)
+        + i * math.log(q)
+        + (n - i) * math.log1p(-q)
+    )
+
+
+def _printed_ue_acc(k: int, p: float, q: float, one_minus_p: float, one_minus_q: float) -> float:
+    """The paper's ACC_UE: (1-p)(1-q)^(k-1)/k + Σ_{i=1..k} (p / i) Bin(i-1; k-1, q)."""
+    i = np.arange(1, k + 1, dtype=np.float64)
+    if q == 0.0:
+        total = p  # only i = 1 has mass
+    else:
+        total = float(np.sum(p / i * np.exp(_log_binom_pmf(i - 1.0, k - 1, q))))
+    return one_minus_p * math.exp((k - 1) * math.log(one_minus_q)) / k + total
+
+
+def _printed_acc(k: Any, eps: Any, bits: Any) -> Any:
+    """The printed ACC sum at each (k, eps), with bits(eps) -> (p, q, 1 - p, 1 - q)."""
+    scalar = is_scalar(k=k, eps=eps)
+    k, eps = as_ints("k", k, 2), as_eps(eps)
+
+    def one(kk: int, e: float) -> float:
+        return _printed_ue_acc(int(kk), *bits(e))
+
+    return output(np.vectorize(one, otypes=[np.float64])(k, eps), scalar)
+
+
+@closed_form_doc(
+    printed=(
+        "printed : bool\n"
+        "    False (default): the closed form :func:`asr_sue`. True: the printed sum of\n"
+        "    the multidimensional-risks paper (Arcolezi et al. 2023)\n"
+        "    (1/(k(e^(eps/2)+1))) (e^(eps/2)/(e^(eps/2)+1))^(k-1) +\n"
+        "    Σ_{i=1..k} e^(eps/2) / ((e^(eps/2)+1) i) Bin(i-1; k-1, 1/(e^(eps/2)+1)),\n"
+        "    evaluated term by term (O(k))."
+    ),
+)
+def acc_sue(k: Any, eps: Any, printed: bool = False) -> Any:
+    """Expected accuracy of the plausible-deniability attacker on SUE.
+
+    The attacker guesses uniformly among the reported 1 bits, or over the whole
+    domain when there is none.
+
+    {sections}
+
+    Notes
+    -----
+    The printed sum is exact: Σ_m Bin(m; k-1, q) / (m+1) = (1 - (1-q)^k) / (k q),
+    so it equals ML(SUE) / k, and the attacker is Bayes-optimal (a reported 1 is
+    always at least as likely to be the true bit as a reported 0).
+
+    Examples
+    --------
+    >>> round(acc_sue(5, 2.0), 12) == round(acc_sue(5, 2.0, printed=True), 12)
+    True
+    """
+    if not check_printed(printed):
+        return asr_sue(k, eps)
+
+    def bits(e: float) -> tuple[float, float, float, float]:
+        p, q = float(expit(e / 2)), float(expit(-e / 2))
+        return p, q, q, p
+
+    return _printed_acc(k, eps, bits)
+
+
+@closed_form_doc(
+    returns=(
+        "``printed=False``: the closed form :func:`asr_oue`. ``printed=True``: the\n"
+        "multidimensional-risks paper's sum (1/(2k)) (e^eps/(e^eps+1))^(k-1) +\n"
+        "Σ_{i=1..k} 1/(2i) Bin(i-1; k-1, 1/(e^eps+1)), term by term."
+    ),
+)
+def acc_oue(k: Any, eps: Any, printed: bool = False) -> Any:
+    """Expected accuracy of the plausible-deniability attacker on OUE.
+
+    {sections}
+
+    Notes
+    -----
+    The printed sum is exact, for the same reason as :func:`acc_sue`: it equals
+    ML(OUE) / k.
+
+    Examples
+    --------
+    >>> round(acc_oue(5, 2.0), 12) == round(acc_oue(5, 2.0, printed=True), 12)
+    True
+    """
+    if not check_printed(printed):
+        return asr_oue(k, eps)
+    return _printed_acc(k, eps, lambda e: (0.5, float(expit(-e)), 0.5, float(expit(e))))
+
+
+def symbolic_bayes_capacity_ue(k: Any, p: Any, q: Any) -> sp.Expr:
+    """The sympy twin of :func:`bayes_capacity_ue`: (1 - q)^(k-1) (1 - p/q) + p/q, 0 < q < p <= 1.
+
+    Notes
+    -----
+    An output with i >= 1 ones has maximum p q^(i-1) (1-q)^(k-i) (guess one of
+    its ones, since p (1-q) >= (1-p) q iff p >= q); the all-zero output has
+    (1-p)(1-q)^(k-1). Summing with binomial counts gives the closed form (the
+    paper's THE derivation, Sec. V-E, with general p, q).
+
+    Examples
+    --------
+    >>> symbolic_bayes_capacity_ue(2, "p", "q")
+    p/q + (1 - q)*(-p/q + 1)
+    """
+    from .sympy_args import check_bits, exact_int, exact_params, power_bits
+
+    k = exact_int(k)
+    pe, qe = exact_params(p=p, q=q)
+    if (pe - qe).is_number and not (pe - qe).is_positive:
+        msg = f"p and q must satisfy 0 < q < p <= 1, got p = {pe}, q = {qe}"
+        raise ParameterError(msg)
+    check_bits(f"bayes_capacity_ue({k}, p, q)", power_bits(1 - qe, k - 1))
+    return (1 - qe) ** (k - 1) * (1 - pe / qe) + pe / qe
+
+
+def symbolic_bayes_capacity_sue(k: Any, eps: Any) -> sp.Expr:
+    """The sympy twin of :func:`bayes_capacity_sue`: (p + p^(k-1) (1 - 2p)) / (1 - p).
+
+    p = e^(eps/2) / (e^(eps/2) + 1): the QIF paper's final line (Sec. V-D1); its
+    intermediate lines agree with it.
+
+    Examples
+    --------
+    >>> symbolic_bayes_capacity_sue(2, 0)
+    1
+    """
+    import sympy as sp
+
+    from .sympy_args import check_bits, exact_eps, exact_int, power_bits
+
+    k = exact_int(k)
+    H = sp.exp(exact_eps(eps) / 2)
+    p = H / (H + 1)
+    check_bits(f"bayes_capacity_sue({k}, eps)", power_bits(p, k - 1))
+    return (p + p ** (k - 1) * (1 - 2 * p)) / (1 - p)
+
+
+def symbolic_bayes_capacity_oue(k: Any, eps: Any) -> sp.Expr:
+    """The sympy twin of :func:`bayes_capacity_oue`: ((1 - q)^(k-1) (2q - 1) + 1) / (2q).
+
+    q = 1 / (e^eps + 1) (the QIF paper, Sec. V-D2).
+
+    Examples
+    --------
+    >>> symbolic_bayes_capacity_oue(2, 0)
+    1
+    """
+    import sympy as sp
+
+    from .sympy_args import check_bits, exact_eps, exact_int, power_bits
+
+    k = exact_int(k)
+    q = 1 / (sp.exp(exact_eps(eps)) + 1)
+    check_bits(f"bayes_capacity_oue({k}, eps)", power_bits(1 - q, k - 1))
+    return ((1 - q) ** (k - 1) * (2 * q - 1) + 1) / (2 * q)
+
+
 class UEClosedForm(ClosedForm):
     """Closed forms of unary encoding (QIF paper Sec. V-D; Wang et al., USENIX Security 2017).
 
     Examples
     --------
-    >>> import qifldp as q
-    >>> q.protocol("oue", 4, 1.0).closed_form.ldp_epsilon()
+    >>> UE(4, 1.0, variant="oue").closed_form.ldp_epsilon()
     1.0
     """
 
     __slots__ = ()
 
     def bayes_capacity(self) -> float:
-        """ML of UE with bits p, q (QIF paper Sec. VI; :func:`qifldp.formulas.bayes_capacity_ue`).
+        """ML of UE with bits p, q (QIF paper Sec. V-D; :func:`bayes_capacity_ue`).
 
-        SUE and OUE use ``bayes_capacity_sue`` / ``bayes_capacity_oue`` (log space
-        from eps directly).
+        SUE and OUE use :func:`bayes_capacity_sue` / :func:`bayes_capacity_oue`
+        (log space from eps directly).
 
         Examples
         --------
-        >>> import qifldp as q
-        >>> round(q.protocol("ue", 2, p=0.75, q=0.25).closed_form.bayes_capacity(), 12)
+        >>> round(UE(2, p=0.75, q=0.25).closed_form.bayes_capacity(), 12)
         1.5
         """
-        from .. import formulas
-
         P = self._protocol
         if P.name == "sue":
-            return float(formulas.bayes_capacity_sue(P.k, P.eps))
+            return float(bayes_capacity_sue(P.k, P.eps))
         if P.name == "oue":
-            return float(formulas.bayes_capacity_oue(P.k, P.eps))
-        return float(formulas.bayes_capacity_ue(P.k, P.params["p"], P.params["q"]))
+            return float(bayes_capacity_oue(P.k, P.eps))
+        return float(bayes_capacity_ue(P.k, P.params["p"], P.params["q"]))
+
+    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
+        """The sympy twin: symbols for ``eps`` (SUE, OUE) or ``p``, ``q`` (UE).
+
+        :func:`symbolic_bayes_capacity_sue`, :func:`symbolic_bayes_capacity_oue`,
+        :func:`symbolic_bayes_capacity_ue` (the QIF paper's Sec. V-D lines).
+
+        Examples
+        --------
+        >>> UE(2, 1.0, variant="oue").closed_form.symbolic_bayes_capacity(eps=0)
+        1
+        """
+        P = self._protocol
+        if P.name == "ue":
+            values = P._symbols(symbols, ("p", "q"))
+            return symbolic_bayes_capacity_ue(P.k, values["p"], values["q"])
+        eps = P._symbols(symbols, ("eps",))["eps"]
+        build = symbolic_bayes_capacity_sue if P.name == "sue" else symbolic_bayes_capacity_oue
+        return build(P.k, eps)
+
+    def acc(self, printed: bool = False) -> float:
+        """The plausible-deniability attacker's accuracy (:func:`acc_sue`, :func:`acc_oue`).
+
+        Arcolezi et al. 2023 (multidimensional risks) print ACC as a sum over the
+        number of reported 1 bits; the sum is exact and equals :meth:`asr`.
+        ``printed=True`` evaluates it term by term (for UE with this p, q).
+
+        Examples
+        --------
+        >>> cf = UE(4, p=0.75, q=0.25).closed_form
+        >>> round(cf.acc(printed=True), 12) == round(cf.asr(), 12)
+        True
+        """
+        P = self._protocol
+        if P.name == "sue":
+            return float(acc_sue(P.k, P.eps, printed))
+        if P.name == "oue":
+            return float(acc_oue(P.k, P.eps, printed))
+        if not check_printed(printed):
+            return self.asr()
+        p, q = P.params["p"], P.params["q"]
+        return _printed_ue_acc(P.k, p, q, 1.0 - p, 1.0 - q)
 
     def ldp_epsilon(self) -> float:
         """ln(p (1 - q) / ((1 - p) q)) (Wang et al. 2017, Sec. 4.3); eps for SUE and OUE.
@@ -132,8 +478,8 @@ class UEClosedForm(ClosedForm):
 
         Examples
         --------
-        >>> import math, qifldp as q
-        >>> round(q.protocol("ue", 3, p=0.75, q=0.25).closed_form.ldp_epsilon(), 12)
+        >>> import math
+        >>> round(UE(3, p=0.75, q=0.25).closed_form.ldp_epsilon(), 12)
         2.197224577336
         """
         P = self._protocol
