@@ -234,7 +234,7 @@ class GRR(Protocol):
         (0.3333333333333333, 0.3333333333333333)
         """
         no_options("support_probabilities", options)
-        return self._params["p"], self._params["q"]
+        return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """Guess the reported value (:func:`attack_values`); ``rng`` is unused.

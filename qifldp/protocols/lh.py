@@ -634,7 +634,7 @@ def _attack_lh_rejection(R: LHReports, rng: np.random.Generator) -> np.ndarray:
     from ..simulation.util import CHUNK_CELLS
 
     n, k, g = len(R), R.k, R.g
-    a, b, prime = _universal_parameters(R)
+    a, b, prime = R.universal_parameters()
     out = np.empty(n, dtype=np.int64)
     active = np.arange(n)
     tried = 0
@@ -658,7 +658,7 @@ def _lh_enumerate(R: LHReports, j: int, rng: np.random.Generator) -> int:
     from ..simulation import universal_hash
     from ..simulation.util import CHUNK_CELLS
 
-    A, B, prime = _universal_parameters(R)
+    A, B, prime = R.universal_parameters()
     a, b, y = int(A[j]), int(B[j]), int(R.y[j])
     blocks = [(s, min(R.k, s + CHUNK_CELLS)) for s in range(0, R.k, CHUNK_CELLS)]
 
@@ -675,14 +675,6 @@ def _lh_enumerate(R: LHReports, j: int, rng: np.random.Generator) -> int:
             return s + int(np.flatnonzero(hits(s, e))[r])
         r -= c
     raise AssertionError("unreachable: r < total")
-
-
-
-def _universal_parameters(R: LHReports) -> tuple[np.ndarray, np.ndarray, int]:
-    """(a, b, P) of universal-hash reports (the rejection route is taken only for them)."""
-    if R.a is None or R.b is None or R.prime is None:
-        raise AssertionError("unreachable: the rejection route takes universal-hash reports")
-    return R.a, R.b, R.prime
 
 
 __all__ += [

@@ -314,7 +314,7 @@ class SS(Protocol):
         [0.5, 0.5]
         """
         no_options("support_probabilities", options)
-        return self._params["p"], self._params["q"]
+        return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """A uniform guess within each reported subset (:func:`attack_subsets`).
@@ -358,7 +358,6 @@ SS_DENSE_RATIO: int = 4
 #: holds few users; the keys of one user take at most 8 SS_KEYS_MAX_K bytes.
 SS_KEYS_MIN_K: int = 1024
 SS_KEYS_MAX_K: int = (1 << 22) + 1
-
 
 
 def _ss_mask(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
@@ -425,7 +424,6 @@ def _ss_subsets_keys(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.nd
     return values
 
 
-
 def _ss_subsets_sparse(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
     """Sorted ω-SS subsets of a block of users, shape (n, ω), in O(n ω) memory.
 
@@ -468,7 +466,6 @@ def _ss_subsets_sparse(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.
     coded = np.concatenate((coded, rows[incl] * k + xs[incl]))
     coded.sort(kind="stable")
     return (coded % k).reshape(n, omega)
-
 
 
 def report_omega(reports: Any, k: int, omega: int | None = None) -> int:
@@ -559,7 +556,8 @@ def attack_subsets(reports: Any, rng: Any = None) -> np.ndarray:
 
     Examples
     --------
-    >>> attack_subsets(np.array([[1, 3], [0, 2]]), rng=0).tolist() in ([1, 0], [1, 2], [3, 0], [3, 2])
+    >>> guesses = attack_subsets(np.array([[1, 3], [0, 2]]), rng=0).tolist()
+    >>> guesses in ([1, 0], [1, 2], [3, 0], [3, 2])
     True
     """
     from ..errors import InputTypeError, ParameterError

@@ -312,7 +312,7 @@ class THE(Protocol):
         (0.5, 0.5)
         """
         no_options("support_probabilities", options)
-        return self._params["p"], self._params["q"]
+        return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """A uniform guess among the coordinates above the threshold (UE's bit-vector attack).

@@ -353,7 +353,7 @@ class UE(Protocol):
         (0.75, 0.25)
         """
         no_options("support_probabilities", options)
-        return self._params["p"], self._params["q"]
+        return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """A uniform guess among the set bits, all k when none is set (:func:`attack_bits`).

@@ -331,10 +331,11 @@ class LHReports:
             for v in range(self.k):
                 yield v, self.table[start:stop, v]
             return
-        P = np.uint32(self.prime)
+        A, B, prime = self.universal_parameters()
+        P = np.uint32(prime)
         g = np.uint32(self.g)
-        a = self.a[start:stop]
-        h = self.b[start:stop].copy()  # (a·0 + b) mod P
+        a = A[start:stop]
+        h = B[start:stop].copy()  # (a·0 + b) mod P
         tmp = np.empty_like(h)
         for v in range(self.k):
             yield v, np.remainder(h, g, out=tmp)
@@ -396,7 +397,27 @@ class LHReports:
         if self.table is not None:
             rows = zip(self.table.tolist(), self.y.tolist(), strict=True)
             return [(tuple(row), y) for row, y in rows]
-        return [(int(a), int(b), int(y)) for a, b, y in zip(self.a, self.b, self.y, strict=True)]
+        A, B, _ = self.universal_parameters()
+        return [(int(a), int(b), int(y)) for a, b, y in zip(A, B, self.y, strict=True)]
+
+    def universal_parameters(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """(a, b, P) of universal-hash reports: h_j(x) = ((a_j x + b_j) mod P) mod g.
+
+        Raises
+        ------
+        ParameterError
+            Reports of the uniform family (``hash_family == "uniform"``).
+
+        Examples
+        --------
+        >>> R = sample_lh([0, 1], k=3, eps=1.0, g=2, rng=0, prime=5)
+        >>> R.universal_parameters()[2]
+        5
+        """
+        if self.a is None or self.b is None or self.prime is None:
+            msg = "uniform-hash reports have hash tables, not universal parameters (a, b, P)"
+            raise ParameterError(msg)
+        return self.a, self.b, self.prime
 
 
 def universal_lh_channel(k: int, eps: float, g: int, prime: int) -> Channel:

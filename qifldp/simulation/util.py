@@ -116,7 +116,7 @@ def as_rng(rng: Any, name: str = "rng") -> np.random.Generator:
     if isinstance(rng, numbers.Integral) and int(rng) < 0:
         msg = f"{name} must be a non-negative integer seed, got {int(rng)}"
         raise ParameterError(msg)
-    return np.random.default_rng(rng)
+    return np.random.default_rng(int(rng) if isinstance(rng, numbers.Integral) else rng)
 
 
 def as_array(value: Any, name: str) -> np.ndarray:
