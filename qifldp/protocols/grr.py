@@ -145,25 +145,10 @@ class GRR(Protocol):
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """Randomise n users' values: keep x w.p. p, else report one of the k - 1 others.
 
-        Parameters
-        ----------
-        xs : array_like of int, shape (n,)
-            Values in 0..k-1.
-        rng : numpy.random.Generator or int, optional
-            Generator or seed; None draws fresh entropy.
-        **options
-            None (GRR's sampler takes no options).
-
-        Returns
-        -------
-        numpy.ndarray of int64, shape (n,)
-            Reports in 0..k-1 (the output labels of ``qifldp.grr(k, eps)``).
-
-        Raises
-        ------
-        ParameterError, InputTypeError
-            ``xs`` not integers in 0..k-1, a bad ``rng``, k above
-            :data:`qifldp.simulation.util.MAX_SS_K` (values are int64), an option.
+        Parameters as :meth:`Protocol.sample` (no options); returns int64 reports of
+        shape (n,) in 0..k-1, the output labels of ``qifldp.grr(k, eps)``. Raises
+        ParameterError / InputTypeError for bad ``xs`` or ``rng``, an option, or k above
+        :data:`qifldp.simulation.util.MAX_SS_K` (values are int64).
 
         Notes
         -----
@@ -192,21 +177,9 @@ class GRR(Protocol):
     def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
         """Unbiased frequencies from GRR reports: f_v = (C_v / n - q) / (p - q).
 
-        Parameters
-        ----------
-        reports : array_like of int, shape (n,)
-            The output of :meth:`sample`, values in 0..k-1.
-        project : bool
-            Project the estimate onto the probability simplex (then biased).
-
-        Returns
-        -------
-        numpy.ndarray of float64, shape (k,)
-
-        Raises
-        ------
-        ParameterError
-            eps = 0 (p = q: no information), no reports, reports out of range.
+        ``reports``: the (n,) values of :meth:`sample`; returns the float64 estimate of
+        shape (k,). Raises ParameterError for eps = 0 (p = q: no information), no
+        reports, or reports outside 0..k-1.
 
         Notes
         -----
@@ -239,21 +212,8 @@ class GRR(Protocol):
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """Guess the reported value (:func:`attack_values`); ``rng`` is unused.
 
-        Parameters
-        ----------
-        reports : array_like of int, shape (n,)
-            The output of :meth:`sample`.
-        rng : numpy.random.Generator or int, optional
-            Unused (the guess is deterministic).
-
-        Returns
-        -------
-        numpy.ndarray of int64, shape (n,)
-
-        Raises
-        ------
-        ParameterError
-            Reports not a 1-D integer array.
+        ``reports``: the (n,) values of :meth:`sample`; ``rng`` is unused (the guess is
+        deterministic). Returns one int64 guess per report; errors as :func:`attack_values`.
 
         Examples
         --------
@@ -272,10 +232,12 @@ def attack_values(reports: Any) -> np.ndarray:
     Parameters
     ----------
     reports : array_like of int, shape (n,)
+        GRR reports (any integers: the range is not checked).
 
     Returns
     -------
     numpy.ndarray of int64, shape (n,)
+        The reports themselves, as int64.
 
     Raises
     ------

@@ -350,10 +350,8 @@ class LH(Protocol):
 
         Parameters
         ----------
-        xs : array_like of int, shape (n,)
-            Values in 0..k-1.
-        rng : numpy.random.Generator or int, optional
-            Generator or seed; None draws fresh entropy.
+        xs, rng
+            As :meth:`Protocol.sample`: values in 0..k-1, and a generator or seed.
         **options
             ``hash``: ``"universal"`` (default), each user draws
             h_{a,b}(x) = ((a x + b) mod P) mod g with a uniform in 1..P-1 and b in
@@ -423,23 +421,10 @@ class LH(Protocol):
     def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
         """Unbiased frequencies from LH reports of this k and g (either hash family).
 
-        Parameters
-        ----------
-        reports : qifldp.simulation.LHReports
-            The output of :meth:`sample` (the hash family and prime are read from it).
-        project : bool
-            Project the estimate onto the probability simplex (then biased).
-
-        Returns
-        -------
-        numpy.ndarray of float64, shape (k,)
-
-        Raises
-        ------
-        InputTypeError
-            ``reports`` is not an LHReports.
-        ParameterError
-            Reports sampled with another k or g; eps = 0; empty reports.
+        ``reports``: the :class:`~qifldp.simulation.LHReports` of :meth:`sample` (the hash
+        family and prime are read from them); returns the float64 estimate of shape (k,).
+        Raises InputTypeError when ``reports`` is not an LHReports, ParameterError for
+        reports of another k or g, eps = 0, or no reports.
 
         Notes
         -----
@@ -519,21 +504,8 @@ class LH(Protocol):
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """A uniform guess among the values that hash to the report (:func:`attack_hashes`).
 
-        Parameters
-        ----------
-        reports : qifldp.simulation.LHReports
-            The output of :meth:`sample`.
-        rng : numpy.random.Generator or int, optional
-            Draws the guesses.
-
-        Returns
-        -------
-        numpy.ndarray of int64, shape (n,)
-
-        Raises
-        ------
-        InputTypeError
-            ``reports`` is not an LHReports.
+        ``reports``: the :class:`~qifldp.simulation.LHReports` of :meth:`sample`; ``rng``
+        draws the guesses. Returns one int64 guess per report; errors as :func:`attack_hashes`.
 
         Examples
         --------
@@ -574,10 +546,12 @@ def attack_hashes(reports: LHReports, rng: Any = None) -> np.ndarray:
     ----------
     reports : qifldp.simulation.LHReports
     rng : numpy.random.Generator or int, optional
+        Picks among the matching values (uniformly).
 
     Returns
     -------
     numpy.ndarray of int64, shape (n,)
+        A value v with h_j(v) = y_j for each user j (any value when there is none).
 
     Raises
     ------

@@ -181,10 +181,8 @@ class SS(Protocol):
 
         Parameters
         ----------
-        xs : array_like of int, shape (n,)
-            Values in 0..k-1.
-        rng : numpy.random.Generator or int, optional
-            Generator or seed; None draws fresh entropy.
+        xs, rng
+            As :meth:`Protocol.sample`: values in 0..k-1, and a generator or seed.
         **options
             ``output``: ``"subsets"`` (default), an (n, omega) int64 array, each row
             sorted ascending (the output labels of ``qifldp.subset_selection`` are
@@ -268,21 +266,9 @@ class SS(Protocol):
     def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
         """Unbiased frequencies from omega-SS reports (subsets or membership rows).
 
-        Parameters
-        ----------
-        reports : numpy.ndarray
-            (n, omega) subsets or (n, k) boolean membership (the output of :meth:`sample`).
-        project : bool
-            Project the estimate onto the probability simplex (then biased).
-
-        Returns
-        -------
-        numpy.ndarray of float64, shape (k,)
-
-        Raises
-        ------
-        ParameterError
-            p* = q* (eps = 0 or omega = k), reports of another omega, empty reports.
+        ``reports``: the (n, omega) subsets or (n, k) membership rows of :meth:`sample`;
+        returns the float64 estimate of shape (k,). Raises ParameterError for p* = q*
+        (eps = 0 or omega = k), reports of another omega, or no reports.
 
         Notes
         -----
@@ -300,10 +286,9 @@ class SS(Protocol):
         from ..simulation import calibrate, support_counts
         from ..simulation.util import n_reports
 
-        report_omega(reports, self.k, self.params["omega"])
-        p, q = self.support_probabilities()
+        report_omega(reports, self.k, self.params["omega"])  # omega read from the reports
         counts = support_counts(reports, self.k)
-        return calibrate(counts, n_reports(reports), p, q, project=project)
+        return calibrate(counts, n_reports(reports), *self.support_probabilities(), project=project)
 
     def support_probabilities(self, **options: Any) -> tuple[float, float]:
         """(p*, q*) = (p, q): Pr[v in the subset | x = v] and Pr[v in the subset | x != v].
@@ -319,21 +304,8 @@ class SS(Protocol):
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """A uniform guess within each reported subset (:func:`attack_subsets`).
 
-        Parameters
-        ----------
-        reports : numpy.ndarray
-            (n, omega) subsets or (n, k) boolean membership (the output of :meth:`sample`).
-        rng : numpy.random.Generator or int, optional
-            Draws the guesses.
-
-        Returns
-        -------
-        numpy.ndarray of int64, shape (n,)
-
-        Raises
-        ------
-        ParameterError, InputTypeError
-            As :func:`attack_subsets`.
+        ``reports``: the subsets or membership rows of :meth:`sample`; ``rng`` draws the
+        guesses. Returns one int64 guess per report; errors as :func:`attack_subsets`.
 
         Examples
         --------
@@ -535,10 +507,12 @@ def attack_subsets(reports: Any, rng: Any = None) -> np.ndarray:
     reports : numpy.ndarray
         (n, omega) subsets or (n, k) boolean membership (from :meth:`SS.sample`).
     rng : numpy.random.Generator or int, optional
+        Picks the member of each subset (uniformly).
 
     Returns
     -------
     numpy.ndarray of int64, shape (n,)
+        One member of each reported subset.
 
     Raises
     ------

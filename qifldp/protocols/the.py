@@ -193,10 +193,8 @@ class THE(Protocol):
 
         Parameters
         ----------
-        xs : array_like of int, shape (n,)
-            Values in 0..k-1.
-        rng : numpy.random.Generator or int, optional
-            Generator or seed; None draws fresh entropy.
+        xs, rng
+            As :meth:`Protocol.sample`: values in 0..k-1, and a generator or seed.
         **options
             ``method``: ``"laplace"`` (default), the protocol as written (add
             Laplace(2/eps) noise to each coordinate of the one-hot vector and report
@@ -269,21 +267,9 @@ class THE(Protocol):
     def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
         """Unbiased frequencies from (n, k) bit vectors: the coordinates above theta, calibrated.
 
-        Parameters
-        ----------
-        reports : numpy.ndarray of bool (or 0/1), shape (n, k)
-            The output of :meth:`sample`.
-        project : bool
-            Project the estimate onto the probability simplex (then biased).
-
-        Returns
-        -------
-        numpy.ndarray of float64, shape (k,)
-
-        Raises
-        ------
-        ParameterError
-            eps = 0 (p* = q*), reports not an (n, k) 0/1 matrix, no reports.
+        ``reports``: the (n, k) bit vectors of :meth:`sample` (booleans or 0/1); returns
+        the float64 estimate of shape (k,). Raises ParameterError for eps = 0 (p* = q*),
+        reports of another shape, or no reports.
 
         Notes
         -----
@@ -295,8 +281,8 @@ class THE(Protocol):
         --------
         >>> import numpy as np
         >>> P = THE(2, 3.0, 0.7)
-        >>> P.estimate(P.sample(np.repeat([0, 1], [7000, 3000]), rng=0)).round(1).tolist()
-        [0.7, 0.3]
+        >>> P.estimate(P.sample(np.repeat([0, 1], [6000, 4000]), rng=0)).round(1).tolist()
+        [0.6, 0.4]
         """
         from .ue import estimate_bits
 
@@ -317,21 +303,8 @@ class THE(Protocol):
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """A uniform guess among the coordinates above the threshold (UE's bit-vector attack).
 
-        Parameters
-        ----------
-        reports : numpy.ndarray of bool (or 0/1), shape (n, k)
-            The output of :meth:`sample`.
-        rng : numpy.random.Generator or int, optional
-            Draws the guesses.
-
-        Returns
-        -------
-        numpy.ndarray of int64, shape (n,)
-
-        Raises
-        ------
-        ParameterError, InputTypeError
-            As :func:`qifldp.protocols.ue.attack_bits`.
+        ``reports``: the (n, k) bit vectors of :meth:`sample`; ``rng`` draws the guesses.
+        Returns one int64 guess per report; errors as :func:`qifldp.protocols.ue.attack_bits`.
 
         Notes
         -----
@@ -340,9 +313,8 @@ class THE(Protocol):
 
         Examples
         --------
-        >>> import numpy as np
-        >>> THE(3, 1.0, 0.75).attack(np.array([[0, 0, 1]], dtype=bool), rng=0).tolist()
-        [2]
+        >>> THE(3, 1.0, 0.75).attack([[0, 0, 1], [1, 0, 0]], rng=0).tolist()  # 0/1 rows
+        [2, 0]
         """
         from .ue import attack_bits
 

@@ -275,27 +275,10 @@ class UE(Protocol):
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """Bit vectors for n users: one-hot encode, keep the 1-bit w.p. p, set each 0-bit w.p. q.
 
-        Parameters
-        ----------
-        xs : array_like of int, shape (n,)
-            Values in 0..k-1.
-        rng : numpy.random.Generator or int, optional
-            Generator or seed; None draws fresh entropy.
-        **options
-            None (UE's sampler takes no options).
-
-        Returns
-        -------
-        numpy.ndarray of bool, shape (n, k)
-            Row j is user j's reported bit vector (the output labels of :meth:`channel`
-            are these rows as tuples of 0/1).
-
-        Raises
-        ------
-        ParameterError, InputTypeError
-            Bad ``xs`` or ``rng``; an option.
-        SizeError
-            n k beyond :data:`qifldp.MAX_ENTRIES`.
+        Parameters as :meth:`Protocol.sample` (no options); returns the (n, k) boolean
+        bit vectors (the output labels of :meth:`channel` are these rows as tuples of
+        0/1). Raises ParameterError / InputTypeError for bad ``xs`` or ``rng`` or an
+        option, SizeError when n k exceeds :data:`qifldp.MAX_ENTRIES`.
 
         Notes
         -----
@@ -313,21 +296,9 @@ class UE(Protocol):
     def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
         """Unbiased frequencies from (n, k) bit vectors: the 1-bits, calibrated with p and q.
 
-        Parameters
-        ----------
-        reports : numpy.ndarray of bool (or 0/1), shape (n, k)
-            The output of :meth:`sample`.
-        project : bool
-            Project the estimate onto the probability simplex (then biased).
-
-        Returns
-        -------
-        numpy.ndarray of float64, shape (k,)
-
-        Raises
-        ------
-        ParameterError
-            p = q (SUE or OUE at eps = 0), reports not an (n, k) 0/1 matrix, no reports.
+        ``reports``: the (n, k) bit vectors of :meth:`sample` (booleans or 0/1); returns
+        the float64 estimate of shape (k,). Raises ParameterError for p = q (SUE or OUE
+        at eps = 0), reports of another shape, or no reports.
 
         Notes
         -----
@@ -358,21 +329,8 @@ class UE(Protocol):
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """A uniform guess among the set bits, all k when none is set (:func:`attack_bits`).
 
-        Parameters
-        ----------
-        reports : numpy.ndarray of bool (or 0/1), shape (n, k)
-            The output of :meth:`sample`.
-        rng : numpy.random.Generator or int, optional
-            Draws the guesses.
-
-        Returns
-        -------
-        numpy.ndarray of int64, shape (n,)
-
-        Raises
-        ------
-        ParameterError, InputTypeError
-            Reports not an (n, k) 0/1 matrix.
+        ``reports``: the (n, k) bit vectors of :meth:`sample`; ``rng`` draws the guesses.
+        Returns one int64 guess per report; errors as :func:`attack_bits`.
 
         Examples
         --------
@@ -399,10 +357,12 @@ def sample_bits(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndar
     p, q : float
         Probabilities in [0, 1], not checked here (p = q is allowed: eps = 0).
     rng : numpy.random.Generator or int, optional
+        Generator or seed; None draws fresh entropy.
 
     Returns
     -------
     numpy.ndarray of bool, shape (n, k)
+        Row j: the reported bits of user j.
 
     Raises
     ------
@@ -456,6 +416,7 @@ def estimate_bits(bits: Any, p: float, q: float, project: bool = False) -> np.nd
     Returns
     -------
     numpy.ndarray of float64, shape (k,)
+        The estimated frequency of each value v = 0..k-1.
 
     Raises
     ------
@@ -487,10 +448,12 @@ def attack_bits(bits: Any, rng: Any = None) -> np.ndarray:
     ----------
     bits : numpy.ndarray of bool (or 0/1), shape (n, k)
     rng : numpy.random.Generator or int, optional
+        Picks among the set bits (uniformly).
 
     Returns
     -------
     numpy.ndarray of int64, shape (n,)
+        The index of a set bit of each row, or of any bit in a row of zeros.
 
     Raises
     ------

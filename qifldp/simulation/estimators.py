@@ -23,7 +23,15 @@ from ..protocols.ss import report_omega
 from ..protocols.ue import bit_width
 from ..validation import as_real_array, check_bool, check_int, check_probability, check_real
 from .samplers import LHReports
-from .util import as_array, as_values, check_memory, check_n, flat_alias, row_chunks
+from .util import (
+    as_array,
+    as_values,
+    asarray_checked,
+    check_memory,
+    check_n,
+    flat_alias,
+    row_chunks,
+)
 
 __all__ = [
     "RANK_RTOL",
@@ -252,14 +260,7 @@ def _check_pq_star(p_star: Any, q_star: Any) -> tuple[float, float]:
 
 def _as_real_vector(name: str, value: Any) -> np.ndarray:
     """A 1-D finite float64 vector (empty allowed), with a clear error otherwise."""
-    if value is None or isinstance(value, (str, bytes, dict, set)):
-        msg = f"{name} must be a 1-D array of real numbers, got {type(value).__name__}"
-        raise InputTypeError(msg)
-    try:
-        arr = np.asarray(value)
-    except (ValueError, TypeError) as exc:
-        msg = f"{name} must be a 1-D array of real numbers: {exc}"
-        raise ParameterError(msg) from None
+    arr = asarray_checked(value, name, "a 1-D array of real numbers")
     if arr.dtype == np.bool_ or not (
         np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
     ):

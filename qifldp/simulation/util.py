@@ -24,6 +24,7 @@ __all__ = [
     "check_memory",
     "check_n",
     "as_rng",
+    "asarray_checked",
     "as_array",
     "as_values",
     "row_chunks",
@@ -119,6 +120,47 @@ def as_rng(rng: Any, name: str = "rng") -> np.random.Generator:
     return np.random.default_rng(int(rng) if isinstance(rng, numbers.Integral) else rng)
 
 
+def asarray_checked(value: Any, name: str, what: str, ragged: str | None = None) -> np.ndarray:
+    """``np.asarray(value)``, refusing None, strings, mappings, sets and ragged nested lists.
+
+    Parameters
+    ----------
+    value : array_like
+    name : str
+        The argument's name, for the messages.
+    what : str
+        What the argument must be, e.g. ``"a 1-D array of input indices"``.
+    ragged : str, optional
+        What to say it must be when the nested lists are ragged (default ``what``).
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Raises
+    ------
+    InputTypeError
+        None, a string, a dict or a set.
+    ParameterError
+        Ragged nested lists.
+
+    Examples
+    --------
+    >>> asarray_checked("abc", "xs", "an array")
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.InputTypeError: xs must be an array, got str
+    """
+    if value is None or isinstance(value, (str, bytes, dict, set)):
+        msg = f"{name} must be {what}, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError) as exc:  # ragged nested lists
+        msg = f"{name} must be {ragged or what}: {exc}"
+        raise ParameterError(msg) from None
+
+
 def as_array(value: Any, name: str) -> np.ndarray:
     """``np.asarray(value)`` with a clear error for None, strings, ragged lists and
     complex or object entries (report matrices hold integers, booleans or floats).
@@ -128,14 +170,7 @@ def as_array(value: Any, name: str) -> np.ndarray:
     >>> as_array([[1, 0]], "bits").shape
     (1, 2)
     """
-    if value is None or isinstance(value, (str, bytes, dict, set)):
-        msg = f"{name} must be an array, got {type(value).__name__}"
-        raise InputTypeError(msg)
-    try:
-        arr = np.asarray(value)
-    except (ValueError, TypeError) as exc:  # ragged nested lists
-        msg = f"{name} must be a rectangular array: {exc}"
-        raise ParameterError(msg) from None
+    arr = asarray_checked(value, name, "an array", "a rectangular array")
     if arr.dtype == object or np.issubdtype(arr.dtype, np.complexfloating):
         msg = f"{name} must hold integers, booleans or real numbers, got dtype {arr.dtype}"
         raise InputTypeError(msg)
@@ -154,14 +189,7 @@ def as_values(xs: Any, k: int, name: str = "xs") -> np.ndarray:
     ...
     qifldp.errors.ParameterError: xs must lie in 0..2 (k = 3), got 3
     """
-    if xs is None or isinstance(xs, (str, bytes, dict, set)):
-        msg = f"{name} must be a 1-D array of input indices, got {type(xs).__name__}"
-        raise InputTypeError(msg)
-    try:
-        arr = np.asarray(xs)
-    except (ValueError, TypeError) as exc:  # ragged nested lists
-        msg = f"{name} must be a 1-D array of input indices: {exc}"
-        raise ParameterError(msg) from None
+    arr = asarray_checked(xs, name, "a 1-D array of input indices")
     if arr.ndim != 1:
         msg = f"{name} must be a 1-D array of input indices, got shape {arr.shape}"
         raise ParameterError(msg)
