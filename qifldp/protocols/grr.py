@@ -210,7 +210,7 @@ class GRR(Protocol):
         return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
-        """Guess the reported value (:func:`attack_values`); ``rng`` is unused.
+        """Guess the reported value (:func:`attack_values`).
 
         ``reports``: the (n,) values of :meth:`sample`; ``rng`` is unused (the guess is
         deterministic). Returns one int64 guess per report; errors as :func:`attack_values`.

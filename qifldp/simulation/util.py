@@ -384,7 +384,8 @@ def method_options(what: str, options: dict[str, Any], **defaults: Any) -> dict[
     """
     unknown = sorted(set(options) - set(defaults))
     if unknown:
-        takes = f"the option {', '.join(defaults)}" if defaults else "no options"
+        word = "option" if len(defaults) == 1 else "options"
+        takes = f"the {word} {', '.join(defaults)}" if defaults else "no options"
         msg = f"{what}() takes {takes}; got {', '.join(unknown)}"
         raise InputTypeError(msg)
     return {**defaults, **options}
