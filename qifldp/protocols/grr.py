@@ -265,29 +265,61 @@ class GRR(Protocol):
 
         return symbolic.grr(self.k, **self._symbols(symbols, ("eps",)))
 
-    def sample(self, xs: Any, rng: Any = None) -> np.ndarray:
-        """Reports in 0..k-1 (``qifldp.simulation.sample_grr``).
+    def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
+        """Randomise n users' values: keep x w.p. p, else report one of the k - 1 others.
+
+        Parameters as :meth:`Protocol.sample` (no options); returns int64 reports of
+        shape (n,) in 0..k-1, the output labels of ``qifldp.grr(k, eps)``. Raises
+        ParameterError / InputTypeError for bad ``xs`` or ``rng``, an option, or k above
+        :data:`qifldp.simulation.util.MAX_SS_K` (values are int64).
+
+        Notes
+        -----
+        Keep x with probability p = e^eps/(e^eps + k - 1); otherwise report one of
+        the k - 1 other values uniformly (r uniform in 0..k-2, report r + [r >= x]),
+        so each other value has probability q = 1/(e^eps + k - 1). O(n).
 
         Examples
         --------
         >>> GRR(4, 50.0).sample([3, 2], rng=0).tolist()
         [3, 2]
         """
-        from ..simulation import sample_grr
+        from ..simulation.util import MAX_SS_K, as_rng, as_values
+        from ..validation import check_int
 
-        return sample_grr(xs, self.k, self.eps, rng)
+        no_options("sample", options)
+        k = check_int("k", self.k, minimum=2, maximum=MAX_SS_K)
+        xs = as_values(xs, k)
+        rng = as_rng(rng)
+        n = xs.size
+        keep = rng.random(n) < self.params["p"]
+        r = rng.integers(0, k - 1, size=n)
+        other = r + (r >= xs)
+        return np.where(keep, xs, other)
 
     def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
-        """Unbiased frequencies (``qifldp.simulation.estimate_grr``).
+        """Unbiased frequencies from GRR reports: f_v = (C_v / n - q) / (p - q).
+
+        ``reports``: the (n,) values of :meth:`sample`; returns the float64 estimate of
+        shape (k,). Raises ParameterError for eps = 0 (p = q: no information), no
+        reports, or reports outside 0..k-1.
+
+        Notes
+        -----
+        C_v is the number of reports equal to v (:func:`qifldp.simulation.support_counts`),
+        calibrated by :func:`qifldp.simulation.calibrate` (Wang et al. 2017). O(n + k).
 
         Examples
         --------
         >>> GRR(2, 50.0).estimate([0, 0, 1, 0]).tolist()
         [0.75, 0.25]
         """
-        from ..simulation import estimate_grr
+        from ..simulation import calibrate, support_counts
+        from ..simulation.util import n_reports
 
-        return estimate_grr(reports, self.k, self.eps, project=project)
+        p, q = self.support_probabilities()
+        counts = support_counts(reports, self.k)
+        return calibrate(counts, n_reports(reports), p, q, project=project)
 
     def support_probabilities(self, **options: Any) -> tuple[float, float]:
         """(p*, q*) = (p, q): a report supports the value it names.
@@ -298,16 +330,61 @@ class GRR(Protocol):
         (0.3333333333333333, 0.3333333333333333)
         """
         no_options("support_probabilities", options)
-        return self._params["p"], self._params["q"]
+        return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
-        """Guess the reported value (``qifldp.simulation.attack_grr``); ``rng`` is unused.
+        """Guess the reported value (:func:`attack_values`).
+
+        ``reports``: the (n,) values of :meth:`sample`; ``rng`` is unused (the guess is
+        deterministic). Returns one int64 guess per report; errors as :func:`attack_values`.
 
         Examples
         --------
         >>> GRR(3, 1.0).attack([2, 0]).tolist()
         [2, 0]
         """
-        from ..simulation import attack_grr
+        return attack_values(reports)
 
-        return attack_grr(reports)
+
+# ----------------------------------------------------------------------------------------
+# simulation helpers (the flat names of qifldp.simulation that need no protocol)
+# ----------------------------------------------------------------------------------------
+def attack_values(reports: Any) -> np.ndarray:
+    """Plausible-deniability attack on GRR: guess the reported value.
+
+    Parameters
+    ----------
+    reports : array_like of int, shape (n,)
+        GRR reports (any integers: the range is not checked).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+        The reports themselves, as int64.
+
+    Raises
+    ------
+    ParameterError
+        Reports not a 1-D integer array.
+
+    Notes
+    -----
+    Expected accuracy e^eps/(e^eps + k - 1) (Arcolezi et al., VLDB 2023, Sec. 3.2.1).
+    Bayes-optimal under a uniform prior when eps > 0. Needs neither k nor eps. O(n).
+
+    Examples
+    --------
+    >>> attack_values([2, 0]).tolist()
+    [2, 0]
+    """
+    from ..errors import ParameterError
+    from ..simulation.util import as_array
+
+    arr = as_array(reports, "reports")
+    if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
+        msg = f"GRR reports must be a 1-D integer array, got shape {arr.shape} of {arr.dtype}"
+        raise ParameterError(msg)
+    return arr.astype(np.int64)
+
+
+__all__ += ["attack_values"]

@@ -648,24 +648,92 @@ class LH(Protocol):
         return symbolic.local_hashing(self.k, values["eps"], self._params["g"])
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> LHReports:
-        """Reports for n users (``qifldp.simulation.sample_lh``; options ``hash``, ``prime``).
+        """Local hashing for n users: hash each value, then GRR on the g hash values.
 
-        Examples
-        --------
-        >>> LH(4, 1.0, variant="olh").sample([0, 1], rng=0).g
-        4
-        """
-        from ..simulation import sample_lh
+        Parameters
+        ----------
+        xs, rng
+            As :meth:`Protocol.sample`: values in 0..k-1, and a generator or seed.
+        **options
+            ``hash``: ``"universal"`` (default), each user draws
+            h_{a,b}(x) = ((a x + b) mod P) mod g with a uniform in 1..P-1 and b in
+            0..P-1 (Carter-Wegman), stored as two integers per user; ``"uniform"``,
+            each user draws a uniformly random function over all g^k functions,
+            stored as a table of k values (the exact channel of the QIF paper,
+            :meth:`channel`; needs n k cells). ``prime``: the prime P of the
+            universal family, max(k, g) <= P <= 2^31 - 1 (default
+            :data:`qifldp.simulation.DEFAULT_PRIME`).
 
-        return sample_lh(xs, self.k, self.eps, self._params["g"], rng, **options)
-
-    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
-        """Unbiased frequencies (``qifldp.simulation.estimate_lh``); reports of this k and g.
+        Returns
+        -------
+        qifldp.simulation.LHReports
 
         Raises
         ------
-        ParameterError
-            Reports sampled with another k or g.
+        ParameterError, InputTypeError
+            Bad ``xs``, ``rng``, ``hash`` or ``prime``; another option.
+        SizeError
+            ``hash="uniform"`` with n k beyond :data:`qifldp.MAX_ENTRIES`.
+
+        Notes
+        -----
+        The universal family is pairwise independent, not fully random, so it is
+        *not* the channel of the QIF paper: for x != x' the collision probability
+        is :func:`qifldp.simulation.lh_collision_probability` (slightly below 1/g;
+        :meth:`estimate` uses the exact value, so it stays unbiased), and the joint
+        law of (h(0), ..., h(k-1)) differs, which changes the Bayes vulnerability
+        for k >= 3 (compare ``qifldp.asr(universal_lh_channel(k, eps, g, prime))``
+        with ``qifldp.asr(qifldp.local_hashing(k, eps, g))``). Use
+        ``hash="uniform"`` to simulate the paper's channel exactly. O(n)
+        (universal), O(n k) (uniform).
+
+        Examples
+        --------
+        >>> R = LH(4, 2.0, 3).sample([0, 1, 2, 3], rng=7)
+        >>> R.y.shape, int(R.y.max()) < 3, LH(4, 1.0, variant="olh").sample([0], rng=0).g
+        ((4,), True, 4)
+        """
+        from ..simulation import DEFAULT_PRIME, LHReports, universal_hash
+        from ..simulation.util import as_rng, as_values, check_prime, method_options
+
+        opts = method_options("sample", options, hash="universal", prime=DEFAULT_PRIME)
+        k, g, p = self.k, self.params["g"], self.params["p"]
+        check_choice("hash", opts["hash"], ("universal", "uniform"))
+        xs = as_values(xs, k)
+        rng = as_rng(rng)
+        n = xs.size
+        if opts["hash"] == "uniform":
+            check_size(n, k, "the hash tables of sample_lh(hash='uniform')", "hash='universal'")
+            dtype = np.uint8 if g <= 256 else (np.uint16 if g <= 65536 else np.uint32)
+            table = rng.integers(0, g, size=(n, k), dtype=dtype)
+            h = table[np.arange(n), xs].astype(np.int64)
+            a = b = None
+            prime_used = None
+        else:
+            prime_used = check_prime(opts["prime"], k, g)
+            table = None
+            a = rng.integers(1, prime_used, size=n, dtype=np.uint32)
+            b = rng.integers(0, prime_used, size=n, dtype=np.uint32)
+            h = universal_hash(a, b, xs, g, prime_used)
+        keep = rng.random(n) < p
+        r = rng.integers(0, g - 1, size=n)
+        y = np.where(keep, h, r + (r >= h))
+        return LHReports(y=y, k=k, g=g, a=a, b=b, prime=prime_used, table=table)
+
+    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
+        """Unbiased frequencies from LH reports of this k and g (either hash family).
+
+        ``reports``: the :class:`~qifldp.simulation.LHReports` of :meth:`sample` (the hash
+        family and prime are read from them); returns the float64 estimate of shape (k,).
+        Raises InputTypeError when ``reports`` is not an LHReports, ParameterError for
+        reports of another k or g, eps = 0, or no reports.
+
+        Notes
+        -----
+        C_v = #{j : h_j(v) = y_j}; p* = e^eps/(e^eps + g - 1) and q* from
+        :meth:`support_probabilities` with the exact collision probability of the
+        reports' hash family, so the estimate is unbiased for the universal family
+        too (Wang et al. 2017). O(n k).
 
         Examples
         --------
@@ -675,43 +743,71 @@ class LH(Protocol):
         >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
         [0.6, 0.3, 0.1]
         """
-        from ..simulation import LHReports, estimate_lh
+        from ..simulation import calibrate, support_counts
 
-        if isinstance(reports, LHReports) and (reports.k, reports.g) != (self.k, self.params["g"]):
+        R = check_lh_reports(reports)
+        if (R.k, R.g) != (self.k, self.params["g"]):
             msg = (
-                f"reports were sampled with k = {reports.k}, g = {reports.g}; this protocol has "
+                f"reports were sampled with k = {R.k}, g = {R.g}; this protocol has "
                 f"k = {self.k}, g = {self.params['g']}"
             )
             raise ParameterError(msg)
-        return estimate_lh(reports, self.eps, project=project)
+        family = R.hash_family
+        p, q = self.support_probabilities(hash=family, prime=R.prime)
+        if len(R) == 0:
+            msg = "reports must not be empty (n >= 1 users)"
+            raise ParameterError(msg)
+        return calibrate(support_counts(R), len(R), p, q, project=project)
 
-    def support_probabilities(
-        self, hash: str = "universal", prime: int | None = None
-    ) -> tuple[float, float]:
+    def support_probabilities(self, **options: Any) -> tuple[float, float]:
         """(p*, q*) for the hash family that :meth:`sample` uses.
 
         Parameters
         ----------
-        hash : {"universal", "uniform"}
-            As :meth:`sample` (default ``"universal"``).
-        prime : int, optional
-            The prime of the universal family (default
+        **options
+            ``hash``: ``"universal"`` (default) or ``"uniform"``, as :meth:`sample`;
+            ``prime``: the prime of the universal family (default
             :data:`qifldp.simulation.DEFAULT_PRIME`, as :meth:`sample`).
+
+        Returns
+        -------
+        (float, float)
+            p* = Pr[h(v) = y | value v], q* = Pr[h(v) = y | another value]; neither
+            depends on k.
+
+        Raises
+        ------
+        ParameterError, InputTypeError
+            A bad ``hash`` or ``prime``; another option.
+
+        Notes
+        -----
+        For x != v: h(v) = h(x) w.p. c (:func:`qifldp.simulation.lh_collision_probability`),
+        and then y = h(v) w.p. p*; otherwise y = h(v) w.p. q' = (1 - p*)/(g - 1).
+        With c = 1/g (uniform hashing) this is 1/g (Wang et al. 2017). O(1).
 
         Examples
         --------
         >>> LH(4, 0.0, 4).support_probabilities(hash="uniform")
         (0.25, 0.25)
         """
-        from ..simulation import DEFAULT_PRIME, lh_pq_star
+        from ..simulation import DEFAULT_PRIME, lh_collision_probability
+        from ..simulation.util import method_options
 
-        hash = check_choice("hash", hash, ("universal", "uniform"))
-        if hash == "uniform":
-            return lh_pq_star(self.eps, self._params["g"], None)
-        return lh_pq_star(self.eps, self._params["g"], DEFAULT_PRIME if prime is None else prime)
+        opts = method_options("support_probabilities", options, hash="universal", prime=None)
+        family = check_choice("hash", opts["hash"], ("universal", "uniform"))
+        g, p, qq = self.params["g"], self.params["p"], self.params["q"]
+        if family == "uniform":
+            return p, 1.0 / g
+        prime = DEFAULT_PRIME if opts["prime"] is None else opts["prime"]
+        c = lh_collision_probability(g, prime)
+        return p, c * p + (1.0 - c) * qq
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
-        """A uniform guess among the values that hash to the report (``attack_lh``).
+        """A uniform guess among the values that hash to the report (:func:`attack_hashes`).
+
+        ``reports``: the :class:`~qifldp.simulation.LHReports` of :meth:`sample`; ``rng``
+        draws the guesses. Returns one int64 guess per report; errors as :func:`attack_hashes`.
 
         Examples
         --------
@@ -719,6 +815,147 @@ class LH(Protocol):
         >>> P.attack(P.sample([0, 1, 2], rng=0), rng=0).shape
         (3,)
         """
-        from ..simulation import attack_lh
+        return attack_hashes(reports, rng)
 
-        return attack_lh(reports, rng)
+
+# ----------------------------------------------------------------------------------------
+# simulation helpers: the report check and the attack's routes
+# ----------------------------------------------------------------------------------------
+def check_lh_reports(reports: Any) -> LHReports:
+    """``reports`` itself when it is an LHReports; a clear InputTypeError otherwise.
+
+    Examples
+    --------
+    >>> check_lh_reports([1, 0])
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.InputTypeError: reports must be LHReports (from sample_lh), got list
+    """
+    from ..errors import InputTypeError
+    from ..simulation import LHReports
+
+    if not isinstance(reports, LHReports):
+        msg = f"reports must be LHReports (from sample_lh), got {type(reports).__name__}"
+        raise InputTypeError(msg)
+    return reports
+
+
+def attack_hashes(reports: LHReports, rng: Any = None) -> np.ndarray:
+    """Plausible-deniability attack on local hashing: a uniform guess among the values
+    hashing to the report, or among all values when none does.
+
+    Parameters
+    ----------
+    reports : qifldp.simulation.LHReports
+    rng : numpy.random.Generator or int, optional
+        Picks among the matching values (uniformly).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+        A value v with h_j(v) = y_j for each user j (any value when there is none).
+
+    Raises
+    ------
+    InputTypeError
+        ``reports`` is not an LHReports.
+
+    Notes
+    -----
+    The attack A_LH of the QIF paper (Sec. V-C) and of Arcolezi et al. (2023).
+    Bayes-optimal under a uniform prior (the posterior of x is proportional to
+    p if h(x) = y, q' otherwise). O(n k) by enumeration; for universal-hash
+    reports with k > :data:`LH_REJECTION_RATIO` g, about O(n g) by rejection
+    sampling (same law), in memory independent of k. Needs no eps.
+
+    Examples
+    --------
+    >>> R = LH(3, 50.0, 3).sample([0, 1, 2], rng=0)
+    >>> bool(np.all(R.matches()[np.arange(3), attack_hashes(R, rng=0)]))
+    True
+    """
+    from ..simulation.util import as_rng, choose_uniform_true, row_chunks
+
+    R = check_lh_reports(reports)
+    gen = as_rng(rng)
+    if R.table is None and R.k > LH_REJECTION_RATIO * R.g:
+        return _attack_lh_rejection(R, gen)
+    out = np.empty(len(R), dtype=np.int64)
+    for s, e in row_chunks(len(R), R.k, cells=1 << 20):
+        out[s:e] = choose_uniform_true(R.matches(s, e), gen)
+    return out
+
+
+#: attack_lh on universal-hash reports draws its guess by rejection (uniform values
+#: until one hashes to the report) when k > LH_REJECTION_RATIO * g, instead of
+#: enumerating all k values of every user: about g hash evaluations per user, in
+#: memory independent of k.
+LH_REJECTION_RATIO: int = 8
+
+#: Candidates per user tried by rejection before the exact enumeration takes over
+#: (in multiples of g; the expected number is about g when h(v) = y for ~k/g values).
+LH_REJECTION_TRIES: int = 64
+
+
+def _attack_lh_rejection(R: LHReports, rng: np.random.Generator) -> np.ndarray:
+    """Uniform guess among {v : h_j(v) = y_j} per user, by rejection sampling.
+
+    The first hit of i.i.d. uniform candidates is uniform over the hits, so the
+    guess has the law of :func:`choose_uniform_true` on the user's match row.
+    Users without a hit after ``LH_REJECTION_TRIES * g`` candidates (very few
+    matches, or none) are enumerated exactly in blocks of values
+    (:func:`_lh_enumerate`); mixing the two routes keeps the law exact.
+    """
+    from ..simulation import universal_hash
+    from ..simulation.util import CHUNK_CELLS
+
+    n, k, g = len(R), R.k, R.g
+    a, b, prime = R.universal_parameters()
+    out = np.empty(n, dtype=np.int64)
+    active = np.arange(n)
+    tried = 0
+    while active.size and tried < LH_REJECTION_TRIES * g:
+        per_user = max(1, min(4 * g, CHUNK_CELLS // active.size))
+        v = rng.integers(0, k, size=(active.size, per_user), dtype=np.int64)
+        h = universal_hash(a[active, None], b[active, None], v, g, prime)
+        hit = h == R.y[active, None]
+        found = hit.any(axis=1)
+        first = hit.argmax(axis=1)
+        out[active[found]] = v[found, first[found]]
+        active = active[~found]
+        tried += per_user
+    for j in active:
+        out[j] = _lh_enumerate(R, int(j), rng)
+    return out
+
+
+def _lh_enumerate(R: LHReports, j: int, rng: np.random.Generator) -> int:
+    """Uniform value among {v : h_j(v) = y_j} (uniform over 0..k-1 if empty), in blocks."""
+    from ..simulation import universal_hash
+    from ..simulation.util import CHUNK_CELLS
+
+    A, B, prime = R.universal_parameters()
+    a, b, y = int(A[j]), int(B[j]), int(R.y[j])
+    blocks = [(s, min(R.k, s + CHUNK_CELLS)) for s in range(0, R.k, CHUNK_CELLS)]
+
+    def hits(s: int, e: int) -> np.ndarray:
+        return universal_hash(a, b, np.arange(s, e, dtype=np.int64), R.g, prime) == y
+
+    counts = [int(np.count_nonzero(hits(s, e))) for s, e in blocks]
+    total = sum(counts)
+    if total == 0:
+        return int(rng.integers(0, R.k))
+    r = int(rng.integers(0, total))
+    for (s, e), c in zip(blocks, counts, strict=True):
+        if r < c:
+            return s + int(np.flatnonzero(hits(s, e))[r])
+        r -= c
+    raise AssertionError("unreachable: r < total")
+
+
+__all__ += [
+    "LH_REJECTION_RATIO",
+    "LH_REJECTION_TRIES",
+    "check_lh_reports",
+    "attack_hashes",
+]

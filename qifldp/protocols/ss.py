@@ -393,19 +393,103 @@ class SS(Protocol):
         return symbolic.subset_selection(self.k, values["eps"], self._params["omega"])
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
-        """Subsets for n users (``qifldp.simulation.sample_ss``; option ``output``).
+        """omega-subsets for n users: the truth w.p. p, the rest uniform among the others.
+
+        Parameters
+        ----------
+        xs, rng
+            As :meth:`Protocol.sample`: values in 0..k-1, and a generator or seed.
+        **options
+            ``output``: ``"subsets"`` (default), an (n, omega) int64 array, each row
+            sorted ascending (the output labels of ``qifldp.subset_selection`` are
+            these rows as tuples); ``"membership"``, an (n, k) boolean matrix, row j
+            marking user j's subset.
+
+        Returns
+        -------
+        numpy.ndarray
+
+        Raises
+        ------
+        ParameterError, InputTypeError
+            Bad ``xs``, ``rng`` or ``output``; another option; k above
+            :data:`qifldp.simulation.util.MAX_SS_K`.
+        SizeError
+            The output (n omega int64, or n k booleans) beyond the memory budget.
+
+        Notes
+        -----
+        The true value is included with probability p = omega e^eps/(omega e^eps + k - omega);
+        the remaining omega - 1 (or omega) values are a uniform subset of the k - 1
+        others. When k <= :data:`SS_DENSE_RATIO` omega they are drawn by Floyd's
+        algorithm on a membership mask, vectorised over users (drawing the
+        complement when it is smaller), or by random keys for
+        :data:`SS_KEYS_MIN_K` < k <= :data:`SS_KEYS_MAX_K`; otherwise sparsely, as
+        the first distinct values of uniform draws, so the work is sized by
+        n omega, never by n k. Blocks of about 2^20 cells. Time O(n omega log omega)
+        (plus O(n k) for the membership matrix); the output is checked against
+        ``qifldp.simulation.MEMORY_BUDGET_BYTES`` before it is allocated.
 
         Examples
         --------
-        >>> SS(4, 1.0, omega=2).sample([0, 3], rng=0).shape
-        (2, 2)
+        >>> S = SS(6, 1.0, omega=2).sample([0, 3], rng=0)
+        >>> S.shape, bool((S[:, 0] < S[:, 1]).all())
+        ((2, 2), True)
         """
-        from ..simulation import sample_ss
+        from ..errors import ParameterError
+        from ..simulation.util import MAX_SS_K, as_rng, as_values, check_memory, method_options
+        from ..validation import check_choice
 
-        return sample_ss(xs, self.k, self.eps, self._params["omega"], rng, **options)
+        output = method_options("sample", options, output="subsets")["output"]
+        k, omega, p = self.k, self.params["omega"], self.params["p"]
+        check_choice("output", output, ("subsets", "membership"))
+        if k > MAX_SS_K:
+            msg = f"k must be <= {MAX_SS_K} for sample_ss (values are stored as int64), got {k}"
+            raise ParameterError(msg)
+        xs = as_values(xs, k)
+        rng = as_rng(rng)
+        n = xs.size
+        alt = "fewer users per call (sample in batches and concatenate)"
+        if output == "membership":
+            check_memory(n, k, f"the (n, k) membership matrix of sample_ss (n = {n}, k = {k})", alt)
+            out = np.zeros((n, k), dtype=bool)
+        else:
+            check_memory(
+                n * omega, 8, f"the (n, omega) subsets of sample_ss (n = {n}, omega = {omega})", alt
+            )
+            out = np.empty((n, omega), dtype=np.int64)
+        dense = k <= SS_DENSE_RATIO * omega
+        keys = dense and SS_KEYS_MIN_K < k <= SS_KEYS_MAX_K
+        # rows per block: about 2^20 cells of working storage, and row * k < 2^62 (int64 codes)
+        step = max(1, min((1 << 20) // (k + 1 if dense else omega), (1 << 62) // (k + 1)))
+        for s in range(0, n, step):
+            e = min(n, s + step)
+            if dense and not keys:
+                mask = _ss_mask(xs[s:e], k, omega, p, rng)
+                if output == "membership":
+                    out[s:e] = mask[:, :k]
+                else:  # row-major positions of the True cells, already sorted within each row
+                    out[s:e] = (np.flatnonzero(mask) % (k + 1)).reshape(e - s, omega)
+            else:
+                draw = _ss_subsets_keys if keys else _ss_subsets_sparse
+                sub = draw(xs[s:e], k, omega, p, rng)
+                if output == "membership":
+                    out[np.repeat(np.arange(s, e), omega), sub.reshape(-1)] = True
+                else:
+                    out[s:e] = sub
+        return out
 
     def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
-        """Unbiased frequencies (``qifldp.simulation.estimate_ss``; omega checked on the reports).
+        """Unbiased frequencies from omega-SS reports (subsets or membership rows).
+
+        ``reports``: the (n, omega) subsets or (n, k) membership rows of :meth:`sample`;
+        returns the float64 estimate of shape (k,). Raises ParameterError for p* = q*
+        (eps = 0 or omega = k), reports of another omega, or no reports.
+
+        Notes
+        -----
+        Support counts C_v = #subsets containing v, calibrated with (p*, q*) of
+        :meth:`support_probabilities` (Wang et al. 2016). O(n omega) or O(n k).
 
         Examples
         --------
@@ -415,9 +499,12 @@ class SS(Protocol):
         >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
         [0.4, 0.3, 0.2, 0.1]
         """
-        from ..simulation import estimate_ss
+        from ..simulation import calibrate, support_counts
+        from ..simulation.util import n_reports
 
-        return estimate_ss(reports, self.k, self.eps, self._params["omega"], project=project)
+        report_omega(reports, self.k, self.params["omega"])  # omega read from the reports
+        counts = support_counts(reports, self.k)
+        return calibrate(counts, n_reports(reports), *self.support_probabilities(), project=project)
 
     def support_probabilities(self, **options: Any) -> tuple[float, float]:
         """(p*, q*) = (p, q): Pr[v in the subset | x = v] and Pr[v in the subset | x != v].
@@ -428,16 +515,262 @@ class SS(Protocol):
         [0.5, 0.5]
         """
         no_options("support_probabilities", options)
-        return self._params["p"], self._params["q"]
+        return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
-        """A uniform guess within each reported subset (``qifldp.simulation.attack_ss``).
+        """A uniform guess within each reported subset (:func:`attack_subsets`).
+
+        ``reports``: the subsets or membership rows of :meth:`sample`; ``rng`` draws the
+        guesses. Returns one int64 guess per report; errors as :func:`attack_subsets`.
 
         Examples
         --------
         >>> SS(4, 1.0, omega=1).attack([[2], [0]], rng=0).tolist()
         [2, 0]
         """
-        from ..simulation import attack_ss
+        return attack_subsets(reports, rng)
 
-        return attack_ss(reports, rng)
+
+# ----------------------------------------------------------------------------------------
+# simulation helpers: the sampler's routes and the report checks
+# ----------------------------------------------------------------------------------------
+#: SS.sample draws subsets on an (n, k) membership mask (Floyd's algorithm) when
+#: k <= SS_DENSE_RATIO * omega (the mask is then at most this many times the output);
+#: otherwise it draws each subset sparsely, in O(omega) memory per user.
+SS_DENSE_RATIO: int = 4
+
+#: In the dense regime (k <= SS_DENSE_RATIO * omega), domains with
+#: SS_KEYS_MIN_K < k <= SS_KEYS_MAX_K draw each subset as the smallest of k − 1
+#: uniform keys (one vectorised argpartition per block of users) instead of
+#: Floyd's algorithm, whose ω − 1 sequential steps per block dominate when a block
+#: holds few users; the keys of one user take at most 8 SS_KEYS_MAX_K bytes.
+SS_KEYS_MIN_K: int = 1024
+SS_KEYS_MAX_K: int = (1 << 22) + 1
+
+
+def _ss_mask(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
+    """Membership rows of ω-SS for a block of users, shape (n, k + 1) (last column False).
+
+    The true value x is in the subset w.p. p; the rest is a uniform subset of
+    the m = k − 1 other values, of size s_in = ω − 1 (x in) or s_out = ω (x out),
+    drawn by Floyd's algorithm over indices 0..m-1 mapped to values by
+    i -> i + [i >= x]: for j = m − s, ..., m − 1 draw t uniform in 0..j and add t,
+    or j if t is already chosen. When ω − 1 > m − ω the complement (sizes
+    m − ω + 1, m − ω) is drawn instead and inverted. The two sizes differ by
+    one, so all users share Floyd's steps except the first, which only the
+    larger group takes (the others write to a scratch column).
+    """
+    n = xs.size
+    m = k - 1
+    incl = rng.random(n) < p
+    complement = omega - 1 > m - omega
+    s_in, s_out = (m - omega + 1, m - omega) if complement else (omega - 1, omega)
+    steps = max(s_in, s_out)
+    big = incl if s_in > s_out else ~incl  # the group of the larger size
+    mask = np.zeros((n, k + 1), dtype=bool)  # column k: scratch
+    if steps:
+        flat = mask.reshape(-1)
+        base = np.arange(n) * (k + 1)
+        for step, j in enumerate(range(m - steps, m)):
+            t = rng.integers(0, j + 1, size=n)  # uniform in 0..j (exact)
+            t += t >= xs  # index -> value (skip x)
+            t += base
+            vj = base + (xs <= j)  # j -> value, as a flat index
+            vj += j
+            choice = np.where(flat[t], vj, t)
+            if step == 0 and s_in != s_out:
+                choice = np.where(big, choice, base + k)
+            flat[choice] = True
+    rows = np.arange(n)
+    if complement:
+        np.logical_not(mask, out=mask)
+        mask[rows, xs] = False
+    mask[:, k] = False
+    mask[rows[incl], xs[incl]] = True
+    return mask  # (n, k + 1), last column all False
+
+
+def _ss_subsets_keys(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
+    """Sorted ω-SS subsets of a block of users, shape (n, ω), by random keys.
+
+    The true value x is in the subset w.p. p; the other values are the indices
+    of the ω − 1 (x in) or ω (x out) smallest of m = k − 1 i.i.d. uniform keys,
+    a uniform subset of that size, mapped to values by i -> i + [i >= x]. One
+    argpartition at position ω − 1 gives both: its first ω − 1 columns are the
+    ω − 1 smallest keys and its first ω columns the ω smallest. O(n k).
+    """
+    n = xs.size
+    m = k - 1
+    incl = rng.random(n) < p
+    if omega - 1 >= m:  # omega = k: p = 1, every subset is the whole domain
+        return np.broadcast_to(np.arange(k, dtype=np.int64), (n, k)).copy()
+    part = np.argpartition(rng.random((n, m)), omega - 1, axis=1)[:, :omega]
+    part = part.astype(np.int64, copy=False)
+    values = part + (part >= xs[:, None])
+    values[incl, omega - 1] = xs[incl]  # x replaces the ω-th smallest key
+    values.sort(axis=1)
+    return values
+
+
+def _ss_subsets_sparse(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
+    """Sorted ω-SS subsets of a block of users, shape (n, ω), in O(n ω) memory.
+
+    The true value x is in the subset w.p. p; the other s = ω − 1 (x in) or ω
+    (x out) values are the first s *distinct* values of an i.i.d. uniform
+    sequence over the m = k − 1 indices 0..m-1 (mapped to values by
+    i -> i + [i >= x]). That set is uniform over the s-subsets (the sequence's
+    law is invariant under permutations of the indices). Vectorised in rounds:
+    each user draws exactly as many values as it still lacks, and the new
+    distinct ones join its set, so no user ever overshoots. With s < m / 3 at
+    most a third of the draws collide, so the number of rounds is O(log s).
+    Values are kept as row-coded int64 ``row * m + index`` in one sorted array.
+    """
+    n = xs.size
+    m = k - 1
+    rows = np.arange(n, dtype=np.int64)
+    incl = rng.random(n) < p
+    s_row = np.where(incl, omega - 1, omega).astype(np.int64)
+    codes = np.empty(0, dtype=np.int64)
+    need = s_row.copy()
+    while True:
+        total = int(need.sum())
+        if total == 0:
+            break
+        new = np.repeat(rows, need) * m + rng.integers(0, m, size=total, dtype=np.int64)
+        new.sort()
+        if new.size > 1:  # distinct new values (np.unique without its hashing path)
+            new = new[np.concatenate(([True], new[1:] != new[:-1]))]
+        if codes.size:
+            pos = np.searchsorted(codes, new)
+            seen = pos < codes.size
+            seen[seen] = codes[pos[seen]] == new[seen]
+            new = new[~seen]
+        codes = np.sort(np.concatenate((codes, new)), kind="stable")
+        need = s_row - np.bincount(codes // m, minlength=n)
+    owner = codes // m
+    idx = codes % m
+    values = idx + (idx >= xs[owner])
+    coded = owner * k + values
+    coded = np.concatenate((coded, rows[incl] * k + xs[incl]))
+    coded.sort(kind="stable")
+    return (coded % k).reshape(n, omega)
+
+
+def report_omega(reports: Any, k: int, omega: int | None = None) -> int:
+    """The subset size omega of SS reports, checked against ``omega`` when given.
+
+    Parameters
+    ----------
+    reports : numpy.ndarray
+        (n, omega) subsets or an (n, k) boolean membership matrix.
+    k : int
+        Domain size, ``k >= 2``.
+    omega : int, optional
+        The expected subset size.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ParameterError
+        Reports not 2-D, membership rows of different sizes, a mismatch with
+        ``omega``, or no reports and no ``omega``.
+
+    Examples
+    --------
+    >>> report_omega(np.array([[0, 2], [1, 3]]), 4)
+    2
+    """
+    from ..errors import ParameterError
+    from ..simulation.util import as_array
+    from ..validation import check_int
+
+    check_int("k", k, minimum=2)
+    arr = as_array(reports, "reports")
+    if arr.ndim != 2:
+        msg = (
+            "SS reports must be (n, omega) subsets or an (n, k) membership matrix, "
+            f"got shape {arr.shape}"
+        )
+        raise ParameterError(msg)
+    found: int | None
+    if arr.dtype == np.bool_:
+        sizes = np.count_nonzero(arr, axis=1)
+        found = int(sizes[0]) if sizes.size else omega
+        if sizes.size and np.any(sizes != found):
+            msg = "SS membership rows must all have the same number omega of set entries"
+            raise ParameterError(msg)
+    else:
+        found = arr.shape[1]
+    if omega is not None:
+        omega = check_int("omega", omega, minimum=1)
+    if omega is not None and found is not None and omega != found:
+        msg = f"omega = {omega} does not match the reports' subset size {found}"
+        raise ParameterError(msg)
+    if found is None:
+        msg = "omega must be given when there are no reports"
+        raise ParameterError(msg)
+    return found
+
+
+def attack_subsets(reports: Any, rng: Any = None) -> np.ndarray:
+    """Plausible-deniability attack on omega-SS: a uniform guess within the reported subset.
+
+    Parameters
+    ----------
+    reports : numpy.ndarray
+        (n, omega) subsets or (n, k) boolean membership (from :meth:`SS.sample`).
+    rng : numpy.random.Generator or int, optional
+        Picks the member of each subset (uniformly).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+        One member of each reported subset.
+
+    Raises
+    ------
+    ParameterError
+        Reports not 2-D.
+    InputTypeError
+        Non-integer subsets.
+
+    Notes
+    -----
+    Arcolezi et al. (VLDB 2023, Sec. 3.2.1). Bayes-optimal under a uniform
+    prior: the posterior of x is proportional to p/C(k-1, omega-1) inside the
+    subset and (1 - p)/C(k-1, omega) outside. Needs neither k nor eps.
+    O(n) (subsets) or O(n k) (membership).
+
+    Examples
+    --------
+    >>> guesses = attack_subsets(np.array([[1, 3], [0, 2]]), rng=0).tolist()
+    >>> guesses in ([1, 0], [1, 2], [3, 0], [3, 2])
+    True
+    """
+    from ..errors import InputTypeError, ParameterError
+    from ..simulation.util import as_array, as_rng, choose_uniform_true
+
+    arr = as_array(reports, "reports")
+    rng = as_rng(rng)
+    if arr.ndim != 2:
+        msg = (
+            "SS reports must be (n, omega) subsets or an (n, k) membership matrix, "
+            f"got shape {arr.shape}"
+        )
+        raise ParameterError(msg)
+    if arr.dtype == np.bool_:
+        return choose_uniform_true(arr, rng)
+    if not np.issubdtype(arr.dtype, np.integer):
+        msg = f"SS subsets must be integers, got dtype {arr.dtype}"
+        raise InputTypeError(msg)
+    n, omega = arr.shape
+    if omega == 0:
+        msg = "SS subsets must have omega >= 1 columns, got shape (n, 0)"
+        raise ParameterError(msg)
+    return arr[np.arange(n), rng.integers(0, omega, size=n)].astype(np.int64)
+
+
+__all__ += ["SS_DENSE_RATIO", "SS_KEYS_MIN_K", "SS_KEYS_MAX_K", "report_omega", "attack_subsets"]

@@ -618,23 +618,38 @@ class UE(Protocol):
         build = symbolic.sue if self.name == "sue" else symbolic.oue
         return build(self.k, values["eps"])
 
-    def sample(self, xs: Any, rng: Any = None) -> np.ndarray:
-        """Bit vectors, shape (n, k) (``qifldp.simulation.sample_ue`` / ``_sue`` / ``_oue``).
+    def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
+        """Bit vectors for n users: one-hot encode, keep the 1-bit w.p. p, set each 0-bit w.p. q.
+
+        Parameters as :meth:`Protocol.sample` (no options); returns the (n, k) boolean
+        bit vectors (the output labels of :meth:`channel` are these rows as tuples of
+        0/1). Raises ParameterError / InputTypeError for bad ``xs`` or ``rng`` or an
+        option, SizeError when n k exceeds :data:`qifldp.MAX_ENTRIES`.
+
+        Notes
+        -----
+        :func:`sample_bits` with this protocol's p and q (eps = 0, where SUE and
+        OUE have p = q = 1/2, is allowed). O(n k).
 
         Examples
         --------
         >>> UE(3, 60.0, variant="sue").sample([1], rng=0).astype(int).tolist()
         [[0, 1, 0]]
         """
-        from .. import simulation
-
-        if self.name == "ue":
-            return simulation.sample_ue(xs, self.k, self._params["p"], self._params["q"], rng)
-        build = simulation.sample_sue if self.name == "sue" else simulation.sample_oue
-        return build(xs, self.k, self.eps, rng)
+        no_options("sample", options)
+        return sample_bits(xs, self.k, self.params["p"], self.params["q"], rng)
 
     def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
-        """Unbiased frequencies from (n, k) bit vectors (``qifldp.simulation.estimate_ue`` ...).
+        """Unbiased frequencies from (n, k) bit vectors: the 1-bits, calibrated with p and q.
+
+        ``reports``: the (n, k) bit vectors of :meth:`sample` (booleans or 0/1); returns
+        the float64 estimate of shape (k,). Raises ParameterError for p = q (SUE or OUE
+        at eps = 0), reports of another shape, or no reports.
+
+        Notes
+        -----
+        :func:`estimate_bits`: C_v = number of reports with bit v set; p* = p,
+        q* = q (Wang et al. 2017, Sec. 4.1). O(n k).
 
         Examples
         --------
@@ -643,14 +658,8 @@ class UE(Protocol):
         >>> P.estimate(P.sample(np.repeat([0, 1], [7000, 3000]), rng=0)).round(1).tolist()
         [0.7, 0.3]
         """
-        from .. import simulation
-
         check_bit_width(reports, self.k)
-        if self.name == "ue":
-            p, q = self._params["p"], self._params["q"]
-            return simulation.estimate_ue(reports, p, q, project=project)
-        build = simulation.estimate_sue if self.name == "sue" else simulation.estimate_oue
-        return build(reports, self.eps, project=project)
+        return estimate_bits(reports, self.params["p"], self.params["q"], project)
 
     def support_probabilities(self, **options: Any) -> tuple[float, float]:
         """(p*, q*) = (p, q): a report supports the values of its 1-bits.
@@ -661,10 +670,13 @@ class UE(Protocol):
         (0.75, 0.25)
         """
         no_options("support_probabilities", options)
-        return self._params["p"], self._params["q"]
+        return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
-        """A uniform guess among the set bits (all k when none) (``attack_ue``).
+        """A uniform guess among the set bits, all k when none is set (:func:`attack_bits`).
+
+        ``reports``: the (n, k) bit vectors of :meth:`sample`; ``rng`` draws the guesses.
+        Returns one int64 guess per report; errors as :func:`attack_bits`.
 
         Examples
         --------
@@ -672,7 +684,168 @@ class UE(Protocol):
         >>> UE(3, 1.0, variant="oue").attack(np.array([[0, 1, 0]], dtype=bool), rng=0).tolist()
         [1]
         """
-        from ..simulation import attack_ue
-
         check_bit_width(reports, self.k)
-        return attack_ue(reports, rng)
+        return attack_bits(reports, rng)
+
+
+# ----------------------------------------------------------------------------------------
+# simulation helpers: bit vectors (shared with THE)
+# ----------------------------------------------------------------------------------------
+def sample_bits(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndarray:
+    """Independent report bits: bit v of user j is 1 w.p. p if v = x_j, else w.p. q.
+
+    Parameters
+    ----------
+    xs : array_like of int, shape (n,)
+        Values in 0..k-1.
+    k : int
+        Domain size, ``k >= 2``.
+    p, q : float
+        Probabilities in [0, 1], not checked here (p = q is allowed: eps = 0).
+    rng : numpy.random.Generator or int, optional
+        Generator or seed; None draws fresh entropy.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n, k)
+        Row j: the reported bits of user j.
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        Bad ``k``, ``xs`` or ``rng``.
+    SizeError
+        n k beyond :data:`qifldp.MAX_ENTRIES`.
+
+    Notes
+    -----
+    Bit v of user j is [U < p] if v = x_j else [U < q], U uniform on [0, 1),
+    generated in cache-sized blocks. O(n k).
+
+    Examples
+    --------
+    >>> sample_bits([0, 2], 3, 1.0, 0.0, rng=0).astype(int).tolist()
+    [[1, 0, 0], [0, 0, 1]]
+    """
+    from ..channel import check_size
+    from ..simulation.util import as_rng, as_values, row_chunks
+    from ..validation import check_int
+
+    k = check_int("k", k, minimum=2)
+    xs = as_values(xs, k)
+    gen = as_rng(rng)
+    n = xs.size
+    check_size(n, k, "the bit matrix of sample_ue", "fewer users per call")
+    bits = np.empty((n, k), dtype=bool)
+    buf = np.empty(0)
+    for s, e in row_chunks(n, k):
+        m = e - s
+        if buf.size != m * k:
+            buf = np.empty((m, k))
+        gen.random(out=buf)
+        np.less(buf, q, out=bits[s:e])
+        bits[np.arange(s, e), xs[s:e]] = gen.random(m) < p
+    return bits
+
+
+def estimate_bits(bits: Any, p: float, q: float, project: bool = False) -> np.ndarray:
+    """Unbiased frequencies from (n, k) report bits with Pr[bit v | x = v] = p, else q.
+
+    Parameters
+    ----------
+    bits : numpy.ndarray of bool (or 0/1), shape (n, k)
+    p, q : float
+        The support probabilities p* and q*, p != q.
+    project : bool
+        Project the estimate onto the probability simplex.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (k,)
+        The estimated frequency of each value v = 0..k-1.
+
+    Raises
+    ------
+    ParameterError
+        p = q, bits not an (n, k) 0/1 matrix, no reports.
+
+    Notes
+    -----
+    f_v = (C_v / n - q) / (p - q) with C_v the number of reports with bit v set
+    (:func:`qifldp.simulation.calibrate`). O(n k).
+
+    Examples
+    --------
+    >>> estimate_bits(np.array([[1, 0], [1, 1]], dtype=bool), 0.75, 0.25).tolist()
+    [1.5, 0.5]
+    """
+    from ..simulation import calibrate, support_counts
+    from ..simulation.util import check_bits, n_reports
+
+    arr = check_bits(bits)
+    return calibrate(support_counts(arr), n_reports(arr), p, q, project=project)
+
+
+def attack_bits(bits: Any, rng: Any = None) -> np.ndarray:
+    """Plausible-deniability attack on bit vectors (UE, SUE, OUE, THE): a uniform guess
+    among the set bits, or among all k values when no bit is set.
+
+    Parameters
+    ----------
+    bits : numpy.ndarray of bool (or 0/1), shape (n, k)
+    rng : numpy.random.Generator or int, optional
+        Picks among the set bits (uniformly).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+        The index of a set bit of each row, or of any bit in a row of zeros.
+
+    Raises
+    ------
+    ParameterError
+        bits not 2-D.
+    InputTypeError
+        bits neither boolean nor 0/1 integers.
+
+    Notes
+    -----
+    Arcolezi et al. (VLDB 2023, Sec. 3.2.1). Bayes-optimal under a uniform prior
+    when p > q: the likelihood of x is proportional to (p/q)^{b_x}
+    ((1-p)/(1-q))^{1-b_x}. Needs neither k nor eps. O(n k).
+
+    Examples
+    --------
+    >>> attack_bits(np.array([[0, 1, 0]], dtype=bool), rng=0).tolist()
+    [1]
+    """
+    from ..errors import ParameterError
+    from ..simulation.util import as_array, as_rng, choose_uniform_true
+
+    arr = as_array(bits, "bits")
+    if arr.ndim != 2 or arr.shape[1] == 0:
+        msg = f"bits must be an (n, k) boolean matrix with k >= 1, got shape {arr.shape}"
+        raise ParameterError(msg)
+    if arr.dtype != np.bool_:
+        if np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1)):
+            arr = arr.astype(bool)
+        else:
+            msg = f"bits must be boolean (or 0/1), got dtype {arr.dtype}"
+            raise InputTypeError(msg)
+    return choose_uniform_true(arr, as_rng(rng))
+
+
+def bit_width(bits: Any) -> int:
+    """The domain size k of (n, k) bit reports, checked as :func:`estimate_bits` checks them.
+
+    Examples
+    --------
+    >>> bit_width([[True, False, False]])
+    3
+    """
+    from ..simulation.util import check_bits
+
+    return int(check_bits(bits).shape[1])
+
+
+__all__ += ["sample_bits", "estimate_bits", "attack_bits", "bit_width"]

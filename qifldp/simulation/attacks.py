@@ -1,4 +1,11 @@
-"""Data-reconstruction attacks on simulated reports: Bayes-optimal and plausible-deniability."""
+"""Data-reconstruction attacks on simulated reports: Bayes-optimal for any channel, and the
+flat names of the protocols' plausible-deniability attacks.
+
+:func:`bayes_attack`, :func:`empirical_asr` and :func:`simulate_attack` work on
+any channel. Each protocol's attack is its method ``Protocol.attack`` in
+:mod:`qifldp.protocols`; ``attack_grr`` ... ``attack_lh`` are flat aliases of the
+family helpers behind those methods (the attacks need neither k nor eps).
+"""
 
 from __future__ import annotations
 
@@ -8,21 +15,18 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_real
 from ..channel import as_channel
-from ..errors import InputTypeError, ParameterError
+from ..errors import ParameterError
 from ..priors import as_prior
-from ._util import (
-    CHUNK_CELLS,
-    as_array,
-    as_rng,
-    as_values,
-    check_memory,
-    check_n,
-    choose_uniform_true,
-    row_chunks,
-)
-from .samplers import LHReports, sample, universal_hash
+from ..protocols.grr import attack_values
+from ..protocols.lh import LH_REJECTION_RATIO as LH_REJECTION_RATIO
+from ..protocols.lh import LH_REJECTION_TRIES as LH_REJECTION_TRIES
+from ..protocols.lh import attack_hashes
+from ..protocols.ss import attack_subsets
+from ..protocols.ue import attack_bits
+from ..validation import check_real
+from .samplers import LHReports, sample
+from .util import as_array, as_rng, as_values, check_memory, check_n, flat_alias, row_chunks
 
 __all__ = [
     "TIE_RTOL",
@@ -159,266 +163,39 @@ def bayes_attack(
     return rows_all[offsets[inv] + pick].astype(np.int64)
 
 
+@flat_alias("grr.attack_values", ">>> attack_grr([2, 0]).tolist()", "[2, 0]")
 def attack_grr(reports: Any) -> np.ndarray:
-    """Plausible-deniability attack on GRR: guess the reported value.
-
-    Parameters
-    ----------
-    reports : array_like of int, shape (n,)
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (n,)
-
-    Raises
-    ------
-    ParameterError
-        Reports not a 1-D integer array.
-
-    Notes
-    -----
-    Expected accuracy e^ε/(e^ε + k − 1) (Arcolezi et al., VLDB 2023, Sec. 3.2.1).
-    Bayes-optimal under a uniform prior when ε > 0. O(n).
-
-    Examples
-    --------
-    >>> attack_grr([2, 0]).tolist()
-    [2, 0]
-    """
-    arr = as_array(reports, "reports")
-    if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
-        msg = f"GRR reports must be a 1-D integer array, got shape {arr.shape} of {arr.dtype}"
-        raise ParameterError(msg)
-    return arr.astype(np.int64)
+    return attack_values(reports)
 
 
+@flat_alias("ss.attack_subsets", ">>> attack_ss(np.array([[1], [0]]), rng=0).tolist()", "[1, 0]")
 def attack_ss(reports: Any, rng: Any = None) -> np.ndarray:
-    """Plausible-deniability attack on ω-SS: a uniform guess within the reported subset.
-
-    Parameters
-    ----------
-    reports : numpy.ndarray
-        (n, ω) subsets or (n, k) boolean membership (from :func:`sample_ss`).
-    rng : numpy.random.Generator or int, optional
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (n,)
-
-    Raises
-    ------
-    ParameterError
-        Reports not 2-D.
-    InputTypeError
-        Non-integer subsets.
-
-    Notes
-    -----
-    Arcolezi et al. (VLDB 2023, Sec. 3.2.1). Bayes-optimal under a uniform
-    prior: the posterior of x is proportional to p/C(k−1, ω−1) inside the
-    subset and (1 − p)/C(k−1, ω) outside. O(n) (subsets) or O(n k) (membership).
-
-    Examples
-    --------
-    >>> attack_ss(np.array([[1, 3], [0, 2]]), rng=0).tolist() in ([1, 0], [1, 2], [3, 0], [3, 2])
-    True
-    """
-    arr = as_array(reports, "reports")
-    rng = as_rng(rng)
-    if arr.ndim != 2:
-        msg = (
-            "SS reports must be (n, omega) subsets or an (n, k) membership matrix, "
-            f"got shape {arr.shape}"
-        )
-        raise ParameterError(msg)
-    if arr.dtype == np.bool_:
-        return choose_uniform_true(arr, rng)
-    if not np.issubdtype(arr.dtype, np.integer):
-        msg = f"SS subsets must be integers, got dtype {arr.dtype}"
-        raise InputTypeError(msg)
-    n, omega = arr.shape
-    if omega == 0:
-        msg = "SS subsets must have omega >= 1 columns, got shape (n, 0)"
-        raise ParameterError(msg)
-    return arr[np.arange(n), rng.integers(0, omega, size=n)].astype(np.int64)
+    return attack_subsets(reports, rng)
 
 
+@flat_alias(
+    "ue.attack_bits", ">>> attack_ue(np.array([[0, 1, 0]], dtype=bool), rng=0).tolist()", "[1]"
+)
 def attack_ue(bits: Any, rng: Any = None) -> np.ndarray:
-    """Plausible-deniability attack on unary encoding (SUE, OUE) and THE bit vectors.
-
-    Parameters
-    ----------
-    bits : numpy.ndarray of bool, shape (n, k)
-    rng : numpy.random.Generator or int, optional
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (n,)
-
-    Raises
-    ------
-    ParameterError
-        bits not 2-D.
-    InputTypeError
-        bits neither boolean nor 0/1 integers.
-
-    Notes
-    -----
-    Guess uniformly among the set bits, or uniformly among all k values when no
-    bit is set (Arcolezi et al., VLDB 2023, Sec. 3.2.1). Bayes-optimal under a
-    uniform prior when p > q: the likelihood of x is proportional to
-    (p/q)^{b_x} ((1−p)/(1−q))^{1−b_x}. O(n k).
-
-    Examples
-    --------
-    >>> attack_ue(np.array([[0, 1, 0]], dtype=bool), rng=0).tolist()
-    [1]
-    """
-    arr = as_array(bits, "bits")
-    if arr.ndim != 2 or arr.shape[1] == 0:
-        msg = f"bits must be an (n, k) boolean matrix with k >= 1, got shape {arr.shape}"
-        raise ParameterError(msg)
-    if arr.dtype != np.bool_:
-        if np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1)):
-            arr = arr.astype(bool)
-        else:
-            msg = f"bits must be boolean (or 0/1), got dtype {arr.dtype}"
-            raise InputTypeError(msg)
-    return choose_uniform_true(arr, as_rng(rng))
+    return attack_bits(bits, rng)
 
 
+@flat_alias(
+    "ue.attack_bits", ">>> attack_the(np.array([[0, 0, 1]], dtype=bool), rng=0).tolist()", "[2]"
+)
 def attack_the(bits: Any, rng: Any = None) -> np.ndarray:
-    """Plausible-deniability attack on THE: the bit-vector attack of :func:`attack_ue`.
-
-    Parameters
-    ----------
-    bits : numpy.ndarray of bool, shape (n, k)
-        Coordinates above the threshold (from :func:`sample_the`).
-    rng : numpy.random.Generator or int, optional
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (n,)
-
-    Raises
-    ------
-    ParameterError, InputTypeError
-        As :func:`attack_ue`.
-
-    Notes
-    -----
-    Bayes-optimal under a uniform prior since p > q for θ in (1/2, 1) and ε > 0. O(n k).
-
-    Examples
-    --------
-    >>> attack_the(np.array([[0, 0, 1]], dtype=bool), rng=0).tolist()
-    [2]
-    """
-    return attack_ue(bits, rng)
+    return attack_bits(bits, rng)
 
 
+@flat_alias(
+    "lh.attack_hashes",
+    ">>> from qifldp.simulation import sample_lh",
+    ">>> R = sample_lh([0, 1, 2], k=3, eps=50.0, g=3, rng=0)",
+    ">>> bool(np.all(R.matches()[np.arange(3), attack_lh(R, rng=0)]))",
+    "True",
+)
 def attack_lh(reports: LHReports, rng: Any = None) -> np.ndarray:
-    """Plausible-deniability attack on local hashing: a uniform guess among the values
-    hashing to the report, or among all values when none does.
-
-    Parameters
-    ----------
-    reports : LHReports
-    rng : numpy.random.Generator or int, optional
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (n,)
-
-    Raises
-    ------
-    InputTypeError
-        ``reports`` is not an :class:`LHReports`.
-
-    Notes
-    -----
-    The attack A_LH of the QIF paper (Sec. V-C) and of Arcolezi et al. (2023).
-    Bayes-optimal under a uniform prior (the posterior of x is proportional to
-    p if h(x) = y, q' otherwise). O(n k) by enumeration; for universal-hash
-    reports with k > :data:`LH_REJECTION_RATIO` · g, about O(n g) by rejection
-    sampling (same law), in memory independent of k.
-
-    Examples
-    --------
-    >>> from qifldp.simulation import sample_lh
-    >>> R = sample_lh([0, 1, 2], k=3, eps=50.0, g=3, rng=0)
-    >>> bool(np.all(R.matches()[np.arange(3), attack_lh(R, rng=0)]))
-    True
-    """
-    if not isinstance(reports, LHReports):
-        msg = f"reports must be LHReports (from sample_lh), got {type(reports).__name__}"
-        raise InputTypeError(msg)
-    rng = as_rng(rng)
-    if reports.table is None and reports.k > LH_REJECTION_RATIO * reports.g:
-        return _attack_lh_rejection(reports, rng)
-    out = np.empty(len(reports), dtype=np.int64)
-    for s, e in row_chunks(len(reports), reports.k, cells=1 << 20):
-        out[s:e] = choose_uniform_true(reports.matches(s, e), rng)
-    return out
-
-
-#: attack_lh on universal-hash reports draws its guess by rejection (uniform values
-#: until one hashes to the report) when k > LH_REJECTION_RATIO * g, instead of
-#: enumerating all k values of every user: about g hash evaluations per user, in
-#: memory independent of k.
-LH_REJECTION_RATIO: int = 8
-
-#: Candidates per user tried by rejection before the exact enumeration takes over
-#: (in multiples of g; the expected number is about g when h(v) = y for ~k/g values).
-LH_REJECTION_TRIES: int = 64
-
-
-def _attack_lh_rejection(R: LHReports, rng: np.random.Generator) -> np.ndarray:
-    """Uniform guess among {v : h_j(v) = y_j} per user, by rejection sampling.
-
-    The first hit of i.i.d. uniform candidates is uniform over the hits, so the
-    guess has the law of :func:`choose_uniform_true` on the user's match row.
-    Users without a hit after ``LH_REJECTION_TRIES * g`` candidates (very few
-    matches, or none) are enumerated exactly in blocks of values
-    (:func:`_lh_enumerate`); mixing the two routes keeps the law exact.
-    """
-    n, k, g = len(R), R.k, R.g
-    out = np.empty(n, dtype=np.int64)
-    active = np.arange(n)
-    tried = 0
-    while active.size and tried < LH_REJECTION_TRIES * g:
-        per_user = max(1, min(4 * g, CHUNK_CELLS // active.size))
-        v = rng.integers(0, k, size=(active.size, per_user), dtype=np.int64)
-        h = universal_hash(R.a[active, None], R.b[active, None], v, g, R.prime)
-        hit = h == R.y[active, None]
-        found = hit.any(axis=1)
-        first = hit.argmax(axis=1)
-        out[active[found]] = v[found, first[found]]
-        active = active[~found]
-        tried += per_user
-    for j in active:
-        out[j] = _lh_enumerate(R, int(j), rng)
-    return out
-
-
-def _lh_enumerate(R: LHReports, j: int, rng: np.random.Generator) -> int:
-    """Uniform value among {v : h_j(v) = y_j} (uniform over 0..k-1 if empty), in blocks."""
-    a, b, y = int(R.a[j]), int(R.b[j]), int(R.y[j])
-    blocks = [(s, min(R.k, s + CHUNK_CELLS)) for s in range(0, R.k, CHUNK_CELLS)]
-
-    def hits(s: int, e: int) -> np.ndarray:
-        return universal_hash(a, b, np.arange(s, e, dtype=np.int64), R.g, R.prime) == y
-
-    counts = [int(np.count_nonzero(hits(s, e))) for s, e in blocks]
-    total = sum(counts)
-    if total == 0:
-        return int(rng.integers(0, R.k))
-    r = int(rng.integers(0, total))
-    for (s, e), c in zip(blocks, counts, strict=True):
-        if r < c:
-            return s + int(np.flatnonzero(hits(s, e))[r])
-        r -= c
-    raise AssertionError("unreachable: r < total")
+    return attack_hashes(reports, rng)
 
 
 def empirical_asr(xs: Any, guesses: Any) -> EmpiricalRate:

@@ -1,4 +1,13 @@
-"""Server side: unbiased frequency estimators of the LDP protocols and their variance."""
+"""Server side: frequency estimation from support counts, its variance, and the flat estimators.
+
+The generic machinery lives here: :func:`support_counts`, :func:`calibrate`,
+:func:`frequency_variance`, :func:`project_simplex` and the matrix-inversion
+estimator for any channel. Each protocol's estimator, variance and support
+probabilities are its methods ``Protocol.estimate``, ``Protocol.variance`` and
+``Protocol.support_probabilities`` in :mod:`qifldp.protocols`; ``estimate_grr``
+... ``variance_the`` and ``grr_pq_star`` ... are their flat aliases (same
+signature, values and errors as before the protocol objects).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +15,23 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import as_real_array, check_bool, check_int, check_probability, check_real
 from ..channel import as_channel
 from ..errors import ChannelError, InputTypeError, ParameterError
-from ..protocols import params as _mp
-from ._util import as_array, as_values, check_memory, check_n, row_chunks
-from .samplers import LHReports, lh_collision_probability
+from ..protocols import protocol
+from ..protocols.lh import check_lh_reports
+from ..protocols.ss import report_omega
+from ..protocols.ue import bit_width
+from ..validation import as_real_array, check_bool, check_int, check_probability, check_real
+from .samplers import LHReports
+from .util import (
+    as_array,
+    as_values,
+    asarray_checked,
+    check_memory,
+    check_n,
+    flat_alias,
+    row_chunks,
+)
 
 __all__ = [
     "RANK_RTOL",
@@ -44,6 +64,10 @@ __all__ = [
 #: Relative tolerance on singular values below which a channel counts as rank
 #: deficient for the matrix-inversion estimator (singular value < RANK_RTOL · largest).
 RANK_RTOL: float = 1e-10
+
+#: The domain size given to protocols whose support probabilities and variance do not
+#: depend on k (LH, UE, SUE, OUE, THE), for the flat names that take no k.
+_ANY_K = 2
 
 
 # ----------------------------------------------------------------------------------------
@@ -236,14 +260,7 @@ def _check_pq_star(p_star: Any, q_star: Any) -> tuple[float, float]:
 
 def _as_real_vector(name: str, value: Any) -> np.ndarray:
     """A 1-D finite float64 vector (empty allowed), with a clear error otherwise."""
-    if value is None or isinstance(value, (str, bytes, dict, set)):
-        msg = f"{name} must be a 1-D array of real numbers, got {type(value).__name__}"
-        raise InputTypeError(msg)
-    try:
-        arr = np.asarray(value)
-    except (ValueError, TypeError) as exc:
-        msg = f"{name} must be a 1-D array of real numbers: {exc}"
-        raise ParameterError(msg) from None
+    arr = asarray_checked(value, name, "a 1-D array of real numbers")
     if arr.dtype == np.bool_ or not (
         np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
     ):
@@ -365,689 +382,162 @@ def project_simplex(v: Any) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------------------
-# protocol parameters p*, q*
+# flat aliases of the protocols' support probabilities, estimators and variances
 # ----------------------------------------------------------------------------------------
+@flat_alias(
+    "GRR.support_probabilities",
+    ">>> grr_pq_star(3, 0.0)",
+    "(0.3333333333333333, 0.3333333333333333)",
+)
 def grr_pq_star(k: int, eps: float) -> tuple[float, float]:
-    """(p*, q*) of GRR: (e^ε, 1)/(e^ε + k − 1).
-
-    Parameters
-    ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
-
-    Returns
-    -------
-    (float, float)
-        p* = Pr[report = v | value v], q* = Pr[report = v | another value].
-
-    Raises
-    ------
-    ParameterError, InputTypeError
-        Bad ``k`` or ``eps``.
-
-    Notes
-    -----
-    The support of a GRR report is the reported value itself. O(1).
-
-    Examples
-    --------
-    >>> grr_pq_star(3, 0.0)
-    (0.3333333333333333, 0.3333333333333333)
-    """
-    return _mp.grr_probabilities(k, eps)
+    return protocol("grr", k, eps).support_probabilities()
 
 
+@flat_alias(
+    "SS.support_probabilities", ">>> [round(t, 6) for t in ss_pq_star(4, 0.0, 2)]", "[0.5, 0.5]"
+)
 def ss_pq_star(k: int, eps: float, omega: int | None = None) -> tuple[float, float]:
-    """(p*, q*) of ω-SS: p* = p = ω e^ε/(ω e^ε + k − ω), q* = (ω − p)/(k − 1).
-
-    Parameters
-    ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter.
-    omega : int, optional
-        Subset size (default: the shared default of ``qifldp.subset_selection``).
-
-    Returns
-    -------
-    (float, float)
-        p* = Pr[v in subset | value v], q* = Pr[v in subset | another value].
-
-    Raises
-    ------
-    ParameterError, InputTypeError
-        Bad ``k``, ``eps`` or ``omega``.
-
-    Notes
-    -----
-    A value v != x is in the subset w.p. p (ω − 1)/(k − 1) + (1 − p) ω/(k − 1)
-    = (ω − p)/(k − 1) (Wang et al. 2016).
-
-    Examples
-    --------
-    >>> [round(t, 6) for t in ss_pq_star(4, 0.0, 2)]
-    [0.5, 0.5]
-    """
-    k, eps, omega = _mp.check_ss(k, eps, omega)
-    return _mp.ss_probabilities(k, eps, omega)
+    return protocol("ss", k, eps, omega=omega).support_probabilities()
 
 
+@flat_alias(
+    "LH.support_probabilities",
+    ">>> lh_pq_star(0.0, 4)  # prime None: uniform hashing",
+    "(0.25, 0.25)",
+)
 def lh_pq_star(eps: float, g: int, prime: int | None = None) -> tuple[float, float]:
-    """(p*, q*) of local hashing: p* = e^ε/(e^ε + g − 1), q* = c p* + (1 − c)(1 − p*)/(g − 1).
-
-    Parameters
-    ----------
-    eps : float
-    g : int
-    prime : int or None
-        The prime of the universal family (c = :func:`lh_collision_probability`),
-        or None for uniformly random hash functions (c = 1/g, so q* = 1/g).
-
-    Returns
-    -------
-    (float, float)
-        p* = Pr[h(v) = y | value v], q* = Pr[h(v) = y | another value].
-
-    Raises
-    ------
-    ParameterError, InputTypeError
-        Bad ``eps`` or ``g``.
-
-    Notes
-    -----
-    For x != v: h(v) = h(x) w.p. c, and then y = h(v) w.p. p*; otherwise y = h(v)
-    w.p. q' = (1 − p*)/(g − 1). With c = 1/g this is 1/g (Wang et al. 2017). O(1).
-
-    Examples
-    --------
-    >>> lh_pq_star(0.0, 4)
-    (0.25, 0.25)
-    """
-    p, qq = _mp.lh_probabilities(g, eps)
-    c = lh_collision_probability(g, prime)
-    if prime is None:
-        return p, 1.0 / int(g)
-    return p, c * p + (1.0 - c) * qq
+    hash = "uniform" if prime is None else "universal"
+    return protocol("lh", _ANY_K, eps, g=g).support_probabilities(hash=hash, prime=prime)
 
 
-def _reports_pq_star_lh(reports: LHReports, eps: float) -> tuple[float, float]:
-    return lh_pq_star(eps, reports.g, None if reports.table is not None else reports.prime)
-
-
-# ----------------------------------------------------------------------------------------
-# per-protocol estimators
-# ----------------------------------------------------------------------------------------
+@flat_alias("GRR.estimate", ">>> estimate_grr([0, 0, 1, 0], 2, 50.0).tolist()", "[0.75, 0.25]")
 def estimate_grr(reports: Any, k: int, eps: float, *, project: bool = False) -> np.ndarray:
-    """Unbiased frequency estimate from GRR reports.
-
-    Parameters
-    ----------
-    reports : array_like of int, shape (n,)
-        Output of :func:`sample_grr`.
-    k : int
-    eps : float
-        Must be > 0 (otherwise the reports carry no information).
-    project : bool
-        Project onto the probability simplex.
-
-    Returns
-    -------
-    numpy.ndarray, shape (k,)
-
-    Raises
-    ------
-    ParameterError
-        eps = 0, no reports, reports out of range.
-
-    Notes
-    -----
-    f̂_v = (C_v/n − q)/(p − q) with C_v the number of reports equal to v. O(n + k).
-
-    Examples
-    --------
-    >>> from qifldp.simulation import sample_grr
-    >>> xs = np.repeat([0, 1, 2], [5000, 3000, 2000])
-    >>> estimate_grr(sample_grr(xs, 3, 2.0, rng=0), 3, 2.0).round(1).tolist()
-    [0.5, 0.3, 0.2]
-    """
-    ps, qs = grr_pq_star(k, eps)
-    counts = support_counts(reports, k)
-    return calibrate(counts, _n_reports(reports), ps, qs, project=project)
+    return protocol("grr", k, eps).estimate(reports, project=project)
 
 
-def _n_reports(reports: Any) -> int:
-    n = len(reports) if isinstance(reports, LHReports) else int(np.shape(reports)[0])
-    if n == 0:
-        msg = "reports must not be empty (n >= 1 users)"
-        raise ParameterError(msg)
-    return n
-
-
-def _ss_omega(reports: Any, k: int, omega: int | None) -> int:
-    arr = as_array(reports, "reports")
-    if arr.ndim != 2:
-        msg = (
-            "SS reports must be (n, omega) subsets or an (n, k) membership matrix, "
-            f"got shape {arr.shape}"
-        )
-        raise ParameterError(msg)
-    if arr.dtype == np.bool_:
-        sizes = np.count_nonzero(arr, axis=1)
-        found = int(sizes[0]) if sizes.size else omega
-        if sizes.size and np.any(sizes != found):
-            msg = "SS membership rows must all have the same number omega of set entries"
-            raise ParameterError(msg)
-    else:
-        found = arr.shape[1]
-    if omega is not None:
-        omega = check_int("omega", omega, minimum=1)
-    if omega is not None and found is not None and omega != found:
-        msg = f"omega = {omega} does not match the reports' subset size {found}"
-        raise ParameterError(msg)
-    if found is None:
-        msg = "omega must be given when there are no reports"
-        raise ParameterError(msg)
-    return found
-
-
+@flat_alias(
+    "SS.estimate",
+    ">>> estimate_ss(np.array([[0], [0], [1]]), 2, 50.0).round(6).tolist()",
+    "[0.666667, 0.333333]",
+)
 def estimate_ss(
     reports: Any, k: int, eps: float, omega: int | None = None, *, project: bool = False
 ) -> np.ndarray:
-    """Unbiased frequency estimate from ω-SS reports.
-
-    Parameters
-    ----------
-    reports : numpy.ndarray
-        (n, ω) subsets or (n, k) boolean membership (output of :func:`sample_ss`).
-    k : int
-    eps : float
-    omega : int, optional
-        Subset size; read from the reports when omitted (checked when given).
-    project : bool
-
-    Returns
-    -------
-    numpy.ndarray, shape (k,)
-
-    Raises
-    ------
-    ParameterError
-        p* = q* (eps = 0 or ω = k), inconsistent omega, empty reports.
-
-    Notes
-    -----
-    Support counts C_v = #subsets containing v, calibrated with
-    :func:`ss_pq_star`. O(n ω) or O(n k).
-
-    Examples
-    --------
-    >>> from qifldp.simulation import sample_ss
-    >>> xs = np.repeat([0, 1, 2, 3], [4000, 3000, 2000, 1000])
-    >>> estimate_ss(sample_ss(xs, 4, 2.0, 1, rng=0), 4, 2.0).round(1).tolist()
-    [0.4, 0.3, 0.2, 0.1]
-    """
-    k = check_int("k", k, minimum=2)
-    omega = _ss_omega(reports, k, omega)
-    ps, qs = ss_pq_star(k, eps, omega)
-    counts = support_counts(reports, k)
-    return calibrate(counts, _n_reports(reports), ps, qs, project=project)
+    omega = report_omega(reports, k, omega)  # omitted: the reports' subset size
+    return protocol("ss", k, eps, omega=omega).estimate(reports, project=project)
 
 
+@flat_alias(
+    "LH.estimate",
+    ">>> from qifldp.simulation import sample_olh",
+    ">>> xs = np.repeat([0, 1, 2], [6000, 3000, 1000])",
+    ">>> estimate_lh(sample_olh(xs, 3, 3.0, rng=0), 3.0).round(1).tolist()",
+    "[0.6, 0.3, 0.1]",
+)
 def estimate_lh(reports: LHReports, eps: float, *, project: bool = False) -> np.ndarray:
-    """Unbiased frequency estimate from local-hashing reports (BLH, OLH or any g).
-
-    Parameters
-    ----------
-    reports : LHReports
-        Output of :func:`sample_lh` (k, g and the hash family are read from it).
-    eps : float
-    project : bool
-
-    Returns
-    -------
-    numpy.ndarray, shape (k,)
-
-    Raises
-    ------
-    InputTypeError
-        ``reports`` is not an :class:`LHReports`.
-    ParameterError
-        eps = 0 or empty reports.
-
-    Notes
-    -----
-    C_v = #{j : h_j(v) = y_j}; p* = e^ε/(e^ε + g − 1) and q* from
-    :func:`lh_pq_star` with the exact collision probability of the hash family,
-    so the estimate is unbiased for the universal family too. O(n k).
-
-    Examples
-    --------
-    >>> from qifldp.simulation import sample_olh
-    >>> xs = np.repeat([0, 1, 2], [6000, 3000, 1000])
-    >>> estimate_lh(sample_olh(xs, 3, 3.0, rng=0), 3.0).round(1).tolist()
-    [0.6, 0.3, 0.1]
-    """
-    if not isinstance(reports, LHReports):
-        msg = f"reports must be LHReports (from sample_lh), got {type(reports).__name__}"
-        raise InputTypeError(msg)
-    ps, qs = _reports_pq_star_lh(reports, eps)
-    return calibrate(support_counts(reports), _n_reports(reports), ps, qs, project=project)
+    R = check_lh_reports(reports)
+    return protocol("lh", R.k, eps, g=R.g).estimate(R, project=project)
 
 
+@flat_alias(
+    "UE.estimate",
+    ">>> estimate_ue(np.array([[1, 0], [1, 1]], dtype=bool), 0.75, 0.25).tolist()",
+    "[1.5, 0.5]",
+)
 def estimate_ue(bits: Any, p: float, q: float, *, project: bool = False) -> np.ndarray:
-    """Unbiased frequency estimate from unary-encoding bit reports.
-
-    Parameters
-    ----------
-    bits : numpy.ndarray of bool, shape (n, k)
-    p, q : float
-        The UE parameters, 0 <= q < p <= 1.
-    project : bool
-
-    Returns
-    -------
-    numpy.ndarray, shape (k,)
-
-    Raises
-    ------
-    ParameterError
-        Bad p, q (0 <= q < p <= 1 required), bits not an (n, k) 0/1 matrix, no reports.
-
-    Notes
-    -----
-    C_v = number of reports with bit v set; p* = p, q* = q. O(n k).
-
-    Examples
-    --------
-    >>> estimate_ue(np.array([[1, 0], [1, 1]], dtype=bool), 0.75, 0.25).tolist()
-    [1.5, 0.5]
-    """
-    p, q = _mp.check_pq(p, q)
-    return _estimate_bits(bits, p, q, project)
+    return protocol("ue", bit_width(bits), p=p, q=q).estimate(bits, project=project)
 
 
-def _estimate_bits(bits: Any, p: float, q: float, project: bool) -> np.ndarray:
-    bits = _check_bits(bits)
-    return calibrate(support_counts(bits), _n_reports(bits), p, q, project=project)
-
-
-def _check_bits(bits: Any) -> np.ndarray:
-    arr = as_array(bits, "bits")
-    if arr.ndim != 2 or arr.dtype != np.bool_:
-        zero_one = np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1))
-        if arr.ndim == 2 and zero_one:
-            return arr.astype(bool)
-        msg = f"bits must be an (n, k) boolean (or 0/1) matrix, got {arr.shape} of {arr.dtype}"
-        raise ParameterError(msg)
-    return arr
-
-
+@flat_alias(
+    "UE.estimate",
+    ">>> bits = np.array([[1, 0], [1, 1]], dtype=bool)",
+    ">>> estimate_sue(bits, 2 * np.log(3)).round(6).tolist()  # p = 3/4, q = 1/4",
+    "[1.5, 0.5]",
+)
 def estimate_sue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
-    """Unbiased frequency estimate from SUE reports (:func:`estimate_ue` with SUE's p, q).
-
-    Parameters
-    ----------
-    bits : numpy.ndarray of bool, shape (n, k)
-        Output of :func:`sample_sue`.
-    eps : float
-        Must be > 0.
-    project : bool
-        Project onto the probability simplex.
-
-    Returns
-    -------
-    numpy.ndarray, shape (k,)
-
-    Raises
-    ------
-    ParameterError
-        eps = 0, bad bits or no reports.
-
-    Notes
-    -----
-    p* = e^{ε/2}/(e^{ε/2} + 1), q* = 1 − p*. O(n k).
-
-    Examples
-    --------
-    >>> from qifldp.simulation import sample_sue
-    >>> xs = np.repeat([0, 1], [7000, 3000])
-    >>> estimate_sue(sample_sue(xs, 2, 4.0, rng=0), 4.0).round(1).tolist()
-    [0.7, 0.3]
-    """
-    p, q = _mp.sue_probabilities(eps)
-    return _estimate_bits(bits, p, q, project)
+    return protocol("sue", bit_width(bits), eps).estimate(bits, project=project)
 
 
+@flat_alias(
+    "UE.estimate",
+    ">>> bits = np.array([[1, 0], [1, 1]], dtype=bool)",
+    ">>> estimate_oue(bits, np.log(3)).round(6).tolist()  # p = 1/2, q = 1/4",
+    "[3.0, 1.0]",
+)
 def estimate_oue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
-    """Unbiased frequency estimate from OUE reports (:func:`estimate_ue` with OUE's p, q).
-
-    Parameters
-    ----------
-    bits : numpy.ndarray of bool, shape (n, k)
-        Output of :func:`sample_oue`.
-    eps : float
-        Must be > 0.
-    project : bool
-        Project onto the probability simplex.
-
-    Returns
-    -------
-    numpy.ndarray, shape (k,)
-
-    Raises
-    ------
-    ParameterError
-        eps = 0, bad bits or no reports.
-
-    Notes
-    -----
-    p* = 1/2, q* = 1/(e^ε + 1). O(n k).
-
-    Examples
-    --------
-    >>> from qifldp.simulation import sample_oue
-    >>> xs = np.repeat([0, 1], [7000, 3000])
-    >>> estimate_oue(sample_oue(xs, 2, 4.0, rng=0), 4.0).round(1).tolist()
-    [0.7, 0.3]
-    """
-    p, q = _mp.oue_probabilities(eps)
-    return _estimate_bits(bits, p, q, project)
+    return protocol("oue", bit_width(bits), eps).estimate(bits, project=project)
 
 
+@flat_alias(
+    "THE.estimate",
+    ">>> from qifldp.simulation import sample_the",
+    ">>> xs = np.repeat([0, 1], [7000, 3000])",
+    ">>> estimate_the(sample_the(xs, 2, 4.0, 0.7, rng=0), 4.0, 0.7).round(1).tolist()",
+    "[0.7, 0.3]",
+)
 def estimate_the(bits: Any, eps: float, theta: float, *, project: bool = False) -> np.ndarray:
-    """Unbiased frequency estimate from THE reports (p* = 1 − e^{ε(θ−1)/2}/2, q* = e^{−εθ/2}/2).
-
-    Parameters
-    ----------
-    bits : numpy.ndarray of bool, shape (n, k)
-        Output of :func:`sample_the`.
-    eps : float
-        Must be > 0.
-    theta : float
-        Threshold in (1/2, 1).
-    project : bool
-        Project onto the probability simplex.
-
-    Returns
-    -------
-    numpy.ndarray, shape (k,)
-
-    Raises
-    ------
-    ParameterError
-        eps = 0, theta out of (1/2, 1), bad bits or no reports.
-
-    Notes
-    -----
-    Support counts = number of coordinates above θ; Wang et al. (2017), Sec. 4.2. O(n k).
-
-    Examples
-    --------
-    >>> from qifldp.simulation import sample_the
-    >>> xs = np.repeat([0, 1], [7000, 3000])
-    >>> estimate_the(sample_the(xs, 2, 4.0, 0.7, rng=0), 4.0, 0.7).round(1).tolist()
-    [0.7, 0.3]
-    """
-    p, q = _mp.the_probabilities(eps, theta)
-    return _estimate_bits(bits, p, q, project)
+    return protocol("the", bit_width(bits), eps, theta=theta).estimate(bits, project=project)
 
 
-# ----------------------------------------------------------------------------------------
-# per-protocol variances
-# ----------------------------------------------------------------------------------------
+@flat_alias(
+    "GRR.variance",
+    ">>> import math",
+    ">>> math.isclose(variance_grr(10, 1.0, 1000), (math.e + 8) / (1000 * (math.e - 1) ** 2))",
+    "True",
+)
 def variance_grr(k: int, eps: float, n: int, f: Any = None) -> np.ndarray | float:
-    """Variance of :func:`estimate_grr` (see :func:`frequency_variance`).
-
-    Parameters
-    ----------
-    k : int
-    eps : float
-    n : int
-        Number of users.
-    f : array_like, optional
-        True frequencies of the users' values; None gives Var* (a value of
-        frequency 0), see :func:`frequency_variance`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-
-    Raises
-    ------
-    ParameterError, InputTypeError
-        Bad parameters, or p* = q* (eps = 0).
-
-    Notes
-    -----
-    Var* = (e^ε + k − 2)/(n (e^ε − 1)²) for a value of frequency 0.
-
-    Examples
-    --------
-    >>> import math
-    >>> math.isclose(variance_grr(10, 1.0, 1000), (math.e + 8) / (1000 * (math.e - 1) ** 2))
-    True
-    """
-    return frequency_variance(*grr_pq_star(k, eps), n, f)
+    return protocol("grr", k, eps).variance(n, f)
 
 
+@flat_alias("SS.variance", ">>> variance_ss(8, 1.0, 100, omega=2) > 0", "True")
 def variance_ss(
     k: int, eps: float, n: int, f: Any = None, omega: int | None = None
 ) -> np.ndarray | float:
-    """Variance of :func:`estimate_ss` (see :func:`frequency_variance` and :func:`ss_pq_star`).
-
-    Parameters
-    ----------
-    k : int
-    eps : float
-    n : int
-        Number of users.
-    f : array_like, optional
-        True frequencies of the users' values; None gives Var* (a value of
-        frequency 0), see :func:`frequency_variance`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-
-    Raises
-    ------
-    ParameterError, InputTypeError
-        Bad parameters, or p* = q* (eps = 0).
-    omega : int, optional
-        Subset size (default as :func:`ss_pq_star`).
-
-    Notes
-    -----
-    q*(1 − q*)/(n (p* − q*)²) + f (1 − p* − q*)/(n (p* − q*)) with (p*, q*) of
-    :func:`ss_pq_star`. O(k).
-
-    Examples
-    --------
-    >>> variance_ss(8, 1.0, 100, omega=2) > 0
-    True
-    """
-    return frequency_variance(*ss_pq_star(k, eps, omega), n, f)
+    return protocol("ss", k, eps, omega=omega).variance(n, f)
 
 
+@flat_alias(
+    "LH.variance",
+    ">>> import math",
+    ">>> e = math.exp(1.0)",
+    ">>> math.isclose(variance_lh(1.0, 4, 500), (e - 1 + 4) ** 2 / (500 * (e - 1) ** 2 * 3))",
+    "True",
+)
 def variance_lh(
     eps: float, g: int, n: int, f: Any = None, prime: int | None = None
 ) -> np.ndarray | float:
-    """Variance of :func:`estimate_lh` (see :func:`frequency_variance` and :func:`lh_pq_star`).
-
-    Parameters
-    ----------
-    eps : float
-    g : int
-    n : int
-        Number of users.
-    f : array_like, optional
-        True frequencies of the users' values; None gives Var* (a value of
-        frequency 0), see :func:`frequency_variance`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-
-    Raises
-    ------
-    ParameterError, InputTypeError
-        Bad parameters, or p* = q* (eps = 0).
-    prime : int or None
-        The prime of the universal family (None: uniformly random hashing).
-
-    Notes
-    -----
-    With uniformly random hashing (prime=None) and f_v = 0:
-    Var* = (e^ε − 1 + g)² / (n (e^ε − 1)² (g − 1)) (Wang et al. 2017, Eq. 14, over n²).
-
-    Examples
-    --------
-    >>> import math
-    >>> e = math.exp(1.0)
-    >>> math.isclose(variance_lh(1.0, 4, 500), (e - 1 + 4) ** 2 / (500 * (e - 1) ** 2 * 3))
-    True
-    """
-    return frequency_variance(*lh_pq_star(eps, g, prime), n, f)
+    hash = "uniform" if prime is None else "universal"
+    return protocol("lh", _ANY_K, eps, g=g).variance(n, f, hash=hash, prime=prime)
 
 
+@flat_alias("UE.variance", ">>> round(variance_ue(0.75, 0.25, 100), 6)", "0.0075")
 def variance_ue(p: float, q: float, n: int, f: Any = None) -> np.ndarray | float:
-    """Variance of :func:`estimate_ue`: p* = p, q* = q.
-
-    Parameters
-    ----------
-    p, q : float
-        0 <= q < p <= 1.
-    n : int
-        Number of users.
-    f : array_like, optional
-        True frequencies of the users' values; None gives Var* (a value of
-        frequency 0), see :func:`frequency_variance`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-
-    Raises
-    ------
-    ParameterError, InputTypeError
-        Bad parameters, or p* = q* (eps = 0).
-
-    Notes
-    -----
-    See :func:`frequency_variance`. O(k).
-
-    Examples
-    --------
-    >>> round(variance_ue(0.75, 0.25, 100), 6)
-    0.0075
-    """
-    p, q = _mp.check_pq(p, q)
-    return frequency_variance(p, q, n, f)
+    return protocol("ue", _ANY_K, p=p, q=q).variance(n, f)
 
 
+@flat_alias(
+    "UE.variance",
+    ">>> import math",
+    ">>> math.isclose(variance_sue(2.0, 10), math.e / (10 * (math.e - 1) ** 2))",
+    "True",
+)
 def variance_sue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
-    """Variance of :func:`estimate_sue`; Var* = e^{ε/2}/(n (e^{ε/2} − 1)²).
-
-    Parameters
-    ----------
-    eps : float
-    n : int
-        Number of users.
-    f : array_like, optional
-        True frequencies of the users' values; None gives Var* (a value of
-        frequency 0), see :func:`frequency_variance`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-
-    Raises
-    ------
-    ParameterError, InputTypeError
-        Bad parameters, or p* = q* (eps = 0).
-
-    Notes
-    -----
-    Wang et al. (2017), Sec. 4.1, divided by n². O(k).
-
-    Examples
-    --------
-    >>> import math
-    >>> math.isclose(variance_sue(2.0, 10), math.e / (10 * (math.e - 1) ** 2))
-    True
-    """
-    return frequency_variance(*_mp.sue_probabilities(eps), n, f)
+    return protocol("sue", _ANY_K, eps).variance(n, f)
 
 
+@flat_alias(
+    "UE.variance",
+    ">>> import math",
+    ">>> math.isclose(variance_oue(1.0, 10), 4 * math.e / (10 * (math.e - 1) ** 2))",
+    "True",
+)
 def variance_oue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
-    """Variance of :func:`estimate_oue`; Var* = 4 e^ε/(n (e^ε − 1)²).
-
-    Parameters
-    ----------
-    eps : float
-    n : int
-        Number of users.
-    f : array_like, optional
-        True frequencies of the users' values; None gives Var* (a value of
-        frequency 0), see :func:`frequency_variance`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-
-    Raises
-    ------
-    ParameterError, InputTypeError
-        Bad parameters, or p* = q* (eps = 0).
-
-    Notes
-    -----
-    Wang et al. (2017), Eq. 11, divided by n². O(k).
-
-    Examples
-    --------
-    >>> import math
-    >>> math.isclose(variance_oue(1.0, 10), 4 * math.e / (10 * (math.e - 1) ** 2))
-    True
-    """
-    return frequency_variance(*_mp.oue_probabilities(eps), n, f)
+    return protocol("oue", _ANY_K, eps).variance(n, f)
 
 
+@flat_alias("THE.variance", ">>> variance_the(1.0, 0.7, 1000) > variance_oue(1.0, 1000)", "True")
 def variance_the(eps: float, theta: float, n: int, f: Any = None) -> np.ndarray | float:
-    """Variance of :func:`estimate_the` (see :func:`frequency_variance`).
-
-    Parameters
-    ----------
-    eps : float
-    theta : float
-    n : int
-        Number of users.
-    f : array_like, optional
-        True frequencies of the users' values; None gives Var* (a value of
-        frequency 0), see :func:`frequency_variance`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-
-    Raises
-    ------
-    ParameterError, InputTypeError
-        Bad parameters, or p* = q* (eps = 0).
-
-    Notes
-    -----
-    p*, q* = 1 − F(θ − 1), 1 − F(θ) with F the CDF of Laplace(0, 2/ε). O(k).
-
-    Examples
-    --------
-    >>> variance_the(1.0, 0.7, 1000) > variance_oue(1.0, 1000)
-    True
-    """
-    return frequency_variance(*_mp.the_probabilities(eps, theta), n, f)
+    return protocol("the", _ANY_K, eps, theta=theta).variance(n, f)
 
 
 # ----------------------------------------------------------------------------------------

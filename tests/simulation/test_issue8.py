@@ -197,12 +197,13 @@ def _replicated_report(n, k, g, prime, a, b, y):
 
 @pytest.mark.parametrize("tries", [None, 0])  # None: rejection route; 0: exact enumeration
 def test_attack_lh_large_k_is_uniform_over_the_matching_values(tries, monkeypatch):
-    from qifldp.simulation import attack_lh, attacks
+    from qifldp.protocols import lh
+    from qifldp.simulation import attack_lh
 
     from ._helpers import assert_gof
 
     if tries is not None:
-        monkeypatch.setattr(attacks, "LH_REJECTION_TRIES", tries)
+        monkeypatch.setattr(lh, "LH_REJECTION_TRIES", tries)
     k, g, prime = 400, 2, 401  # k > LH_REJECTION_RATIO * g: the large-k route
     R = _replicated_report(30_000, k, g, prime, a=7, b=3, y=1)
     match = R.take(slice(0, 1)).matches()[0]  # h(v) = y, by enumeration

@@ -135,9 +135,9 @@ def test_ss_law(k, eps, omega, output):
 def test_ss_law_random_keys_route(k, eps, omega, monkeypatch):
     # the random-keys route (used for 1024 < k <= 2^22 + 1 in the dense regime) forced
     # at small k, against the explicit channel
-    from qifldp.simulation import samplers
+    from qifldp.protocols import ss
 
-    monkeypatch.setattr(samplers, "SS_KEYS_MIN_K", 1)
+    monkeypatch.setattr(ss, "SS_KEYS_MIN_K", 1)
     rng = np.random.default_rng(9)
     C = q.subset_selection(k, eps, omega)
     _check_against_channel(C, lambda xs: sample_ss(xs, k, eps, omega, rng), n_per_input=10_000)
