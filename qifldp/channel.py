@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from .reduction import REDUCE_RTOL, reduce_columns
-from .errors import ChannelError, InputTypeError, SizeError
+from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
+from .kinds import remedy
 
 __all__ = ["Channel", "as_channel", "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
 
@@ -427,6 +428,11 @@ def as_channel(C: Any, name: str = "C") -> Channel:
     if C is None or isinstance(C, (str, bytes, dict, set)):
         msg = f"{name} must be a Channel or a 2-D array, got {type(C).__name__}"
         raise InputTypeError(msg)
+    hint = remedy(C)
+    if hint is not None:
+        # another kind of channel (symmetric, symbolic) reached an explicit-only operation
+        msg = f"{name} must be an explicit Channel or a 2-D array, got a {type(C).__name__}; {hint}"
+        raise UnsupportedKindError(msg)
     try:
         return Channel(C)
     except (ChannelError, InputTypeError) as exc:

@@ -14,6 +14,7 @@ import sympy as sp
 
 from ..channel import Channel, _labels
 from ..errors import ChannelError, InputTypeError, ParameterError, SizeError
+from ..kinds import n_inputs, remedy
 from . import _sign
 
 __all__ = [
@@ -903,3 +904,16 @@ def _as_float_channel(C: np.ndarray, name: str) -> Channel:
     except (ChannelError, InputTypeError) as exc:
         msg = f"{name}: {exc}"
         raise type(exc)(msg) from None
+
+
+@remedy.register(SymbolicChannel)
+def _remedy(C: SymbolicChannel) -> str:
+    return (
+        "substitute numbers with C.evaluate(eps=...) for the explicit Channel "
+        "(C.subs(...) keeps exact values, C.evaluate() a channel without parameters)"
+    )
+
+
+@n_inputs.register(SymbolicChannel)
+def _n_inputs(C: SymbolicChannel) -> int:
+    return C.n_inputs

@@ -12,6 +12,7 @@ import numpy as np
 from ..validation import check_int
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
 from ..errors import ChannelError, InputTypeError
+from ..kinds import n_inputs, remedy
 from .binomial import log_comb, logsumexp
 
 __all__ = ["SymmetricChannel"]
@@ -471,3 +472,16 @@ class SymmetricChannel:
         L = np.where(member.T, la[s][None, :], lb[s][None, :]) - log_mult[None, :]
         M = np.exp(L)
         return Channel(M, tuple(range(k)), tuple(labels))
+
+
+@remedy.register(SymmetricChannel)
+def _remedy(C: SymmetricChannel) -> str:
+    return (
+        "use C.expand() for the explicit Channel (small k only), or an operation that "
+        "accepts symmetric channels (bayes_capacity, asr, ldp_epsilon, refines, tradeoff_curve ...)"
+    )
+
+
+@n_inputs.register(SymmetricChannel)
+def _n_inputs(C: SymmetricChannel) -> int:
+    return C.k
