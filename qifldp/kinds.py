@@ -24,6 +24,8 @@ qifldp.errors.UnsupportedKindError: hyper does not support a SymmetricChannel ..
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 from collections.abc import Callable
 from functools import singledispatch
@@ -39,6 +41,9 @@ __all__ = [
     "register_unsupported",
     "is_unsupported",
     "n_inputs",
+    "to_explicit",
+    "first_channel",
+    "dispatch_on_first_channel",
     "exp_value",
     "log2_value",
     "is_nonpositive",
@@ -118,6 +123,8 @@ def unsupported(operation: str, argument: str = "C") -> Callable[..., NoReturn]:
     """
 
     def _unsupported(C: Any, *args: Any, **kwargs: Any) -> NoReturn:
+        if isinstance(C, (list, tuple)):  # an operation on a sequence of channels
+            raise unsupported_kind(operation, first_channel((C,)), "channels[0]")
         raise unsupported_kind(operation, C, argument)
 
     _unsupported.__name__ = f"{operation}_unsupported"
@@ -143,8 +150,10 @@ def register_unsupported(kind: type, *functions: Any) -> None:
     True
     """
     for f in functions:
-        name = getattr(f, "__name__", "operation")
-        f.register(kind)(unsupported(name))
+        params = list(inspect.signature(f.registry[object]).parameters.values())
+        first = params[0]
+        argument = "channels[0]" if first.kind is first.VAR_POSITIONAL else first.name
+        f.register(kind)(unsupported(f.__name__, argument))
 
 
 def is_unsupported(function: Any, kind: type) -> bool:
@@ -168,6 +177,68 @@ def n_inputs(C: Any) -> int:
     from .channel import as_channel
 
     return as_channel(C).n_inputs
+
+
+@singledispatch
+def to_explicit(C: Any, name: str = "C") -> Any:
+    """The explicit Channel of C where an operation expands other kinds (size-guarded).
+
+    The default reads an array-like as :func:`qifldp.as_channel` does; the
+    symmetric kind registers its ``expand()``.
+
+    >>> to_explicit([[1.0, 0.0], [0.0, 1.0]]).shape
+    (2, 2)
+    """
+    from .channel import as_channel
+
+    return as_channel(C, name)
+
+
+def first_channel(args: tuple) -> Any:
+    """The channel an operation on several channels dispatches on.
+
+    The first positional argument, or the first element of it when it is a
+    list or tuple of channels (``compose([A, B])``, ``visible_choice([A, B])``).
+
+    >>> first_channel((["A", "B"], None))
+    'A'
+    """
+    if not args:
+        return None
+    x = args[0]
+    if isinstance(x, (list, tuple)) and x:
+        return x[0]
+    return x
+
+
+def dispatch_on_first_channel(func: Callable[..., Any]) -> Any:
+    """Like :func:`functools.singledispatch`, dispatching on :func:`first_channel` of the call.
+
+    For operations whose channels come as a sequence or as ``*channels``. The
+    wrapper has the ``register``, ``dispatch`` and ``registry`` of a
+    singledispatch function; every implementation receives the arguments as given.
+
+    Examples
+    --------
+    >>> @dispatch_on_first_channel
+    ... def size(channels):
+    ...     return len(channels)
+    >>> @size.register(str)
+    ... def _(channels):
+    ...     return -1
+    >>> size([[1.0], [1.0]]), size(["a", "b"])
+    (2, -1)
+    """
+    inner = singledispatch(func)
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return inner.dispatch(type(first_channel(args)))(*args, **kwargs)
+
+    wrapper.register = inner.register  # type: ignore[attr-defined]  # singledispatch interface
+    wrapper.dispatch = inner.dispatch  # type: ignore[attr-defined]  # singledispatch interface
+    wrapper.registry = inner.registry  # type: ignore[attr-defined]  # singledispatch interface
+    return wrapper
 
 
 # -- scalar steps of the derived measures, by the type of the value ----------------------

@@ -661,7 +661,10 @@ class SymbolicChannel:
                 if not e.is_Rational:
                     e2 = sp.nsimplify(sp.simplify(e)) if e.is_algebraic is not False else e
                     if not e2.is_Rational or not _sign.is_identically_zero(e - e2):
-                        msg = f"entry [{i}, {j}] = {e} is not a rational number"
+                        msg = (
+                            f"entry [{i}, {j}] = {e} is not a rational number (use "
+                            ".evaluate() for a float channel)"
+                        )
                         raise ChannelError(msg)
                     e = e2
                 row.append(Fraction(int(e.p), int(e.q)))

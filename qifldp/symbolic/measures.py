@@ -650,7 +650,21 @@ def _register() -> None:
     _m.g_vulnerability.register(SymbolicChannel)(g_vulnerability)
     _m.ldp_epsilon.register(SymbolicChannel)(ldp_epsilon)
     _m.channel_prior_vulnerability.register(SymbolicChannel)(channel_prior_vulnerability)
-    register_unsupported(SymbolicChannel, _m.hyper)
+    from .. import composition, profiles
+    from ..refinement import core
+
+    core.refines.register(SymbolicChannel)(core.refines_symbolic)
+    register_unsupported(
+        SymbolicChannel,
+        _m.hyper,
+        composition.compose,
+        composition.repeated,
+        composition.composition_epsilon,
+        profiles.privacy_profile,
+        profiles.tradeoff_envelope,
+        profiles.gdp_mu,
+        core.max_case_refines,
+    )
     # the scalar steps of the derived measures on sympy values
     exp_value.register(sp.Basic)(_exp)
     log2_value.register(sp.Basic)(_log2)

@@ -12,7 +12,7 @@ import numpy as np
 from ..validation import check_int
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
 from ..errors import ChannelError, InputTypeError
-from ..kinds import n_inputs, remedy
+from ..kinds import n_inputs, remedy, to_explicit
 from .binomial import log_comb, logsumexp
 
 __all__ = ["SymmetricChannel"]
@@ -485,3 +485,8 @@ def _remedy(C: SymmetricChannel) -> str:
 @n_inputs.register(SymmetricChannel)
 def _n_inputs(C: SymmetricChannel) -> int:
     return C.k
+
+
+@to_explicit.register(SymmetricChannel)
+def _to_explicit(C: SymmetricChannel, name: str = "C") -> Channel:
+    return C.expand()

@@ -10,6 +10,9 @@ import numpy as np
 
 from ..refinement import fdp as _fdp
 from .. import measures as _m
+from .. import composition as _comp
+from .. import operators as _ops
+from .. import profiles as _profiles
 from ..channel import Channel
 from ..errors import GainError, InputTypeError, ParameterError, PriorError
 from ..kinds import register_unsupported
@@ -365,4 +368,21 @@ def _register() -> None:
     _m.g_vulnerability.register(SymmetricChannel)(g_vulnerability)
     _m.channel_prior_vulnerability.register(SymmetricChannel)(channel_prior_vulnerability)
     _fdp.tradeoff_curve.register(SymmetricChannel)(tradeoff_curve)
-    register_unsupported(SymmetricChannel, _m.hyper)
+    _comp.compose.register(SymmetricChannel)(_comp.compose_symmetric)
+    _comp.repeated.register(SymmetricChannel)(_comp.repeated_symmetric)
+    _comp.composition_epsilon.register(SymmetricChannel)(_comp.composition_epsilon_symmetric)
+    _profiles.privacy_profile.register(SymmetricChannel)(_profiles.privacy_profile_symmetric)
+    _profiles.tradeoff_envelope.register(SymmetricChannel)(_profiles.tradeoff_envelope_symmetric)
+    from ..refinement import core
+
+    core.refines.register(SymmetricChannel)(core.refines_symmetric)
+    register_unsupported(
+        SymmetricChannel,
+        core.max_case_refines,
+        _m.hyper,
+        _ops.cascade,
+        _ops.parallel,
+        _ops.one_hot,
+        _ops.visible_choice,
+        _ops.hidden_choice,
+    )
