@@ -42,6 +42,7 @@ __all__ = [
     "is_unsupported",
     "n_inputs",
     "to_explicit",
+    "entries",
     "first_channel",
     "dispatch_on_first_channel",
     "exp_value",
@@ -192,6 +193,20 @@ def to_explicit(C: Any, name: str = "C") -> Any:
     from .channel import as_channel
 
     return as_channel(C, name)
+
+
+@singledispatch
+def entries(C: Any) -> Any:
+    """The entries of a channel of any kind as the f-DP routines read them.
+
+    Unchanged here (a Channel, an array or an exact nested list); the symmetric
+    kind registers its explicit expansion, the symbolic kind its sympy matrix
+    (exact entries stay exact).
+
+    >>> entries([[1, 0], [0, 1]])
+    [[1, 0], [0, 1]]
+    """
+    return C
 
 
 def first_channel(args: tuple) -> Any:

@@ -14,7 +14,14 @@ import numpy as np
 
 from ..validation import check_bool, check_optional_bool, check_real
 from ..channel import Channel, as_channel
-from ..errors import ChannelError, InputTypeError, ParameterError, VerificationError
+from ..errors import (
+    ChannelError,
+    InputTypeError,
+    ParameterError,
+    UnsupportedKindError,
+    VerificationError,
+)
+from ..kinds import entries as _entries_of
 
 __all__ = [
     "DEFAULT_TIE_RTOL",
@@ -76,14 +83,9 @@ def _parse(C: Any, name: str) -> _Parsed:
     exactly to 1; a sympy matrix with free symbols gives kind "symbolic";
     everything else goes through :func:`as_channel` (kind "float").
     """
+    C = _entries_of(C)  # a symmetric channel expanded, a symbolic one as its sympy matrix
     if isinstance(C, Channel):
         return _Parsed("float", C.shape, C.matrix, None, None)
-    mat = getattr(C, "matrix", None)
-    if mat is not None and _is_sympy(mat):
-        C = mat
-    elif mat is None and hasattr(C, "expand") and not _is_sympy(C):
-        # a lumped (symmetric) channel: use its explicit expansion
-        return _parse(C.expand(), name)
     if _is_sympy(C) and hasattr(C, "tolist"):
         entries = C.tolist()
         if any(getattr(v, "free_symbols", None) for row in entries for v in row):
@@ -146,10 +148,10 @@ def _exact_rows(parsed: _Parsed, name: str) -> list[list[Fraction]]:
         return parsed.rows  # type: ignore[return-value]
     if parsed.kind == "symbolic":
         msg = (
-            f"{name} has free symbols; substitute numbers first (e.g. SymbolicChannel.evaluate) "
-            "to compare likelihood ratios"
+            f"{name} has free symbols; substitute numbers first (C.evaluate(eps=...) for "
+            "floats, C.subs(...) for exact values) to compare likelihood ratios"
         )
-        raise InputTypeError(msg)
+        raise UnsupportedKindError(msg)
     rows = []
     for row in parsed.floats:  # type: ignore[union-attr]
         fr = [Fraction(float(v)) for v in row]
@@ -530,6 +532,7 @@ def tradeoff_curve(
     return _curve_float(np.asarray(M[x0], float), np.asarray(M[x1], float), tie_rtol)
 
 
+@singledispatch
 def tradeoff_value(
     C: Any, alpha: Any, x0: int = 0, x1: int = 1, *, exact: bool | None = None
 ) -> Any:
@@ -751,6 +754,7 @@ def _criterion(aC: Fraction, bC: Fraction, aD: Fraction, bD: Fraction) -> bool:
     return bC * (1 - aD) <= bD * (1 - aC) and aD * (1 - bC) >= aC * (1 - bD)
 
 
+@singledispatch
 def refines_2x2(A: Any, B: Any) -> bool:
     """Decide A ⊑ B for 2x2 channels exactly, by the trade-off criterion (Lemma 1 (3)).
 
@@ -835,6 +839,7 @@ def _criterion_float(MA: np.ndarray, MB: np.ndarray) -> bool | None:
     return None
 
 
+@singledispatch
 def witness_2x2(A: Any, B: Any, *, exact: bool | None = None) -> Any:
     """The refinement witness W (A·W = B, W row-stochastic) of 2x2 channels, or None.
 
@@ -899,6 +904,7 @@ def witness_2x2(A: Any, B: Any, *, exact: bool | None = None) -> Any:
     return np.array([[float(v) for v in row] for row in W])
 
 
+@singledispatch
 def refines_binary(A: Any, B: Any) -> bool:
     """Decide A ⊑ B exactly for channels on two secrets with any number of outputs.
 

@@ -14,7 +14,7 @@ import sympy as sp
 
 from ..channel import Channel, _labels
 from ..errors import ChannelError, InputTypeError, ParameterError, SizeError
-from ..kinds import n_inputs, remedy
+from ..kinds import entries, n_inputs, remedy
 from . import _sign
 
 __all__ = [
@@ -920,3 +920,8 @@ def _remedy(C: SymbolicChannel) -> str:
 @n_inputs.register(SymbolicChannel)
 def _n_inputs(C: SymbolicChannel) -> int:
     return C.n_inputs
+
+
+@entries.register(SymbolicChannel)
+def _entries(C: SymbolicChannel) -> sp.ImmutableMatrix:
+    return C.matrix

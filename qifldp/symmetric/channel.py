@@ -12,7 +12,7 @@ import numpy as np
 from ..validation import check_int
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
 from ..errors import ChannelError, InputTypeError
-from ..kinds import n_inputs, remedy, to_explicit
+from ..kinds import entries, n_inputs, remedy, to_explicit
 from .binomial import log_comb, logsumexp
 
 __all__ = ["SymmetricChannel"]
@@ -487,6 +487,7 @@ def _n_inputs(C: SymmetricChannel) -> int:
     return C.k
 
 
+@entries.register(SymmetricChannel)
 @to_explicit.register(SymmetricChannel)
 def _to_explicit(C: SymmetricChannel, name: str = "C") -> Channel:
     return C.expand()
