@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from .reduction import REDUCE_RTOL, reduce_columns
 from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
 from .kinds import remedy
+from .reduction import REDUCE_RTOL, reduce_columns
 
 __all__ = ["Channel", "as_channel", "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
 
@@ -129,7 +129,12 @@ def _labels(name: str, labels: Iterable[Hashable] | None, n: int) -> tuple:
         raise InputTypeError(msg) from None
     if distinct != n:
         seen: set = set()
-        dup = next(x for x in labels if x in seen or seen.add(x))
+        dup = None
+        for x in labels:
+            if x in seen:
+                dup = x
+                break
+            seen.add(x)
         msg = f"{name} labels must be distinct, {dup!r} appears more than once"
         raise ChannelError(msg)
     return labels
@@ -175,6 +180,10 @@ class Channel:
     """
 
     __slots__ = ("_matrix", "_inputs", "_outputs", "_hash")
+    _matrix: np.ndarray
+    _inputs: tuple
+    _outputs: tuple
+    _hash: int | None
 
     def __init__(
         self,
@@ -247,7 +256,7 @@ class Channel:
     @property
     def shape(self) -> tuple[int, int]:
         """(|X|, |Y|)."""
-        return self._matrix.shape  # type: ignore[return-value]
+        return self._matrix.shape
 
     @property
     def n_inputs(self) -> int:

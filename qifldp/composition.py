@@ -24,10 +24,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .validation import check_bool, check_int
 from .channel import Channel, as_channel, check_size
 from .errors import ChannelError, InputTypeError, SizeError
 from .kinds import dispatch_on_first_channel, to_explicit
+from .validation import check_bool, check_int
 
 __all__ = [
     "compose",
@@ -375,7 +375,9 @@ def compose_symmetric(*channels: Any) -> Any:
         channels = tuple(channels[0])
     if all(isinstance(C, SymmetricChannel) for C in channels):
         return SymmetricComposition(channels)
-    return compose.registry[object](*(to_explicit(C, f"channels[{i}]") for i, C in enumerate(channels)))
+    return compose.registry[object](
+        *(to_explicit(C, f"channels[{i}]") for i, C in enumerate(channels))
+    )
 
 
 def repeated_symmetric(C: Any, n: int, *, lumped: bool = True) -> SymmetricComposition:
@@ -572,8 +574,8 @@ def _merge(loss: np.ndarray, P0: np.ndarray, P1: np.ndarray):
 
 
 def _register() -> None:
-    from .refinement.fdp import tradeoff_curve
     from .measures import ldp_epsilon
+    from .refinement.fdp import tradeoff_curve
 
     @ldp_epsilon.register(SymmetricComposition)
     def _ldp_epsilon(C: SymmetricComposition, neighbors: Any = None) -> float:

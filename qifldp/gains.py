@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from .validation import check_int, check_real
 from .channel import MAX_ENTRIES, check_size
 from .errors import GainError, InputTypeError, SizeError
+from .validation import check_int, check_real
 
 __all__ = ["identity_gain", "k_tries_gain", "metric_gain", "as_gain"]
 

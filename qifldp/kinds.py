@@ -117,10 +117,10 @@ def unsupported(operation: str, argument: str = "C") -> Callable[..., NoReturn]:
     Examples
     --------
     >>> f = unsupported("hyper")
-    >>> f([[1.0]])
+    >>> f(1.5)
     Traceback (most recent call last):
     ...
-    qifldp.errors.UnsupportedKindError: hyper does not support a list (argument C); ...
+    qifldp.errors.UnsupportedKindError: hyper does not support a float (argument C); ...
     """
 
     def _unsupported(C: Any, *args: Any, **kwargs: Any) -> NoReturn:

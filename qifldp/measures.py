@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .reduction import reduce_columns
-from .validation import _real, check_bool
-from .channel import Channel, as_channel
+from .channel import as_channel
 from .errors import GainError, InputTypeError, ParameterError
 from .gains import as_gain
 from .kinds import exp_value, is_nonpositive, log2_value, n_inputs, tidy_value
 from .priors import as_prior
+from .reduction import reduce_columns
+from .validation import _real, check_bool
 
 if TYPE_CHECKING:  # sympy only for the hints: ``import qifldp`` does not import it
     import sympy

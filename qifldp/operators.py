@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from .alignment import align_many, align_rows, is_default_labels
-from .validation import check_int
 from .channel import Channel, as_channel, check_size, guard_size
 from .errors import ChannelError, InputTypeError, ParameterError
 from .kinds import dispatch_on_first_channel
+from .validation import check_int
 
 __all__ = ["cascade", "parallel", "one_hot", "visible_choice", "hidden_choice"]
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from .validation import check_int
 from .channel import MAX_ENTRIES, check_size
 from .errors import InputTypeError, PriorError
+from .validation import check_int
 
 __all__ = ["uniform_prior", "point_prior", "as_prior", "PRIOR_SUM_ATOL"]
 

@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from .validation import check_bool
 from .channel import as_channel
-from .errors import InputTypeError, ParameterError, SizeError
 from .composition import SymmetricComposition
+from .errors import InputTypeError, ParameterError, SizeError
 from .refinement.fdp import TradeoffCurve, tradeoff_curve
+from .validation import check_bool
 
 __all__ = [
     "privacy_profile",

@@ -12,7 +12,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..validation import check_bool, check_optional_bool, check_real
 from ..channel import Channel, as_channel
 from ..errors import (
     ChannelError,
@@ -22,6 +21,7 @@ from ..errors import (
     VerificationError,
 )
 from ..kinds import entries as _entries_of
+from ..validation import check_bool, check_optional_bool, check_real
 
 __all__ = [
     "DEFAULT_TIE_RTOL",
@@ -92,7 +92,7 @@ def _parse(C: Any, name: str) -> _Parsed:
             return _Parsed("symbolic", (len(entries), len(entries[0])), None, None, C)
         exact = [[_exact_scalar(v) for v in row] for row in entries]
         if all(v is not None for row in exact for v in row):
-            rows = _check_exact(exact, name)
+            rows = _check_exact(exact, name)  # type: ignore[arg-type]  # no None: checked above
             return _Parsed("exact", (len(rows), len(rows[0])), None, rows, None)
         try:
             floats = [[float(v) for v in row] for row in entries]
@@ -112,9 +112,8 @@ def _parse(C: Any, name: str) -> _Parsed:
         if entries:
             exact = [[_exact_scalar(v) for v in row] for row in entries]
             if all(v is not None for row in exact for v in row):
-                return _Parsed(
-                    "exact", (len(exact), len(exact[0])), None, _check_exact(exact, name), None
-                )
+                rows = _check_exact(exact, name)  # type: ignore[arg-type]  # no None: checked
+                return _Parsed("exact", (len(rows), len(rows[0])), None, rows, None)
     ch = as_channel(C, name)
     return _Parsed("float", ch.shape, ch.matrix, None, None)
 
@@ -263,7 +262,7 @@ class TradeoffCurve(Sequence):
     def __len__(self) -> int:
         return len(self.alphas)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return list(zip(self.alphas[i], self.betas[i], strict=True))
         return (self.alphas[i], self.betas[i])
@@ -893,7 +892,7 @@ def witness_2x2(A: Any, B: Any, *, exact: bool | None = None) -> Any:
         W = [list(b[0]), list(b[0])] if b[0] == b[1] else None
     else:
         inv = [[a[1][1] / det, -a[0][1] / det], [-a[1][0] / det, a[0][0] / det]]
-        W = [[sum(inv[i][k] * b[k][j] for k in range(2)) for j in range(2)] for i in range(2)]
+        W = [[inv[i][0] * b[0][j] + inv[i][1] * b[1][j] for j in range(2)] for i in range(2)]
         if any(v < 0 for row in W for v in row):
             W = None
     if (W is not None) != holds:

@@ -250,6 +250,12 @@ class SymbolicChannel:
         "_hash",
         "_unverified",
     )
+    _matrix: sp.ImmutableMatrix
+    _inputs: tuple
+    _outputs: tuple
+    _domains: dict
+    _assume: tuple
+    _hash: int | None
 
     def __init__(
         self,

@@ -403,7 +403,8 @@ def channel_prior_vulnerability(
     --------
     >>> import sympy as sp
     >>> from qifldp import symbolic
-    >>> channel_prior_vulnerability(symbolic.grr(2, "eps"), prior=[sp.Rational(1, 3), sp.Rational(2, 3)])
+    >>> third = sp.Rational(1, 3)
+    >>> channel_prior_vulnerability(symbolic.grr(2, "eps"), prior=[third, 1 - third])
     2/3
     """
     C = as_symbolic(C)

@@ -7,11 +7,11 @@ from typing import Any
 
 import sympy as sp
 
-from ..alignment import align_rows
-from ..validation import check_int
 from .. import operators as _ops
+from ..alignment import align_rows
 from ..errors import ChannelError, SizeError
 from ..kinds import register_unsupported
+from ..validation import check_int
 from .channel import MAX_SYMBOLIC_ENTRIES, SymbolicChannel, as_symbolic
 
 __all__ = ["cascade", "parallel", "one_hot"]

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_int
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
 from ..errors import ChannelError, InputTypeError
 from ..kinds import entries, n_inputs, remedy, to_explicit
+from ..validation import check_int
 from .binomial import log_comb, logsumexp
 
 __all__ = ["SymmetricChannel"]
@@ -365,6 +365,7 @@ class SymmetricChannel:
     def _n_explicit(self, lumped: bool) -> int:
         k = self._k
         kind = "subsets" if lumped else self._scheme[0]
+        labels: list[Any]
         if kind == "grr":
             return k
         if kind == "bits":
@@ -377,6 +378,7 @@ class SymmetricChannel:
         """log10 of :meth:`_n_explicit`, without forming huge integers."""
         k = self._k
         kind = "subsets" if lumped else self._scheme[0]
+        labels: list[Any]
         if kind == "grr":
             return math.log10(k)
         if kind == "bits":
@@ -394,6 +396,7 @@ class SymmetricChannel:
         """
         k = self._k
         kind = "subsets" if lumped else self._scheme[0]
+        labels: list[Any]
         if kind == "grr":
             return list(range(k)), np.eye(k, dtype=bool), np.zeros(k)
         if kind == "bits":
@@ -409,7 +412,7 @@ class SymmetricChannel:
             s = member.sum(axis=1)
             log_mult = math.log(g) + (k - s) * math.log(g - 1)
             return labels, member, log_mult
-        labels: list[Any] = []
+        labels = []
         rows = []
         for s in self._sizes:
             for combo in itertools.combinations(range(k), int(s)):

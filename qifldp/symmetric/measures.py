@@ -8,15 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from ..refinement import fdp as _fdp
-from .. import measures as _m
 from .. import composition as _comp
+from .. import measures as _m
 from .. import operators as _ops
 from .. import profiles as _profiles
 from ..channel import Channel
 from ..errors import GainError, InputTypeError, ParameterError, PriorError
 from ..kinds import register_unsupported
 from ..priors import as_prior
+from ..refinement import fdp as _fdp
 from .binomial import logsumexp
 from .channel import SymmetricChannel
 from .gain import SymmetricGain, g_vulnerability_symmetric

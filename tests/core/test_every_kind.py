@@ -256,8 +256,10 @@ def numbers(value) -> list[float]:
     if isinstance(value, q.RefinementResult | ExactRefinement):
         return [float(value.holds)]
     if isinstance(value, Y.SymbolicChannel):
-        return numbers(value.evaluate(eps=EPS_VALUE)) if value.free_symbols else numbers(
-            value.evaluate()
+        return (
+            numbers(value.evaluate(eps=EPS_VALUE))
+            if value.free_symbols
+            else numbers(value.evaluate())
         )
     if isinstance(value, q.Channel):
         # up to refinement equivalence: merged proportional columns, in sorted order
