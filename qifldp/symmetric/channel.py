@@ -365,7 +365,6 @@ class SymmetricChannel:
     def _n_explicit(self, lumped: bool) -> int:
         k = self._k
         kind = "subsets" if lumped else self._scheme[0]
-        labels: list[Any]
         if kind == "grr":
             return k
         if kind == "bits":
@@ -378,7 +377,6 @@ class SymmetricChannel:
         """log10 of :meth:`_n_explicit`, without forming huge integers."""
         k = self._k
         kind = "subsets" if lumped else self._scheme[0]
-        labels: list[Any]
         if kind == "grr":
             return math.log10(k)
         if kind == "bits":
