@@ -86,6 +86,21 @@ def _align(channels: list[Channel]) -> list[Channel]:
     return out
 
 
+def _explicit_factors(channels: Any, what: str) -> list[Channel]:
+    """The factors as explicit channels over the same inputs, rows aligned by label.
+
+    A factor of another kind after an explicit first one is expanded (size-guarded).
+    """
+    chans = [to_explicit(C, f"channels[{i}]") for i, C in enumerate(channels)]
+    if len({C.n_inputs for C in chans}) > 1:
+        msg = (
+            f"{what} needs channels over the same inputs, got numbers of inputs "
+            f"{[C.n_inputs for C in chans]}"
+        )
+        raise ChannelError(msg)
+    return _align(chans)
+
+
 def _log(M: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore"):
         return np.log(M)
@@ -145,16 +160,7 @@ def compose(*channels: Any) -> Any:
     if len(channels) == 1 and isinstance(channels[0], (list, tuple)) and channels[0]:
         if isinstance(channels[0][0], Channel):
             channels = tuple(channels[0])
-    # another kind after an explicit first channel: its explicit channel (size-guarded)
-    chans = [to_explicit(C, f"channels[{i}]") for i, C in enumerate(channels)]
-    ns = {C.n_inputs for C in chans}
-    if len(ns) > 1:
-        msg = (
-            "compose needs channels over the same inputs, got numbers of inputs "
-            f"{[C.n_inputs for C in chans]}"
-        )
-        raise ChannelError(msg)
-    chans = _align(chans)
+    chans = _explicit_factors(channels, "compose")
     n = chans[0].n_inputs
     n_out = math.prod(C.n_outputs for C in chans)
     check_size(
@@ -330,14 +336,7 @@ def composition_epsilon(*channels: Any, neighbors: Any = None) -> CompositionEps
     if not channels:
         msg = "composition_epsilon needs at least one channel"
         raise InputTypeError(msg)
-    chans = [to_explicit(C, f"channels[{i}]") for i, C in enumerate(channels)]
-    if len({C.n_inputs for C in chans}) > 1:
-        msg = (
-            "composition_epsilon needs channels over the same inputs, got numbers of inputs "
-            f"{[C.n_inputs for C in chans]}"
-        )
-        raise ChannelError(msg)
-    chans = _align(chans)
+    chans = _explicit_factors(channels, "composition_epsilon")
     k = chans[0].n_inputs
     total = np.zeros((k, k))
     for C in chans:

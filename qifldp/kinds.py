@@ -39,6 +39,7 @@ __all__ = [
     "unsupported_kind",
     "unsupported",
     "register_unsupported",
+    "register_all",
     "is_unsupported",
     "n_inputs",
     "to_explicit",
@@ -155,6 +156,23 @@ def register_unsupported(kind: type, *functions: Any) -> None:
         first = params[0]
         argument = "channels[0]" if first.kind is first.VAR_POSITIONAL else first.name
         f.register(kind)(unsupported(f.__name__, argument))
+
+
+def register_all(kind: type, implementations: dict[Any, Callable[..., Any]]) -> None:
+    """Register ``implementations[f]`` for ``kind`` on each singledispatch function ``f``.
+
+    Examples
+    --------
+    >>> from functools import singledispatch
+    >>> @singledispatch
+    ... def measure(C):
+    ...     return 1.0
+    >>> register_all(str, {measure: lambda C: 2.0})
+    >>> measure([[1.0]]), measure("C")
+    (1.0, 2.0)
+    """
+    for f, impl in implementations.items():
+        f.register(kind)(impl)
 
 
 def is_unsupported(function: Any, kind: type) -> bool:

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..arrays import float_array
 from ..channel import Channel, as_channel
 from ..errors import (
     ChannelError,
@@ -199,15 +200,10 @@ def _float_alpha(alpha: Any) -> np.ndarray:
     if alpha is None or isinstance(alpha, (str, bytes)):
         msg = f"alpha must be a real number or an array of them, got {type(alpha).__name__}"
         raise InputTypeError(msg)
-    try:
-        arr = np.asarray(alpha, dtype=np.float64)
-    except OverflowError:
-        msg = "alpha must lie in [0, 1], got an integer beyond the float range"
-        raise ParameterError(msg) from None
-    except (TypeError, ValueError) as exc:
-        msg = f"alpha must be a real number or an array of them: {exc}"
-        raise InputTypeError(msg) from None
-    return arr
+    overflow = "alpha must lie in [0, 1], got an integer beyond the float range"
+    return float_array(
+        alpha, "alpha", "a real number or an array of them", ParameterError, overflow
+    )
 
 
 class TradeoffCurve(Sequence):

@@ -33,7 +33,14 @@ import sympy as sp
 
 from .. import measures as _m
 from ..errors import ChannelError, GainError, InputTypeError, ParameterError, PriorError
-from ..kinds import exp_value, is_nonpositive, log2_value, register_unsupported, tidy_value
+from ..kinds import (
+    exp_value,
+    is_nonpositive,
+    log2_value,
+    register_all,
+    register_unsupported,
+    tidy_value,
+)
 from . import _sign
 from .channel import SymbolicChannel, _relations, as_symbolic, to_expr
 
@@ -646,15 +653,21 @@ def _nonpositive(x: sp.Basic) -> bool:
 
 
 def _register() -> None:
-    _m.bayes_capacity.register(SymbolicChannel)(bayes_capacity)
-    _m.bayes_vulnerability.register(SymbolicChannel)(bayes_vulnerability)
-    _m.g_vulnerability.register(SymbolicChannel)(g_vulnerability)
-    _m.ldp_epsilon.register(SymbolicChannel)(ldp_epsilon)
-    _m.channel_prior_vulnerability.register(SymbolicChannel)(channel_prior_vulnerability)
     from .. import composition, profiles
-    from ..refinement import core
+    from ..refinement import core, fdp
 
-    core.refines.register(SymbolicChannel)(core.refines_symbolic)
+    register_all(
+        SymbolicChannel,
+        {
+            _m.bayes_capacity: bayes_capacity,
+            _m.bayes_vulnerability: bayes_vulnerability,
+            _m.g_vulnerability: g_vulnerability,
+            _m.ldp_epsilon: ldp_epsilon,
+            _m.channel_prior_vulnerability: channel_prior_vulnerability,
+            fdp.tradeoff_point: tradeoff_point,
+            core.refines: core.refines_symbolic,
+        },
+    )
     register_unsupported(
         SymbolicChannel,
         _m.hyper,
@@ -667,13 +680,10 @@ def _register() -> None:
         core.max_case_refines,
     )
     # the scalar steps of the derived measures on sympy values
-    exp_value.register(sp.Basic)(_exp)
-    log2_value.register(sp.Basic)(_log2)
-    is_nonpositive.register(sp.Basic)(_nonpositive)
-    tidy_value.register(sp.Basic)(tidy)
-    from ..refinement import fdp
-
-    fdp.tradeoff_point.register(SymbolicChannel)(tradeoff_point)
+    register_all(
+        sp.Basic,
+        {exp_value: _exp, log2_value: _log2, is_nonpositive: _nonpositive, tidy_value: tidy},
+    )
 
 
 _register()

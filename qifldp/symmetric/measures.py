@@ -14,7 +14,7 @@ from .. import operators as _ops
 from .. import profiles as _profiles
 from ..channel import Channel
 from ..errors import GainError, InputTypeError, ParameterError, PriorError
-from ..kinds import register_unsupported
+from ..kinds import register_all, register_unsupported
 from ..priors import as_prior
 from ..refinement import fdp as _fdp
 from .binomial import logsumexp
@@ -362,20 +362,25 @@ def _index(name: str, x: Any, k: int) -> int:
 
 
 def _register() -> None:
-    _m.bayes_capacity.register(SymmetricChannel)(bayes_capacity)
-    _m.ldp_epsilon.register(SymmetricChannel)(ldp_epsilon)
-    _m.bayes_vulnerability.register(SymmetricChannel)(bayes_vulnerability)
-    _m.g_vulnerability.register(SymmetricChannel)(g_vulnerability)
-    _m.channel_prior_vulnerability.register(SymmetricChannel)(channel_prior_vulnerability)
-    _fdp.tradeoff_curve.register(SymmetricChannel)(tradeoff_curve)
-    _comp.compose.register(SymmetricChannel)(_comp.compose_symmetric)
-    _comp.repeated.register(SymmetricChannel)(_comp.repeated_symmetric)
-    _comp.composition_epsilon.register(SymmetricChannel)(_comp.composition_epsilon_symmetric)
-    _profiles.privacy_profile.register(SymmetricChannel)(_profiles.privacy_profile_symmetric)
-    _profiles.tradeoff_envelope.register(SymmetricChannel)(_profiles.tradeoff_envelope_symmetric)
     from ..refinement import core
 
-    core.refines.register(SymmetricChannel)(core.refines_symmetric)
+    register_all(
+        SymmetricChannel,
+        {
+            _m.bayes_capacity: bayes_capacity,
+            _m.ldp_epsilon: ldp_epsilon,
+            _m.bayes_vulnerability: bayes_vulnerability,
+            _m.g_vulnerability: g_vulnerability,
+            _m.channel_prior_vulnerability: channel_prior_vulnerability,
+            _fdp.tradeoff_curve: tradeoff_curve,
+            _comp.compose: _comp.compose_symmetric,
+            _comp.repeated: _comp.repeated_symmetric,
+            _comp.composition_epsilon: _comp.composition_epsilon_symmetric,
+            _profiles.privacy_profile: _profiles.privacy_profile_symmetric,
+            _profiles.tradeoff_envelope: _profiles.tradeoff_envelope_symmetric,
+            core.refines: core.refines_symmetric,
+        },
+    )
     register_unsupported(
         SymmetricChannel,
         core.max_case_refines,
