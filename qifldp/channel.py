@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
+from .kinds import remedy
 from .reduction import REDUCE_RTOL, reduce_columns
-from .errors import ChannelError, InputTypeError, SizeError
 
 __all__ = ["Channel", "as_channel", "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
 
@@ -128,7 +129,12 @@ def _labels(name: str, labels: Iterable[Hashable] | None, n: int) -> tuple:
         raise InputTypeError(msg) from None
     if distinct != n:
         seen: set = set()
-        dup = next(x for x in labels if x in seen or seen.add(x))
+        dup = None
+        for x in labels:
+            if x in seen:
+                dup = x
+                break
+            seen.add(x)
         msg = f"{name} labels must be distinct, {dup!r} appears more than once"
         raise ChannelError(msg)
     return labels
@@ -174,6 +180,10 @@ class Channel:
     """
 
     __slots__ = ("_matrix", "_inputs", "_outputs", "_hash")
+    _matrix: np.ndarray
+    _inputs: tuple
+    _outputs: tuple
+    _hash: int | None
 
     def __init__(
         self,
@@ -246,7 +256,7 @@ class Channel:
     @property
     def shape(self) -> tuple[int, int]:
         """(|X|, |Y|)."""
-        return self._matrix.shape  # type: ignore[return-value]
+        return self._matrix.shape
 
     @property
     def n_inputs(self) -> int:
@@ -427,6 +437,11 @@ def as_channel(C: Any, name: str = "C") -> Channel:
     if C is None or isinstance(C, (str, bytes, dict, set)):
         msg = f"{name} must be a Channel or a 2-D array, got {type(C).__name__}"
         raise InputTypeError(msg)
+    hint = remedy(C)
+    if hint is not None:
+        # another kind of channel (symmetric, symbolic) reached an explicit-only operation
+        msg = f"{name} must be an explicit Channel or a 2-D array, got a {type(C).__name__}; {hint}"
+        raise UnsupportedKindError(msg)
     try:
         return Channel(C)
     except (ChannelError, InputTypeError) as exc:

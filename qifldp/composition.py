@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import itertools
 import math
+from functools import singledispatch
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from .validation import check_bool, check_int
 from .channel import Channel, as_channel, check_size
 from .errors import ChannelError, InputTypeError, SizeError
+from .kinds import dispatch_on_first_channel, to_explicit
+from .validation import check_bool, check_int
 
 __all__ = [
     "compose",
@@ -33,6 +35,9 @@ __all__ = [
     "composition_epsilon",
     "CompositionEpsilon",
     "SymmetricComposition",
+    "compose_symmetric",
+    "repeated_symmetric",
+    "composition_epsilon_symmetric",
     "ATOM_MERGE_ATOL",
     "MAX_ATOMS",
 ]
@@ -45,12 +50,6 @@ ATOM_MERGE_ATOL: float = 1e-12
 
 #: Largest number of (unmerged) atoms a symmetric composition may form in one step.
 MAX_ATOMS: int = 10**7
-
-
-def _is_symmetric(C: Any) -> bool:
-    return type(C).__name__ == "SymmetricChannel" and type(C).__module__.startswith(
-        "qifldp.symmetric"
-    )
 
 
 def _default_labels(C: Channel) -> bool:
@@ -87,11 +86,27 @@ def _align(channels: list[Channel]) -> list[Channel]:
     return out
 
 
+def _explicit_factors(channels: Any, what: str) -> list[Channel]:
+    """The factors as explicit channels over the same inputs, rows aligned by label.
+
+    A factor of another kind after an explicit first one is expanded (size-guarded).
+    """
+    chans = [to_explicit(C, f"channels[{i}]") for i, C in enumerate(channels)]
+    if len({C.n_inputs for C in chans}) > 1:
+        msg = (
+            f"{what} needs channels over the same inputs, got numbers of inputs "
+            f"{[C.n_inputs for C in chans]}"
+        )
+        raise ChannelError(msg)
+    return _align(chans)
+
+
 def _log(M: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore"):
         return np.log(M)
 
 
+@dispatch_on_first_channel
 def compose(*channels: Any) -> Any:
     """Same-secret (QIF "parallel") composition: C[x, (y1, ..., yn)] = Π_i C_i[x, y_i].
 
@@ -143,23 +158,9 @@ def compose(*channels: Any) -> Any:
         msg = "compose needs at least one channel"
         raise InputTypeError(msg)
     if len(channels) == 1 and isinstance(channels[0], (list, tuple)) and channels[0]:
-        first = channels[0][0]
-        if isinstance(first, Channel) or _is_symmetric(first):
+        if isinstance(channels[0][0], Channel):
             channels = tuple(channels[0])
-    if all(_is_symmetric(C) for C in channels):
-        return SymmetricComposition(channels)
-    chans = [
-        C.expand() if _is_symmetric(C) else as_channel(C, f"channels[{i}]")
-        for i, C in enumerate(channels)
-    ]
-    ns = {C.n_inputs for C in chans}
-    if len(ns) > 1:
-        msg = (
-            "compose needs channels over the same inputs, got numbers of inputs "
-            f"{[C.n_inputs for C in chans]}"
-        )
-        raise ChannelError(msg)
-    chans = _align(chans)
+    chans = _explicit_factors(channels, "compose")
     n = chans[0].n_inputs
     n_out = math.prod(C.n_outputs for C in chans)
     check_size(
@@ -176,6 +177,7 @@ def compose(*channels: Any) -> Any:
     return Channel(M, chans[0].inputs, outs)
 
 
+@singledispatch
 def repeated(C: Any, n: int, *, lumped: bool = True) -> Any:
     """The channel of n independent releases of C on the same secret.
 
@@ -222,8 +224,6 @@ def repeated(C: Any, n: int, *, lumped: bool = True) -> Any:
            [0.0625, 0.375 , 0.5625]])
     """
     n = check_int("n", n, minimum=1)
-    if _is_symmetric(C):
-        return SymmetricComposition((C,) * n)
     C = as_channel(C, "C")
     if not check_bool("lumped", lumped):
         return compose(*([C] * n))
@@ -288,6 +288,7 @@ def _pair_loss(M: np.ndarray) -> np.ndarray:
     return D
 
 
+@dispatch_on_first_channel
 def composition_epsilon(*channels: Any, neighbors: Any = None) -> CompositionEpsilon:
     """The true epsilon of a same-secret composition against the sequential sum.
 
@@ -335,25 +336,7 @@ def composition_epsilon(*channels: Any, neighbors: Any = None) -> CompositionEps
     if not channels:
         msg = "composition_epsilon needs at least one channel"
         raise InputTypeError(msg)
-    if all(_is_symmetric(C) for C in channels):
-        ks = {C.k for C in channels}
-        if len(ks) > 1:
-            msg = f"composition_epsilon needs symmetric channels over the same k, got {sorted(ks)}"
-            raise ChannelError(msg)
-        has_pair = neighbors is None or any(int(i) != int(j) for i, j in neighbors)
-        s = float(sum(ldp_epsilon(C) for C in channels)) if has_pair else 0.0
-        return CompositionEpsilon(s, s)
-    chans = [
-        C.expand() if _is_symmetric(C) else as_channel(C, f"channels[{i}]")
-        for i, C in enumerate(channels)
-    ]
-    if len({C.n_inputs for C in chans}) > 1:
-        msg = (
-            "composition_epsilon needs channels over the same inputs, got numbers of inputs "
-            f"{[C.n_inputs for C in chans]}"
-        )
-        raise ChannelError(msg)
-    chans = _align(chans)
+    chans = _explicit_factors(channels, "composition_epsilon")
     k = chans[0].n_inputs
     total = np.zeros((k, k))
     for C in chans:
@@ -371,6 +354,65 @@ def composition_epsilon(*channels: Any, neighbors: Any = None) -> CompositionEps
     true = float(total[mask].max()) if mask.any() else 0.0
     seq = float(sum(ldp_epsilon(C, neighbors) for C in chans))
     return CompositionEpsilon(max(true, 0.0), seq)
+
+
+def compose_symmetric(*channels: Any) -> Any:
+    """:func:`compose` when the first channel is symmetric (registered by qifldp.symmetric).
+
+    All symmetric with the same k: a :class:`SymmetricComposition`; mixed with
+    explicit channels: the explicit composition of their expansions (small k).
+
+    Examples
+    --------
+    >>> import qifldp as q, qifldp.symmetric as sym
+    >>> q.compose(sym.grr(3, 1.0), sym.grr(3, 0.5))
+    SymmetricComposition(k=3, 2 factors)
+    """
+    from .symmetric import SymmetricChannel
+
+    if len(channels) == 1 and isinstance(channels[0], (list, tuple)):
+        channels = tuple(channels[0])
+    if all(isinstance(C, SymmetricChannel) for C in channels):
+        return SymmetricComposition(channels)
+    return compose.registry[object](
+        *(to_explicit(C, f"channels[{i}]") for i, C in enumerate(channels))
+    )
+
+
+def repeated_symmetric(C: Any, n: int, *, lumped: bool = True) -> SymmetricComposition:
+    """:func:`repeated` of a symmetric channel: a :class:`SymmetricComposition` of n copies.
+
+    >>> import qifldp as q, qifldp.symmetric as sym
+    >>> q.repeated(sym.grr(10, 1.0), 4)
+    SymmetricComposition(k=10, 4 factors)
+    """
+    n = check_int("n", n, minimum=1)
+    check_bool("lumped", lumped)
+    return SymmetricComposition((C,) * n)
+
+
+def composition_epsilon_symmetric(*channels: Any, neighbors: Any = None) -> CompositionEpsilon:
+    """:func:`composition_epsilon` when the first channel is symmetric.
+
+    All symmetric (same k): every pair is worst for every factor (2-transitivity),
+    so true = sequential = the sum of the epsilons; mixed: the explicit route.
+
+    >>> import qifldp as q, qifldp.symmetric as sym
+    >>> tuple(q.composition_epsilon(sym.grr(10**6, 1.0), sym.oue(10**6, 0.5)))
+    (1.5, 1.5)
+    """
+    from .measures import ldp_epsilon
+    from .symmetric import SymmetricChannel
+
+    if not all(isinstance(C, SymmetricChannel) for C in channels):
+        return composition_epsilon.registry[object](*channels, neighbors=neighbors)
+    ks = {C.k for C in channels}
+    if len(ks) > 1:
+        msg = f"composition_epsilon needs symmetric channels over the same k, got {sorted(ks)}"
+        raise ChannelError(msg)
+    has_pair = neighbors is None or any(int(i) != int(j) for i, j in neighbors)
+    s = float(sum(ldp_epsilon(C) for C in channels)) if has_pair else 0.0
+    return CompositionEpsilon(s, s)
 
 
 class SymmetricComposition:
@@ -408,8 +450,10 @@ class SymmetricComposition:
         if isinstance(factors, (str, bytes)) or not hasattr(factors, "__iter__"):
             msg = f"factors must be a sequence of SymmetricChannels, got {type(factors).__name__}"
             raise InputTypeError(msg)
+        from .symmetric import SymmetricChannel
+
         factors = tuple(factors)
-        if not factors or not all(_is_symmetric(F) for F in factors):
+        if not factors or not all(isinstance(F, SymmetricChannel) for F in factors):
             msg = "SymmetricComposition needs at least one SymmetricChannel (qifldp.symmetric)"
             raise InputTypeError(msg)
         ks = {F.k for F in factors}
@@ -529,8 +573,8 @@ def _merge(loss: np.ndarray, P0: np.ndarray, P1: np.ndarray):
 
 
 def _register() -> None:
-    from .refinement.fdp import tradeoff_curve
     from .measures import ldp_epsilon
+    from .refinement.fdp import tradeoff_curve
 
     @ldp_epsilon.register(SymmetricComposition)
     def _ldp_epsilon(C: SymmetricComposition, neighbors: Any = None) -> float:

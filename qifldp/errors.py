@@ -17,6 +17,7 @@ __all__ = [
     "InputTypeError",
     "SolverError",
     "VerificationError",
+    "UnsupportedKindError",
 ]
 
 
@@ -58,3 +59,13 @@ class SolverError(QifldpError, RuntimeError):
 
 class VerificationError(QifldpError, RuntimeError):
     """A certificate produced by a solver failed its independent re-check."""
+
+
+class UnsupportedKindError(InputTypeError):
+    """An operation got a kind of channel it does not support.
+
+    The message names the operation, the kind received and what to do instead:
+    ``C.expand()`` for a symmetric channel small enough to be explicit,
+    ``C.evaluate(eps=...)`` for a symbolic one, the symmetric representation for
+    an explicit channel too large to build.
+    """

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from .validation import check_int, check_real
+from .arrays import float_array
 from .channel import MAX_ENTRIES, check_size
 from .errors import GainError, InputTypeError, SizeError
+from .validation import check_int, check_real
 
 __all__ = ["identity_gain", "k_tries_gain", "metric_gain", "as_gain"]
 
@@ -102,14 +103,9 @@ def metric_gain(distance: Any, n: int | None = None, scale: float | None = None)
         n = check_int("n", n, minimum=1)
         D = np.array([[float(distance(i, j)) for j in range(n)] for i in range(n)])
     else:
-        try:
-            D = np.array(distance, dtype=np.float64)
-        except OverflowError:
-            msg = "distance holds an integer beyond the float range (about 1.8e308)"
-            raise GainError(msg) from None
-        except (TypeError, ValueError) as exc:
-            msg = f"distance must be a square matrix of real numbers or a callable: {exc}"
-            raise InputTypeError(msg) from None
+        D = float_array(
+            distance, "distance", "a square matrix of real numbers or a callable", GainError
+        )
         if D.ndim != 2 or D.shape[0] != D.shape[1]:
             msg = f"distance must be a square matrix, got shape {D.shape}"
             raise GainError(msg)
@@ -154,14 +150,7 @@ def as_gain(gain: Any, n: int, actions: Sequence | None = None, name: str = "gai
         acts = range(n) if actions is None else actions
         G = np.array([[float(gain(w, x)) for x in range(n)] for w in acts], dtype=np.float64)
     else:
-        try:
-            G = np.array(gain, dtype=np.float64)
-        except OverflowError:
-            msg = f"{name} holds an integer beyond the float range (about 1.8e308)"
-            raise GainError(msg) from None
-        except (TypeError, ValueError) as exc:
-            msg = f"{name} must be a 2-D array (n_actions x n_inputs) or a callable: {exc}"
-            raise InputTypeError(msg) from None
+        G = float_array(gain, name, "a 2-D array (n_actions x n_inputs) or a callable", GainError)
     if G.ndim != 2:
         msg = f"{name} must be 2-D (n_actions x n_inputs), got shape {G.shape}"
         raise GainError(msg)

@@ -3,7 +3,11 @@
 Every measure taking a channel first is a :func:`functools.singledispatch`
 function: explicit channels (and 2-D arrays) are handled here, and the symbolic
 and symmetric channel kinds register their own implementations under the same
-names, so ``q.bayes_capacity(C)`` works on each kind of channel.
+names, so ``q.bayes_capacity(C)`` works on each kind of channel (see
+:mod:`qifldp.kinds`). The primitives are the vulnerabilities, ``bayes_capacity``
+and ``ldp_epsilon``; the derived measures (``asr``, ``max_case_capacity``, the
+leakages) are written once over them and so hold for every kind; a kind
+overrides one only where it is numerically better.
 
 Conventions follow Alvim et al., *The Science of Quantitative Information Flow*
 (Springer 2020), cited below as "the book".
@@ -16,20 +20,25 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import singledispatch
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .reduction import reduce_columns
-from .validation import _real
-from .channel import Channel, as_channel
+from .channel import as_channel
 from .errors import GainError, InputTypeError, ParameterError
 from .gains import as_gain
+from .kinds import exp_value, is_nonpositive, log2_value, n_inputs, tidy_value
 from .priors import as_prior
+from .reduction import reduce_columns
+from .validation import _real, check_bool
+
+if TYPE_CHECKING:  # sympy only for the hints: ``import qifldp`` does not import it
+    import sympy
 
 __all__ = [
     "prior_g_vulnerability",
     "prior_bayes_vulnerability",
+    "channel_prior_vulnerability",
     "g_vulnerability",
     "bayes_vulnerability",
     "multiplicative_leakage",
@@ -83,7 +92,7 @@ def prior_bayes_vulnerability(prior: Any) -> float:
 
 
 @singledispatch
-def g_vulnerability(C: Any, gain: Any, prior: Any = None) -> float:
+def g_vulnerability(C: Any, gain: Any, prior: Any = None) -> float | sympy.Expr:
     """Posterior g-vulnerability V_g[π▷C].
 
     Parameters
@@ -123,7 +132,7 @@ def g_vulnerability(C: Any, gain: Any, prior: Any = None) -> float:
 
 
 @singledispatch
-def bayes_vulnerability(C: Any, prior: Any = None) -> float:
+def bayes_vulnerability(C: Any, prior: Any = None) -> float | sympy.Expr:
     """Posterior Bayes vulnerability V1[π▷C]: the success of a one-try guess.
 
     Parameters
@@ -147,24 +156,86 @@ def bayes_vulnerability(C: Any, prior: Any = None) -> float:
     return float(np.sum(np.max(pi[:, None] * C.matrix, axis=0)))
 
 
-def _prior_and_gain_vulnerability(C: Channel, gain: Any, prior: Any) -> tuple[float, float]:
-    pi = as_prior(prior, C.n_inputs)
-    if gain is None:
-        return float(np.max(pi)), bayes_vulnerability(C, pi)
-    G = as_gain(gain, C.n_inputs)
-    return float(np.max(G @ pi)), g_vulnerability(C, G, pi)
+@singledispatch
+def channel_prior_vulnerability(
+    C: Any, gain: Any = None, prior: Any = None, *, nonnegative: bool = False
+) -> float | sympy.Expr:
+    """Prior vulnerability V_g(π) over the inputs of C (V1(π) = max_x π_x without a gain).
 
-
-def multiplicative_leakage(C: Any, gain: Any = None, prior: Any = None) -> float:
-    """Multiplicative g-leakage L^×_g(π, C) = V_g[π▷C] / V_g(π).
+    The prior half of every leakage, for each kind of channel: the prior and the
+    gain are read as C reads them (a symbolic channel takes expressions, a
+    symmetric one a :class:`~qifldp.symmetric.SymmetricGain`).
 
     Parameters
     ----------
     C : Channel
+        Only its inputs are used.
+    gain : array_like, shape (n_actions, |X|), or callable g(w, x), optional
+        Defaults to the identity gain (Bayes vulnerability).
+    prior : array_like, shape (|X|,), optional
+        Defaults to uniform.
+    nonnegative : bool
+        Require a non-negative gain (multiplicative leakage).
+
+    Raises
+    ------
+    GainError, PriorError
+        The gain or the prior does not match C's inputs; a negative gain entry
+        when ``nonnegative``.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> from qifldp.measures import channel_prior_vulnerability
+    >>> C = q.Channel([[0.75, 0.25], [0.25, 0.75]])
+    >>> channel_prior_vulnerability(C, prior=[0.3, 0.7])
+    0.7
+    >>> channel_prior_vulnerability(C, [[1, 1], [0, 2]], [0.5, 0.5])
+    1.0
+    """
+    return _prior_vulnerability(as_channel(C).n_inputs, gain, prior, nonnegative)
+
+
+def _check_nonnegative_flag(nonnegative: Any) -> bool:
+    return check_bool("nonnegative", nonnegative)
+
+
+def _prior_vulnerability(n: int, gain: Any, prior: Any, nonnegative: bool) -> float:
+    """V_g(π) for a prior over n inputs and an explicit gain (None: Bayes)."""
+    nonnegative = _check_nonnegative_flag(nonnegative)
+    pi = as_prior(prior, n)
+    if gain is None:
+        return float(np.max(pi))
+    G = as_gain(gain, n)
+    if nonnegative and np.any(G < 0):
+        msg = "gain must be non-negative for multiplicative leakage"
+        raise GainError(msg)
+    return float(np.max(G @ pi))
+
+
+def _posterior(C: Any, gain: Any, prior: Any) -> float | sympy.Expr:
+    return bayes_vulnerability(C, prior) if gain is None else g_vulnerability(C, gain, prior)
+
+
+@singledispatch
+def multiplicative_leakage(C: Any, gain: Any = None, prior: Any = None) -> float | sympy.Expr:
+    """Multiplicative g-leakage L^×_g(π, C) = V_g[π▷C] / V_g(π).
+
+    Written once over :func:`g_vulnerability` (or :func:`bayes_vulnerability`)
+    and :func:`channel_prior_vulnerability`, so it holds for every kind of channel.
+
+    Parameters
+    ----------
+    C : Channel, symmetric or symbolic channel
     gain : array_like or callable, optional
         Defaults to the identity gain (Bayes leakage). Must be non-negative.
     prior : array_like, optional
         Defaults to uniform.
+
+    Returns
+    -------
+    float or sympy.Expr
+        A sympy expression for a symbolic channel.
 
     Raises
     ------
@@ -177,19 +248,18 @@ def multiplicative_leakage(C: Any, gain: Any = None, prior: Any = None) -> float
     >>> q.multiplicative_leakage(q.Channel([[0.75, 0.25], [0.25, 0.75]]))
     1.5
     """
-    C = as_channel(C)
-    if gain is not None and np.any(as_gain(gain, C.n_inputs) < 0):
-        msg = "gain must be non-negative for multiplicative leakage"
-        raise GainError(msg)
-    v0, v1 = _prior_and_gain_vulnerability(C, gain, prior)
-    if v0 <= 0:
+    v0 = channel_prior_vulnerability(C, gain, prior, nonnegative=True)
+    if is_nonpositive(v0):
         msg = "prior g-vulnerability is 0, multiplicative leakage is undefined"
         raise GainError(msg)
-    return v1 / v0
+    return tidy_value(_posterior(C, gain, prior) / v0)
 
 
-def additive_leakage(C: Any, gain: Any = None, prior: Any = None) -> float:
+@singledispatch
+def additive_leakage(C: Any, gain: Any = None, prior: Any = None) -> float | sympy.Expr:
     """Additive g-leakage L^+_g(π, C) = V_g[π▷C] − V_g(π).
+
+    Written once over the posterior and prior vulnerabilities (every kind).
 
     Examples
     --------
@@ -197,13 +267,12 @@ def additive_leakage(C: Any, gain: Any = None, prior: Any = None) -> float:
     >>> q.additive_leakage(q.Channel([[0.75, 0.25], [0.25, 0.75]]))
     0.25
     """
-    C = as_channel(C)
-    v0, v1 = _prior_and_gain_vulnerability(C, gain, prior)
-    return v1 - v0
+    v0 = channel_prior_vulnerability(C, gain, prior)
+    return tidy_value(_posterior(C, gain, prior) - v0)
 
 
 @singledispatch
-def bayes_capacity(C: Any) -> float:
+def bayes_capacity(C: Any) -> float | sympy.Expr:
     """Multiplicative Bayes capacity ML(C) = Σ_y max_x C[x, y].
 
     It is the largest multiplicative Bayes leakage over all priors, attained by the
@@ -230,8 +299,11 @@ def bayes_capacity(C: Any) -> float:
 
 
 @singledispatch
-def min_entropy_leakage(C: Any, prior: Any = None) -> float:
+def min_entropy_leakage(C: Any, prior: Any = None) -> float | sympy.Expr:
     """Min-entropy leakage log2(V1[π▷C] / V1(π)) in bits.
+
+    Written once over :func:`bayes_vulnerability` and
+    :func:`channel_prior_vulnerability` (every kind of channel).
 
     Examples
     --------
@@ -239,9 +311,8 @@ def min_entropy_leakage(C: Any, prior: Any = None) -> float:
     >>> q.min_entropy_leakage(q.Channel([[1.0, 0.0], [0.0, 1.0]]))
     1.0
     """
-    C = as_channel(C)
-    pi = as_prior(prior, C.n_inputs)
-    return math.log2(bayes_vulnerability(C, pi) / float(np.max(pi)))
+    v0 = channel_prior_vulnerability(C, None, prior)
+    return log2_value(tidy_value(bayes_vulnerability(C, prior) / v0))
 
 
 def _check_neighbors(neighbors: Iterable[Any], n: int) -> np.ndarray:
@@ -268,7 +339,7 @@ def _check_neighbors(neighbors: Iterable[Any], n: int) -> np.ndarray:
 
 
 @singledispatch
-def ldp_epsilon(C: Any, neighbors: Iterable[Any] | None = None) -> float:
+def ldp_epsilon(C: Any, neighbors: Iterable[Any] | None = None) -> float | sympy.Expr:
     """The true LDP epsilon: ln max_y max_{x, x'} C[x, y] / C[x', y].
 
     Parameters
@@ -360,12 +431,15 @@ def capacity_from_epsilon(eps: float) -> float:
 
 
 @singledispatch
-def max_case_capacity(C: Any) -> float:
+def max_case_capacity(C: Any) -> float | sympy.Expr:
     """Multiplicative max-case capacity ML^MAX(C) = e^{ldp_epsilon(C)}.
+
+    Written once over :func:`ldp_epsilon` (every kind of channel; ``sympy.exp``
+    of the symbolic epsilon for a symbolic channel).
 
     Returns
     -------
-    float
+    float or sympy.Expr
         ``inf`` when ``ldp_epsilon(C)`` is infinite (a column mixes zero and
         positive entries), or when e^eps is beyond the largest float
         (eps > ``LOG_FLOAT_MAX`` = ln(DBL_MAX) ≈ 709.7827; the capacity is then
@@ -378,14 +452,16 @@ def max_case_capacity(C: Any) -> float:
     >>> round(q.max_case_capacity(q.Channel([[0.75, 0.25], [0.25, 0.75]])), 12)
     3.0
     """
-    return capacity_from_epsilon(ldp_epsilon(C))
+    return exp_value(ldp_epsilon(C))
 
 
 @singledispatch
-def asr(C: Any) -> float:
+def asr(C: Any, **options: Any) -> float | sympy.Expr:
     """Attack success rate: Bayes-optimal one-try guess under a uniform prior.
 
-    ASR(C) = V1[υ▷C] = ML(C) / |X|.
+    ASR(C) = V1[υ▷C] = ML(C) / |X|, written once over :func:`bayes_capacity`
+    (every kind of channel; ``options`` are passed to it, e.g. ``simplify`` for
+    a symbolic channel).
 
     Examples
     --------
@@ -393,8 +469,7 @@ def asr(C: Any) -> float:
     >>> q.asr(q.Channel([[0.75, 0.25], [0.25, 0.75]]))
     0.75
     """
-    C = as_channel(C)
-    return bayes_capacity(C) / C.n_inputs
+    return bayes_capacity(C, **options) / n_inputs(C)
 
 
 @dataclass(frozen=True)
@@ -427,11 +502,13 @@ class Hyper:
         return f"{head}\nouter={self.outer}\nposteriors=\n{self.posteriors}"
 
 
+@singledispatch
 def hyper(C: Any, prior: Any = None) -> Hyper:
     """The hyper-distribution of a prior through a channel.
 
     Outputs with probability 0 are dropped; outputs giving the same posterior
-    (joint columns proportional within ``qifldp._reduce.REDUCE_RTOL``) are merged.
+    (joint columns proportional within ``qifldp.reduction.REDUCE_RTOL``) are merged.
+    Explicit channels only (another kind raises UnsupportedKindError).
 
     Parameters
     ----------

@@ -2,6 +2,10 @@
 
 Composite protocols are built from these so that their channels are correct by
 construction (Alvim et al., *The Science of Quantitative Information Flow*, ch. 8).
+Each operator dispatches on the kind of its first channel (:mod:`qifldp.kinds`):
+the explicit implementation is here, :mod:`qifldp.symbolic` registers cascade,
+parallel and one_hot, and a kind without an implementation gets an error that
+says what to do.
 """
 
 from __future__ import annotations
@@ -9,19 +13,22 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from functools import singledispatch
 from typing import Any
 
 import numpy as np
 
 from .alignment import align_many, align_rows, is_default_labels
-from .validation import check_int
 from .channel import Channel, as_channel, check_size, guard_size
 from .errors import ChannelError, InputTypeError, ParameterError
+from .kinds import dispatch_on_first_channel
+from .validation import check_int
 
 __all__ = ["cascade", "parallel", "one_hot", "visible_choice", "hidden_choice"]
 
 
-def cascade(A: Any, B: Any) -> Channel:
+@singledispatch
+def cascade(A: Any, B: Any) -> Any:
     """The cascade A·B: the outputs of A are the inputs of B (post-processing).
 
     Parameters
@@ -32,7 +39,7 @@ def cascade(A: Any, B: Any) -> Channel:
     Returns
     -------
     Channel, shape (|X|, |Z|)
-        Inputs of A, outputs of B.
+        Inputs of A, outputs of B (a SymbolicChannel when A is symbolic).
 
     Raises
     ------
@@ -80,7 +87,8 @@ def cascade(A: Any, B: Any) -> Channel:
     return Channel(M, A.inputs, B.outputs)
 
 
-def parallel(A: Any, B: Any) -> Channel:
+@singledispatch
+def parallel(A: Any, B: Any) -> Any:
     """Parallel composition A ⊗ B: independent release of two secrets (Kronecker).
 
     Parameters
@@ -91,7 +99,8 @@ def parallel(A: Any, B: Any) -> Channel:
     Returns
     -------
     Channel, shape (|X1||X2|, |Y1||Y2|)
-        Inputs (x1, x2) and outputs (y1, y2), in lexicographic order.
+        Inputs (x1, x2) and outputs (y1, y2), in lexicographic order (a
+        SymbolicChannel when A is symbolic).
 
     Notes
     -----
@@ -114,7 +123,8 @@ def parallel(A: Any, B: Any) -> Channel:
     return Channel(M, inputs, outputs)
 
 
-def one_hot(B: Any, k: int) -> Channel:
+@singledispatch
+def one_hot(B: Any, k: int) -> Any:
     """B^{⊗k} restricted to one-hot inputs: each bit of a one-hot vector through B.
 
     Parameters
@@ -206,6 +216,7 @@ def _check_choice(
     return chans, p, inputs
 
 
+@dispatch_on_first_channel
 def visible_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
     """Pick channel i with probability probs[i], run it, and reveal which one ran.
 
@@ -246,6 +257,7 @@ def visible_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
     return Channel(M, inputs, outputs)
 
 
+@dispatch_on_first_channel
 def hidden_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
     """Pick channel i with probability probs[i], run it, reveal only its output.
 

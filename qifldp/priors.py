@@ -6,9 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from .validation import check_int
+from .arrays import float_array
 from .channel import MAX_ENTRIES, check_size
-from .errors import InputTypeError, PriorError
+from .errors import PriorError
+from .validation import check_int
 
 __all__ = ["uniform_prior", "point_prior", "as_prior", "PRIOR_SUM_ATOL"]
 
@@ -100,14 +101,7 @@ def as_prior(prior: Any, n: int, name: str = "prior") -> np.ndarray:
     n = _check_n_secrets(n)
     if prior is None:
         return uniform_prior(n)
-    try:
-        p = np.array(prior, dtype=np.float64)
-    except OverflowError:
-        msg = f"{name} holds an integer beyond the float range (about 1.8e308)"
-        raise PriorError(msg) from None
-    except (TypeError, ValueError) as exc:
-        msg = f"{name} must be a 1-D array of real numbers: {exc}"
-        raise InputTypeError(msg) from None
+    p = float_array(prior, name, "a 1-D array of real numbers", PriorError)
     if p.ndim != 1:
         msg = f"{name} must be 1-D, got shape {p.shape}"
         raise PriorError(msg)

@@ -21,14 +21,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import singledispatch
 from typing import Any
 
 import numpy as np
 
-from .validation import check_bool
 from .channel import as_channel
+from .composition import SymmetricComposition
 from .errors import InputTypeError, ParameterError, SizeError
 from .refinement.fdp import TradeoffCurve, tradeoff_curve
+from .validation import check_bool
 
 __all__ = [
     "privacy_profile",
@@ -36,6 +38,8 @@ __all__ = [
     "profile_from_tradeoff",
     "tradeoff_from_profile",
     "gdp_mu",
+    "privacy_profile_symmetric",
+    "tradeoff_envelope_symmetric",
     "VERTEX_MERGE_ATOL",
     "MAX_ENVELOPE_ENTRIES",
 ]
@@ -62,13 +66,6 @@ def _real_values(name: str, value: Any) -> tuple[np.ndarray, bool]:
         msg = f"{name} must be >= 0 (inf allowed), got {value!r}"
         raise ParameterError(msg)
     return arr, arr.ndim == 0
-
-
-def _is_symmetric_kind(C: Any) -> bool:
-    name = type(C).__name__
-    return (name == "SymmetricChannel" and type(C).__module__.startswith("qifldp.symmetric")) or (
-        name == "SymmetricComposition"
-    )
 
 
 def _pair_mask(k: int, neighbors: Any) -> np.ndarray:
@@ -99,8 +96,6 @@ def _hockey(P: np.ndarray, L: np.ndarray, eps: np.ndarray) -> np.ndarray:
 
 
 def _symmetric_atoms(C: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    from .composition import SymmetricComposition
-
     S = C if isinstance(C, SymmetricComposition) else SymmetricComposition((C,))
     return S.loss_atoms()
 
@@ -114,6 +109,7 @@ def _symmetric_has_pair(C: Any, neighbors: Any) -> bool:
     return bool(np.any(pairs[:, 0] != pairs[:, 1]))
 
 
+@singledispatch
 def privacy_profile(C: Any, epss: Any, neighbors: Any = None) -> Any:
     """delta(eps) of the channel's worst pair: the tight (eps, delta)-LDP curve.
 
@@ -161,35 +157,51 @@ def privacy_profile(C: Any, epss: Any, neighbors: Any = None) -> Any:
     """
     eps, scalar = _check_epss(epss)
     flat = eps.reshape(-1)
-    if _is_symmetric_kind(C):
-        if not _symmetric_has_pair(C, neighbors):
-            out = np.zeros(flat.shape)
-        else:
-            loss, P0, _ = _symmetric_atoms(C)
-            out = _hockey(P0, loss, flat)
-    else:
-        C = as_channel(C, "C")
-        M = C.matrix
-        k, m = M.shape
-        mask = _pair_mask(k, neighbors)
-        with np.errstate(divide="ignore"):
-            logM = np.log(M)
-        out = np.zeros(flat.shape)
-        step = max(1, _CHUNK_ENTRIES // max(1, k * m))
-        for x in range(k):
-            others = np.flatnonzero(mask[x])
-            if others.size == 0:
-                continue
-            P = M[x]
-            pos = P > 0
-            with np.errstate(invalid="ignore"):
-                L = logM[x][None, pos] - logM[others][:, pos]  # +inf where C[x'] = 0
-            for s in range(0, flat.size, step):
-                e = flat[s : s + step]
-                d = _hockey(P[pos], L, e)  # (len(e), len(others))
-                out[s : s + step] = np.maximum(out[s : s + step], d.max(axis=1))
+    C = as_channel(C, "C")
+    M = C.matrix
+    k, m = M.shape
+    mask = _pair_mask(k, neighbors)
+    with np.errstate(divide="ignore"):
+        logM = np.log(M)
+    out = np.zeros(flat.shape)
+    step = max(1, _CHUNK_ENTRIES // max(1, k * m))
+    for x in range(k):
+        others = np.flatnonzero(mask[x])
+        if others.size == 0:
+            continue
+        P = M[x]
+        pos = P > 0
+        with np.errstate(invalid="ignore"):
+            L = logM[x][None, pos] - logM[others][:, pos]  # +inf where C[x'] = 0
+        for s in range(0, flat.size, step):
+            e = flat[s : s + step]
+            d = _hockey(P[pos], L, e)  # (len(e), len(others))
+            out[s : s + step] = np.maximum(out[s : s + step], d.max(axis=1))
+    return _shaped(out, scalar, eps)
+
+
+def _shaped(out: np.ndarray, scalar: bool, eps: np.ndarray) -> Any:
     out = np.clip(out, 0.0, 1.0)
     return float(out[0]) if scalar else out.reshape(eps.shape)
+
+
+@privacy_profile.register(SymmetricComposition)
+def privacy_profile_symmetric(C: Any, epss: Any, neighbors: Any = None) -> Any:
+    """:func:`privacy_profile` of a symmetric channel or composition (cost independent of k).
+
+    Every pair of distinct inputs has the law of the privacy loss of (0, 1)
+    (2-transitivity); registered for SymmetricChannel by :mod:`qifldp.symmetric`.
+
+    >>> import math, qifldp as q, qifldp.symmetric as sym
+    >>> float(q.privacy_profile(sym.grr(10**6, 1.0), 1.0))
+    0.0
+    """
+    eps, scalar = _check_epss(epss)
+    flat = eps.reshape(-1)
+    if not _symmetric_has_pair(C, neighbors):
+        return _shaped(np.zeros(flat.shape), scalar, eps)
+    loss, P0, _ = _symmetric_atoms(C)
+    return _shaped(_hockey(P0, loss, flat), scalar, eps)
 
 
 # ----------------------------------------------------------------------------------
@@ -302,6 +314,7 @@ def _convex_minorant(T: TradeoffCurve) -> TradeoffCurve:
     return TradeoffCurve([h[0] for h in hull], [h[1] for h in hull])
 
 
+@singledispatch
 def tradeoff_envelope(C: Any, neighbors: Any = None, *, convex: bool = False) -> TradeoffCurve:
     """The worst-pair f-DP trade-off envelope T(alpha) = min_{x != x'} T(C[x], C[x'])(alpha).
 
@@ -344,12 +357,6 @@ def tradeoff_envelope(C: Any, neighbors: Any = None, *, convex: bool = False) ->
     >>> [(round(a, 6), round(b, 6)) for a, b in q.tradeoff_envelope(C)]
     [(0.0, 1.0), (0.25, 0.25), (1.0, 0.0)]
     """
-    if _is_symmetric_kind(C):
-        if not _symmetric_has_pair(C, neighbors):
-            msg = "neighbors has no pair of distinct inputs: nothing to compare"
-            raise ParameterError(msg)
-        T = tradeoff_curve(C, 0, 1, exact=False)
-        return _convex_minorant(T) if convex else T
     C = as_channel(C, "C")
     mask = _pair_mask(C.n_inputs, neighbors)
     pairs = np.argwhere(mask)
@@ -366,6 +373,25 @@ def tradeoff_envelope(C: Any, neighbors: Any = None, *, convex: bool = False) ->
             curves.append(T)
     env = curves[0] if len(curves) == 1 else _lower_envelope(curves)
     return _convex_minorant(env) if check_bool("convex", convex) else env
+
+
+@tradeoff_envelope.register(SymmetricComposition)
+def tradeoff_envelope_symmetric(
+    C: Any, neighbors: Any = None, *, convex: bool = False
+) -> TradeoffCurve:
+    """:func:`tradeoff_envelope` of a symmetric channel or composition: every pair is equivalent.
+
+    T = ``tradeoff_curve(C)``; registered for SymmetricChannel by :mod:`qifldp.symmetric`.
+
+    >>> import qifldp as q, qifldp.symmetric as sym
+    >>> q.tradeoff_envelope(sym.grr(10**6, 1.0)) == q.tradeoff_curve(sym.grr(10**6, 1.0))
+    True
+    """
+    if not _symmetric_has_pair(C, neighbors):
+        msg = "neighbors has no pair of distinct inputs: nothing to compare"
+        raise ParameterError(msg)
+    T = tradeoff_curve(C, 0, 1, exact=False)
+    return _convex_minorant(T) if check_bool("convex", convex) else T
 
 
 def _as_curve(T: Any) -> TradeoffCurve:
@@ -495,6 +521,7 @@ def tradeoff_from_profile(epss: Any, deltas: Any) -> TradeoffCurve:
     return _simplify(alphas, betas)
 
 
+@singledispatch
 def gdp_mu(C: Any, neighbors: Any = None) -> float:
     """The smallest mu such that the channel is mu-GDP: T(alpha) >= G_mu(alpha) for all alpha.
 
@@ -531,9 +558,17 @@ def gdp_mu(C: Any, neighbors: Any = None) -> float:
     >>> round(q.gdp_mu(C), 9) == round(-2 * float(norm.ppf(0.25)), 9)
     True
     """
+    return _gdp_mu_of_curve(tradeoff_envelope(C, neighbors))
+
+
+@gdp_mu.register(TradeoffCurve)
+def _gdp_mu_curve(C: TradeoffCurve, neighbors: Any = None) -> float:
+    return _gdp_mu_of_curve(C)
+
+
+def _gdp_mu_of_curve(T: TradeoffCurve) -> float:
     from scipy.special import ndtri
 
-    T = C if isinstance(C, TradeoffCurve) else tradeoff_envelope(C, neighbors)
     a = np.asarray(T.alphas, dtype=float)
     b = np.asarray(T.betas, dtype=float)
     if b[0] < 1.0 or np.any((b[:-1] <= 0.0) & (a[:-1] < 1.0)):

@@ -503,6 +503,10 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.tradeoff_from_profile": (([0.0, 0.5, 1.0], [0.3, 0.1, 0.0]), {}),
         "qifldp.gdp_mu": ((C,), {}),
         "qifldp.measures.capacity_from_epsilon": ((1.0,), {}),
+        "qifldp.measures.channel_prior_vulnerability": (
+            (C,),
+            {"gain": np.eye(3), "prior": [0.2, 0.3, 0.5]},
+        ),
         "qifldp.refinement.graph.hasse_diagram": ((["a", "b"], {("a", "b"): True, ("b", "a"): False}), {}),
         "qifldp.cli.parse_spec": (("grr:k=3,eps=1",), {}),
         "qifldp.cli.build": (("grr:k=3,eps=1",), {"kind": "explicit"}),

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from functools import singledispatch
 from typing import Any
 
 import numpy as np
 
 from ..alignment import align_inputs
 from ..channel import as_channel
-from ..errors import ChannelError, InputTypeError, ParameterError, PriorError
+from ..errors import (
+    ChannelError,
+    InputTypeError,
+    ParameterError,
+    PriorError,
+    UnsupportedKindError,
+)
 from ..priors import as_prior
+from ..protocols import Protocol
 from ._driver import METHODS, Options, decide
 from .result import RefinementResult
 
-__all__ = ["refines", "max_case_refines"]
+__all__ = ["refines", "max_case_refines", "refines_symmetric", "refines_symbolic"]
 
 
 def _prepare(A: Any, B: Any, prior: Any, method: str, exact: Any, max_iter: Any, time_limit: Any):
@@ -55,6 +63,7 @@ def _prepare(A: Any, B: Any, prior: Any, method: str, exact: Any, max_iter: Any,
     return Ac.matrix, Bc.matrix, pi, opts, labels
 
 
+@singledispatch
 def refines(
     A: Any,
     B: Any,
@@ -193,46 +202,75 @@ def refines(
     >>> bool(s), s.counterexample.gap > 0
     (False, True)
     """
-    from .protocols import is_protocol, refines_protocols
-
-    if is_protocol(A) and is_protocol(B):
-        return refines_protocols(
-            A,
-            B,
-            prior=prior,
-            method=method,
-            exact=exact,
-            max_iter=max_iter,
-            time_limit=time_limit,
-        )
-    if is_protocol(A) or is_protocol(B):
-        msg = (
-            "A and B must both be protocol objects (qifldp.protocol) or both channels; "
-            "use .channel() or .symmetric() on the protocol"
-        )
-        raise InputTypeError(msg)
+    if isinstance(B, Protocol):
+        raise _mixed_protocol()
     A, B = align_inputs(A, B, what="refines")
-    if _is_symmetric(A) or _is_symmetric(B):
-        return _refines_symmetric(A, B, prior, method, exact, time_limit)
-    if _is_symbolic(A) or _is_symbolic(B):
-        return _refines_symbolic(A, B, prior, method)
     Am, Bm, pi, opts, labels = _prepare(A, B, prior, method, exact, max_iter, time_limit)
     return decide(Am, Bm, pi, True, opts, labels)
 
 
-def _is_symbolic(C: Any) -> bool:
-    return type(C).__module__.startswith("qifldp.symbolic")
+def _mixed_protocol() -> InputTypeError:
+    msg = (
+        "A and B must both be protocol objects (qifldp.protocol) or both channels; "
+        "use .channel() or .symmetric() on the protocol"
+    )
+    return InputTypeError(msg)
 
 
-def _refines_symbolic(A: Any, B: Any, prior: Any, method: str) -> Any:
-    """A symbolic channel: decide exactly in rationals (qifldp.symbolic.refines)."""
+@refines.register(Protocol)
+def _refines_protocol(
+    A: Protocol,
+    B: Any,
+    prior: Any = None,
+    *,
+    method: str = "auto",
+    exact: bool | None = None,
+    max_iter: int = 200,
+    time_limit: float = 120.0,
+) -> Any:
+    """A pair of protocol objects: decided on their best representation."""
+    from .protocols import refines_protocols
+
+    if not isinstance(B, Protocol):
+        raise _mixed_protocol()
+    return refines_protocols(
+        A, B, prior=prior, method=method, exact=exact, max_iter=max_iter, time_limit=time_limit
+    )
+
+
+def refines_symbolic(
+    A: Any,
+    B: Any,
+    prior: Any = None,
+    *,
+    method: str = "auto",
+    exact: bool | None = None,
+    max_iter: int = 200,
+    time_limit: float = 120.0,
+) -> Any:
+    """:func:`refines` of a symbolic channel A (registered by :mod:`qifldp.symbolic`).
+
+    Decided exactly in rationals by :func:`qifldp.symbolic.refines`; the channels
+    must have no free parameters.
+
+    Examples
+    --------
+    >>> import sympy as sp, qifldp as q
+    >>> from qifldp import symbolic
+    >>> bool(q.refines(symbolic.grr(3, sp.log(4)), symbolic.grr(3, sp.log(2))))
+    True
+    """
+    from ..symbolic import SymbolicChannel
     from ..symbolic import refines as symbolic_refines
 
+    if isinstance(B, Protocol):
+        raise _mixed_protocol()
+    A, B = align_inputs(A, B, what="refines")
     if prior is not None or method != "auto":
         msg = "refinement of symbolic channels takes no prior or method option"
         raise ParameterError(msg)
     for name, C in (("A", A), ("B", B)):
-        free = getattr(C, "free_symbols", set())
+        free = C.free_symbols if isinstance(C, SymbolicChannel) else frozenset()
         if free:
             syms = ", ".join(sorted(map(str, free)))
             msg = (
@@ -243,24 +281,37 @@ def _refines_symbolic(A: Any, B: Any, prior: Any, method: str) -> Any:
     return symbolic_refines(A, B)
 
 
-def _is_symmetric(C: Any) -> bool:
-    # checked by module so that explicit refinement never imports qifldp.symmetric
-    return type(C).__module__.startswith("qifldp.symmetric")
-
-
-def _refines_symmetric(
-    A: Any, B: Any, prior: Any, method: str, exact: Any, time_limit: Any = 120.0
+def refines_symmetric(
+    A: Any,
+    B: Any,
+    prior: Any = None,
+    *,
+    method: str = "auto",
+    exact: bool | None = None,
+    max_iter: int = 200,
+    time_limit: float = 120.0,
 ) -> RefinementResult:
-    """Both channels symmetric: the polynomial LP over orbits (qifldp.symmetric.refines)."""
+    """:func:`refines` of a symmetric channel A (registered by :mod:`qifldp.symmetric`).
+
+    Both channels symmetric over the same k: the polynomial LP over orbits
+    (:func:`qifldp.symmetric.refines`).
+
+    Examples
+    --------
+    >>> import qifldp as q, qifldp.symmetric as sym
+    >>> bool(q.refines(sym.grr(10, 2.0), sym.grr(10, 1.0)))
+    True
+    """
     from ..symmetric import SymmetricChannel
     from ..symmetric import refines as symmetric_refines
 
-    if not (isinstance(A, SymmetricChannel) and isinstance(B, SymmetricChannel)):
+    if not isinstance(B, SymmetricChannel):
         msg = (
-            "A and B must both be symmetric channels (qifldp.symmetric) or both explicit; "
-            "use .expand() on the symmetric one for a small k"
+            f"refines does not support a symmetric A with a {type(B).__name__} B: A and B must "
+            "both be symmetric channels (qifldp.symmetric) or both explicit; use A.expand() "
+            "for the explicit Channel (small k only)"
         )
-        raise InputTypeError(msg)
+        raise UnsupportedKindError(msg)
     if prior is not None or method != "auto" or exact:
         msg = (
             "refinement of symmetric channels takes no prior, method or exact option "
@@ -270,6 +321,7 @@ def _refines_symmetric(
     return symmetric_refines(A, B, time_limit=time_limit)
 
 
+@singledispatch
 def max_case_refines(
     A: Any,
     B: Any,
@@ -327,6 +379,8 @@ def max_case_refines(
     >>> bool(q.max_case_refines(A, B)), bool(q.max_case_refines(B, A))
     (True, False)
     """
+    if isinstance(B, Protocol):
+        raise _mixed_protocol()
     A, B = align_inputs(A, B, what="max_case_refines")
     if method not in ("auto", "highs", "exact"):
         msg = f"method must be 'auto', 'highs' or 'exact' for max-case refinement, got {method!r}"

@@ -12,9 +12,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..validation import check_bool, check_optional_bool, check_real
+from ..arrays import float_array
 from ..channel import Channel, as_channel
-from ..errors import ChannelError, InputTypeError, ParameterError, VerificationError
+from ..errors import (
+    ChannelError,
+    InputTypeError,
+    ParameterError,
+    UnsupportedKindError,
+    VerificationError,
+)
+from ..kinds import entries as _entries_of
+from ..validation import check_bool, check_optional_bool, check_real
 
 __all__ = [
     "DEFAULT_TIE_RTOL",
@@ -76,21 +84,16 @@ def _parse(C: Any, name: str) -> _Parsed:
     exactly to 1; a sympy matrix with free symbols gives kind "symbolic";
     everything else goes through :func:`as_channel` (kind "float").
     """
+    C = _entries_of(C)  # a symmetric channel expanded, a symbolic one as its sympy matrix
     if isinstance(C, Channel):
         return _Parsed("float", C.shape, C.matrix, None, None)
-    mat = getattr(C, "matrix", None)
-    if mat is not None and _is_sympy(mat):
-        C = mat
-    elif mat is None and hasattr(C, "expand") and not _is_sympy(C):
-        # a lumped (symmetric) channel: use its explicit expansion
-        return _parse(C.expand(), name)
     if _is_sympy(C) and hasattr(C, "tolist"):
         entries = C.tolist()
         if any(getattr(v, "free_symbols", None) for row in entries for v in row):
             return _Parsed("symbolic", (len(entries), len(entries[0])), None, None, C)
         exact = [[_exact_scalar(v) for v in row] for row in entries]
         if all(v is not None for row in exact for v in row):
-            rows = _check_exact(exact, name)
+            rows = _check_exact(exact, name)  # type: ignore[arg-type]  # no None: checked above
             return _Parsed("exact", (len(rows), len(rows[0])), None, rows, None)
         try:
             floats = [[float(v) for v in row] for row in entries]
@@ -110,9 +113,8 @@ def _parse(C: Any, name: str) -> _Parsed:
         if entries:
             exact = [[_exact_scalar(v) for v in row] for row in entries]
             if all(v is not None for row in exact for v in row):
-                return _Parsed(
-                    "exact", (len(exact), len(exact[0])), None, _check_exact(exact, name), None
-                )
+                rows = _check_exact(exact, name)  # type: ignore[arg-type]  # no None: checked
+                return _Parsed("exact", (len(rows), len(rows[0])), None, rows, None)
     ch = as_channel(C, name)
     return _Parsed("float", ch.shape, ch.matrix, None, None)
 
@@ -146,10 +148,10 @@ def _exact_rows(parsed: _Parsed, name: str) -> list[list[Fraction]]:
         return parsed.rows  # type: ignore[return-value]
     if parsed.kind == "symbolic":
         msg = (
-            f"{name} has free symbols; substitute numbers first (e.g. SymbolicChannel.evaluate) "
-            "to compare likelihood ratios"
+            f"{name} has free symbols; substitute numbers first (C.evaluate(eps=...) for "
+            "floats, C.subs(...) for exact values) to compare likelihood ratios"
         )
-        raise InputTypeError(msg)
+        raise UnsupportedKindError(msg)
     rows = []
     for row in parsed.floats:  # type: ignore[union-attr]
         fr = [Fraction(float(v)) for v in row]
@@ -198,15 +200,10 @@ def _float_alpha(alpha: Any) -> np.ndarray:
     if alpha is None or isinstance(alpha, (str, bytes)):
         msg = f"alpha must be a real number or an array of them, got {type(alpha).__name__}"
         raise InputTypeError(msg)
-    try:
-        arr = np.asarray(alpha, dtype=np.float64)
-    except OverflowError:
-        msg = "alpha must lie in [0, 1], got an integer beyond the float range"
-        raise ParameterError(msg) from None
-    except (TypeError, ValueError) as exc:
-        msg = f"alpha must be a real number or an array of them: {exc}"
-        raise InputTypeError(msg) from None
-    return arr
+    overflow = "alpha must lie in [0, 1], got an integer beyond the float range"
+    return float_array(
+        alpha, "alpha", "a real number or an array of them", ParameterError, overflow
+    )
 
 
 class TradeoffCurve(Sequence):
@@ -261,7 +258,7 @@ class TradeoffCurve(Sequence):
     def __len__(self) -> int:
         return len(self.alphas)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return list(zip(self.alphas[i], self.betas[i], strict=True))
         return (self.alphas[i], self.betas[i])
@@ -530,6 +527,7 @@ def tradeoff_curve(
     return _curve_float(np.asarray(M[x0], float), np.asarray(M[x1], float), tie_rtol)
 
 
+@singledispatch
 def tradeoff_value(
     C: Any, alpha: Any, x0: int = 0, x1: int = 1, *, exact: bool | None = None
 ) -> Any:
@@ -751,6 +749,7 @@ def _criterion(aC: Fraction, bC: Fraction, aD: Fraction, bD: Fraction) -> bool:
     return bC * (1 - aD) <= bD * (1 - aC) and aD * (1 - bC) >= aC * (1 - bD)
 
 
+@singledispatch
 def refines_2x2(A: Any, B: Any) -> bool:
     """Decide A ⊑ B for 2x2 channels exactly, by the trade-off criterion (Lemma 1 (3)).
 
@@ -835,6 +834,7 @@ def _criterion_float(MA: np.ndarray, MB: np.ndarray) -> bool | None:
     return None
 
 
+@singledispatch
 def witness_2x2(A: Any, B: Any, *, exact: bool | None = None) -> Any:
     """The refinement witness W (A·W = B, W row-stochastic) of 2x2 channels, or None.
 
@@ -888,7 +888,7 @@ def witness_2x2(A: Any, B: Any, *, exact: bool | None = None) -> Any:
         W = [list(b[0]), list(b[0])] if b[0] == b[1] else None
     else:
         inv = [[a[1][1] / det, -a[0][1] / det], [-a[1][0] / det, a[0][0] / det]]
-        W = [[sum(inv[i][k] * b[k][j] for k in range(2)) for j in range(2)] for i in range(2)]
+        W = [[inv[i][0] * b[0][j] + inv[i][1] * b[1][j] for j in range(2)] for i in range(2)]
         if any(v < 0 for row in W for v in row):
             W = None
     if (W is not None) != holds:
@@ -899,6 +899,7 @@ def witness_2x2(A: Any, B: Any, *, exact: bool | None = None) -> Any:
     return np.array([[float(v) for v in row] for row in W])
 
 
+@singledispatch
 def refines_binary(A: Any, B: Any) -> bool:
     """Decide A ⊑ B exactly for channels on two secrets with any number of outputs.
 

@@ -14,6 +14,7 @@ import sympy as sp
 
 from ..channel import Channel, _labels
 from ..errors import ChannelError, InputTypeError, ParameterError, SizeError
+from ..kinds import entries, n_inputs, remedy
 from . import _sign
 
 __all__ = [
@@ -249,6 +250,12 @@ class SymbolicChannel:
         "_hash",
         "_unverified",
     )
+    _matrix: sp.ImmutableMatrix
+    _inputs: tuple
+    _outputs: tuple
+    _domains: dict
+    _assume: tuple
+    _hash: int | None
 
     def __init__(
         self,
@@ -660,7 +667,10 @@ class SymbolicChannel:
                 if not e.is_Rational:
                     e2 = sp.nsimplify(sp.simplify(e)) if e.is_algebraic is not False else e
                     if not e2.is_Rational or not _sign.is_identically_zero(e - e2):
-                        msg = f"entry [{i}, {j}] = {e} is not a rational number"
+                        msg = (
+                            f"entry [{i}, {j}] = {e} is not a rational number (use "
+                            ".evaluate() for a float channel)"
+                        )
                         raise ChannelError(msg)
                     e = e2
                 row.append(Fraction(int(e.p), int(e.q)))
@@ -903,3 +913,21 @@ def _as_float_channel(C: np.ndarray, name: str) -> Channel:
     except (ChannelError, InputTypeError) as exc:
         msg = f"{name}: {exc}"
         raise type(exc)(msg) from None
+
+
+@remedy.register(SymbolicChannel)
+def _remedy(C: SymbolicChannel) -> str:
+    return (
+        "substitute numbers with C.evaluate(eps=...) for the explicit Channel "
+        "(C.subs(...) keeps exact values, C.evaluate() a channel without parameters)"
+    )
+
+
+@n_inputs.register(SymbolicChannel)
+def _n_inputs(C: SymbolicChannel) -> int:
+    return C.n_inputs
+
+
+@entries.register(SymbolicChannel)
+def _entries(C: SymbolicChannel) -> sp.ImmutableMatrix:
+    return C.matrix

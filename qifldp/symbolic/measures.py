@@ -33,6 +33,14 @@ import sympy as sp
 
 from .. import measures as _m
 from ..errors import ChannelError, GainError, InputTypeError, ParameterError, PriorError
+from ..kinds import (
+    exp_value,
+    is_nonpositive,
+    log2_value,
+    register_all,
+    register_unsupported,
+    tidy_value,
+)
 from . import _sign
 from .channel import SymbolicChannel, _relations, as_symbolic, to_expr
 
@@ -44,6 +52,7 @@ __all__ = [
     "max_case_capacity",
     "asr",
     "min_entropy_leakage",
+    "channel_prior_vulnerability",
     "tradeoff_point",
     "compare",
     "tidy",
@@ -378,8 +387,58 @@ def g_vulnerability(
     return _finish(_sum_of_maxima(cols, dec), C, simplify)
 
 
-def asr(C: SymbolicChannel, *, simplify: bool = True) -> sp.Expr:
-    """Attack success rate ML(C) / |X| (uniform prior, one-try guess).
+def channel_prior_vulnerability(
+    C: SymbolicChannel, gain: Any = None, prior: Any = None, *, nonnegative: bool = False
+) -> sp.Expr:
+    """Prior vulnerability V_g(π) = max_w Σ_x π_x g(w, x) over the inputs of C.
+
+    The prior half of the leakages (:func:`qifldp.multiplicative_leakage` ...);
+    the maximum is proven under C's parameter domains (else a ``Max`` remains).
+
+    Parameters
+    ----------
+    C : SymbolicChannel
+        Or an explicit ``qifldp.Channel`` / matrix (only its inputs are used).
+    gain : 2-D sequence, sympy Matrix or callable g(w, x), optional
+        Defaults to the identity gain (V1(π) = max_x π_x).
+    prior : sequence, optional
+        Defaults to uniform.
+    nonnegative : bool
+        Reject a gain entry that is provably negative.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from qifldp import symbolic
+    >>> third = sp.Rational(1, 3)
+    >>> channel_prior_vulnerability(symbolic.grr(2, "eps"), prior=[third, 1 - third])
+    2/3
+    """
+    C = as_symbolic(C)
+    _check_flag("nonnegative", nonnegative)
+    dec = _Decider(C.domains, C.assume)
+    pi = _prior(C, prior, dec)
+    if gain is None:
+        return dec.extreme(pi)
+    G = _gain(C, gain)
+    if nonnegative:
+        for w, row in enumerate(G):
+            for x, v in enumerate(row):
+                if _sign.sign_class(v, dec.domains, dec.assume) == _sign.NEG:
+                    msg = (
+                        "gain must be non-negative for multiplicative leakage, "
+                        f"gain[{w}, {x}] = {v} is negative"
+                    )
+                    raise GainError(msg)
+    return dec.extreme([sp.Add(*(p * g for p, g in zip(pi, row, strict=True))) for row in G])
+
+
+# The derived measures are the generic ones of qifldp.measures, written once over the
+# primitives; these entry points only read an explicit channel exactly first.
+def asr(C: Any, *, simplify: bool = True) -> sp.Expr:
+    """Attack success rate ML(C) / |X| (uniform prior, one-try guess), exactly.
+
+    The generic :func:`qifldp.asr` on :func:`~qifldp.symbolic.channel.as_symbolic` of C.
 
     Examples
     --------
@@ -388,13 +447,14 @@ def asr(C: SymbolicChannel, *, simplify: bool = True) -> sp.Expr:
     >>> q.asr(symbolic.grr(3, "eps"))
     exp(eps)/(exp(eps) + 2)
     """
-    C = as_symbolic(C)
     _check_flag("simplify", simplify)
-    return _finish(bayes_capacity(C, simplify=False) / C.n_inputs, C, simplify)
+    return _m.asr(as_symbolic(C), simplify=simplify)
 
 
-def min_entropy_leakage(C: SymbolicChannel, prior: Any = None) -> sp.Expr:
-    """Min-entropy leakage log2(V1[π▷C] / V1(π)) in bits.
+def min_entropy_leakage(C: Any, prior: Any = None) -> sp.Expr:
+    """Min-entropy leakage log2(V1[π▷C] / V1(π)) in bits, exactly.
+
+    The generic :func:`qifldp.min_entropy_leakage` on ``as_symbolic(C)``.
 
     Examples
     --------
@@ -403,12 +463,23 @@ def min_entropy_leakage(C: SymbolicChannel, prior: Any = None) -> sp.Expr:
     >>> q.min_entropy_leakage(symbolic.grr(2, "eps").subs(eps=0))
     0
     """
-    C = as_symbolic(C)
-    dec = _Decider(C.domains, C.assume)
-    pi = _prior(C, prior, dec)
-    v0 = dec.extreme(pi)
-    v1 = bayes_vulnerability(C, pi, simplify=False)
-    return sp.simplify(sp.log(tidy(v1 / v0, C.domains)) / sp.log(2))
+    return _m.min_entropy_leakage(as_symbolic(C), prior)
+
+
+def max_case_capacity(C: Any) -> sp.Expr:
+    """Multiplicative max-case capacity e^{ldp_epsilon(C)}: the largest likelihood ratio.
+
+    The generic :func:`qifldp.max_case_capacity` on ``as_symbolic(C)``; ``sympy.oo``
+    when a column mixes zero and positive entries.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> from qifldp import symbolic
+    >>> q.max_case_capacity(symbolic.sue(3, "eps"))
+    exp(eps)
+    """
+    return _m.max_case_capacity(as_symbolic(C))
 
 
 def _zero_status(e: sp.Expr, C: SymbolicChannel) -> bool | None:
@@ -470,28 +541,6 @@ def _ratios(C: SymbolicChannel, neighbors: Any) -> tuple[list[sp.Expr], bool]:
             if r is not None:
                 ratios.append(r)
     return ratios, False
-
-
-def max_case_capacity(C: SymbolicChannel) -> sp.Expr:
-    """Multiplicative max-case capacity e^{ldp_epsilon(C)}: the largest likelihood ratio.
-
-    Returns ``sympy.oo`` when a column mixes zero and positive entries.
-
-    Examples
-    --------
-    >>> import qifldp as q
-    >>> from qifldp import symbolic
-    >>> q.max_case_capacity(symbolic.sue(3, "eps"))
-    exp(eps)
-    """
-    C = as_symbolic(C)
-    ratios, infinite = _ratios(C, None)
-    if infinite:
-        return sp.oo
-    if not ratios:
-        return sp.Integer(1)
-    dec = _Decider(C.domains, C.assume)
-    return tidy(dec.extreme(ratios), C.domains)
 
 
 def ldp_epsilon(C: SymbolicChannel, neighbors: Any = None) -> sp.Expr:
@@ -591,21 +640,50 @@ def tradeoff_point(C: SymbolicChannel, *, exact: bool | None = None) -> tuple[An
 
 
 # -- registration ----------------------------------------------------------------------------
+def _exp(x: sp.Basic) -> sp.Expr:
+    return tidy(sp.exp(x))
+
+
+def _log2(x: sp.Basic) -> sp.Expr:
+    return sp.simplify(sp.log(x) / sp.log(2))
+
+
+def _nonpositive(x: sp.Basic) -> bool:
+    return bool(x.is_nonpositive)
+
+
 def _register() -> None:
-    _m.bayes_capacity.register(SymbolicChannel)(bayes_capacity)
-    _m.bayes_vulnerability.register(SymbolicChannel)(bayes_vulnerability)
-    _m.g_vulnerability.register(SymbolicChannel)(g_vulnerability)
-    _m.ldp_epsilon.register(SymbolicChannel)(ldp_epsilon)
-    _m.max_case_capacity.register(SymbolicChannel)(max_case_capacity)
-    _m.asr.register(SymbolicChannel)(asr)
-    _m.min_entropy_leakage.register(SymbolicChannel)(min_entropy_leakage)
-    try:  # the f-DP module is optional for this subpackage
-        from ..refinement import fdp
-    except Exception:  # noqa: BLE001 - a missing or broken module must not break symbolic
-        return
-    tp = getattr(fdp, "tradeoff_point", None)
-    if tp is not None and hasattr(tp, "register"):
-        tp.register(SymbolicChannel)(tradeoff_point)
+    from .. import composition, profiles
+    from ..refinement import core, fdp
+
+    register_all(
+        SymbolicChannel,
+        {
+            _m.bayes_capacity: bayes_capacity,
+            _m.bayes_vulnerability: bayes_vulnerability,
+            _m.g_vulnerability: g_vulnerability,
+            _m.ldp_epsilon: ldp_epsilon,
+            _m.channel_prior_vulnerability: channel_prior_vulnerability,
+            fdp.tradeoff_point: tradeoff_point,
+            core.refines: core.refines_symbolic,
+        },
+    )
+    register_unsupported(
+        SymbolicChannel,
+        _m.hyper,
+        composition.compose,
+        composition.repeated,
+        composition.composition_epsilon,
+        profiles.privacy_profile,
+        profiles.tradeoff_envelope,
+        profiles.gdp_mu,
+        core.max_case_refines,
+    )
+    # the scalar steps of the derived measures on sympy values
+    register_all(
+        sp.Basic,
+        {exp_value: _exp, log2_value: _log2, is_nonpositive: _nonpositive, tidy_value: tidy},
+    )
 
 
 _register()

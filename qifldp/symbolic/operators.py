@@ -7,9 +7,11 @@ from typing import Any
 
 import sympy as sp
 
+from .. import operators as _ops
 from ..alignment import align_rows
-from ..validation import check_int
 from ..errors import ChannelError, SizeError
+from ..kinds import register_unsupported
+from ..validation import check_int
 from .channel import MAX_SYMBOLIC_ENTRIES, SymbolicChannel, as_symbolic
 
 __all__ = ["cascade", "parallel", "one_hot"]
@@ -174,3 +176,13 @@ def one_hot(B: Any, k: int) -> SymbolicChannel:
     return SymbolicChannel(
         rows, tuple(range(k)), outputs, domains=B.domains, assume=B.assume, validate=False
     )
+
+
+def _register() -> None:
+    _ops.cascade.register(SymbolicChannel)(cascade)
+    _ops.parallel.register(SymbolicChannel)(parallel)
+    _ops.one_hot.register(SymbolicChannel)(one_hot)
+    register_unsupported(SymbolicChannel, _ops.visible_choice, _ops.hidden_choice)
+
+
+_register()

@@ -9,9 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_int
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
 from ..errors import ChannelError, InputTypeError
+from ..kinds import entries, n_inputs, remedy, to_explicit
+from ..validation import check_int
 from .binomial import log_comb, logsumexp
 
 __all__ = ["SymmetricChannel"]
@@ -393,6 +394,7 @@ class SymmetricChannel:
         """
         k = self._k
         kind = "subsets" if lumped else self._scheme[0]
+        labels: list[Any]
         if kind == "grr":
             return list(range(k)), np.eye(k, dtype=bool), np.zeros(k)
         if kind == "bits":
@@ -408,7 +410,7 @@ class SymmetricChannel:
             s = member.sum(axis=1)
             log_mult = math.log(g) + (k - s) * math.log(g - 1)
             return labels, member, log_mult
-        labels: list[Any] = []
+        labels = []
         rows = []
         for s in self._sizes:
             for combo in itertools.combinations(range(k), int(s)):
@@ -471,3 +473,22 @@ class SymmetricChannel:
         L = np.where(member.T, la[s][None, :], lb[s][None, :]) - log_mult[None, :]
         M = np.exp(L)
         return Channel(M, tuple(range(k)), tuple(labels))
+
+
+@remedy.register(SymmetricChannel)
+def _remedy(C: SymmetricChannel) -> str:
+    return (
+        "use C.expand() for the explicit Channel (small k only), or an operation that "
+        "accepts symmetric channels (bayes_capacity, asr, ldp_epsilon, refines, tradeoff_curve ...)"
+    )
+
+
+@n_inputs.register(SymmetricChannel)
+def _n_inputs(C: SymmetricChannel) -> int:
+    return C.k
+
+
+@entries.register(SymmetricChannel)
+@to_explicit.register(SymmetricChannel)
+def _to_explicit(C: SymmetricChannel, name: str = "C") -> Channel:
+    return C.expand()

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_int
 from ..channel import guard_size
 from ..errors import GainError, InputTypeError
+from ..validation import check_int
 from .binomial import log_comb, logsumexp
 from .channel import SymmetricChannel
 

@@ -8,11 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from ..refinement import fdp as _fdp
+from .. import composition as _comp
 from .. import measures as _m
+from .. import operators as _ops
+from .. import profiles as _profiles
 from ..channel import Channel
-from ..errors import InputTypeError, ParameterError, PriorError
+from ..errors import GainError, InputTypeError, ParameterError, PriorError
+from ..kinds import register_all, register_unsupported
 from ..priors import as_prior
+from ..refinement import fdp as _fdp
 from .binomial import logsumexp
 from .channel import SymmetricChannel
 from .gain import SymmetricGain, g_vulnerability_symmetric
@@ -26,9 +30,16 @@ __all__ = [
     "bayes_vulnerability",
     "g_vulnerability",
     "min_entropy_leakage",
+    "channel_prior_vulnerability",
     "tradeoff_curve",
     "pair_atoms",
 ]
+
+# The derived measures are the generic ones, written once over the primitives below
+# (ML(C) / k, e^eps, log2 of the ratio of vulnerabilities); kept here under their names.
+asr = _m.asr
+max_case_capacity = _m.max_case_capacity
+min_entropy_leakage = _m.min_entropy_leakage
 
 #: Above this many entries a non-uniform prior or an explicit gain is refused
 #: rather than expanding the channel (the explicit-channel limit).
@@ -86,18 +97,6 @@ def bayes_capacity(C: SymmetricChannel) -> float:
     return math.exp(log_bayes_capacity(C))
 
 
-def asr(C: SymmetricChannel) -> float:
-    """Attack success rate ML(C) / k of a symmetric channel (uniform prior, one guess).
-
-    Examples
-    --------
-    >>> import math, qifldp as q, qifldp.symmetric as sym
-    >>> round(q.asr(sym.grr(3, math.log(2))), 12)
-    0.5
-    """
-    return math.exp(log_bayes_capacity(C) - math.log(C.k))
-
-
 def _log_ratios(C: SymmetricChannel) -> tuple[np.ndarray, bool]:
     """|ln(a_s / b_s)| over sizes 0 < s < k with mass; flag for a 0-vs-positive column."""
     k = C.k
@@ -148,19 +147,6 @@ def ldp_epsilon(C: SymmetricChannel, neighbors: Iterable[Any] | None = None) -> 
     return float(r.max()) if r.size else 0.0
 
 
-def max_case_capacity(C: SymmetricChannel) -> float:
-    """Max-case capacity e^{ldp_epsilon(C)} (``inf`` beyond float range).
-
-    Examples
-    --------
-    >>> import math, qifldp as q, qifldp.symmetric as sym
-    >>> round(q.max_case_capacity(sym.grr(5, math.log(3))), 9)
-    3.0
-    """
-    eps = ldp_epsilon(C)
-    return math.inf if eps > 709.0 else math.exp(eps)
-
-
 def _is_uniform(prior: Any, k: int) -> bool:
     if prior is None:
         return True
@@ -203,7 +189,7 @@ def bayes_vulnerability(C: SymmetricChannel, prior: Any = None) -> float:
     """
     _check(C)
     if _is_uniform(prior, C.k):
-        return asr(C)
+        return _m.asr(C)
     return _m.bayes_vulnerability(_expand_for(C, "a non-uniform prior"), prior)
 
 
@@ -235,19 +221,39 @@ def g_vulnerability(C: SymmetricChannel, gain: Any, prior: Any = None) -> float:
     return _m.g_vulnerability(_expand_for(C, "an explicit gain"), gain, prior)
 
 
-def min_entropy_leakage(C: SymmetricChannel, prior: Any = None) -> float:
-    """Min-entropy leakage in bits; log2 ML(C) for the uniform prior.
+def channel_prior_vulnerability(
+    C: SymmetricChannel, gain: Any = None, prior: Any = None, *, nonnegative: bool = False
+) -> float:
+    """Prior vulnerability V_g(π) over the k inputs of a symmetric channel.
+
+    Parameters
+    ----------
+    C : SymmetricChannel
+    gain : SymmetricGain or array_like (n_actions, k), optional
+        A :class:`SymmetricGain` with a uniform prior costs O(sizes(gain));
+        another prior expands it (small k only). Default: the identity gain.
+    prior : array_like, optional
+        Defaults to uniform.
+    nonnegative : bool
+        Require a non-negative gain (multiplicative leakage).
 
     Examples
     --------
-    >>> import math, qifldp as q, qifldp.symmetric as sym
-    >>> round(q.min_entropy_leakage(sym.grr(4, math.log(3))), 12)  # log2(4 * 3/6)
-    1.0
+    >>> import math, qifldp.symmetric as sym
+    >>> C = sym.grr(4, math.log(3))
+    >>> channel_prior_vulnerability(C, sym.SymmetricGain.identity(4))
+    0.25
     """
     _check(C)
-    if _is_uniform(prior, C.k):
-        return log_bayes_capacity(C) / math.log(2.0)
-    return _m.min_entropy_leakage(_expand_for(C, "a non-uniform prior"), prior)
+    nonnegative = _m._check_nonnegative_flag(nonnegative)
+    if isinstance(gain, SymmetricGain):
+        if nonnegative and (np.any(gain.g_in < 0) or np.any(gain.g_out < 0)):
+            msg = "gain must be non-negative for multiplicative leakage"
+            raise GainError(msg)
+        if _is_uniform(prior, C.k):
+            return gain.prior_vulnerability()
+        gain = gain.expand()
+    return _m._prior_vulnerability(C.k, gain, prior, nonnegative)
 
 
 def pair_atoms(C: SymmetricChannel, same: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -356,11 +362,32 @@ def _index(name: str, x: Any, k: int) -> int:
 
 
 def _register() -> None:
-    _m.bayes_capacity.register(SymmetricChannel)(bayes_capacity)
-    _m.asr.register(SymmetricChannel)(asr)
-    _m.ldp_epsilon.register(SymmetricChannel)(ldp_epsilon)
-    _m.max_case_capacity.register(SymmetricChannel)(max_case_capacity)
-    _m.bayes_vulnerability.register(SymmetricChannel)(bayes_vulnerability)
-    _m.g_vulnerability.register(SymmetricChannel)(g_vulnerability)
-    _m.min_entropy_leakage.register(SymmetricChannel)(min_entropy_leakage)
-    _fdp.tradeoff_curve.register(SymmetricChannel)(tradeoff_curve)
+    from ..refinement import core
+
+    register_all(
+        SymmetricChannel,
+        {
+            _m.bayes_capacity: bayes_capacity,
+            _m.ldp_epsilon: ldp_epsilon,
+            _m.bayes_vulnerability: bayes_vulnerability,
+            _m.g_vulnerability: g_vulnerability,
+            _m.channel_prior_vulnerability: channel_prior_vulnerability,
+            _fdp.tradeoff_curve: tradeoff_curve,
+            _comp.compose: _comp.compose_symmetric,
+            _comp.repeated: _comp.repeated_symmetric,
+            _comp.composition_epsilon: _comp.composition_epsilon_symmetric,
+            _profiles.privacy_profile: _profiles.privacy_profile_symmetric,
+            _profiles.tradeoff_envelope: _profiles.tradeoff_envelope_symmetric,
+            core.refines: core.refines_symmetric,
+        },
+    )
+    register_unsupported(
+        SymmetricChannel,
+        core.max_case_refines,
+        _m.hyper,
+        _ops.cascade,
+        _ops.parallel,
+        _ops.one_hot,
+        _ops.visible_choice,
+        _ops.hidden_choice,
+    )

@@ -1,0 +1,317 @@
+"""One dispatch for the three kinds of channel: explicit, symmetric and symbolic.
+
+Every measure, operator and order relation of qifldp is a
+:func:`functools.singledispatch` function on its first channel argument. The
+explicit :class:`~qifldp.channel.Channel` (and any 2-D array) is the default
+implementation; :mod:`qifldp.symmetric` and :mod:`qifldp.symbolic` register
+theirs when they are imported, and register :func:`unsupported` for the
+operations their kind cannot answer, so that the error names the operation, the
+kind received and what to do instead (:func:`remedy`).
+
+Derived measures (``asr``, ``max_case_capacity``, the leakages) are written once
+over the primitive ones; the few scalar steps they need (e^x, log2, a sign test,
+the tidy form of a symbolic result) dispatch on the type of the *value*
+(:func:`exp_value`, :func:`log2_value`, :func:`is_nonpositive`,
+:func:`tidy_value`): floats here, sympy expressions registered by
+:mod:`qifldp.symbolic`.
+
+>>> import qifldp as q
+>>> q.hyper(q.symmetric.grr(3, 1.0))
+Traceback (most recent call last):
+...
+qifldp.errors.UnsupportedKindError: hyper does not support a SymmetricChannel ...
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+from collections.abc import Callable
+from functools import singledispatch
+from typing import Any, NoReturn
+
+from .errors import UnsupportedKindError
+
+__all__ = [
+    "remedy",
+    "kind_name",
+    "unsupported_kind",
+    "unsupported",
+    "register_unsupported",
+    "register_all",
+    "is_unsupported",
+    "n_inputs",
+    "to_explicit",
+    "entries",
+    "first_channel",
+    "dispatch_on_first_channel",
+    "exp_value",
+    "log2_value",
+    "is_nonpositive",
+    "tidy_value",
+]
+
+
+@singledispatch
+def remedy(C: Any) -> str | None:
+    """What to do with a channel of this kind where an operation does not support it.
+
+    ``None`` for explicit channels and array-likes (the default kind); the
+    symmetric and symbolic kinds register their advice.
+
+    Examples
+    --------
+    >>> remedy([[1.0, 0.0], [0.0, 1.0]]) is None
+    True
+    >>> import qifldp as q
+    >>> remedy(q.symmetric.grr(3, 1.0))
+    'use C.expand() for the explicit Channel (small k only), ...'
+    """
+    return None
+
+
+def kind_name(C: Any) -> str:
+    """The name of the kind of ``C`` used in messages (its class name).
+
+    >>> import qifldp as q
+    >>> kind_name(q.grr(3, 1.0))
+    'Channel'
+    """
+    return type(C).__name__
+
+
+def unsupported_kind(operation: str, C: Any, argument: str = "C") -> UnsupportedKindError:
+    """The error for ``operation`` applied to a channel ``C`` of a kind it does not support.
+
+    Parameters
+    ----------
+    operation : str
+        The name of the operation, e.g. ``"hyper"``.
+    C : object
+        The argument received.
+    argument : str
+        The name of that argument.
+
+    Returns
+    -------
+    UnsupportedKindError
+        Not raised: the caller raises it.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> str(unsupported_kind("hyper", q.symmetric.grr(3, 1.0)))
+    'hyper does not support a SymmetricChannel (argument C); use C.expand() ...'
+    """
+    hint = remedy(C) or "pass an explicit qifldp.Channel"
+    msg = f"{operation} does not support a {kind_name(C)} (argument {argument}); {hint}"
+    return UnsupportedKindError(msg)
+
+
+def unsupported(operation: str, argument: str = "C") -> Callable[..., NoReturn]:
+    """An implementation of ``operation`` that raises :class:`UnsupportedKindError`.
+
+    Registered by a kind for the operations it cannot answer, so that the
+    dispatch itself says so (and :func:`is_unsupported` can tell).
+
+    Examples
+    --------
+    >>> f = unsupported("hyper")
+    >>> f(1.5)
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.UnsupportedKindError: hyper does not support a float (argument C); ...
+    """
+
+    def _unsupported(C: Any, *args: Any, **kwargs: Any) -> NoReturn:
+        if isinstance(C, (list, tuple)):  # an operation on a sequence of channels
+            raise unsupported_kind(operation, first_channel((C,)), "channels[0]")
+        raise unsupported_kind(operation, C, argument)
+
+    _unsupported.__name__ = f"{operation}_unsupported"
+    _unsupported.__qualname__ = _unsupported.__name__
+    _unsupported.__doc__ = f"{operation} does not support this kind of channel."
+    _unsupported._qifldp_unsupported = True  # type: ignore[attr-defined]  # marker for is_unsupported
+    return _unsupported
+
+
+def register_unsupported(kind: type, *functions: Any) -> None:
+    """Register :func:`unsupported` for ``kind`` on each singledispatch function.
+
+    Examples
+    --------
+    >>> from functools import singledispatch
+    >>> @singledispatch
+    ... def measure(C):
+    ...     return 1.0
+    >>> class Kind:
+    ...     pass
+    >>> register_unsupported(Kind, measure)
+    >>> is_unsupported(measure, Kind)
+    True
+    """
+    for f in functions:
+        params = list(inspect.signature(f.registry[object]).parameters.values())
+        first = params[0]
+        argument = "channels[0]" if first.kind is first.VAR_POSITIONAL else first.name
+        f.register(kind)(unsupported(f.__name__, argument))
+
+
+def register_all(kind: type, implementations: dict[Any, Callable[..., Any]]) -> None:
+    """Register ``implementations[f]`` for ``kind`` on each singledispatch function ``f``.
+
+    Examples
+    --------
+    >>> from functools import singledispatch
+    >>> @singledispatch
+    ... def measure(C):
+    ...     return 1.0
+    >>> register_all(str, {measure: lambda C: 2.0})
+    >>> measure([[1.0]]), measure("C")
+    (1.0, 2.0)
+    """
+    for f, impl in implementations.items():
+        f.register(kind)(impl)
+
+
+def is_unsupported(function: Any, kind: type) -> bool:
+    """True when the singledispatch ``function`` resolves ``kind`` to :func:`unsupported`.
+
+    >>> import qifldp as q
+    >>> is_unsupported(q.bayes_capacity, q.Channel)
+    False
+    """
+    impl = function.dispatch(kind)
+    return bool(getattr(impl, "_qifldp_unsupported", False))
+
+
+@singledispatch
+def n_inputs(C: Any) -> int:
+    """The number of secrets |X| of a channel of any kind (k for a symmetric channel).
+
+    >>> n_inputs([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])
+    3
+    """
+    from .channel import as_channel
+
+    return as_channel(C).n_inputs
+
+
+@singledispatch
+def to_explicit(C: Any, name: str = "C") -> Any:
+    """The explicit Channel of C where an operation expands other kinds (size-guarded).
+
+    The default reads an array-like as :func:`qifldp.as_channel` does; the
+    symmetric kind registers its ``expand()``.
+
+    >>> to_explicit([[1.0, 0.0], [0.0, 1.0]]).shape
+    (2, 2)
+    """
+    from .channel import as_channel
+
+    return as_channel(C, name)
+
+
+@singledispatch
+def entries(C: Any) -> Any:
+    """The entries of a channel of any kind as the f-DP routines read them.
+
+    Unchanged here (a Channel, an array or an exact nested list); the symmetric
+    kind registers its explicit expansion, the symbolic kind its sympy matrix
+    (exact entries stay exact).
+
+    >>> entries([[1, 0], [0, 1]])
+    [[1, 0], [0, 1]]
+    """
+    return C
+
+
+def first_channel(args: tuple) -> Any:
+    """The channel an operation on several channels dispatches on.
+
+    The first positional argument, or the first element of it when it is a
+    list or tuple of channels (``compose([A, B])``, ``visible_choice([A, B])``).
+
+    >>> first_channel((["A", "B"], None))
+    'A'
+    """
+    if not args:
+        return None
+    x = args[0]
+    if isinstance(x, (list, tuple)) and x:
+        return x[0]
+    return x
+
+
+def dispatch_on_first_channel(func: Callable[..., Any]) -> Any:
+    """Like :func:`functools.singledispatch`, dispatching on :func:`first_channel` of the call.
+
+    For operations whose channels come as a sequence or as ``*channels``. The
+    wrapper has the ``register``, ``dispatch`` and ``registry`` of a
+    singledispatch function; every implementation receives the arguments as given.
+
+    Examples
+    --------
+    >>> @dispatch_on_first_channel
+    ... def size(channels):
+    ...     return len(channels)
+    >>> @size.register(str)
+    ... def _(channels):
+    ...     return -1
+    >>> size([[1.0], [1.0]]), size(["a", "b"])
+    (2, -1)
+    """
+    inner = singledispatch(func)
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return inner.dispatch(type(first_channel(args)))(*args, **kwargs)
+
+    wrapper.register = inner.register  # type: ignore[attr-defined]  # singledispatch interface
+    wrapper.dispatch = inner.dispatch  # type: ignore[attr-defined]  # singledispatch interface
+    wrapper.registry = inner.registry  # type: ignore[attr-defined]  # singledispatch interface
+    return wrapper
+
+
+# -- scalar steps of the derived measures, by the type of the value ----------------------
+@singledispatch
+def exp_value(x: Any) -> Any:
+    """e^x: a float (``inf`` beyond the float range) here, ``sympy.exp`` for an expression.
+
+    >>> exp_value(0.0), exp_value(800.0)
+    (1.0, inf)
+    """
+    from .measures import capacity_from_epsilon
+
+    return capacity_from_epsilon(x)
+
+
+@singledispatch
+def log2_value(x: Any) -> Any:
+    """log2(x): ``math.log2`` here, ``log(x) / log(2)`` for an expression.
+
+    >>> log2_value(8.0)
+    3.0
+    """
+    return math.log2(x)
+
+
+@singledispatch
+def is_nonpositive(x: Any) -> bool:
+    """True when x <= 0 (for an expression: only when provably so).
+
+    >>> is_nonpositive(0.0), is_nonpositive(0.5)
+    (True, False)
+    """
+    return bool(x <= 0)
+
+
+@singledispatch
+def tidy_value(x: Any) -> Any:
+    """The compact form of a measure's value: a float unchanged, an expression tidied.
+
+    >>> tidy_value(0.25)
+    0.25
+    """
+    return x
