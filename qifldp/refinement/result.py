@@ -158,6 +158,14 @@ class RefinementResult:
         (with ``up_to_rounding``).
     details : dict
         Engine details (iterations, reduced shapes, ...).
+    trace : tuple of (str, str)
+        The decision pipeline of explicit refinement, step by step: one
+        ``(strategy, outcome)`` pair per strategy in order ("exact method",
+        "orbits", "quick", "min-norm", "engine highs", "engine entropic", ...,
+        "exact", "exact confirmation"), the outcome being ``"decided"``,
+        ``"skipped: <why>"``, ``"undecided: <why>"`` or ``"failed: <error>"``; the
+        last entry decided. Empty for verdicts not reached by that pipeline
+        (symmetric, symbolic and protocol routes).
 
     Examples
     --------
@@ -165,6 +173,8 @@ class RefinementResult:
     >>> r = q.refines(q.grr(3, 2.0), q.grr(3, 1.0))
     >>> bool(r), r.witness.shape, r.relation
     (True, (3, 3), 'refinement')
+    >>> r.trace[-1][1]
+    'decided'
     """
 
     holds: bool
@@ -183,6 +193,7 @@ class RefinementResult:
     details: dict[str, Any] = field(default_factory=dict)
     up_to_rounding: bool = False
     about: str = "channels"
+    trace: tuple[tuple[str, str], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.holds)
