@@ -11,10 +11,11 @@ sums) in 4000 unknowns. The system of the first polish round is captured and
 solved both ways; the end-to-end ``refines`` is timed too. The table at the end
 gives the medians and the ratio dense / LSQR, both measured in this run.
 
-Measured here (2 shared cores, one BLAS thread; median of 5): the support
-solve 0.77 s dense vs 0.068 s LSQR (11x; the solutions agree to 1e-14
-relative), ``refines`` 0.14 s in all (it was 0.9 s with the dense polish; 7.3 s
-with two BLAS threads on the busy machine).
+Measured here (2 cores shared with other jobs, load 6-8; median of 5 or 3):
+- one BLAS thread: the support solve 2.0 s dense vs 0.20 s LSQR (9.8x; the solutions
+  agree to 1e-14 relative); ``refines`` 1.9 s with the dense polish, 0.22 s now;
+- default BLAS threads (oversubscribed): dense 16 s vs LSQR 0.08 s; ``refines`` 25 s
+  with the dense polish, 0.55 s now.
 """
 
 from __future__ import annotations

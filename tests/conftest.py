@@ -3,11 +3,13 @@
 BLAS threads: the suite limits OpenBLAS/MKL/OpenMP to one thread each (unless
 the variables are already set), before numpy is first imported. Several test
 processes share the machine's cores, and a multi-threaded BLAS on a small
-dense solve only spins: measured on 2 shared cores, the witness polish of one
-20x200 vs 20x20 refinement (a 600 x 4000 dense ``lstsq``) took 7 s with the
-default threads and 0.7 s with one. pytest loads this file (``testpaths``
-includes ``tests``) before it collects the doctests of ``qifldp``, so numpy is
-not imported yet; ``THREAD_LIMITED`` records whether the limit took effect.
+dense solve only spins: measured on 2 shared cores (load 6-8), a dense 600 x 4000
+``lstsq`` (the former witness polish of a 20x200 vs 20x20 refinement) took 16 s
+with the default threads and 2 s with one; that refinement took 25 s and 1.9 s
+(0.55 s and 0.22 s with the sparse polish, benchmarks/bench_polish.py). pytest
+loads this file (``testpaths`` includes ``tests``) before it collects the
+doctests of ``qifldp``, so numpy is not imported yet; ``THREAD_LIMITED``
+records whether the limit took effect (tests/refinement/test_blas_threads.py).
 
 Hypothesis runs derandomized by default, so CI sees the same examples on every
 run (no flaky red from a new random draw); set HYPOTHESIS_PROFILE=explore to

@@ -384,7 +384,7 @@ def _expand_exact(P: _Problem, E: _ExactProblem, Wq: list[list[Fraction]]):
     if P.rowsum:
         zero_cols = set(range(mA)) - {int(z) for g in E.a_groups for z in g}
         if zero_cols:
-            w = [sum(E.Bq_full[x][y] for x in range(n)) / n for y in range(pB)]
+            w = [sum((E.Bq_full[x][y] for x in range(n)), Fraction(0)) / n for y in range(pB)]
             for z in zero_cols:
                 out[z] = w[:]
     return tuple(tuple(r) for r in out)
@@ -627,8 +627,9 @@ def _quick_witness(P: _Problem) -> tuple[np.ndarray, str] | None:
         ka[Ar == 0] = np.iinfo(np.int64).min
         kb[Br == 0] = np.iinfo(np.int64).min
         lookup = {ka[:, z].tobytes(): z for z in range(ka.shape[1])}
-        perm = [lookup.get(kb[:, j].tobytes()) for j in range(kb.shape[1])]
-        if all(z is not None for z in perm) and len(set(perm)) == len(perm):
+        found = [lookup.get(kb[:, j].tobytes()) for j in range(kb.shape[1])]
+        perm = [z for z in found if z is not None]
+        if len(perm) == len(found) and len(set(perm)) == len(perm):
             W = np.zeros((Ar.shape[1], Br.shape[1]))
             W[perm, np.arange(len(perm))] = 1.0
             return W, "identical"
@@ -695,17 +696,17 @@ def _run_engine(
     if not P.rowsum:  # pragma: no cover - max-case uses HiGHS only
         msg = f"engine {engine!r} is not available for max-case refinement"
         raise SolverError(msg)
-    found: dict[str, Any] = {}
+    separated: dict[str, Any] = {}
 
     def on_sep(H: np.ndarray) -> bool:
         c = _certify_gain_float(P, H)
         if c is not None:
-            found["cert"] = (H, c)
+            separated["cert"] = (H, c)
             return True
         return False
 
     if engine == "entropic":
-        out = solve_entropic(
+        eo = solve_entropic(
             Ar,
             Br,
             tol=opts.tol,
@@ -714,22 +715,22 @@ def _run_engine(
             on_separation=on_sep,
         )
     else:
-        out = solve_lbfgs(Ar, Br, on_separation=on_sep)
+        eo = solve_lbfgs(Ar, Br, on_separation=on_sep)
     info.update(
-        iterations=out.iterations,
-        cg_iterations=out.cg_iterations,
-        message=out.message,
-        dual_residual=out.residual,
+        iterations=eo.iterations,
+        cg_iterations=eo.cg_iterations,
+        message=eo.message,
+        dual_residual=eo.residual,
     )
-    if out.separated:
-        return None, found["cert"][0], info
-    if not np.all(np.isfinite(out.W)):
-        msg = f"the {engine} engine produced non-finite values ({out.message}); no verdict"
+    if eo.separated:
+        return None, separated["cert"][0], info
+    if not np.all(np.isfinite(eo.W)):
+        msg = f"the {engine} engine produced non-finite values ({eo.message}); no verdict"
         raise SolverError(msg)
-    if out.residual > WITNESS_RESIDUAL_ATOL:
+    if eo.residual > WITNESS_RESIDUAL_ATOL:
         # no witness within tolerance and no separating gain: try −G anyway
-        return None, -out.G.T, info
-    return out.W, None, info
+        return None, -eo.G.T, info
+    return eo.W, None, info
 
 
 def _try_certify(
@@ -795,6 +796,7 @@ def _try_orbits(P: _Problem, labels: Any) -> RefinementResult | str:
         orbit_method=sres.method,
     )
     if not sres.holds:
+        assert sres.counterexample is not None
         H = weighted_gain(sres.counterexample.gain)
         c = _certify_gain_float(P, H)
         if c is not None:

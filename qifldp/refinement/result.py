@@ -86,7 +86,8 @@ class Counterexample:
     (3, True)
     """
 
-    gain: np.ndarray
+    #: numpy.ndarray here; a SymmetricGain from qifldp.symmetric.refines (Any: both routes)
+    gain: Any
     prior: np.ndarray
     gap: float
     gap_exact: Fraction | None = None
@@ -178,7 +179,8 @@ class RefinementResult:
     """
 
     holds: bool
-    witness: np.ndarray | None = None
+    #: numpy.ndarray, or an OrbitWitness from qifldp.symmetric.refines (Any: both routes)
+    witness: Any = None
     counterexample: Counterexample | None = None
     relation: str = "refinement"
     method: str = ""
