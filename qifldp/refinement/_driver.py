@@ -149,7 +149,7 @@ def _verify(
     witness: np.ndarray | None = None,
     gain: np.ndarray | None = None,
     gap_exact: Fraction | None = None,
-    what: str = "witness",
+    what: str = "",
 ) -> _Checked:
     """The one re-check of every certificate, on the channels as given.
 
@@ -167,9 +167,10 @@ def _verify(
             and resid <= WITNESS_RESIDUAL_ATOL
             and (rs is None or rs <= WITNESS_ROW_SUM_ATOL)
         ):
+            name = what or f"the {_relation(P.rowsum)} witness"
             msg = (
-                f"the {_relation(P.rowsum)} {what} failed its re-check (max|A·W − B| = "
-                f"{resid:.3g}, min entry {mn:.3g}, row-sum error {rs}); tolerances {TOLERANCES}"
+                f"{name} failed its re-check (max|A·W − B| = {resid:.3g}, min entry {mn:.3g}, "
+                f"row-sum error {rs}); tolerances {TOLERANCES}"
             )
             raise VerificationError(msg)
         return _Checked(residual=resid, row_sum_error=rs, min_entry=mn)
@@ -220,7 +221,7 @@ def _holds_result(
     Wq: Any = None,
     expanded: bool = False,
 ) -> RefinementResult:
-    """ "Holds" with the witness W_red (on the reduced channels unless ``expanded``), verified."""
+    """The verdict "holds" with the witness W_red (reduced unless ``expanded``), verified."""
     if expanded:
         W = W_red
     else:
@@ -250,7 +251,7 @@ def _fails_result(
     exact: bool,
     how: str,
 ) -> RefinementResult:
-    """ "Fails" with the gain g, its gap recomputed and verified."""
+    """The verdict "fails" with the gain g, its gap recomputed and verified."""
     c = _verify(P, gain=g, gap_exact=gap_exact)
     ce = Counterexample(
         gain=g,

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import qifldp as q
+from qifldp.errors import VerificationError
 from qifldp.refinement import _driver, entropic
 
 from ._helpers import assert_counterexample, assert_witness
@@ -126,3 +127,17 @@ def test_exact_problem_is_built_at_most_once(monkeypatch, A, B, exact, builds):
     assert len(calls) == builds
     if builds and exact:
         assert r.trace[-1] == ("exact confirmation", "decided")
+
+
+def test_a_witness_off_by_more_than_the_tolerance_is_refused(monkeypatch):
+    # corrupt the witness after certification: the shared re-check must catch it
+    inner = _driver.expand_witness
+
+    def corrupted(W, ra, rb, rowsum):
+        out = inner(W, ra, rb, rowsum).copy()
+        out[0] = np.roll(out[0], 1)  # still row-stochastic, but A·W != B
+        return out
+
+    monkeypatch.setattr(_driver, "expand_witness", corrupted)
+    with pytest.raises(VerificationError, match=r"witness failed its re-check .*tolerances"):
+        q.refines(q.grr(3, 2.0), q.grr(3, 1.0))
