@@ -173,6 +173,7 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
         "shape3d nan_matrix neg_matrix neg_vector complex_vector",
     ),
     *_cases("qifldp.refines", "time_limit", "10**400"),
+    *_cases("qifldp.max_case_refines", "time_limit", "10**400"),
     # H2 (symmetric/)
     *_cases("qifldp.symmetric.SymmetricChannel", "log_in", "10**400"),
     *_cases("qifldp.symmetric.SymmetricChannel", "log_out", "10**400"),

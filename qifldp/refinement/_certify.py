@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
+from scipy.sparse.linalg import lsqr
 
 from .entropic import weighted_hessian_solve
 
@@ -84,8 +86,52 @@ def _row_consistent(R: np.ndarray) -> np.ndarray:
     return R - R.mean(axis=1, keepdims=True)
 
 
-#: Below this many (support entries x equations), the correction is a dense least-squares solve.
+#: Up to this many (support entries x equations), the correction is a least-squares solve on
+#: the support (dense below ``_SPARSE_CORRECTION_MIN``, sparse LSQR above); beyond it, the
+#: Hessian solve of the entropic engine.
 _DENSE_CORRECTION_MAX: int = 4 * 10**6
+
+#: From this many (support entries x equations) on, the support system is solved by sparse
+#: LSQR: the dense SVD-based ``lstsq`` costs O(rows² · entries) (0.6 s at 600 x 4000 on one
+#: core, 7 s with oversubscribed BLAS threads), LSQR O(entries · |X|) per iteration.
+_SPARSE_CORRECTION_MIN: int = 2 * 10**5
+
+
+def _support_system(
+    A: np.ndarray, W: np.ndarray, R: np.ndarray, rowsum: bool, scale: np.ndarray | None
+) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray, np.ndarray]:
+    """The (weighted) equations of refinement on the support of W, sparse: (M, rhs, zs, js).
+
+    Variables e = ΔW / sqrt(W) on the support (z, j) of W; equation (x, j) is
+    Σ_z A[x, z] sqrt(W[z, j]) e[z, j] = R[x, j], and in the average case equation z
+    is Σ_j sqrt(W[z, j]) e[z, j] = 0. With ``scale``, equation (x, j) is divided by
+    the size of its entries (the band is relative per entry) and the row-sum
+    equations get the median weight. Each column of M has |X| (+1) entries.
+    """
+    n, m = A.shape
+    p = W.shape[1]
+    zs, js = np.nonzero(W > 0)
+    sq = np.sqrt(W[zs, js])
+    rows = n * p + (m if rowsum else 0)
+    cols = np.arange(zs.size)
+    r_idx = [x * p + js for x in range(n)]
+    vals = [A[x, zs] * sq for x in range(n)]
+    if rowsum:
+        r_idx.append(n * p + zs)
+        vals.append(sq)
+    ri = np.concatenate(r_idx)
+    ci = np.tile(cols, len(r_idx))
+    v = np.concatenate(vals)
+    rhs = np.concatenate([R.reshape(-1), np.zeros(m)]) if rowsum else R.reshape(-1).copy()
+    if scale is not None:
+        w = 1.0 / np.maximum(scale.reshape(-1), 1e-300)
+        if rowsum:
+            w = np.concatenate([w, np.full(m, np.median(w))])
+        v = v * w[ri]
+        rhs = rhs * w
+    keep = v != 0
+    M = sparse.csr_matrix((v[keep], (ri[keep], ci[keep])), shape=(rows, zs.size))
+    return M, rhs, zs, js
 
 
 def _support_correction(
@@ -93,30 +139,24 @@ def _support_correction(
 ) -> np.ndarray:
     """Weighted least-norm, least-squares ΔW on the support of W (A ΔW = R, ΔW·1 = 0); ΔW / W.
 
-    Variables e = ΔW / sqrt(W) on the support; the equations are those of
-    refinement restricted to the support, solved by dense ``lstsq`` (robust to
-    rank deficiency and to residuals outside the range).
+    The equations of :func:`_support_system`, solved for the least-norm
+    least-squares e (robust to rank deficiency and to residuals outside the
+    range): by dense ``lstsq`` for small systems, by sparse LSQR from
+    ``_SPARSE_CORRECTION_MIN`` (support entries x equations) on; LSQR from 0
+    converges to the same least-norm solution (relative difference ~1e-14
+    measured at 600 x 4000). An LSQR run that stops at its iteration limit
+    falls back to the dense solve.
     """
-    n, m = A.shape
-    p = W.shape[1]
-    zs, js = np.nonzero(W > 0)
+    M, rhs, zs, js = _support_system(A, W, R, rowsum, scale)
     sq = np.sqrt(W[zs, js])
-    rows = n * p + (m if rowsum else 0)
-    M = np.zeros((rows, zs.size))
-    cols = np.arange(zs.size)
-    for x in range(n):
-        M[x * p + js, cols] = A[x, zs] * sq
-    if rowsum:
-        M[n * p + zs, cols] = sq
-    rhs = np.concatenate([R.reshape(-1), np.zeros(m)]) if rowsum else R.reshape(-1)
-    if scale is not None:
-        # equation (x, j) divided by the size of its entries (the band is relative per entry)
-        w = 1.0 / np.maximum(scale.reshape(-1), 1e-300)
-        if rowsum:  # the row-sum equations (entries of size 1) get a typical weight
-            w = np.concatenate([w, np.full(m, np.median(w))])
-        M = M * w[:, None]
-        rhs = rhs * w
-    e = np.linalg.lstsq(M, rhs, rcond=1e-15)[0]
+    e = None
+    if M.shape[0] * M.shape[1] >= _SPARSE_CORRECTION_MIN:
+        limit = 4 * min(M.shape) + 100
+        out = lsqr(M, rhs, atol=1e-16, btol=1e-16, conlim=1e16, iter_lim=limit)
+        if out[1] != 7:  # 7: iteration limit reached
+            e = out[0]
+    if e is None:
+        e = np.linalg.lstsq(M.toarray(), rhs, rcond=1e-15)[0]
     D = np.zeros_like(W)
     D[zs, js] = e / sq
     return D

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -42,7 +43,7 @@ from .result import (
     RefinementResult,
 )
 
-__all__ = ["Options", "decide", "METHODS", "HIGHS_MAX_VARIABLES"]
+__all__ = ["Options", "Strategy", "STRATEGIES", "decide", "METHODS", "HIGHS_MAX_VARIABLES"]
 
 METHODS = ("auto", "highs", "entropic", "lbfgs", "exact")
 
@@ -78,6 +79,14 @@ class Options:
 
 @dataclass
 class _Problem:
+    """The prepared problem, shared by every strategy of the pipeline.
+
+    The channels as given and row-normalised, their column reductions, the
+    prior and the options; what the strategies learn on the way (engines tried,
+    solver failures, candidate certificates as hints for exact arithmetic, the
+    trace); and the exact (rational) problem, built once on first use.
+    """
+
     A: np.ndarray  # as given
     B: np.ndarray
     An: np.ndarray  # rows normalised (original columns)
@@ -87,6 +96,17 @@ class _Problem:
     prior: np.ndarray
     rowsum: bool
     details: dict[str, Any] = field(default_factory=dict)
+    opts: Options = field(default_factory=Options)
+    t0: float = 0.0
+    labels: tuple | None = None
+    #: (strategy, outcome) per strategy run or skipped, in order (RefinementResult.trace)
+    trace: list[tuple[str, str]] = field(default_factory=list)
+    #: engines run, their failures, the last reason a float certificate failed, hints (W, H)
+    tried: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    reason: str = ""
+    hints: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
+    _exact: _ExactProblem | None = None
 
     @property
     def Ar(self) -> np.ndarray:
@@ -96,12 +116,100 @@ class _Problem:
     def Br(self) -> np.ndarray:
         return self.rb.matrix
 
+    def exact_problem(self) -> _ExactProblem:
+        """The rational problem (stored floats read exactly, exact groups), built once."""
+        if self._exact is None:
+            self._exact = _exact_problem(self)
+        return self._exact
 
-# -- results --------------------------------------------------------------------------
+
+# -- verification and results ---------------------------------------------------------
 
 
 def _relation(rowsum: bool) -> str:
     return "refinement" if rowsum else "max-case refinement"
+
+
+@dataclass
+class _Checked:
+    """What :func:`_verify` recomputed on the channels as given."""
+
+    residual: float | None = None
+    row_sum_error: float | None = None
+    min_entry: float | None = None
+    gap: float = float("nan")
+    vulnerability_a: float = float("nan")
+    vulnerability_b: float = float("nan")
+    note: str = ""
+
+
+def _verify(
+    P: _Problem,
+    *,
+    witness: np.ndarray | None = None,
+    gain: np.ndarray | None = None,
+    gap_exact: Fraction | None = None,
+    what: str = "",
+) -> _Checked:
+    """The one re-check of every certificate, on the channels as given.
+
+    A witness must meet the tolerances of :mod:`qifldp.refinement.result`
+    (entries >= −WITNESS_ENTRY_ATOL, |A·W − B| <= WITNESS_RESIDUAL_ATOL, rows
+    within WITNESS_ROW_SUM_ATOL in the average case). A gain's gap V_g[π▷B] −
+    V_g[π▷A] (max case: of the posterior max-case vulnerabilities) is recomputed
+    in floating point and must be positive, or, when the two vulnerabilities
+    agree to every float digit, its exact gap must be. Raises VerificationError.
+    """
+    if witness is not None:
+        resid, rs, mn = witness_errors(P.A, P.B, witness, P.rowsum)
+        if not (
+            mn >= -WITNESS_ENTRY_ATOL
+            and resid <= WITNESS_RESIDUAL_ATOL
+            and (rs is None or rs <= WITNESS_ROW_SUM_ATOL)
+        ):
+            name = what or f"the {_relation(P.rowsum)} witness"
+            msg = (
+                f"{name} failed its re-check (max|A·W − B| = {resid:.3g}, min entry {mn:.3g}, "
+                f"row-sum error {rs}); tolerances {TOLERANCES}"
+            )
+            raise VerificationError(msg)
+        return _Checked(residual=resid, row_sum_error=rs, min_entry=mn)
+    assert gain is not None
+    from ..measures import g_vulnerability
+
+    if P.rowsum:
+        va = g_vulnerability(P.A, gain, P.prior)
+        vb = g_vulnerability(P.B, gain, P.prior)
+        gap = vb - va
+    else:
+        gap, _ = float_max_case_gap(P.A, P.B, gain, P.prior)
+        va = vb = float("nan")
+    note = ""
+    if not gap > 0:
+        if gap_exact is None or not gap_exact > 0:
+            msg = (
+                f"the counterexample's gap recomputed in floating point is {gap!r} (exact gap "
+                f"{gap_exact}): the pair is too close to the boundary to state the gap in floats"
+            )
+            raise VerificationError(msg)
+        # V_g of A and B agree to every float digit; the exact gap is the certificate
+        note = (
+            f"; the gap {float(gap_exact):.3g} is below the float resolution of V_g "
+            f"({max(abs(va), abs(vb)):.3g}), so .gap is the exact gap rounded"
+        )
+        gap = float(gap_exact)
+    return _Checked(gap=float(gap), vulnerability_a=float(va), vulnerability_b=float(vb), note=note)
+
+
+def _result(P: _Problem, holds: bool, **fields: Any) -> RefinementResult:
+    """A RefinementResult of this problem (relation, time, details filled in)."""
+    return RefinementResult(
+        holds=holds,
+        relation=_relation(P.rowsum),
+        time=time.perf_counter() - P.t0,
+        details=P.details,
+        **fields,
+    )
 
 
 def _holds_result(
@@ -110,39 +218,27 @@ def _holds_result(
     method: str,
     exact: bool,
     how: str,
-    t0: float,
-    Wq=None,
+    Wq: Any = None,
     expanded: bool = False,
 ) -> RefinementResult:
+    """The verdict "holds" with the witness W_red (reduced unless ``expanded``), verified."""
     if expanded:
         W = W_red
     else:
         W = expand_witness(W_red, P.ra, P.rb, P.rowsum)
         W = clean_witness(W, P.rowsum)
-    resid, rs, mn = witness_errors(P.A, P.B, W, P.rowsum)
-    if not (
-        mn >= -WITNESS_ENTRY_ATOL
-        and resid <= WITNESS_RESIDUAL_ATOL
-        and (rs is None or rs <= WITNESS_ROW_SUM_ATOL)
-    ):
-        msg = (
-            f"the {_relation(P.rowsum)} witness failed its re-check (max|A·W − B| = {resid:.3g}, "
-            f"min entry {mn:.3g}, row-sum error {rs}); tolerances {TOLERANCES}"
-        )
-        raise VerificationError(msg)
-    return RefinementResult(
-        holds=True,
+    c = _verify(P, witness=W)
+    return _result(
+        P,
+        True,
         witness=W,
-        relation=_relation(P.rowsum),
         method=method,
         exact=exact,
         certified_by=how,
-        residual=resid,
-        row_sum_error=rs,
-        min_entry=mn,
-        time=time.perf_counter() - t0,
+        residual=c.residual,
+        row_sum_error=c.row_sum_error,
+        min_entry=c.min_entry,
         exact_witness=Wq,
-        details=P.details,
     )
 
 
@@ -154,49 +250,21 @@ def _fails_result(
     method: str,
     exact: bool,
     how: str,
-    t0: float,
 ) -> RefinementResult:
-    from ..measures import g_vulnerability
-
-    if P.rowsum:
-        va = g_vulnerability(P.A, g, P.prior)
-        vb = g_vulnerability(P.B, g, P.prior)
-        gap = vb - va
-    else:
-        gap, _ = float_max_case_gap(P.A, P.B, g, P.prior)
-        va = vb = float("nan")
-    if not gap > 0:
-        if gap_exact is None or not gap_exact > 0:
-            msg = (
-                f"the counterexample's gap recomputed in floating point is {gap!r} (exact gap "
-                f"{gap_exact}): the pair is too close to the boundary to state the gap in floats"
-            )
-            raise VerificationError(msg)
-        # V_g of A and B agree to every float digit; the exact gap is the certificate
-        how += (
-            f"; the gap {float(gap_exact):.3g} is below the float resolution of V_g "
-            f"({max(abs(va), abs(vb)):.3g}), so .gap is the exact gap rounded"
-        )
-        gap = float(gap_exact)
+    """The verdict "fails" with the gain g, its gap recomputed and verified."""
+    c = _verify(P, gain=g, gap_exact=gap_exact)
     ce = Counterexample(
         gain=g,
         prior=P.prior.copy(),
-        gap=float(gap),
+        gap=c.gap,
         gap_exact=gap_exact,
         gap_bound=bound,
         kind="average" if P.rowsum else "max-case",
-        vulnerability_a=float(va),
-        vulnerability_b=float(vb),
+        vulnerability_a=c.vulnerability_a,
+        vulnerability_b=c.vulnerability_b,
     )
-    return RefinementResult(
-        holds=False,
-        counterexample=ce,
-        relation=_relation(P.rowsum),
-        method=method,
-        exact=exact,
-        certified_by=how,
-        time=time.perf_counter() - t0,
-        details=P.details,
+    return _result(
+        P, False, counterexample=ce, method=method, exact=exact, certified_by=how + c.note
     )
 
 
@@ -293,11 +361,6 @@ def _exact_problem(P: _Problem) -> _ExactProblem:
     return _ExactProblem(merge(Aq_full, ga), merge(Bq_full, gb), ga, gb, Aq_full, Bq_full)
 
 
-def _exact_cost(P: _Problem) -> int:
-    n = P.A.shape[0]
-    return ex.estimate_exact_cost(n, P.Ar.shape[1], P.Br.shape[1], P.rowsum)
-
-
 def _float_to_exact_groups(P: _Problem, E: _ExactProblem, W_red: np.ndarray) -> np.ndarray:
     """Re-express a witness on the float groups as one on the exact groups."""
     Wo = expand_witness(W_red, P.ra, P.rb, P.rowsum)
@@ -322,7 +385,7 @@ def _expand_exact(P: _Problem, E: _ExactProblem, Wq: list[list[Fraction]]):
     if P.rowsum:
         zero_cols = set(range(mA)) - {int(z) for g in E.a_groups for z in g}
         if zero_cols:
-            w = [sum(E.Bq_full[x][y] for x in range(n)) / n for y in range(pB)]
+            w = [sum((E.Bq_full[x][y] for x in range(n)), Fraction(0)) / n for y in range(pB)]
             for z in zero_cols:
                 out[z] = w[:]
     return tuple(tuple(r) for r in out)
@@ -349,14 +412,16 @@ def _exact_from_hints(P: _Problem, E: _ExactProblem, W_hint, H_hint) -> ex.Exact
 
 def _exact_result(
     P: _Problem,
-    t0: float,
     why: str,
-    W_hint=None,
-    H_hint=None,
-    opts: Options | None = None,
+    W_hint: np.ndarray | None = None,
+    H_hint: np.ndarray | None = None,
     strict: bool = False,
 ) -> RefinementResult:
-    E = _exact_problem(P)
+    """Decide the stored floats in rational arithmetic (hints first), with a verified certificate.
+
+    ``strict`` (``method="exact"``): no "up to rounding" verdict.
+    """
+    E = P.exact_problem()
     out = _exact_from_hints(P, E, W_hint, H_hint)
     if out is None and H_hint is not None:
         for Hc in _gain_candidates(H_hint, P.rowsum):
@@ -376,37 +441,28 @@ def _exact_result(
             if gq > band_gap_allowance(P.An.shape[1], g, P.prior) or not P.rowsum:
                 _, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
                 return _fails_result(
-                    P, g, gq, bound, "exact", True, f"float gain, exact gap > 0 ({why})", t0
+                    P, g, gq, bound, "exact", True, f"float gain, exact gap > 0 ({why})"
                 )
     if out is None:
-        out = ex.exact_decide(E.Aq, E.Bq, P.rowsum, deadline=_deadline(t0, opts))
+        out = ex.exact_decide(E.Aq, E.Bq, P.rowsum, deadline=P.opts.deadline)
     if out.holds:
         assert out.W is not None
         if not ex.check_exact_witness(E.Aq, E.Bq, out.W, P.rowsum):  # pragma: no cover
             msg = "the exact witness failed its exact re-check"
             raise VerificationError(msg)
         Wo = clean_witness(_on_original_columns(P, E, out.W), P.rowsum)
-        resid, rs, mn = witness_errors(P.A, P.B, Wo, P.rowsum)
-        if not (
-            mn >= -WITNESS_ENTRY_ATOL
-            and resid <= WITNESS_RESIDUAL_ATOL
-            and (rs is None or rs <= WITNESS_ROW_SUM_ATOL)
-        ):
-            msg = f"the float image of the exact witness failed its re-check (residual {resid:.3g})"
-            raise VerificationError(msg)
-        return RefinementResult(
-            holds=True,
+        c = _verify(P, witness=Wo, what="the float image of the exact witness")
+        return _result(
+            P,
+            True,
             witness=Wo,
-            relation=_relation(P.rowsum),
             method="exact",
             exact=True,
             certified_by=f"{out.how}; checked exactly ({why})",
-            residual=resid,
-            row_sum_error=rs,
-            min_entry=mn,
-            time=time.perf_counter() - t0,
+            residual=c.residual,
+            row_sum_error=c.row_sum_error,
+            min_entry=c.min_entry,
             exact_witness=_expand_exact(P, E, out.W),
-            details=P.details,
         )
     assert out.H is not None
     Hq = out.H
@@ -419,7 +475,7 @@ def _exact_result(
     gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(E.Aq_full, E.Bq_full, g, P.prior)
     rounded = None if strict else _rounding_witness(P, E, W_hint)
     if rounded is not None:
-        return _rounding_result(P, t0, rounded, gq, out.how)
+        return _rounding_result(P, rounded, gq, out.how)
     if not gq > 0:
         msg = (
             f"the stored floats fail exactly ({out.how}), and no witness is within the "
@@ -431,13 +487,7 @@ def _exact_result(
     how = (
         f"{out.how}; exact gap {float(gq):.3g} > 0 and no witness within the rounding band ({why})"
     )
-    return _fails_result(P, g, gq, bound, "exact", True, how, t0)
-
-
-def _deadline(t0: float, opts: Options | None) -> float | None:
-    if opts is None:
-        return None
-    return opts.deadline if opts.deadline is not None else t0 + opts.time_limit
+    return _fails_result(P, g, gq, bound, "exact", True, how)
 
 
 def _on_original_columns(P: _Problem, E: _ExactProblem, Wq) -> np.ndarray:
@@ -494,9 +544,7 @@ def _rounding_witness(P: _Problem, E: _ExactProblem, W_hint: np.ndarray | None):
     return None
 
 
-def _rounding_result(
-    P: _Problem, t0: float, W: np.ndarray, gq: Fraction, how: str
-) -> RefinementResult:
+def _rounding_result(P: _Problem, W: np.ndarray, gq: Fraction, how: str) -> RefinementResult:
     """The stored floats fail exactly, but a witness fits the rounding band: "up to rounding".
 
     Rational arithmetic on the stored floats says A ⋢ B, yet B = A·W up to the
@@ -504,11 +552,12 @@ def _rounding_result(
     tell this pair from one that refines — as with olh(2, 2) ⊑ oue(2, 2), which holds
     for the real protocols. The verdict is "holds up to rounding", never an exception.
     """
-    resid, rs, mn = witness_errors(P.A, P.B, W, P.rowsum)
-    return RefinementResult(
-        holds=True,
+    c = _verify(P, witness=W)
+    resid = c.residual
+    return _result(
+        P,
+        True,
         witness=W,
-        relation=_relation(P.rowsum),
         method="exact",
         exact=False,
         certified_by=(
@@ -523,33 +572,29 @@ def _rounding_result(
             + ", which rounding of the inputs explains"
         ),
         residual=resid,
-        row_sum_error=rs,
-        min_entry=mn,
-        time=time.perf_counter() - t0,
-        details=P.details,
+        row_sum_error=c.row_sum_error,
+        min_entry=c.min_entry,
         up_to_rounding=True,
         about="rounding",
     )
 
 
 def _exact_confirm(
-    P: _Problem, res: RefinementResult, W_red: np.ndarray | None, t0: float, opts: Options
+    P: _Problem, res: RefinementResult, W_red: np.ndarray | None
 ) -> RefinementResult:
     """exact=True: confirm a float-certified verdict in rational arithmetic (or decide exactly)."""
-    E = _exact_problem(P)
+    E = P.exact_problem()
     if res.holds and W_red is not None:
         Wg = _float_to_exact_groups(P, E, W_red)
         Wq = ex.exact_verify_witness(E.Aq, E.Bq, Wg, P.rowsum)
         if Wq is not None:
-            return RefinementResult(
-                **{
-                    **res.__dict__,
-                    "exact": True,
-                    "certified_by": res.certified_by
-                    + "; exact witness on its support checked in rationals",
-                    "exact_witness": _expand_exact(P, E, Wq),
-                    "time": time.perf_counter() - t0,
-                }
+            return replace(
+                res,
+                exact=True,
+                certified_by=res.certified_by
+                + "; exact witness on its support checked in rationals",
+                exact_witness=_expand_exact(P, E, Wq),
+                time=time.perf_counter() - P.t0,
             )
     elif not res.holds and res.counterexample is not None:
         ce = res.counterexample
@@ -557,19 +602,16 @@ def _exact_confirm(
             E.Aq_full, E.Bq_full, ce.gain, ce.prior
         )
         if gq > 0:
-            ce2 = Counterexample(**{**ce.__dict__, "gap_exact": gq})
-            return RefinementResult(
-                **{
-                    **res.__dict__,
-                    "counterexample": ce2,
-                    "exact": True,
-                    "certified_by": res.certified_by + "; gap > 0 in exact rationals",
-                    "time": time.perf_counter() - t0,
-                }
+            return replace(
+                res,
+                counterexample=replace(ce, gap_exact=gq),
+                exact=True,
+                certified_by=res.certified_by + "; gap > 0 in exact rationals",
+                time=time.perf_counter() - P.t0,
             )
     # decide the stored floats exactly (a float "holds" that rationals refute is stated
     # "up to rounding" when rounding of the inputs explains the gap, else "fails")
-    return _exact_result(P, t0, "exact=True", W_hint=W_red, opts=opts)
+    return _exact_result(P, "exact=True", W_hint=W_red)
 
 
 # -- the procedure --------------------------------------------------------------------
@@ -586,8 +628,9 @@ def _quick_witness(P: _Problem) -> tuple[np.ndarray, str] | None:
         ka[Ar == 0] = np.iinfo(np.int64).min
         kb[Br == 0] = np.iinfo(np.int64).min
         lookup = {ka[:, z].tobytes(): z for z in range(ka.shape[1])}
-        perm = [lookup.get(kb[:, j].tobytes()) for j in range(kb.shape[1])]
-        if all(z is not None for z in perm) and len(set(perm)) == len(perm):
+        found = [lookup.get(kb[:, j].tobytes()) for j in range(kb.shape[1])]
+        perm = [z for z in found if z is not None]
+        if len(perm) == len(found) and len(set(perm)) == len(perm):
             W = np.zeros((Ar.shape[1], Br.shape[1]))
             W[perm, np.arange(len(perm))] = 1.0
             return W, "identical"
@@ -654,17 +697,17 @@ def _run_engine(
     if not P.rowsum:  # pragma: no cover - max-case uses HiGHS only
         msg = f"engine {engine!r} is not available for max-case refinement"
         raise SolverError(msg)
-    found: dict[str, Any] = {}
+    separated: dict[str, Any] = {}
 
     def on_sep(H: np.ndarray) -> bool:
         c = _certify_gain_float(P, H)
         if c is not None:
-            found["cert"] = (H, c)
+            separated["cert"] = (H, c)
             return True
         return False
 
     if engine == "entropic":
-        out = solve_entropic(
+        eo = solve_entropic(
             Ar,
             Br,
             tol=opts.tol,
@@ -673,32 +716,34 @@ def _run_engine(
             on_separation=on_sep,
         )
     else:
-        out = solve_lbfgs(Ar, Br, on_separation=on_sep)
+        eo = solve_lbfgs(Ar, Br, on_separation=on_sep)
     info.update(
-        iterations=out.iterations,
-        cg_iterations=out.cg_iterations,
-        message=out.message,
-        dual_residual=out.residual,
+        iterations=eo.iterations,
+        cg_iterations=eo.cg_iterations,
+        message=eo.message,
+        dual_residual=eo.residual,
     )
-    if out.separated:
-        return None, found["cert"][0], info
-    if not np.all(np.isfinite(out.W)):
-        msg = f"the {engine} engine produced non-finite values ({out.message}); no verdict"
+    if eo.separated:
+        return None, separated["cert"][0], info
+    if not np.all(np.isfinite(eo.W)):
+        msg = f"the {engine} engine produced non-finite values ({eo.message}); no verdict"
         raise SolverError(msg)
-    if out.residual > WITNESS_RESIDUAL_ATOL:
+    if eo.residual > WITNESS_RESIDUAL_ATOL:
         # no witness within tolerance and no separating gain: try −G anyway
-        return None, -out.G.T, info
-    return out.W, None, info
+        return None, -eo.G.T, info
+    return eo.W, None, info
 
 
-def _try_certify(P: _Problem, W: np.ndarray | None, H: np.ndarray | None, method: str, t0: float):
+def _try_certify(
+    P: _Problem, W: np.ndarray | None, H: np.ndarray | None, method: str
+) -> tuple[RefinementResult | None, np.ndarray | str | None]:
     """Certify the candidates in floating point; returns (result, W_red) or (None, reason)."""
     reasons = []
     lp_opt = P.details.get("lp_optimum")
     if W is not None and H is not None and lp_opt is not None and lp_opt <= LP_ZERO:
         bc = band_certificate(P.Ar, P.Br, W, P.rowsum)
         if bc.W is not None:
-            return _holds_result(P, bc.W, method, False, bc.reason, t0), bc.W
+            return _holds_result(P, bc.W, method, False, bc.reason), bc.W
         reasons.append("witness: " + bc.reason)
         W = None
     if H is not None:
@@ -709,23 +754,23 @@ def _try_certify(P: _Problem, W: np.ndarray | None, H: np.ndarray | None, method
                 f"float gap {gap:.3g} exceeds {bound:.2g} (rigorous rounding bound plus "
                 "what a rounding-band perturbation of the channels could explain)"
             )
-            return _fails_result(P, g, None, bound, method, False, how, t0), None
+            return _fails_result(P, g, None, bound, method, False, how), None
         reasons.append("the dual gain's gap is not above its rounding bound")
     if W is not None:
         bc = band_certificate(P.Ar, P.Br, W, P.rowsum)
         if bc.W is not None:
-            return _holds_result(P, bc.W, method, False, bc.reason, t0), bc.W
+            return _holds_result(P, bc.W, method, False, bc.reason), bc.W
         reasons.append("witness: " + bc.reason)
     return None, "; ".join(reasons) or "no candidate certificate"
 
 
-def _try_orbits(P: _Problem, labels, t0: float) -> RefinementResult | None:
-    """Bit-symmetric (one-hot) pairs via qifldp.symmetric.refines; None when it does not apply.
+def _try_orbits(P: _Problem, labels: Any) -> RefinementResult | str:
+    """Bit-symmetric (one-hot) pairs via qifldp.symmetric.refines; why not, when it does not apply.
 
     The two channels are rebuilt as SymmetricChannel objects from their detected
     α tables and decided by the symmetric orbit LP; its certificate is made
     explicit (orbit witness expanded, symmetric gain as a matrix) and re-checked
-    on the explicit channels like every other certificate. None (the general
+    on the explicit channels like every other certificate. A reason (the general
     engines decide) when the symmetric solver gives no verdict or its certificate
     does not pass the explicit re-check.
     """
@@ -734,16 +779,16 @@ def _try_orbits(P: _Problem, labels, t0: float) -> RefinementResult | None:
     (ia, oa), (ib, ob) = labels
     SA = bit_symmetric(P.An, ia, oa)
     if SA is None:
-        return None
+        return "A is not a bit-symmetric (one-hot) channel"
     SB = bit_symmetric(P.Bn, ib, ob)
     if SB is None or SB.k != SA.k:
-        return None
+        return "B is not a bit-symmetric (one-hot) channel over the same k"
     CA, CB = as_symmetric(SA), as_symmetric(SB)
     try:
         sres = symmetric_refines(CA, CB)
     except (SolverError, VerificationError) as exc:
         P.details["orbits_undecided"] = str(exc)
-        return None
+        return f"failed: {exc}"
     sd = sres.details or {}
     P.details.update(
         engine="orbits",
@@ -752,6 +797,7 @@ def _try_orbits(P: _Problem, labels, t0: float) -> RefinementResult | None:
         orbit_method=sres.method,
     )
     if not sres.holds:
+        assert sres.counterexample is not None
         H = weighted_gain(sres.counterexample.gain)
         c = _certify_gain_float(P, H)
         if c is not None:
@@ -761,8 +807,8 @@ def _try_orbits(P: _Problem, labels, t0: float) -> RefinementResult | None:
                 f"float gap {gap:.3g} exceeds {bound:.2g} "
                 "(rigorous rounding bound plus the rounding-band allowance)"
             )
-            return _fails_result(P, g, None, bound, "orbits", False, how, t0)
-        return None
+            return _fails_result(P, g, None, bound, "orbits", False, how)
+        return "the lifted symmetric gain's gap is not above its rounding bound"
     p, pb = SA.bits.shape[0], SB.bits.shape[0]
     if p * pb > MAX_WITNESS_ENTRIES:
         msg = (
@@ -795,8 +841,191 @@ def _try_orbits(P: _Problem, labels, t0: float) -> RefinementResult | None:
             "group), expanded: A·W = B up to the rounding band (max residual "
             f"{float(np.abs(P.Bn - AW).max()):.3g})"
         )
-        return _holds_result(P, W, "orbits", False, how, t0, expanded=True)
+        return _holds_result(P, W, "orbits", False, how, expanded=True)
+    return "the expanded orbit witness is not within the rounding band"
+
+
+# -- the pipeline ---------------------------------------------------------------------
+
+
+@dataclass
+class _Decided:
+    """A strategy's verified verdict.
+
+    ``W_red``: the float witness on the reduced channels (for the exact
+    confirmation of ``exact=True``); ``final``: no exact confirmation follows
+    (the verdict is already exact, or the route is not offered with ``exact=True``).
+    """
+
+    result: RefinementResult
+    W_red: np.ndarray | None = None
+    final: bool = False
+
+
+#: What a strategy returns: a verified verdict, or the reason it did not decide.
+_Outcome = _Decided | str
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One step of the decision pipeline.
+
+    ``skip(P)`` gives the reason the step does not apply to the problem (None:
+    it applies); ``run(P)`` returns a verified verdict (:class:`_Decided`) or the
+    reason it did not decide. ``label(P)`` names the step in the trace.
+    """
+
+    name: str
+    run: Callable[[_Problem], _Outcome]
+    skip: Callable[[_Problem], str | None] = lambda P: None
+    label: Callable[[_Problem], str] | None = None
+
+    def title(self, P: _Problem) -> str:
+        return self.name if self.label is None else self.label(P)
+
+
+def _skip_unless_exact_method(P: _Problem) -> str | None:
+    return None if P.opts.method == "exact" else f"method={P.opts.method!r}"
+
+
+def _run_exact_method(P: _Problem) -> _Outcome:
+    return _Decided(_exact_result(P, "method='exact'", strict=True), final=True)
+
+
+def _skip_orbits(P: _Problem) -> str | None:
+    if not P.rowsum:
+        return "max-case refinement"
+    if P.labels is None:
+        return "no labels"
+    if P.opts.method != "auto":
+        return f"method={P.opts.method!r}"
+    if P.opts.exact is True:
+        return "exact=True"
     return None
+
+
+def _run_orbits(P: _Problem) -> _Outcome:
+    res = _try_orbits(P, P.labels)
+    return res if isinstance(res, str) else _Decided(res, final=True)
+
+
+def _run_candidate(P: _Problem, found: tuple[np.ndarray, str] | None, missing: str) -> _Outcome:
+    if found is None:
+        return missing
+    W, name = found
+    res, W_red = _try_certify(P, W, None, name)
+    if res is None:
+        assert isinstance(W_red, str)
+        return W_red
+    return _Decided(res, W_red if isinstance(W_red, np.ndarray) else None)
+
+
+def _run_quick(P: _Problem) -> _Outcome:
+    return _run_candidate(P, _quick_witness(P), "B is not trivial and A is not B permuted")
+
+
+def _skip_unless_auto(P: _Problem) -> str | None:
+    return None if P.opts.method == "auto" else f"method={P.opts.method!r}"
+
+
+def _run_min_norm(P: _Problem) -> _Outcome:
+    W = _min_norm_guess(P)
+    return _run_candidate(P, None if W is None else (W, "min-norm"), "the least-norm W is negative")
+
+
+def _engine_order(P: _Problem) -> list[str]:
+    """The float engines for this problem: the chosen one, then the second opinion."""
+    size = P.Ar.shape[1] * P.Br.shape[1]
+    engine = P.opts.method
+    if engine == "auto":
+        engine = "highs" if (size <= HIGHS_MAX_VARIABLES or not P.rowsum) else "entropic"
+    if engine == "highs":
+        second = ["entropic"] if P.rowsum else []
+    else:
+        second = ["highs"] if size <= HIGHS_FALLBACK_MAX_VARIABLES else []
+    return [engine, *second]
+
+
+def _engine_strategy(slot: int) -> Strategy:
+    def skip(P: _Problem) -> str | None:
+        return None if slot < len(_engine_order(P)) else "no further engine for this size"
+
+    def run(P: _Problem) -> _Outcome:
+        eng = _engine_order(P)[slot]
+        P.tried.append(eng)
+        try:
+            W, H, info = _run_engine(P, eng, P.opts)
+        except SolverError as exc:
+            # another engine or exact arithmetic may still decide
+            P.failures.append(str(exc))
+            P.details["solver_failures"] = P.failures
+            P.reason = f"{eng} failed"
+            return f"failed: {exc}"
+        P.details.update(info)
+        res, W_red = _try_certify(P, W, H, eng)
+        if res is not None:
+            return _Decided(res, W_red if isinstance(W_red, np.ndarray) else None)
+        assert isinstance(W_red, str)
+        P.reason = W_red
+        P.hints = (W if W is not None else P.hints[0], H if H is not None else P.hints[1])
+        return W_red
+
+    def label(P: _Problem) -> str:
+        order = _engine_order(P)
+        return f"engine {order[slot]}" if slot < len(order) else f"engine {slot + 1}"
+
+    return Strategy(f"engine {slot + 1}", run, skip, label)
+
+
+def _run_exact_fallback(P: _Problem) -> _Outcome:
+    """Rational arithmetic when no float certificate passed (or raise what stands in the way)."""
+    why = f"floating point could not certify ({P.reason}; engines {P.tried})"
+    if P.failures:
+        why += "; solver failures: " + " | ".join(P.failures)
+    all_failed = len(P.failures) == len(P.tried)
+    P.details["float_undecided"] = why
+    if P.opts.exact is False:
+        error = SolverError if all_failed else VerificationError
+        raise error(why + "; exact=False forbids rational arithmetic")
+    left = P.opts.left()
+    if left is not None and left <= 0:
+        msg = (
+            f"{why}; the time limit (time_limit = {P.opts.time_limit:g} s) ran out before "
+            "a certificate either way: raise time_limit (or try method='exact' for a "
+            "small pair)"
+        )
+        raise SolverError(msg)
+    note = (
+        "every float engine failed"
+        if all_failed
+        else "float certificate inconclusive near the boundary"
+    )
+    try:
+        return _Decided(_exact_result(P, note, P.hints[0], P.hints[1]), final=True)
+    except ex.ExactTooLarge as exc:
+        if all_failed:
+            raise SolverError(f"{why}; {exc}; no verdict") from None
+        msg = (
+            f"{why}; {exc}. No certificate either way within the budgets: the pair "
+            "is close to the refinement boundary (raise time_limit, or compare "
+            "smaller or symmetric channels)"
+        )
+        raise VerificationError(msg) from None
+
+
+#: The decision pipeline, in order; the first verified verdict ends it. ``method="exact"``
+#: decides in rational arithmetic alone; otherwise the orbit LP (one-hot channels), the
+#: trivial witnesses, the least-norm remapping, the float engines, and rational arithmetic
+#: when no float certificate passed. ``exact=True`` then confirms a float verdict exactly.
+STRATEGIES: tuple[Strategy, ...] = (
+    Strategy("exact method", _run_exact_method, _skip_unless_exact_method),
+    Strategy("orbits", _run_orbits, _skip_orbits),
+    Strategy("quick", _run_quick),
+    Strategy("min-norm", _run_min_norm, _skip_unless_auto),
+    _engine_strategy(0),
+    _engine_strategy(1),
+    Strategy("exact", _run_exact_fallback),
+)
 
 
 def decide(
@@ -810,98 +1039,42 @@ def decide(
     """Decide A ⊑ B (``rowsum``) or A ⊑max B with a verified certificate.
 
     ``labels`` = ((inputs_A, outputs_A), (inputs_B, outputs_B)) enables the orbit
-    LP for bit-symmetric (one-hot) channels.
+    LP for bit-symmetric (one-hot) channels. The strategies of
+    :data:`STRATEGIES` run in order on one prepared problem until one returns a
+    verified verdict; the result's ``trace`` lists each step and its outcome.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.9, 0.1], [0.2, 0.8]])
+    >>> r = decide(A, A @ np.array([[0.7, 0.3], [0.4, 0.6]]), np.full(2, 0.5), True, Options())
+    >>> bool(r), r.trace[-1]
+    (True, ('min-norm', 'decided'))
     """
     t0 = time.perf_counter()
     opts = replace(opts, deadline=t0 + opts.time_limit)
     An, Bn = normalise_rows(A), normalise_rows(B)
     ra, rb = reduce_columns(An), reduce_columns(Bn)
-    P = _Problem(A, B, An, Bn, ra, rb, prior, rowsum)
+    P = _Problem(A, B, An, Bn, ra, rb, prior, rowsum, opts=opts, t0=t0, labels=labels)
     P.details.update(reduced_shapes=(ra.matrix.shape, rb.matrix.shape))
-
-    if opts.method == "exact":
-        return _exact_result(P, t0, "method='exact'", opts=opts, strict=True)
-
-    res = None
-    W_red = None
-    if rowsum and labels is not None and opts.method == "auto" and opts.exact is not True:
-        res = _try_orbits(P, labels, t0)
-        if res is not None:
-            return res
-    quick = _quick_witness(P)
-    if quick is not None:
-        Wq, name = quick
-        res, W_red = _try_certify(P, Wq, None, name, t0)
-        if res is None:
-            W_red = None
-    if res is None and opts.method == "auto":
-        guess = _min_norm_guess(P)
-        if guess is not None:
-            res, W_red = _try_certify(P, guess, None, "min-norm", t0)
-            if res is None:
-                W_red = None
-    if res is None:
-        size = P.Ar.shape[1] * P.Br.shape[1]
-        engine = opts.method
-        if engine == "auto":
-            engine = "highs" if (size <= HIGHS_MAX_VARIABLES or not rowsum) else "entropic"
-        tried = []
-        failures = []  # solver failures: another engine or exact arithmetic may still decide
-        reason = ""
-        hints: tuple = (None, None)
-        if engine == "highs":
-            second = ["entropic"] if rowsum else []
-        else:
-            second = ["highs"] if size <= HIGHS_FALLBACK_MAX_VARIABLES else []
-        for eng in [engine, *second]:
-            tried.append(eng)
-            try:
-                W, H, info = _run_engine(P, eng, opts)
-            except SolverError as exc:
-                failures.append(str(exc))
-                P.details["solver_failures"] = failures
-                reason = f"{eng} failed"
-                continue
-            P.details.update(info)
-            res, W_red = _try_certify(P, W, H, eng, t0)
-            if res is not None:
-                break
-            reason = W_red  # the reason string
-            W_red = None
-            hints = (W if W is not None else hints[0], H if H is not None else hints[1])
-        if res is None:
-            why = f"floating point could not certify ({reason}; engines {tried})"
-            if failures:
-                why += "; solver failures: " + " | ".join(failures)
-            all_failed = len(failures) == len(tried)
-            P.details["float_undecided"] = why
-            if opts.exact is False:
-                error = SolverError if all_failed else VerificationError
-                raise error(why + "; exact=False forbids rational arithmetic")
-            left = opts.left()
-            if left is not None and left <= 0:
-                msg = (
-                    f"{why}; the time limit (time_limit = {opts.time_limit:g} s) ran out before "
-                    "a certificate either way: raise time_limit (or try method='exact' for a "
-                    "small pair)"
-                )
-                raise SolverError(msg)
-            note = (
-                "every float engine failed"
-                if all_failed
-                else "float certificate inconclusive near the boundary"
-            )
-            try:
-                return _exact_result(P, t0, note, hints[0], hints[1], opts)
-            except ex.ExactTooLarge as exc:
-                if all_failed:
-                    raise SolverError(f"{why}; {exc}; no verdict") from None
-                msg = (
-                    f"{why}; {exc}. No certificate either way within the budgets: the pair "
-                    "is close to the refinement boundary (raise time_limit, or compare "
-                    "smaller or symmetric channels)"
-                )
-                raise VerificationError(msg) from None
-    if opts.exact is True:
-        return _exact_confirm(P, res, W_red, t0, opts)
-    return res
+    decided: _Decided | None = None
+    for strategy in STRATEGIES:
+        title = strategy.title(P)
+        why_not = strategy.skip(P)
+        if why_not is not None:
+            P.trace.append((title, "skipped: " + why_not))
+            continue
+        out = strategy.run(P)
+        if isinstance(out, _Decided):
+            P.trace.append((title, "decided"))
+            decided = out
+            break
+        P.trace.append((title, out if out.startswith("failed: ") else "undecided: " + out))
+    if decided is None:  # pragma: no cover - the exact step decides or raises
+        msg = f"no strategy decided the pair: {P.trace}"
+        raise VerificationError(msg)
+    res = decided.result
+    if opts.exact is True and not decided.final:
+        res = _exact_confirm(P, res, decided.W_red)
+        P.trace.append(("exact confirmation", "decided"))
+    return replace(res, trace=tuple(P.trace))

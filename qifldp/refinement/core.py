@@ -329,6 +329,7 @@ def max_case_refines(
     *,
     method: str = "auto",
     exact: bool | None = None,
+    time_limit: float = 120.0,
 ) -> RefinementResult:
     """Decide whether A ⊑max B: B's posteriors lie in the convex hull of A's.
 
@@ -346,6 +347,8 @@ def max_case_refines(
         ``auto``/``highs``: one HiGHS LP per column of B; ``exact``: rational arithmetic only.
     exact : bool or None
         As in :func:`refines`.
+    time_limit : float
+        Seconds for the whole decision, as in :func:`refines` (a spent limit is a SolverError).
 
     Returns
     -------
@@ -385,5 +388,5 @@ def max_case_refines(
     if method not in ("auto", "highs", "exact"):
         msg = f"method must be 'auto', 'highs' or 'exact' for max-case refinement, got {method!r}"
         raise ParameterError(msg)
-    Am, Bm, pi, opts, _ = _prepare(A, B, prior, method, exact, 200, 120.0)
+    Am, Bm, pi, opts, _ = _prepare(A, B, prior, method, exact, 200, time_limit)
     return decide(Am, Bm, pi, False, opts)

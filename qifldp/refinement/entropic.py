@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -79,7 +80,7 @@ class _Preconditioner:
             self.P = np.einsum("xz,yz->zxy", A, A).reshape(m, n * n)
         else:
             self.A2 = A * A
-        self.inv = None
+        self.inv: np.ndarray = np.ones((n, 0))  # set by update()
 
     def update(self, W: np.ndarray, ridge: float = 1e-10) -> None:
         D = W - W * W
@@ -260,9 +261,11 @@ def solve_entropic(
             message = "iteration limit" if it == max_iter else "time limit"
             break
         prec.update(W, ridge=1e-10 + lam)
-        step_dir, k = _pcg(
-            lambda V, W=W, c=lam * hscale: _hvp(V, A, W) + c * V, -grad, prec, 0.1, 100
-        )
+
+        def damped(V: np.ndarray, W: np.ndarray = W, c: float = lam * hscale) -> np.ndarray:
+            return _hvp(V, A, W) + c * V
+
+        step_dir, k = _pcg(damped, -grad, prec, 0.1, 100)
         total_cg += k
         slope = float(np.sum(grad * step_dir))
         if not np.isfinite(slope):  # CG broke down: damp and retry
@@ -341,7 +344,7 @@ def solve_lbfgs(
     from scipy.optimize import minimize
 
     n, p = B.shape
-    state = {"sep": False, "G": np.zeros((n, p))}
+    state: dict[str, Any] = {"sep": False, "G": np.zeros((n, p))}
 
     def fun(x):
         G = x.reshape(n, p)
@@ -379,4 +382,4 @@ def solve_lbfgs(
         msg = "separating gain"
     _, _, W = _evaluate(G, A, B)
     resid = float(np.abs(B - A @ W).max())
-    return EntropicOutcome(W, G, resid, state["sep"], it, 0, msg)
+    return EntropicOutcome(W, G, resid, bool(state["sep"]), it, 0, msg)

@@ -19,6 +19,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -59,8 +60,13 @@ Q = Fraction
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
 
+# The exact number type is Any to mypy: fmpq and Fraction interoperate with ints but not
+# with each other, and each run uses only one of them (inputs are converted on entry).
+_R: Any
 try:  # python-flint's fmpq: the same exact rationals, arithmetic in C (10-50x faster)
-    from flint import fmpq as _R
+    import flint as _flint
+
+    _R = _flint.fmpq
 except ImportError:  # pragma: no cover - python-flint is a dependency where it installs
     _R = Fraction
 
@@ -213,11 +219,12 @@ def _vuln(Hpi: list[list[Fraction]], C: list[list[Fraction]]) -> Fraction:
     total = _ZERO
     for y in range(cols):
         colv = [C[x][y] for x in range(n)]
-        best = None
+        best: Fraction | None = None
         for hw in Hpi:
             v = sum((h * c for h, c in zip(hw, colv, strict=True) if h and c), _ZERO)
             if best is None or v > best:
                 best = v
+        assert best is not None  # a gain has at least one action
         total += best
     return total
 

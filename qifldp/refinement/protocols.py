@@ -122,6 +122,7 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
             certified_by=f"holds {where} ({out.how}); the float witness: {r.certified_by}",
             time=time.perf_counter() - t0,
         )
+    assert out.H is not None  # an exact "fails" carries its Farkas gain
     n = len(Aq)
     gap = ex.exact_weighted_gap(Aq, Bq, out.H, True, [Fraction(1, n)] * n)
     top = max(abs(v) for row in out.H for v in row) * n

@@ -86,7 +86,8 @@ class Counterexample:
     (3, True)
     """
 
-    gain: np.ndarray
+    #: numpy.ndarray here; a SymmetricGain from qifldp.symmetric.refines (Any: both routes)
+    gain: Any
     prior: np.ndarray
     gap: float
     gap_exact: Fraction | None = None
@@ -158,6 +159,14 @@ class RefinementResult:
         (with ``up_to_rounding``).
     details : dict
         Engine details (iterations, reduced shapes, ...).
+    trace : tuple of (str, str)
+        The decision pipeline of explicit refinement, step by step: one
+        ``(strategy, outcome)`` pair per strategy in order ("exact method",
+        "orbits", "quick", "min-norm", "engine highs", "engine entropic", ...,
+        "exact", "exact confirmation"), the outcome being ``"decided"``,
+        ``"skipped: <why>"``, ``"undecided: <why>"`` or ``"failed: <error>"``; the
+        last entry decided. Empty for verdicts not reached by that pipeline
+        (symmetric, symbolic and protocol routes).
 
     Examples
     --------
@@ -165,10 +174,13 @@ class RefinementResult:
     >>> r = q.refines(q.grr(3, 2.0), q.grr(3, 1.0))
     >>> bool(r), r.witness.shape, r.relation
     (True, (3, 3), 'refinement')
+    >>> r.trace[-1][1]
+    'decided'
     """
 
     holds: bool
-    witness: np.ndarray | None = None
+    #: numpy.ndarray, or an OrbitWitness from qifldp.symmetric.refines (Any: both routes)
+    witness: Any = None
     counterexample: Counterexample | None = None
     relation: str = "refinement"
     method: str = ""
@@ -183,6 +195,7 @@ class RefinementResult:
     details: dict[str, Any] = field(default_factory=dict)
     up_to_rounding: bool = False
     about: str = "channels"
+    trace: tuple[tuple[str, str], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.holds)

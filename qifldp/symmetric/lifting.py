@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..channel import guard_size
+
+if TYPE_CHECKING:
+    from .channel import SymmetricChannel
 
 __all__ = [
     "BitwiseWitness",
@@ -57,8 +61,8 @@ class BitwiseWitness:
 
     k: int
     w: np.ndarray
-    _A: object = field(default=None, repr=False, compare=False)
-    _B: object = field(default=None, repr=False, compare=False)
+    _A: SymmetricChannel | None = field(default=None, repr=False, compare=False)
+    _B: SymmetricChannel | None = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         return f"BitwiseWitness(k={self.k}, w={np.round(self.w, 6).tolist()})"
@@ -86,6 +90,7 @@ class BitwiseWitness:
             lambda: 4**self.k,
             "the bit witness w",
         )
+        assert self._A is not None and self._B is not None  # set by lifted_refinement
         _, memA, _ = self._A._explicit_outputs(lumped)
         _, memB, log_multB = self._B._explicit_outputs(lumped)
         sA = memA.sum(axis=1)[:, None].astype(np.int64)

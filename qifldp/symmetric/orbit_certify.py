@@ -26,8 +26,13 @@ import numpy as np
 from .channel import SymmetricChannel
 from .gain import SymmetricGain, overlap_range
 
+# Any to mypy: the exact type is flint's or fractions', one per run (see refinement.exact)
+fmpq: Any
+fmpq_mat: Any
 try:  # python-flint: exact rationals in C; fractions.Fraction (slower, same results) without it
-    from flint import fmpq, fmpq_mat
+    import flint as _flint
+
+    fmpq, fmpq_mat = _flint.fmpq, _flint.fmpq_mat
 except ImportError:  # pragma: no cover - python-flint is a dependency where it installs
     fmpq = Fraction
     fmpq_mat = None
@@ -350,10 +355,10 @@ def exact_support_witness(
             rows[row_out[b]][c] = cout
     # drop rows that are 0 = 0; a row 0 = c != 0 makes the system inconsistent
     keep = []
-    for r in rows:
-        if any(x != 0 for x in r[:-1]):
-            keep.append(r)
-        elif r[-1] != 0:
+    for eq in rows:
+        if any(x != 0 for x in eq[:-1]):
+            keep.append(eq)
+        elif eq[-1] != 0:
             return None, "exact support solve: an equation has no support variable but mass > 0"
     m = sup.size
     R, rank = _rref_rows(keep)
@@ -374,8 +379,8 @@ def exact_support_witness(
     if any(v < 0 for v in x):
         return None, "exact support solve: the exact solution on the support has a negative entry"
     # re-substitute into every original equation
-    for r in rows:
-        if sum((r[c] * x[c] for c in range(m) if r[c] != 0), fmpq(0)) != r[-1]:
+    for eq in rows:
+        if sum((eq[c] * x[c] for c in range(m) if eq[c] != 0), fmpq(0)) != eq[-1]:
             return None, "exact support solve: re-substitution failed"  # pragma: no cover
     out = np.zeros_like(u)
     out[sup] = [float(_to_fraction(v)) for v in x]

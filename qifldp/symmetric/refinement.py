@@ -131,8 +131,11 @@ class OrbitWitness:
         return f"OrbitWitness(k={self.k}, {n} orbit entries, residual={self.residual:.2e})"
 
     @property
-    def shape(self) -> tuple[int, int]:
-        """(number of outputs of A.expand(), number of outputs of B.expand()), as integers."""
+    def shape(self) -> tuple[int | float, int | float]:
+        """(number of outputs of A.expand(), number of outputs of B.expand()), as integers.
+
+        math.inf stands for a count beyond 10^300.
+        """
         return _count(self._A), _count(self._B)
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
@@ -223,8 +226,8 @@ def _log_comb_table(k: int) -> np.ndarray:
 def _orbit_variables(A: SymmetricChannel, B: SymmetricChannel):
     """Triples (s, t, j) of the LP: every pair of sizes and the two extreme overlaps j."""
     k = A.k
-    iS, iT = np.meshgrid(np.arange(A.sizes.size), np.arange(B.sizes.size), indexing="ij")
-    iS, iT = iS.ravel(), iT.ravel()
+    gS, gT = np.meshgrid(np.arange(A.sizes.size), np.arange(B.sizes.size), indexing="ij")
+    iS, iT = gS.ravel(), gT.ravel()
     s, t = A.sizes[iS], B.sizes[iT]
     lo, hi = overlap_range(k, s, t)
     two = hi > lo
@@ -457,7 +460,7 @@ def _lp_gain(y: np.ndarray, sigma: np.ndarray, nS: int, B: SymmetricChannel, b_r
     g_out[row_out >= 0] = yB[row_out[row_out >= 0] - nS]
     top = float(max(np.abs(g_in).max(), np.abs(g_out).max()))
     scale = 2.0 ** -math.ceil(math.log2(top))  # exact power of two: 1/2 < max|g| <= 1
-    return SymmetricGain(B.k, B.sizes, g_in * scale, g_out * scale)
+    return SymmetricGain(B.k, B.sizes.tolist(), g_in * scale, g_out * scale)
 
 
 class _Problem:
@@ -695,6 +698,12 @@ def _exact_gain(st: _State, P: _Problem, clock: _Clock) -> _GainCandidate | None
         if c.gap_exact is not None and c.gap_exact > 0:
             return c
     return None
+
+
+def _exact_of(c: _GainCandidate) -> Fraction:
+    """The exact gap of a candidate returned by :func:`_exact_gain` (always set there)."""
+    assert c.gap_exact is not None
+    return c.gap_exact
 
 
 def _witness_result(
@@ -1056,7 +1065,7 @@ def refines(
                 details=details,
             )
         stored = (
-            f"the stored floats fail exactly (exact gap {float(c.gap_exact):.3e} of the "
+            f"the stored floats fail exactly (exact gap {float(_exact_of(c)):.3e} of the "
             f"{c.source}), by less than the rounding band"
         )
         return _witness_result(
@@ -1072,7 +1081,7 @@ def refines(
             about="rounding",
         )
     c = _exact_gain(st, P, clock)
-    if c is not None and c.gap_exact <= c.allowance and st.best_witness[3]:
+    if c is not None and _exact_of(c) <= c.allowance and st.best_witness[3]:
         v, resid, row_err, _, excess = st.best_witness
         return _witness_result(
             P,
@@ -1081,7 +1090,7 @@ def refines(
             row_err,
             (
                 f"up to rounding: the stored floats fail exactly (exact gap "
-                f"{float(c.gap_exact):.3e} of the {c.source}), by less than the "
+                f"{float(_exact_of(c)):.3e} of the {c.source}), by less than the "
                 f"{c.allowance:.1e} a pair within the rounding band can have, and the best "
                 f"orbit witness (max residual {resid:.2e}) is within the band of the inputs' "
                 f"own rounding ({INPUT_BAND_FACTOR:g} u (1 + |ln P|) per class mass)"
@@ -1096,7 +1105,7 @@ def refines(
         ce = Counterexample(
             c.G,
             _uniform(k),
-            c.ev.gap if c.ev.gap > 0 else float(c.gap_exact),
+            c.ev.gap if c.ev.gap > 0 else float(_exact_of(c)),
             gap_exact=c.gap_exact,
             gap_bound=c.ev.bound,
             vulnerability_a=c.ev.va,
@@ -1108,7 +1117,7 @@ def refines(
             method="symmetric: orbit LP (HiGHS) + exact",
             exact=True,
             certified_by=(
-                f"{c.source}; exact gap V_g[υ▷B] − V_g[υ▷A] = {float(c.gap_exact):.3e} > 0 "
+                f"{c.source}; exact gap V_g[υ▷B] − V_g[υ▷A] = {float(_exact_of(c)):.3e} > 0 "
                 "in rational arithmetic on the stored class masses (float gap "
                 f"{c.ev.gap:.3e}, rounding bound {c.ev.bound:.1e}: inconclusive in floats), "
                 "and no orbit witness within the rounding band"

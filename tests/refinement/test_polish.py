@@ -1,0 +1,80 @@
+"""Issue 9, item 5b: the witness polish solves its support system by sparse LSQR when large."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from qifldp.refinement import _certify
+
+
+def _system(seed: int = 3, n: int = 10, m: int = 100, p: int = 25):
+    """A, a positive row-stochastic W (full support) and a residual in the reachable range."""
+    rng = np.random.default_rng(seed)
+    A = rng.dirichlet(np.ones(m), size=n)
+    W = rng.dirichlet(np.ones(p), size=m)
+    D0 = rng.normal(size=(m, p)) * 1e-9
+    D0 -= (W * D0).sum(axis=1, keepdims=True)  # (W∘D0)·1 = 0
+    R = A @ (W * D0)
+    return A, W, R
+
+
+def _least_norm_by_hand(A, W, R, scale):
+    """The weighted least-norm D, from the equations written out entry by entry (dense pinv)."""
+    n, m = A.shape
+    p = W.shape[1]
+    support = [(z, j) for z in range(m) for j in range(p) if W[z, j] > 0]
+    M = np.zeros((n * p + m, len(support)))
+    for c, (z, j) in enumerate(support):
+        s = np.sqrt(W[z, j])
+        for x in range(n):
+            M[x * p + j, c] = A[x, z] * s / scale[x, j]
+        M[n * p + z, c] = s
+    rhs = np.concatenate([(R / scale).ravel(), np.zeros(m)])
+    med = np.median(1.0 / scale)
+    M[n * p :] *= med
+    e = np.linalg.pinv(M, rcond=1e-15) @ rhs
+    D = np.zeros_like(W)
+    for c, (z, j) in enumerate(support):
+        D[z, j] = e[c] / np.sqrt(W[z, j])
+    return D
+
+
+def test_large_support_uses_lsqr_and_finds_the_least_norm_correction(monkeypatch):
+    A, W, R = _system()
+    scale = A @ W + A @ W  # the size of each equation's entries, as band_certificate passes it
+    rows = A.shape[0] * W.shape[1] + A.shape[1]
+    assert rows * W.size >= _certify._SPARSE_CORRECTION_MIN  # the sparse path
+    calls = []
+    inner = _certify.lsqr
+
+    def spy(*args, **kwargs):
+        out = inner(*args, **kwargs)
+        calls.append(out[1])
+        return out
+
+    monkeypatch.setattr(_certify, "lsqr", spy)
+    D = _certify._support_correction(A, W, R, True, scale)
+    assert len(calls) == 1 and calls[0] != 7  # LSQR converged
+    D_ref = _least_norm_by_hand(A, W, R, scale)
+    assert np.abs(D - D_ref).max() <= 1e-8 * np.abs(D_ref).max()
+    # the correction removes the residual and keeps the row sums
+    assert np.abs(A @ (W * D) - R).max() <= 1e-10 * np.abs(R).max()
+    assert np.abs((W * D).sum(axis=1)).max() <= 1e-12 * np.abs(W * D).max()
+
+
+def test_lsqr_at_its_iteration_limit_falls_back_to_the_dense_solve(monkeypatch):
+    A, W, R = _system(seed=4)
+    scale = 2 * (A @ W)
+
+    def stalled(M, rhs, **kwargs):
+        return (np.zeros(M.shape[1]), 7) + (0,) * 8  # istop 7: iteration limit
+
+    monkeypatch.setattr(_certify, "lsqr", stalled)
+    D = _certify._support_correction(A, W, R, True, scale)
+    assert np.any(D != 0)  # not LSQR's zeros: the dense solve ran
+    assert np.abs(A @ (W * D) - R).max() <= 1e-10 * np.abs(R).max()
+    assert np.abs((W * D).sum(axis=1)).max() <= 1e-12 * np.abs(W * D).max()
+    # a least-norm solution up to the conditioning of the system (singular values down to
+    # 1e-17 relative: the dense SVD solve may keep a sliver of a near-null direction)
+    D_ref = _least_norm_by_hand(A, W, R, scale)
+    assert (W * D * D).sum() <= (1 + 1e-5) * (W * D_ref * D_ref).sum()
