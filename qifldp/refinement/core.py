@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from functools import singledispatch
 from typing import Any
 
@@ -204,6 +205,11 @@ def refines(
     """
     if isinstance(B, Protocol):
         raise _mixed_protocol()
+    # an explicit A against a symbolic B is decided exactly like a symbolic pair
+    # (a SymbolicChannel exists only once qifldp.symbolic is imported)
+    symbolic = sys.modules.get("qifldp.symbolic")
+    if symbolic is not None and isinstance(B, symbolic.SymbolicChannel):
+        return refines_symbolic(A, B, prior=prior, method=method)
     A, B = align_inputs(A, B, what="refines")
     Am, Bm, pi, opts, labels = _prepare(A, B, prior, method, exact, max_iter, time_limit)
     return decide(Am, Bm, pi, True, opts, labels)
