@@ -29,6 +29,7 @@ Importing this module registers the symmetric implementations on qifldp's
 
 from __future__ import annotations
 
+from . import mechanisms
 from .channel import SymmetricChannel
 from .gain import SymmetricGain
 from .measures import (
@@ -44,17 +45,7 @@ from .measures import (
     pair_atoms,
     tradeoff_curve,
 )
-from .mechanisms import (
-    blh,
-    grr,
-    local_hashing,
-    olh,
-    oue,
-    subset_selection,
-    sue,
-    the,
-    unary_encoding,
-)
+from .mechanisms import *  # noqa: F403  (the constructors: grr, subset_selection, ...)
 from .refinement import OrbitWitness, refines
 
 _register()
@@ -62,15 +53,7 @@ _register()
 __all__ = [
     "SymmetricChannel",
     "SymmetricGain",
-    "grr",
-    "subset_selection",
-    "local_hashing",
-    "blh",
-    "olh",
-    "unary_encoding",
-    "sue",
-    "oue",
-    "the",
+    *mechanisms.__all__,
     "bayes_capacity",
     "log_bayes_capacity",
     "asr",
