@@ -382,22 +382,22 @@ def oue_bit_matrix(eps: Any) -> np.ndarray:
 
 
 # -- log space: the same probabilities, for huge k or eps ------------------------------
-# Arguments are assumed checked (the protocol objects call these after their checks);
-# each function returns the logarithms, computed from eps directly so that neither
-# e^eps overflows nor a tiny probability underflows.
+# Each function checks its arguments as the float twin does and returns the
+# logarithms, computed from eps directly so that neither e^eps overflows nor a tiny
+# probability underflows. The protocol objects compute them once, at construction.
 
 _LOG_HALF = math.log(0.5)
 
 
 def log1pexp_neg(z: float) -> float:
-    """log(1 + e^-z) for z >= 0 (no overflow).
+    """log(1 + e^-z) for z >= 0 (no overflow); ``z`` is checked as an eps.
 
     Examples
     --------
     >>> round(log1pexp_neg(0.0), 12) == round(math.log(2), 12)
     True
     """
-    return math.log1p(math.exp(-z))
+    return math.log1p(math.exp(-check_eps(z, "z")))
 
 
 def _log1p_exp(u: float) -> float:
@@ -422,6 +422,8 @@ def log_grr(k: int, eps: float) -> tuple[float, float]:
     >>> round(math.exp(lp), 12), round(math.exp(lq), 12)
     (0.5, 0.5)
     """
+    k = check_int("k", k, minimum=2, allow_huge=True)  # OLH's g may exceed the float range
+    eps = check_eps(eps)
     log_km1 = math.log(k - 1)
     log_p = -_log1p_exp(log_km1 - eps)
     return log_p, log_km1 - eps + log_p
@@ -438,6 +440,8 @@ def log_ss(k: int, eps: float, omega: int) -> tuple[float, float]:
     >>> round(math.exp(lp), 12), round(math.exp(lq), 12)
     (0.5, 0.5)
     """
+    k, eps = check_k(k), check_eps(eps)
+    omega = check_omega(omega, k)
     if omega == k:
         return 0.0, -math.inf
     r = math.log(k - omega) - math.log(omega) - eps  # log((k - omega) e^-eps / omega)
@@ -453,6 +457,7 @@ def log_sue(eps: float) -> tuple[float, float, float, float]:
     >>> [round(math.exp(v), 12) for v in log_sue(2 * math.log(3))]
     [0.75, 0.25, 0.25, 0.75]
     """
+    eps = check_eps(eps)
     log_p = -log1pexp_neg(eps / 2.0)
     log_q = -eps / 2.0 + log_p
     return log_p, log_q, log_q, log_p
@@ -466,7 +471,7 @@ def log_oue(eps: float) -> tuple[float, float, float, float]:
     >>> [round(math.exp(v), 12) for v in log_oue(math.log(3))]
     [0.5, 0.5, 0.25, 0.75]
     """
-    log_1mq = -log1pexp_neg(eps)
+    log_1mq = -log1pexp_neg(check_eps(eps))
     return _LOG_HALF, _LOG_HALF, -eps + log_1mq, log_1mq
 
 
@@ -481,6 +486,7 @@ def log_the(eps: float, theta: float) -> tuple[float, float, float, float]:
     >>> [round(math.exp(v), 6) for v in log_the(4.0, 0.75)]
     [0.696735, 0.303265, 0.111565, 0.888435]
     """
+    eps, theta = check_eps(eps), check_theta(theta)
     log_q = _LOG_HALF - eps * theta / 2.0
     log_1mp = _LOG_HALF - eps * (1.0 - theta) / 2.0
     return math.log1p(-math.exp(log_1mp)), log_1mp, log_q, math.log1p(-math.exp(log_q))
@@ -498,17 +504,26 @@ def log_pq(p: float, q: float) -> tuple[float, float, float, float]:
     >>> log_pq(1.0, 0.0)[1:3]
     (-inf, -inf)
     """
+    p, q = check_pq(p, q)
     log_1mp = math.log1p(-p) if p < 1 else -math.inf
     log_1mq = math.log1p(-q) if q < 1 else -math.inf
     return _log(p), log_1mp, _log(q), log_1mq
 
 
 # -- symbolic: the same probabilities as sympy expressions of eps (and theta) -----------
-# ``eps`` and ``theta`` are sympy expressions already checked against their domains
-# (``qifldp.symbolic.channel.SymbolicParameters``); k, omega are Python integers.
+# eps and theta may be sympy expressions, numbers or symbol names; each is checked
+# against its domain (refused only when provably outside it) by
+# ``qifldp.symbolic.channel.SymbolicParameters``, which the symbolic channels also
+# use to record the domains.
 
 
-def grr_expressions(k: int, eps: sp.Expr, scale: int = 1) -> tuple[sp.Expr, sp.Expr]:
+def _symbolic(name: str, value: Any) -> sp.Expr:
+    from ..symbolic.channel import EPS_DOMAIN, THETA_DOMAIN, SymbolicParameters
+
+    return SymbolicParameters().take(name, value, EPS_DOMAIN if name == "eps" else THETA_DOMAIN)
+
+
+def grr_expressions(k: int, eps: Any, scale: int = 1) -> tuple[sp.Expr, sp.Expr]:
     """GRR's (p, q) = (e^eps / (e^eps + k - 1), 1 / (e^eps + k - 1)) as sympy expressions.
 
     ``scale`` divides both (LH's entries are GRR_g's over the g^k hash functions).
@@ -523,12 +538,13 @@ def grr_expressions(k: int, eps: sp.Expr, scale: int = 1) -> tuple[sp.Expr, sp.E
     """
     import sympy as sp
 
-    E = sp.exp(eps)
+    k, scale = check_int("k", k, minimum=2), check_int("scale", scale, minimum=1)
+    E = sp.exp(_symbolic("eps", eps))
     d = scale * (E + k - 1)
     return E / d, 1 / d
 
 
-def ss_expressions(k: int, eps: sp.Expr, omega: int) -> tuple[sp.Expr, sp.Expr]:
+def ss_expressions(k: int, eps: Any, omega: int) -> tuple[sp.Expr, sp.Expr]:
     """omega-SS's (p, 1 - p), p = omega e^eps / (omega e^eps + k - omega), as sympy expressions.
 
     Examples
@@ -539,12 +555,14 @@ def ss_expressions(k: int, eps: sp.Expr, omega: int) -> tuple[sp.Expr, sp.Expr]:
     """
     import sympy as sp
 
-    E = sp.exp(eps)
+    k = check_k(k)
+    omega = check_omega(omega, k)
+    E = sp.exp(_symbolic("eps", eps))
     d = omega * E + k - omega
     return omega * E / d, (k - omega) / d
 
 
-def sue_expressions(eps: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+def sue_expressions(eps: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
     """SUE's (p, 1-p, q, 1-q), p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p, as sympy expressions.
 
     Examples
@@ -555,11 +573,11 @@ def sue_expressions(eps: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
     """
     import sympy as sp
 
-    H = sp.exp(eps / 2)
+    H = sp.exp(_symbolic("eps", eps) / 2)
     return H / (H + 1), 1 / (H + 1), 1 / (H + 1), H / (H + 1)
 
 
-def oue_expressions(eps: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+def oue_expressions(eps: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
     """OUE's (p, 1-p, q, 1-q), p = 1/2, q = 1 / (e^eps + 1), as sympy expressions.
 
     Examples
@@ -570,12 +588,12 @@ def oue_expressions(eps: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
     """
     import sympy as sp
 
-    E = sp.exp(eps)
+    E = sp.exp(_symbolic("eps", eps))
     half = sp.Rational(1, 2)
     return half, half, 1 / (E + 1), E / (E + 1)
 
 
-def the_expressions(eps: sp.Expr, theta: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+def the_expressions(eps: Any, theta: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
     """THE's (p, 1-p, q, 1-q): q = e^(-eps theta / 2) / 2, 1 - p = e^(eps (theta - 1) / 2) / 2.
 
     Examples
@@ -586,6 +604,7 @@ def the_expressions(eps: sp.Expr, theta: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.
     """
     import sympy as sp
 
+    eps, theta = _symbolic("eps", eps), _symbolic("theta", theta)
     q = sp.exp(-eps * theta / 2) / 2
     one_minus_p = sp.exp(eps * (theta - 1) / 2) / 2
     return 1 - one_minus_p, one_minus_p, q, 1 - q

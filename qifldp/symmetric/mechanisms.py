@@ -5,7 +5,7 @@ the same names, arguments, checks and errors as the explicit constructors of
 :mod:`qifldp.mechanisms`, with no size limit from enumeration. The channel code
 lives with its protocol (``GRR.symmetric`` in :mod:`qifldp.protocols.grr` ...), the
 log-space parameters in :mod:`qifldp.protocols.params`. The aliases are generated
-from the table below.
+from one line each below.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import mechanisms as _explicit
-from ..protocols import GRR, LH, SS, THE, UE, Protocol
+from ..protocols import GRR, LH, SS, THE, UE, Protocol, protocol
 from .channel import SymmetricChannel
 
 __all__ = [
@@ -30,7 +30,12 @@ __all__ = [
     "the",
 ]
 
-_DOC = """{summary} as a symmetric channel: ``{call}.symmetric()``.
+#: The protocol name of a constructor whose name differs from it.
+_PROTOCOL_NAME = {"subset_selection": "ss", "local_hashing": "lh", "unary_encoding": "ue"}
+
+_DOC = """{summary}
+
+As a symmetric channel: ``{call}.symmetric()``, no size limit from enumeration.
 
 Parameters
 ----------
@@ -40,7 +45,7 @@ Parameters
 Returns
 -------
 SymmetricChannel
-    See :meth:`qifldp.protocols.{cls}.symmetric`; ``expand()`` equals
+    See :meth:`qifldp.protocols.{family}.symmetric`; ``expand()`` equals
     ``qifldp.{name}(...)`` where that fits in memory.
 
 Raises
@@ -57,34 +62,33 @@ Examples
 
 
 def _alias(
-    name: str,
-    family: type[Protocol],
-    make: Callable[..., Protocol],
-    summary: str,
-    call: str,
-    example: str,
-    result: str,
+    name: str, family: type[Protocol], example: str, result: str
 ) -> Callable[..., SymmetricChannel]:
-    """The symmetric twin of ``qifldp.mechanisms.<name>``: ``make(*args).symmetric()``."""
-    signature = inspect.signature(getattr(_explicit, name))
-    signature = signature.replace(return_annotation="SymmetricChannel")
+    """The symmetric twin of ``qifldp.mechanisms.<name>``: ``protocol(...).symmetric()``."""
+    explicit = getattr(_explicit, name)
+    signature = inspect.signature(explicit).replace(return_annotation="SymmetricChannel")
+    pname = _PROTOCOL_NAME.get(name, name)
 
     def constructor(*args: Any, **kwargs: Any) -> SymmetricChannel:
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as exc:
             raise TypeError(f"{name}() {exc}") from None
-        return make(*bound.args).symmetric()
+        return protocol(pname, **bound.arguments).symmetric()
 
-    names = ", ".join(signature.parameters)
-    types = ", ".join(str(p.annotation) for p in signature.parameters.values())
+    parameters = signature.parameters.values()
+    leading = [p.name for p in parameters if p.name in ("k", "eps")]
+    keywords = [f"{p.name}={p.name}" for p in parameters if p.name not in ("k", "eps")]
+    call = f"protocol({', '.join([repr(pname), *leading, *keywords])})"
     constructor.__name__ = constructor.__qualname__ = name
     constructor.__doc__ = _DOC.format(
-        summary=summary,
+        summary=(explicit.__doc__ or "").strip().splitlines()[0],
         call=call,
-        params=f"{names} : {types}",
+        params=", ".join(p.name for p in parameters)
+        + " : "
+        + ", ".join(str(p.annotation) for p in parameters),
         name=name,
-        cls=family.__name__,
+        family=family.__name__,
         example=example,
         result=result,
     )
@@ -93,83 +97,17 @@ def _alias(
 
 
 grr = _alias(
-    "grr",
-    GRR,
-    GRR,
-    "Generalized randomized response",
-    'protocol("grr", k, eps)',
-    "round(q.bayes_capacity(sym.grr(10**6, 5.0)), 6)  # k p = k e^5 / (e^5 + k - 1)",
-    "148.391284",
+    "grr", GRR, "round(q.bayes_capacity(sym.grr(10**6, 5.0)), 6)  # k e^5/(e^5+k-1)", "148.391284"
 )
 subset_selection = _alias(
-    "subset_selection",
-    SS,
-    SS,
-    "omega-subset selection (outputs: the omega-subsets)",
-    'protocol("ss", k, eps, omega=omega)',
-    "int(sym.subset_selection(10**6, 2.0).sizes[0])  # round(10^6 / (e^2 + 1))",
-    "119203",
+    "subset_selection", SS, "int(sym.subset_selection(10**6, 2.0).sizes[0])", "119203"
 )
-local_hashing = _alias(
-    "local_hashing",
-    LH,
-    lambda k, eps, g: LH(k, eps, g),
-    "Local hashing, lumped by the preimage h^-1(z)",
-    'protocol("lh", k, eps, g=g)',
-    "round(q.bayes_capacity(sym.local_hashing(2, 1.0986122886681098, 2)), 12)  # eps = ln 3",
-    "1.25",
-)
-blh = _alias(
-    "blh",
-    LH,
-    lambda k, eps: LH(k, eps, variant="blh"),
-    "Binary local hashing (g = 2)",
-    'protocol("blh", k, eps)',
-    "round(q.ldp_epsilon(sym.blh(1000, 1.5)), 9)",
-    "1.5",
-)
-olh = _alias(
-    "olh",
-    LH,
-    lambda k, eps: LH(k, eps, variant="olh"),
-    "Optimized local hashing (g = round(e^eps + 1), at least 2)",
-    'protocol("olh", k, eps)',
-    "sym.olh(10, 1.0).name",
-    "'local_hashing(k=10, eps=1, g=4)'",
-)
+local_hashing = _alias("local_hashing", LH, "sym.local_hashing(1000, 2.0, 5).k", "1000")
+blh = _alias("blh", LH, "round(q.ldp_epsilon(sym.blh(1000, 1.5)), 9)", "1.5")
+olh = _alias("olh", LH, "sym.olh(10, 1.0).name", "'local_hashing(k=10, eps=1, g=4)'")
 unary_encoding = _alias(
-    "unary_encoding",
-    UE,
-    lambda k, p, q: UE(k, p=p, q=q),
-    "Unary encoding with bits p, q (output: the set of 1-bits)",
-    'protocol("ue", k, p=p, q=q)',
-    "round(q.bayes_capacity(sym.unary_encoding(2, 0.75, 0.25)), 12)",
-    "1.5",
+    "unary_encoding", UE, "q.bayes_capacity(sym.unary_encoding(2, 0.75, 0.25))", "1.5"
 )
-sue = _alias(
-    "sue",
-    UE,
-    lambda k, eps: UE(k, eps, variant="sue"),
-    "Symmetric unary encoding (basic RAPPOR)",
-    'protocol("sue", k, eps)',
-    "round(q.ldp_epsilon(sym.sue(10**6, 3.0)), 9)",
-    "3.0",
-)
-oue = _alias(
-    "oue",
-    UE,
-    lambda k, eps: UE(k, eps, variant="oue"),
-    "Optimized unary encoding",
-    'protocol("oue", k, eps)',
-    "round(q.ldp_epsilon(sym.oue(10**6, 50.0)), 9)",
-    "50.0",
-)
-the = _alias(
-    "the",
-    THE,
-    THE,
-    "Thresholding with histogram encoding",
-    'protocol("the", k, eps, theta=theta)',
-    "round(q.bayes_capacity(sym.the(3, 2.0, 0.75)), 6)",
-    "1.660402",
-)
+sue = _alias("sue", UE, "round(q.ldp_epsilon(sym.sue(10**6, 3.0)), 9)", "3.0")
+oue = _alias("oue", UE, "round(q.ldp_epsilon(sym.oue(10**6, 50.0)), 9)", "50.0")
+the = _alias("the", THE, "round(q.bayes_capacity(sym.the(3, 2.0, 0.75)), 6)", "1.660402")
