@@ -20,22 +20,23 @@ from .protocols.lh import guard_olh_estimate
 from .protocols.params import check_k
 from .validation import check_eps
 
-__all__ = [
+#: The protocols' constructors: each name gives the explicit channel here, the
+#: symmetric one in :mod:`qifldp.symmetric` and the symbolic one in :mod:`qifldp.symbolic`.
+CONSTRUCTORS: tuple[str, ...] = (
     "grr",
     "subset_selection",
     "local_hashing",
     "blh",
     "olh",
-    "lh_encoding",
-    "lh_perturbation",
     "unary_encoding",
     "sue",
     "oue",
     "the",
-    "sue_bit",
-    "oue_bit",
-    "the_bit",
-]
+)
+#: The bit channels of unary encoding and THE (explicit here and in :mod:`qifldp.symbolic`).
+BIT_CHANNELS: tuple[str, ...] = ("sue_bit", "oue_bit", "the_bit")
+
+__all__ = [*CONSTRUCTORS, "sue_bit", "oue_bit", "the_bit", "lh_encoding", "lh_perturbation"]
 
 
 def grr(k: int, eps: float) -> Channel:
@@ -92,10 +93,8 @@ def subset_selection(k: int, eps: float, omega: int | None = None) -> Channel:
 
     Parameters
     ----------
-    k : int
-        Domain size, an integer ``k >= 2``; inputs are 0..k-1.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    k, eps : int, float
+        Domain size and privacy parameter, as for :func:`grr`.
     omega : int, optional
         Subset size, an integer with ``1 <= omega <= k``. Default
         ``max(1, round(k / (e^eps + 1)))`` (Python's round, half to even).
@@ -148,10 +147,8 @@ def local_hashing(k: int, eps: float, g: int) -> Channel:
 
     Parameters
     ----------
-    k : int
-        Domain size, an integer ``k >= 2``; inputs are 0..k-1.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    k, eps : int, float
+        Domain size and privacy parameter, as for :func:`grr`.
     g : int
         Hash range, an integer ``g >= 2``.
 
@@ -246,7 +243,7 @@ def unary_encoding(k: int, p: float, q: float) -> Channel:
     Parameters
     ----------
     k : int
-        Domain size, an integer ``k >= 2``; inputs are 0..k-1.
+        Domain size, as for :func:`grr`.
     p : float
         Pr[output bit 1 | input bit 1].
     q : float
@@ -338,10 +335,8 @@ def the(k: int, eps: float, theta: float) -> Channel:
 
     Parameters
     ----------
-    k : int
-        Domain size, an integer ``k >= 2``; inputs are 0..k-1.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    k, eps : int, float
+        Domain size and privacy parameter, as for :func:`grr`.
     theta : float
         Threshold, in the open interval (0.5, 1).
 

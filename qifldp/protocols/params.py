@@ -573,7 +573,8 @@ def sue_expressions(eps: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
     """
     import sympy as sp
 
-    H = sp.exp(_symbolic("eps", eps) / 2)
+    eps = _symbolic("eps", eps)
+    H = sp.exp(eps / 2)
     return H / (H + 1), 1 / (H + 1), 1 / (H + 1), H / (H + 1)
 
 

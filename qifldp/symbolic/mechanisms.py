@@ -11,38 +11,29 @@ The parameter domains are those of :mod:`qifldp.symbolic.channel`.
 
 from __future__ import annotations
 
-from ..protocols.grr import symbolic_grr as grr
-from ..protocols.lh import symbolic_blh as blh
-from ..protocols.lh import symbolic_local_hashing as local_hashing
-from ..protocols.lh import symbolic_olh as olh
-from ..protocols.ss import symbolic_subset_selection as subset_selection
-from ..protocols.the import symbolic_the as the
-from ..protocols.the import symbolic_the_bit as the_bit
-from ..protocols.ue import symbolic_oue as oue
-from ..protocols.ue import symbolic_oue_bit as oue_bit
-from ..protocols.ue import symbolic_sue as sue
-from ..protocols.ue import symbolic_sue_bit as sue_bit
-from ..protocols.ue import symbolic_unary_encoding as unary_encoding
+from ..mechanisms import BIT_CHANNELS, CONSTRUCTORS
+from ..protocols import grr as _grr
+from ..protocols import lh as _lh
+from ..protocols import ss as _ss
+from ..protocols import the as _the
+from ..protocols import ue as _ue
 from .channel import EPS_DOMAIN, PROBABILITY_DOMAIN, THETA_DOMAIN, SymbolicParameters
+
+grr = _grr.symbolic_grr
+subset_selection = _ss.symbolic_subset_selection
+local_hashing = _lh.symbolic_local_hashing
+blh = _lh.symbolic_blh
+olh = _lh.symbolic_olh
+unary_encoding = _ue.symbolic_unary_encoding
+sue = _ue.symbolic_sue
+oue = _ue.symbolic_oue
+the = _the.symbolic_the
+sue_bit = _ue.symbolic_sue_bit
+oue_bit = _ue.symbolic_oue_bit
+the_bit = _the.symbolic_the_bit
 
 #: The former private name of :class:`~qifldp.symbolic.channel.SymbolicParameters`
 #: (``qifldp.symbolic.formulas`` imports it from here).
 _Params = SymbolicParameters
 
-__all__ = [
-    "grr",
-    "subset_selection",
-    "local_hashing",
-    "blh",
-    "olh",
-    "unary_encoding",
-    "sue",
-    "oue",
-    "the",
-    "sue_bit",
-    "oue_bit",
-    "the_bit",
-    "EPS_DOMAIN",
-    "THETA_DOMAIN",
-    "PROBABILITY_DOMAIN",
-]
+__all__ = [*CONSTRUCTORS, *BIT_CHANNELS, "EPS_DOMAIN", "THETA_DOMAIN", "PROBABILITY_DOMAIN"]

@@ -18,17 +18,7 @@ from .. import mechanisms as _explicit
 from ..protocols import GRR, LH, SS, THE, UE, Protocol, protocol
 from .channel import SymmetricChannel
 
-__all__ = [
-    "grr",
-    "subset_selection",
-    "local_hashing",
-    "blh",
-    "olh",
-    "unary_encoding",
-    "sue",
-    "oue",
-    "the",
-]
+__all__ = list(_explicit.CONSTRUCTORS)  # grr, subset_selection, ... as qifldp.mechanisms
 
 #: The protocol name of a constructor whose name differs from it.
 _PROTOCOL_NAME = {"subset_selection": "ss", "local_hashing": "lh", "unary_encoding": "ue"}
