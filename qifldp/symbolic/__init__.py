@@ -49,21 +49,10 @@ Closed forms are in :mod:`qifldp.symbolic.formulas`:
 
 from __future__ import annotations
 
-from . import formulas, mechanisms
+from . import formulas, measures, mechanisms
 from .channel import EVALUATE_DPS, MAX_SYMBOLIC_ENTRIES, SymbolicChannel
 from .exact import refines, to_fractions
-from .measures import (
-    asr,
-    bayes_capacity,
-    bayes_vulnerability,
-    compare,
-    g_vulnerability,
-    ldp_epsilon,
-    max_case_capacity,
-    min_entropy_leakage,
-    tidy,
-    tradeoff_point,
-)
+from .measures import *  # noqa: F403  (bayes_capacity, asr, ldp_epsilon, ...)
 from .mechanisms import *  # noqa: F403  (the constructors and the parameter domains)
 from .operators import cascade, one_hot, parallel
 
@@ -75,16 +64,7 @@ __all__ = [
     "cascade",
     "parallel",
     "one_hot",
-    "bayes_capacity",
-    "bayes_vulnerability",
-    "g_vulnerability",
-    "ldp_epsilon",
-    "max_case_capacity",
-    "asr",
-    "min_entropy_leakage",
-    "tradeoff_point",
-    "compare",
-    "tidy",
+    *measures.__all__,
     "refines",
     "to_fractions",
     "formulas",
