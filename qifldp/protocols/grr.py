@@ -108,10 +108,8 @@ class GRR(Protocol):
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    k, eps : int, float
+        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
 
     Raises
     ------

@@ -327,10 +327,8 @@ class LH(Protocol):
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    k, eps : int, float
+        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
     g : int, optional
         Hash range, ``g >= 2``; required for ``variant="lh"``, fixed by the
         variant otherwise (BLH: 2; OLH: round(e^eps + 1), at least 2).

@@ -157,10 +157,8 @@ class SS(Protocol):
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    k, eps : int, float
+        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
     omega : int, optional
         Subset size in 1..k; default ``max(1, round(k / (e^eps + 1)))``.
 

@@ -179,10 +179,8 @@ class THE(Protocol):
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    k, eps : int, float
+        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
     theta : float
         Threshold in the open interval (0.5, 1).
 

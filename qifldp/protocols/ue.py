@@ -172,7 +172,7 @@ def symbolic_unary_encoding(k: int, p: Any, q: Any) -> SymbolicChannel:
 
 
 def symbolic_sue(k: int, eps: Any) -> SymbolicChannel:
-    """Symmetric unary encoding (basic RAPPOR) symbolically: ``one_hot`` of :func:`symbolic_sue_bit`.
+    """Symmetric unary encoding (basic RAPPOR), symbolically: one_hot of :func:`symbolic_sue_bit`.
 
     Examples
     --------
@@ -231,20 +231,8 @@ def sue_bit(eps: float) -> Channel:
 def oue_bit(eps: float) -> Channel:
     """OUE's 2x2 bit channel: a 1 stays 1 w.p. 1/2, a 0 becomes 1 w.p. q = 1 / (e^eps + 1).
 
-    Parameters
-    ----------
-    eps : float
-        Privacy parameter of the whole OUE protocol, finite and ``>= 0``.
-
-    Returns
-    -------
-    Channel, shape (2, 2)
-        Row = input bit 0/1, column = output bit 0/1: [[1 - q, q], [1/2, 1/2]].
-
-    Raises
-    ------
-    InputTypeError, ParameterError
-        ``eps`` not a finite real ``>= 0``.
+    ``eps`` (the whole protocol's) and the errors as for :func:`sue_bit`; the
+    channel is [[1 - q, q], [1/2, 1/2]] (rows: input bit 0/1, columns: output bit).
 
     Notes
     -----
