@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import qifldp as q
 from qifldp import formulas as F
 from qifldp.errors import InputTypeError, ParameterError
-from qifldp.mechanisms._params import olh_g, ss_default_omega, the_probabilities
+from qifldp.protocols.params import olh_g, ss_default_omega, the_probabilities
 
 #: Closed form vs enumeration: relative tolerance (float sums over up to 10^5 columns).
 REL = 1e-11

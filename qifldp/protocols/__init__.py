@@ -120,12 +120,14 @@ def protocol(name: str, k: int, eps: float | None = None, **params: Any) -> Prot
         takes = ", ".join(allowed) if allowed else "no parameters besides k and eps"
         msg = f"protocol {name!r} takes {takes}; got {', '.join(unknown)}"
         raise InputTypeError(msg)
-    if name == "grr":
-        return GRR(k, eps)
-    if name == "ss":
-        return SS(k, eps, params.get("omega"))
-    if name in ("lh", "blh", "olh"):
-        return LH(k, eps, params.get("g"), variant=name)
     if name in ("ue", "sue", "oue"):
         return UE(k, eps, p=params.get("p"), q=params.get("q"), variant=name)
-    return THE(k, eps, params.get("theta"))
+    e: Any = eps  # None (or any bad value) is refused by the family's check_eps
+    if name == "grr":
+        return GRR(k, e)
+    if name == "ss":
+        return SS(k, e, params.get("omega"))
+    if name in ("lh", "blh", "olh"):
+        return LH(k, e, params.get("g"), variant=name)
+    theta: Any = params.get("theta")  # None is refused by check_theta
+    return THE(k, e, theta)

@@ -103,17 +103,35 @@ class Protocol(abc.ABC):
     0.268941
     """
 
-    __slots__ = ("_name", "_k", "_eps", "_params", "_args")
+    __slots__ = ("_name", "_k", "_eps", "_params", "_args", "_log")
+    _name: str
+    _k: int
+    _eps: float
+    _params: dict[str, Any]
+    _args: dict[str, Any]
+    _log: tuple[float, ...]
 
     def _freeze(
-        self, name: str, k: int, eps: float, params: Mapping[str, Any], args: Mapping[str, Any]
+        self,
+        name: str,
+        k: int,
+        eps: float,
+        params: Mapping[str, Any],
+        args: Mapping[str, Any],
+        log: tuple[float, ...] = (),
     ) -> None:
-        """Store the validated parameters once (``args``: what the repr shows)."""
+        """Store the validated parameters once (``args``: what the repr shows).
+
+        ``log`` holds the log-space parameters of :mod:`qifldp.protocols.params`
+        (``log_grr`` ...) that :meth:`symmetric` builds from; they are not part of
+        the protocol's identity (they are a function of the parameters).
+        """
         object.__setattr__(self, "_name", name)
         object.__setattr__(self, "_k", k)
         object.__setattr__(self, "_eps", eps)
         object.__setattr__(self, "_params", dict(params))
         object.__setattr__(self, "_args", dict(args))
+        object.__setattr__(self, "_log", tuple(log))
 
     def __setattr__(self, attr: str, value: Any) -> None:
         msg = f"{type(self).__name__} is frozen: cannot set {attr!r} (build a new protocol)"

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..validation import check_eps
 from ..channel import Channel, guard_size
+from ..validation import check_eps
 from .base import ClosedForm, Protocol, no_options, size_alternative
-from .params import check_k, grr_probabilities
+from .params import check_k, grr_expressions, grr_probabilities, log_grr
 from .vectorize import (
     as_eps,
     as_ints,
@@ -34,6 +34,7 @@ __all__ = [
     "asr_grr",
     "acc_grr",
     "symbolic_bayes_capacity_grr",
+    "symbolic_grr",
 ]
 
 
@@ -124,6 +125,50 @@ def symbolic_bayes_capacity_grr(k: Any, eps: Any) -> sp.Expr:
     return k * E / (E + k - 1)
 
 
+def symbolic_grr(k: int, eps: Any) -> SymbolicChannel:
+    """Generalized randomized response as a symbolic channel (``qifldp.symbolic.grr``).
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``; inputs and outputs 0..k-1.
+    eps : sympy expression, number or symbol name
+        Privacy parameter (domain [0, oo)).
+
+    Returns
+    -------
+    SymbolicChannel, shape (k, k)
+        C[x, y] = e^eps / (e^eps + k - 1) if y = x, else 1 / (e^eps + k - 1)
+        (:func:`qifldp.protocols.params.grr_expressions`).
+
+    Raises
+    ------
+    ParameterError
+        ``k < 2``; a numeric eps < 0 (or a symbolic one that is provably negative).
+    SizeError
+        More than :data:`qifldp.symbolic.MAX_SYMBOLIC_ENTRIES` entries.
+
+    Notes
+    -----
+    QIF paper Eq. (19)-(20). Cost O(k^2).
+
+    Examples
+    --------
+    >>> symbolic_grr(2, "eps").matrix
+    Matrix([
+    [exp(eps)/(exp(eps) + 1),        1/(exp(eps) + 1)],
+    [       1/(exp(eps) + 1), exp(eps)/(exp(eps) + 1)]])
+    """
+    from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+
+    k = check_k(k)
+    guard_symbolic_size("grr", (k, "eps"), k, math.log10(k), lambda: k)
+    P = SymbolicParameters()
+    p, q = grr_expressions(k, P.take("eps", eps, EPS_DOMAIN))
+    rows = [[p if i == j else q for j in range(k)] for i in range(k)]
+    return P.channel(rows, tuple(range(k)), tuple(range(k)))
+
+
 class GRRClosedForm(ClosedForm):
     """Closed forms of GRR (QIF paper Sec. V-A; Kairouz et al. 2016).
 
@@ -187,10 +232,8 @@ class GRR(Protocol):
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    k, eps : int, float
+        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
 
     Raises
     ------
@@ -216,7 +259,7 @@ class GRR(Protocol):
         k = check_k(k)
         eps = check_eps(eps)
         p, q = grr_probabilities(k, eps)
-        self._freeze("grr", k, eps, {"p": p, "q": q}, {"eps": eps})
+        self._freeze("grr", k, eps, {"p": p, "q": q}, {"eps": eps}, log_grr(k, eps))
 
     def channel(self) -> Channel:
         """The k x k GRR channel: p on the diagonal, q elsewhere.
@@ -242,28 +285,40 @@ class GRR(Protocol):
         return Channel(M)
 
     def symmetric(self) -> SymmetricChannel:
-        """GRR as a symmetric channel (``qifldp.symmetric.grr``).
+        """GRR as a symmetric channel (outputs: the singletons {y}); ``qifldp.symmetric.grr``.
+
+        Returns
+        -------
+        SymmetricChannel
+            One size class s = 1: P_in = p = e^eps / (e^eps + k - 1), P_out = (k-1) q,
+            from :func:`qifldp.protocols.params.log_grr` (computed at construction).
+
+        Notes
+        -----
+        QIF paper Sec. V-A. ``expand()`` equals :meth:`channel`. O(1) memory.
 
         Examples
         --------
-        >>> GRR(10**6, 5.0).symmetric().name
-        'grr(k=1000000, eps=5)'
+        >>> import qifldp as q
+        >>> C = GRR(10**6, 5.0).symmetric()
+        >>> C.name, round(q.bayes_capacity(C), 6)  # k p = k e^5 / (e^5 + k - 1)
+        ('grr(k=1000000, eps=5)', 148.391284)
         """
-        from .. import symmetric
+        from ..symmetric.channel import SymmetricChannel
 
-        return symmetric.grr(self.k, self.eps)
+        lp, l1mp = self._log
+        name = f"grr(k={self.k}, eps={self.eps:g})"
+        return SymmetricChannel._make(self.k, [1], [lp], [l1mp], name, ("grr",), log_ratio=self.eps)
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
-        """GRR as a symbolic channel (``qifldp.symbolic.grr``); ``eps`` may be a symbol.
+        """GRR as a symbolic channel (:func:`symbolic_grr`); ``eps`` may be a symbol.
 
         Examples
         --------
         >>> GRR(2, 1.0).symbolic(eps="e").matrix[0, 1]
         1/(exp(e) + 1)
         """
-        from .. import symbolic
-
-        return symbolic.grr(self.k, **self._symbols(symbols, ("eps",)))
+        return symbolic_grr(self.k, **self._symbols(symbols, ("eps",)))
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """Randomise n users' values: keep x w.p. p, else report one of the k - 1 others.

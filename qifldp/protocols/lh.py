@@ -9,11 +9,19 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy.special import expit
 
-from ..validation import check_choice, check_eps
 from ..channel import Channel, check_size, guard_size
 from ..errors import ParameterError
+from ..validation import check_choice, check_eps
 from .base import ClosedForm, Protocol, size_alternative
-from .params import OLH_FLOAT_EPS_LIMIT, check_g, check_k, lh_probabilities, olh_g
+from .params import (
+    OLH_FLOAT_EPS_LIMIT,
+    check_g,
+    check_k,
+    grr_expressions,
+    lh_probabilities,
+    log_grr,
+    olh_g,
+)
 from .vectorize import (
     as_eps,
     as_ints,
@@ -52,11 +60,94 @@ __all__ = [
     "symbolic_bayes_capacity_lh",
     "symbolic_asr_lh",
     "symbolic_asr_lh_gursoy",
+    "symbolic_local_hashing",
+    "symbolic_blh",
+    "symbolic_olh",
 ]
 
 #: Above this eps, OLH's channel is refused from log10 g ~ eps / ln 10 alone (it has
 #: more than (e^50)^3 entries), without forming the huge integer g^(k+1).
 OLH_EXACT_G_EPS: float = 50.0
+
+
+def symbolic_local_hashing(k: int, eps: Any, g: int) -> SymbolicChannel:
+    """Local hashing (the encoding, then GRR over [g]) as a symbolic channel.
+
+    ``qifldp.symbolic.local_hashing``.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    eps : sympy expression, number or symbol name
+        Privacy parameter (domain [0, oo)).
+    g : int
+        Hash range, ``g >= 2``.
+
+    Returns
+    -------
+    SymbolicChannel, shape (k, g^k g)
+        Outputs (h, z): h one of the g^k functions as a k-tuple (``itertools.product``
+        order), z the perturbed hash value in 0..g-1 (the labels of
+        :func:`qifldp.local_hashing`). C[x, (h, z)] = e^eps / (g^k (e^eps + g - 1))
+        if h(x) = z, else 1 / (g^k (e^eps + g - 1)).
+
+    Raises
+    ------
+    ParameterError, SizeError
+
+    Notes
+    -----
+    QIF paper Eq. (24) and its appendix (E·G). Cost O(k g^(k+1)).
+
+    Examples
+    --------
+    >>> C = symbolic_local_hashing(2, "eps", 2)
+    >>> C.shape, C.outputs[1]
+    ((2, 8), ((0, 0), 1))
+    >>> C[0, 0]
+    exp(eps)/(4*exp(eps) + 4)
+    """
+    from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+
+    k = check_k(k)
+    g = check_g(g)
+    size = (k + 1) * math.log10(g)
+    guard_symbolic_size("local_hashing", (k, "eps", g), k, size, lambda: g ** (k + 1))
+    P = SymbolicParameters()
+    hit, miss = grr_expressions(g, P.take("eps", eps, EPS_DOMAIN), scale=g**k)
+    outs = _pair_labels(k, g)
+    rows = [[hit if h[x] == z else miss for h, z in outs] for x in range(k)]
+    return P.channel(rows, tuple(range(k)), outs)
+
+
+def symbolic_blh(k: int, eps: Any) -> SymbolicChannel:
+    """Binary local hashing as a symbolic channel: :func:`symbolic_local_hashing` with g = 2.
+
+    Examples
+    --------
+    >>> symbolic_blh(3, "eps").shape
+    (3, 16)
+    """
+    return symbolic_local_hashing(k, eps, 2)
+
+
+def symbolic_olh(k: int, eps: Any) -> SymbolicChannel:
+    """Optimized local hashing, symbolically: g = round(e^eps + 1) (at least 2); eps numeric.
+
+    Use :func:`symbolic_local_hashing` with an explicit g for a symbolic eps.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> symbolic_olh(2, sp.log(2)).shape  # g = round(2 + 1) = 3: 3^2 functions x 3 values
+    (2, 27)
+    """
+    from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters
+
+    k = check_k(k)
+    e = SymbolicParameters().take("eps", eps, EPS_DOMAIN)
+    return symbolic_local_hashing(k, e, olh_g(SymbolicParameters.number(e, "olh")))
 
 
 def _guard(what: str, k: int, log10_g: float, g: int | None, name: str = "local_hashing") -> None:
@@ -65,7 +156,8 @@ def _guard(what: str, k: int, log10_g: float, g: int | None, name: str = "local_
     else:
         sig, formula = "k, eps", f"bayes_capacity_{name}"
     alt = size_alternative(name, sig, formula)
-    guard_size(what, k, (k + 1) * log10_g, lambda: g ** (k + 1), alt)
+    exact = None if g is None else (lambda: g ** (k + 1))  # None: refused from log10_g alone
+    guard_size(what, k, (k + 1) * log10_g, exact, alt)
 
 
 def guard_olh_estimate(k: int, eps: float) -> None:
@@ -545,10 +637,8 @@ class LH(Protocol):
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    k, eps : int, float
+        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
     g : int, optional
         Hash range, ``g >= 2``; required for ``variant="lh"``, fixed by the
         variant otherwise (BLH: 2; OLH: round(e^eps + 1), at least 2).
@@ -590,7 +680,7 @@ class LH(Protocol):
             g = 2 if variant == "blh" else olh_g(eps)
         p, q = lh_probabilities(g, eps)
         args = {"eps": eps, "g": g} if variant == "lh" else {"eps": eps}
-        self._freeze(variant, k, eps, {"p": p, "q": q, "g": g}, args)
+        self._freeze(variant, k, eps, {"p": p, "q": q, "g": g}, args, log_grr(g, eps))
 
     def channel(self) -> Channel:
         """The explicit channel E . G over (h, z): all g^k hash functions, z in 0..g-1.
@@ -620,19 +710,44 @@ class LH(Protocol):
         return Channel(M, outputs=_pair_labels(k, g))
 
     def symmetric(self) -> SymmetricChannel:
-        """LH as a symmetric channel (``qifldp.symmetric.local_hashing`` with this g).
+        """LH as a symmetric channel lumped by S = h^-1(z) (``qifldp.symmetric.local_hashing``).
+
+        Returns
+        -------
+        SymmetricChannel
+            Sizes 0..k: P_in(s) = p Bin(k-1, 1/g)(s-1), P_out(s) = (1-p) Bin(k-1, 1/g)(s),
+            with p = e^eps / (e^eps + g - 1) (:func:`qifldp.protocols.params.log_grr`).
+
+        Notes
+        -----
+        The explicit output (h, z) has column g^-k (p if h(x) = z else q): it depends
+        only on S = h^-1(z), and g (g-1)^(k-s) pairs (h, z) share each S of size s
+        (z free, h maps S to z and the other k - s values elsewhere). Merging them
+        gives the subset channel a_s = g (g-1)^(k-s) g^-k p, b_s = g (g-1)^(k-s) g^-k q,
+        whose class masses are those of one-hot bits with p and q = 1/g
+        (:func:`qifldp.symmetric.operators.one_hot_classes`). ``expand()`` equals
+        :meth:`channel` (all g^(k+1) outputs). O(k) memory; OLH's g is a Python
+        integer, so any eps whose g is within the float range works.
 
         Examples
         --------
+        >>> import math, qifldp as q
+        >>> round(q.bayes_capacity(LH(2, math.log(3), 2).symmetric()), 12)
+        1.25
         >>> LH(10, 1.0, variant="olh").symmetric().name
         'local_hashing(k=10, eps=1, g=4)'
         """
-        from .. import symmetric
+        from ..symmetric.channel import SymmetricChannel
+        from ..symmetric.operators import one_hot_classes
 
-        return symmetric.local_hashing(self.k, self.eps, self._params["g"])
+        k, eps, g = self.k, self.eps, self._params["g"]
+        lp, l1mp = self._log
+        s, log_in, log_out, _ = one_hot_classes(k, lp, l1mp, -math.log(g), math.log1p(-1.0 / g))
+        name = f"local_hashing(k={k}, eps={eps:g}, g={g})"
+        return SymmetricChannel._make(k, s, log_in, log_out, name, ("lh", g), log_ratio=eps)
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
-        """LH as a symbolic channel (``qifldp.symbolic.local_hashing`` with this g).
+        """LH as a symbolic channel (:func:`symbolic_local_hashing` with this g).
 
         ``eps`` may be a symbol; g stays the protocol's (for OLH, round(e^eps + 1)
         at the protocol's eps).
@@ -642,10 +757,8 @@ class LH(Protocol):
         >>> LH(2, 1.0, variant="blh").symbolic(eps="e").shape
         (2, 8)
         """
-        from .. import symbolic
-
         values = self._symbols(symbols, ("eps",))
-        return symbolic.local_hashing(self.k, values["eps"], self._params["g"])
+        return symbolic_local_hashing(self.k, values["eps"], self._params["g"])
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> LHReports:
         """Local hashing for n users: hash each value, then GRR on the g hash values.

@@ -3,21 +3,26 @@
 Every representation of a frequency oracle (explicit, symmetric and symbolic
 channels, samplers, estimators, closed forms) takes its parameters from here,
 through the protocol objects of :mod:`qifldp.protocols` or these functions.
-The log-space twins used for huge k or eps are in ``qifldp.symmetric``; the
-tests check them against these.
+Each formula is written here three times, side by side: in floating point
+(``sue_probabilities``), in log space for huge k or eps (``log_sue``) and as a
+sympy expression of a symbolic eps (``sue_expressions``); the tests check the
+three against each other.
 """
 
 from __future__ import annotations
 
 import decimal
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy.special import expit
 
-from ..validation import check_eps, check_int, check_open_interval, check_probability
 from ..errors import ParameterError
+from ..validation import check_eps, check_int, check_open_interval, check_probability
+
+if TYPE_CHECKING:
+    import sympy as sp
 
 __all__ = [
     "check_k",
@@ -29,6 +34,7 @@ __all__ = [
     "grr_probabilities",
     "ss_default_omega",
     "ss_probabilities",
+    "ss_inclusion_probabilities",
     "olh_g",
     "lh_probabilities",
     "sue_probabilities",
@@ -36,7 +42,21 @@ __all__ = [
     "the_probabilities",
     "OLH_FLOAT_EPS_LIMIT",
     "OLH_MAX_EPS",
+    "sue_bit_matrix",
+    "oue_bit_matrix",
     "the_bit_matrix",
+    "log1pexp_neg",
+    "log_grr",
+    "log_ss",
+    "log_sue",
+    "log_oue",
+    "log_the",
+    "log_pq",
+    "grr_expressions",
+    "ss_expressions",
+    "sue_expressions",
+    "oue_expressions",
+    "the_expressions",
 ]
 
 #: Up to this eps, ``olh_g`` rounds the float e^eps + 1; beyond it (where the
@@ -190,15 +210,32 @@ def ss_probabilities(k: Any, eps: Any, omega: Any) -> tuple[float, float]:
     >>> round(p, 12), round(q, 12)
     (0.5, 0.5)
     """
+    p, one_minus_p = ss_inclusion_probabilities(k, eps, omega)
+    k = check_k(k)
+    omega = check_omega(omega, k)
+    q = (p * (omega - 1) + one_minus_p * omega) / (k - 1)
+    return p, q
+
+
+def ss_inclusion_probabilities(k: Any, eps: Any, omega: Any) -> tuple[float, float]:
+    """omega-SS's p = omega e^eps / (omega e^eps + k - omega) = Pr[x in Omega | x] and 1 - p.
+
+    Notes
+    -----
+    Computed with e^-eps (no overflow), 1 - p = (k - omega) e^-eps / (omega +
+    (k - omega) e^-eps) without cancellation.
+
+    Examples
+    --------
+    >>> ss_inclusion_probabilities(3, math.log(2), 2)
+    (0.8, 0.2)
+    """
     k = check_k(k)
     eps = check_eps(eps)
     omega = check_omega(omega, k)
     t = math.exp(-eps)
     d = omega + (k - omega) * t
-    p = omega / d
-    one_minus_p = (k - omega) * t / d
-    q = (p * (omega - 1) + one_minus_p * omega) / (k - 1)
-    return p, q
+    return omega / d, (k - omega) * t / d
 
 
 def olh_g(eps: Any) -> int:
@@ -314,3 +351,261 @@ def the_bit_matrix(eps: float, theta: float) -> np.ndarray:
     q = 0.5 * math.exp(-eps * theta / 2.0)
     one_minus_p = 0.5 * math.exp(-eps * (1.0 - theta) / 2.0)
     return np.array([[1.0 - q, q], [one_minus_p, 1.0 - one_minus_p]])
+
+
+def sue_bit_matrix(eps: Any) -> np.ndarray:
+    """SUE's 2x2 bit channel [[p, q], [q, p]] with :func:`sue_probabilities` (keep or flip).
+
+    Examples
+    --------
+    >>> sue_bit_matrix(2 * math.log(3)).round(6)
+    array([[0.75, 0.25],
+           [0.25, 0.75]])
+    """
+    p, q = sue_probabilities(eps)
+    return np.array([[p, q], [q, p]])
+
+
+def oue_bit_matrix(eps: Any) -> np.ndarray:
+    """OUE's 2x2 bit channel [[1 - q, q], [1/2, 1/2]], q = 1 / (e^eps + 1).
+
+    1 - q is the logistic function of eps itself (never ``1 - q`` in floating point).
+
+    Examples
+    --------
+    >>> oue_bit_matrix(math.log(3))
+    array([[0.75, 0.25],
+           [0.5 , 0.5 ]])
+    """
+    eps = check_eps(eps)
+    return np.array([[float(expit(eps)), float(expit(-eps))], [0.5, 0.5]])
+
+
+# -- log space: the same probabilities, for huge k or eps ------------------------------
+# Each function checks its arguments as the float twin does and returns the
+# logarithms, computed from eps directly so that neither e^eps overflows nor a tiny
+# probability underflows. The protocol objects compute them once, at construction.
+
+_LOG_HALF = math.log(0.5)
+
+
+def log1pexp_neg(z: float) -> float:
+    """log(1 + e^-z) for z >= 0 (no overflow); ``z`` is checked as an eps.
+
+    Examples
+    --------
+    >>> round(log1pexp_neg(0.0), 12) == round(math.log(2), 12)
+    True
+    """
+    return math.log1p(math.exp(-check_eps(z, "z")))
+
+
+def _log1p_exp(u: float) -> float:
+    """log(1 + e^u) for any real u (overflow-free softplus)."""
+    if u > 35.0:
+        return u + math.log1p(math.exp(-u))
+    return math.log1p(math.exp(u))
+
+
+def log_grr(k: int, eps: float) -> tuple[float, float]:
+    """(log p, log(1 - p)) of GRR: p = e^eps / (e^eps + k - 1).
+
+    Notes
+    -----
+    log p = -log(1 + (k-1) e^-eps) and log(1 - p) = log(k-1) - eps + log p. For a
+    huge integer k (OLH's g at large eps) the product (k-1) e^-eps is formed in
+    log space.
+
+    Examples
+    --------
+    >>> lp, lq = log_grr(3, math.log(2))
+    >>> round(math.exp(lp), 12), round(math.exp(lq), 12)
+    (0.5, 0.5)
+    """
+    k = check_int("k", k, minimum=2, allow_huge=True)  # OLH's g may exceed the float range
+    eps = check_eps(eps)
+    log_km1 = math.log(k - 1)
+    log_p = -_log1p_exp(log_km1 - eps)
+    return log_p, log_km1 - eps + log_p
+
+
+def log_ss(k: int, eps: float, omega: int) -> tuple[float, float]:
+    """(log p, log(1 - p)) of omega-SS: p = omega e^eps / (omega e^eps + k - omega).
+
+    ``log(1 - p) = -inf`` when omega = k.
+
+    Examples
+    --------
+    >>> lp, lq = log_ss(4, 0.0, 2)
+    >>> round(math.exp(lp), 12), round(math.exp(lq), 12)
+    (0.5, 0.5)
+    """
+    k, eps = check_k(k), check_eps(eps)
+    omega = check_omega(omega, k)
+    if omega == k:
+        return 0.0, -math.inf
+    r = math.log(k - omega) - math.log(omega) - eps  # log((k - omega) e^-eps / omega)
+    log_p = -_log1p_exp(r)
+    return log_p, r + log_p
+
+
+def log_sue(eps: float) -> tuple[float, float, float, float]:
+    """(log p, log(1-p), log q, log(1-q)) of SUE: p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p.
+
+    Examples
+    --------
+    >>> [round(math.exp(v), 12) for v in log_sue(2 * math.log(3))]
+    [0.75, 0.25, 0.25, 0.75]
+    """
+    eps = check_eps(eps)
+    log_p = -log1pexp_neg(eps / 2.0)
+    log_q = -eps / 2.0 + log_p
+    return log_p, log_q, log_q, log_p
+
+
+def log_oue(eps: float) -> tuple[float, float, float, float]:
+    """(log p, log(1-p), log q, log(1-q)) of OUE: p = 1/2, q = 1 / (e^eps + 1).
+
+    Examples
+    --------
+    >>> [round(math.exp(v), 12) for v in log_oue(math.log(3))]
+    [0.5, 0.5, 0.25, 0.75]
+    """
+    log_1mq = -log1pexp_neg(check_eps(eps))
+    return _LOG_HALF, _LOG_HALF, -eps + log_1mq, log_1mq
+
+
+def log_the(eps: float, theta: float) -> tuple[float, float, float, float]:
+    """(log p, log(1-p), log q, log(1-q)) of THE's bit channel.
+
+    q = e^(-eps theta / 2) / 2 and 1 - p = e^(-eps (1 - theta) / 2) / 2 (QIF paper
+    Sec. V-E), both small entries exact in log space.
+
+    Examples
+    --------
+    >>> [round(math.exp(v), 6) for v in log_the(4.0, 0.75)]
+    [0.696735, 0.303265, 0.111565, 0.888435]
+    """
+    eps, theta = check_eps(eps), check_theta(theta)
+    log_q = _LOG_HALF - eps * theta / 2.0
+    log_1mp = _LOG_HALF - eps * (1.0 - theta) / 2.0
+    return math.log1p(-math.exp(log_1mp)), log_1mp, log_q, math.log1p(-math.exp(log_q))
+
+
+def _log(v: float) -> float:
+    return math.log(v) if v > 0 else -math.inf
+
+
+def log_pq(p: float, q: float) -> tuple[float, float, float, float]:
+    """(log p, log(1-p), log q, log(1-q)) for given bit probabilities (``-inf`` for 0).
+
+    Examples
+    --------
+    >>> log_pq(1.0, 0.0)[1:3]
+    (-inf, -inf)
+    """
+    p, q = check_pq(p, q)
+    log_1mp = math.log1p(-p) if p < 1 else -math.inf
+    log_1mq = math.log1p(-q) if q < 1 else -math.inf
+    return _log(p), log_1mp, _log(q), log_1mq
+
+
+# -- symbolic: the same probabilities as sympy expressions of eps (and theta) -----------
+# eps and theta may be sympy expressions, numbers or symbol names; each is checked
+# against its domain (refused only when provably outside it) by
+# ``qifldp.symbolic.channel.SymbolicParameters``, which the symbolic channels also
+# use to record the domains.
+
+
+def _symbolic(name: str, value: Any) -> sp.Expr:
+    from ..symbolic.channel import EPS_DOMAIN, THETA_DOMAIN, SymbolicParameters
+
+    return SymbolicParameters().take(name, value, EPS_DOMAIN if name == "eps" else THETA_DOMAIN)
+
+
+def grr_expressions(k: int, eps: Any, scale: int = 1) -> tuple[sp.Expr, sp.Expr]:
+    """GRR's (p, q) = (e^eps / (e^eps + k - 1), 1 / (e^eps + k - 1)) as sympy expressions.
+
+    ``scale`` divides both (LH's entries are GRR_g's over the g^k hash functions).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> grr_expressions(3, sp.Symbol("eps"))
+    (exp(eps)/(exp(eps) + 2), 1/(exp(eps) + 2))
+    >>> grr_expressions(2, sp.Symbol("eps"), scale=4)[1]
+    1/(4*exp(eps) + 4)
+    """
+    import sympy as sp
+
+    k, scale = check_int("k", k, minimum=2), check_int("scale", scale, minimum=1)
+    E = sp.exp(_symbolic("eps", eps))
+    d = scale * (E + k - 1)
+    return E / d, 1 / d
+
+
+def ss_expressions(k: int, eps: Any, omega: int) -> tuple[sp.Expr, sp.Expr]:
+    """omega-SS's (p, 1 - p), p = omega e^eps / (omega e^eps + k - omega), as sympy expressions.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> ss_expressions(3, sp.Symbol("eps"), 2)
+    (2*exp(eps)/(2*exp(eps) + 1), 1/(2*exp(eps) + 1))
+    """
+    import sympy as sp
+
+    k = check_k(k)
+    omega = check_omega(omega, k)
+    E = sp.exp(_symbolic("eps", eps))
+    d = omega * E + k - omega
+    return omega * E / d, (k - omega) / d
+
+
+def sue_expressions(eps: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+    """SUE's (p, 1-p, q, 1-q), p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p, as sympy expressions.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> sue_expressions(sp.Symbol("eps"))[:2]
+    (exp(eps/2)/(exp(eps/2) + 1), 1/(exp(eps/2) + 1))
+    """
+    import sympy as sp
+
+    eps = _symbolic("eps", eps)
+    H = sp.exp(eps / 2)
+    return H / (H + 1), 1 / (H + 1), 1 / (H + 1), H / (H + 1)
+
+
+def oue_expressions(eps: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+    """OUE's (p, 1-p, q, 1-q), p = 1/2, q = 1 / (e^eps + 1), as sympy expressions.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> oue_expressions(sp.Symbol("eps"))
+    (1/2, 1/2, 1/(exp(eps) + 1), exp(eps)/(exp(eps) + 1))
+    """
+    import sympy as sp
+
+    E = sp.exp(_symbolic("eps", eps))
+    half = sp.Rational(1, 2)
+    return half, half, 1 / (E + 1), E / (E + 1)
+
+
+def the_expressions(eps: Any, theta: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+    """THE's (p, 1-p, q, 1-q): q = e^(-eps theta / 2) / 2, 1 - p = e^(eps (theta - 1) / 2) / 2.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> the_expressions(sp.Symbol("eps"), sp.Rational(3, 4))[1:3]
+    (exp(-eps/8)/2, exp(-3*eps/8)/2)
+    """
+    import sympy as sp
+
+    eps, theta = _symbolic("eps", eps), _symbolic("theta", theta)
+    q = sp.exp(-eps * theta / 2) / 2
+    one_minus_p = sp.exp(eps * (theta - 1) / 2) / 2
+    return 1 - one_minus_p, one_minus_p, q, 1 - q

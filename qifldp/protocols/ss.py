@@ -12,7 +12,16 @@ from scipy.special import expit
 from ..channel import Channel, guard_size
 from ..errors import ParameterError
 from .base import ClosedForm, Protocol, no_options, size_alternative
-from .params import check_ss, ss_probabilities
+from .params import (
+    check_k,
+    check_omega,
+    check_ss,
+    log_ss,
+    ss_default_omega,
+    ss_expressions,
+    ss_inclusion_probabilities,
+    ss_probabilities,
+)
 from .vectorize import (
     as_eps,
     as_ints,
@@ -38,6 +47,7 @@ __all__ = [
     "acc_ss",
     "symbolic_bayes_capacity_ss",
     "symbolic_bayes_capacity_ss_printed",
+    "symbolic_subset_selection",
 ]
 
 
@@ -223,6 +233,70 @@ def symbolic_bayes_capacity_ss_printed(k: Any, eps: Any, omega: Any) -> sp.Expr:
     return k * p / sp.binomial(k - 1, w - 1)
 
 
+def symbolic_subset_selection(k: int, eps: Any, omega: int | None = None) -> SymbolicChannel:
+    """omega-Subset Selection as a symbolic channel (``qifldp.symbolic.subset_selection``).
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    eps : sympy expression, number or symbol name
+        Privacy parameter (domain [0, oo)).
+    omega : int, optional
+        Subset size in [1, k]. Default ``max(1, round(k / (e^eps + 1)))``, which
+        needs a numeric eps.
+
+    Returns
+    -------
+    SymbolicChannel, shape (k, C(k, omega))
+        Outputs the omega-subsets as sorted tuples in ``itertools.combinations``
+        order; C[x, S] = p / C(k-1, omega-1) if x in S else (1 - p) / C(k-1, omega),
+        p = omega e^eps / (omega e^eps + k - omega)
+        (:func:`qifldp.protocols.params.ss_expressions`).
+
+    Raises
+    ------
+    ParameterError
+        Bad k, omega or eps; omega omitted with a symbolic eps.
+    SizeError
+        Too many entries.
+
+    Notes
+    -----
+    QIF paper Sec. V-B, Eq. (21). Cost O(k C(k, omega)).
+
+    Examples
+    --------
+    >>> C = symbolic_subset_selection(3, "eps", 2)
+    >>> C.outputs
+    ((0, 1), (0, 2), (1, 2))
+    >>> C[2, 2]
+    exp(eps)/(2*exp(eps) + 1)
+    """
+    from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+
+    k = check_k(k)
+    P = SymbolicParameters()
+    e = P.take("eps", eps, EPS_DOMAIN)
+    if omega is None:
+        omega = ss_default_omega(k, P.number(e, "the default omega"))
+    omega = check_omega(omega, k)
+    guard_symbolic_size(
+        "subset_selection",
+        (k, "eps", omega),
+        k,
+        _log10_comb(k, omega),
+        lambda: math.comb(k, omega),
+    )
+    p, one_minus_p = ss_expressions(k, e, omega)
+    inside = p / math.comb(k - 1, omega - 1)
+    # omega = k: 1 - p is sympy's 0 and C(k-1, k) = 0, so the (absent) outside entry is 0
+    outside = one_minus_p / math.comb(k - 1, omega) if omega < k else one_minus_p
+    outs = tuple(itertools.combinations(range(k), omega))
+    rows = [[inside if x in S else outside for S in outs] for x in range(k)]
+    return P.channel(rows, tuple(range(k)), outs)
+
+
 class SSClosedForm(ClosedForm):
     """Closed forms of omega-SS (QIF paper Sec. V-B; Ye and Barg 2018; Wang et al. 2016).
 
@@ -300,10 +374,8 @@ class SS(Protocol):
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    k, eps : int, float
+        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
     omega : int, optional
         Subset size in 1..k; default ``max(1, round(k / (e^eps + 1)))``.
 
@@ -331,7 +403,8 @@ class SS(Protocol):
     def __init__(self, k: int, eps: float, omega: int | None = None) -> None:
         k, eps, omega = check_ss(k, eps, omega)
         p, q = ss_probabilities(k, eps, omega)
-        self._freeze("ss", k, eps, {"p": p, "q": q, "omega": omega}, {"eps": eps, "omega": omega})
+        params = {"p": p, "q": q, "omega": omega}
+        self._freeze("ss", k, eps, params, {"eps": eps, "omega": omega}, log_ss(k, eps, omega))
 
     def channel(self) -> Channel:
         """The k x C(k, omega) channel over omega-subsets (sorted tuples, combinations order).
@@ -356,9 +429,7 @@ class SS(Protocol):
             lambda: math.comb(k, omega),
             size_alternative("subset_selection", "k, eps, omega", "bayes_capacity_ss"),
         )
-        t = math.exp(-eps)
-        d = omega + (k - omega) * t
-        p, one_minus_p = omega / d, (k - omega) * t / d  # 1 - p without cancellation
+        p, one_minus_p = ss_inclusion_probabilities(k, eps, omega)
         inside = p / math.comb(k - 1, omega - 1)
         outside = one_minus_p / math.comb(k - 1, omega) if omega < k else 0.0
         subsets = tuple(itertools.combinations(range(k), omega))
@@ -368,29 +439,43 @@ class SS(Protocol):
         return Channel(M, outputs=subsets)
 
     def symmetric(self) -> SymmetricChannel:
-        """SS as a symmetric channel (``qifldp.symmetric.subset_selection``).
+        """SS as a symmetric channel over the omega-subsets (``qifldp.symmetric.subset_selection``).
+
+        Returns
+        -------
+        SymmetricChannel
+            One size class s = omega: P_in = p = omega e^eps / (omega e^eps + k - omega),
+            P_out = 1 - p (:func:`qifldp.protocols.params.log_ss`, computed at construction).
+
+        Notes
+        -----
+        QIF paper Sec. V-B. ``expand()`` equals :meth:`channel` (outputs sorted
+        tuples in ``itertools.combinations`` order).
 
         Examples
         --------
-        >>> int(SS(10**6, 2.0).symmetric().sizes[0])
-        119203
+        >>> import qifldp as q
+        >>> C = SS(10**6, 2.0).symmetric()
+        >>> int(C.sizes[0]), round(q.ldp_epsilon(C), 9)  # omega = round(10^6 / (e^2 + 1))
+        (119203, 2.0)
         """
-        from .. import symmetric
+        from ..symmetric.channel import SymmetricChannel
 
-        return symmetric.subset_selection(self.k, self.eps, self._params["omega"])
+        k, eps, omega = self.k, self.eps, self._params["omega"]
+        lp, l1mp = self._log
+        name = f"subset_selection(k={k}, eps={eps:g}, omega={omega})"
+        return SymmetricChannel._make(k, [omega], [lp], [l1mp], name, ("subsets",), log_ratio=eps)
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
-        """SS as a symbolic channel (``qifldp.symbolic.subset_selection``); ``eps`` may be a symbol.
+        """SS as a symbolic channel (:func:`symbolic_subset_selection`); ``eps`` may be a symbol.
 
         Examples
         --------
         >>> SS(3, 1.0, omega=2).symbolic(eps="e").shape
         (3, 3)
         """
-        from .. import symbolic
-
         values = self._symbols(symbols, ("eps",))
-        return symbolic.subset_selection(self.k, values["eps"], self._params["omega"])
+        return symbolic_subset_selection(self.k, values["eps"], self._params["omega"])
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """omega-subsets for n users: the truth w.p. p, the rest uniform among the others.

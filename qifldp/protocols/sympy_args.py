@@ -18,7 +18,7 @@ from typing import Any
 import sympy as sp
 
 from ..errors import InputTypeError, SizeError
-from ..symbolic.mechanisms import EPS_DOMAIN, PROBABILITY_DOMAIN, THETA_DOMAIN, _Params
+from ..symbolic.channel import EPS_DOMAIN, PROBABILITY_DOMAIN, THETA_DOMAIN, SymbolicParameters
 from ..validation import check_int
 
 __all__ = ["MAX_EXACT_BITS", "exact_int", "exact_eps", "exact_params", "check_bits", "power_bits"]
@@ -65,7 +65,7 @@ def exact_params(**values: Any) -> tuple[sp.Expr, ...]:
     >>> exact_params(eps="e", theta=0.75)
     (e, 3/4)
     """
-    P = _Params()
+    P = SymbolicParameters()
     return tuple(P.take(name, value, _DOMAINS[name]) for name, value in values.items())
 
 

@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..validation import check_eps
 from ..channel import Channel, guard_size
 from ..operators import one_hot
+from ..validation import check_eps
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative
-from .params import check_k, check_theta, the_bit_matrix, the_probabilities
-from .ue import ue_capacity
+from .params import (
+    check_k,
+    check_theta,
+    log_the,
+    the_bit_matrix,
+    the_expressions,
+    the_probabilities,
+)
+from .ue import symbolic_one_hot, ue_capacity
 from .vectorize import as_eps, as_ints, as_theta, asr_from, closed_form_doc, is_scalar, output
 
 if TYPE_CHECKING:
     import sympy as sp
 
     from ..symbolic import SymbolicChannel
+    from ..symbolic.channel import SymbolicParameters
     from ..symmetric import SymmetricChannel
 
 __all__ = [
@@ -31,7 +40,69 @@ __all__ = [
     "the_oue_threshold",
     "symbolic_bayes_capacity_the",
     "symbolic_the_oue_threshold",
+    "symbolic_the_bit",
+    "symbolic_the",
 ]
+
+
+def _the_bits(eps: Any, theta: Any) -> Callable[[SymbolicParameters], tuple]:
+    from ..symbolic.channel import EPS_DOMAIN, THETA_DOMAIN
+
+    def bits(P: SymbolicParameters) -> tuple:
+        e = P.take("eps", eps, EPS_DOMAIN)
+        return the_expressions(e, P.take("theta", theta, THETA_DOMAIN))
+
+    return bits
+
+
+def symbolic_the_bit(eps: Any, theta: Any) -> SymbolicChannel:
+    """THE's 2x2 bit channel, symbolically: Laplace(2/eps) noise on the bit, then threshold theta.
+
+    Parameters
+    ----------
+    eps : sympy expression, number or symbol name
+        Domain [0, oo).
+    theta : sympy expression, number or symbol name
+        Threshold, domain (1/2, 1).
+
+    Returns
+    -------
+    SymbolicChannel, shape (2, 2)
+        [[1 - q, q], [1 - p, p]] with q = Pr[N > theta] = e^(-eps theta / 2) / 2 and
+        1 - p = Pr[1 + N <= theta] = e^(eps (theta - 1) / 2) / 2, N ~ Laplace(0, 2/eps)
+        (:func:`qifldp.protocols.params.the_expressions`).
+
+    Notes
+    -----
+    For N ~ Laplace(0, b), Pr[N > t] = e^(-t/b) / 2 when t >= 0, and
+    Pr[N <= t] = e^(t/b) / 2 when t <= 0; here b = 2/eps, and theta - 1 < 0 <
+    theta (QIF paper Sec. V-E, T_{eps,theta} of Lemma 5).
+
+    Examples
+    --------
+    >>> symbolic_the_bit("eps", "theta").matrix
+    Matrix([
+    [ 1 - exp(-eps*theta/2)/2,          exp(-eps*theta/2)/2],
+    [exp(eps*(theta - 1)/2)/2, 1 - exp(eps*(theta - 1)/2)/2]])
+    """
+    from ..symbolic.channel import SymbolicParameters
+
+    P = SymbolicParameters()
+    return P.bit_channel(*_the_bits(eps, theta)(P))
+
+
+def symbolic_the(k: int, eps: Any, theta: Any) -> SymbolicChannel:
+    """Thresholding with histogram encoding, symbolically: ``one_hot`` of :func:`symbolic_the_bit`.
+
+    Examples
+    --------
+    >>> C = symbolic_the(2, "eps", "theta")
+    >>> sorted(s.name for s in C.free_symbols)
+    ['eps', 'theta']
+    >>> C.domain("theta")
+    Interval.open(1/2, 1)
+    """
+    return symbolic_one_hot("the", ("eps", "theta"), k, _the_bits(eps, theta))
 
 
 def the_bit(eps: float, theta: float) -> Channel:
@@ -301,10 +372,8 @@ class THE(Protocol):
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    k, eps : int, float
+        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
     theta : float
         Threshold in the open interval (0.5, 1).
 
@@ -333,7 +402,8 @@ class THE(Protocol):
         eps = check_eps(eps)
         theta = check_theta(theta)
         p, q = the_probabilities(eps, theta)
-        self._freeze("the", k, eps, {"p": p, "q": q, "theta": theta}, {"eps": eps, "theta": theta})
+        params, args = {"p": p, "q": q, "theta": theta}, {"eps": eps, "theta": theta}
+        self._freeze("the", k, eps, params, args, log_the(eps, theta))
 
     def channel(self) -> Channel:
         """``one_hot(the_bit(eps, theta), k)``: outputs all k-bit tuples (product order).
@@ -356,29 +426,41 @@ class THE(Protocol):
         return one_hot(B, k)
 
     def symmetric(self) -> SymmetricChannel:
-        """THE as a symmetric channel (``qifldp.symmetric.the``).
+        """THE as a symmetric channel: UE with THE's bit channel; ``qifldp.symmetric.the``.
+
+        Notes
+        -----
+        q = e^(-eps theta / 2) / 2, 1 - p = e^(-eps (1 - theta) / 2) / 2 (QIF paper
+        Sec. V-E), both exact in log space (:func:`qifldp.protocols.params.log_the`,
+        computed at construction); the classes are
+        :func:`qifldp.symmetric.operators.one_hot_classes`.
 
         Examples
         --------
+        >>> import qifldp as q
         >>> THE(10**5, 2.0, 0.75).symmetric().k
         100000
+        >>> round(q.bayes_capacity(THE(3, 2.0, 0.75).symmetric()), 6)
+        1.660402
         """
-        from .. import symmetric
+        from ..symmetric.channel import SymmetricChannel
+        from ..symmetric.operators import one_hot_classes
 
-        return symmetric.the(self.k, self.eps, self._params["theta"])
+        k, eps, theta = self.k, self.eps, self._params["theta"]
+        s, log_in, log_out, ratio = one_hot_classes(k, *self._log)
+        name = f"the(k={k}, eps={eps:g}, theta={theta:g})"
+        return SymmetricChannel._make(k, s, log_in, log_out, name, ("bits",), log_ratio=ratio)
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
-        """THE as a symbolic channel (``qifldp.symbolic.the``); ``eps``, ``theta`` may be symbols.
+        """THE as a symbolic channel (:func:`symbolic_the`); ``eps``, ``theta`` may be symbols.
 
         Examples
         --------
         >>> sorted(map(str, THE(2, 1.0, 0.75).symbolic(eps="e", theta="t").matrix.free_symbols))
         ['e', 't']
         """
-        from .. import symbolic
-
         values = self._symbols(symbols, ("eps", "theta"))
-        return symbolic.the(self.k, values["eps"], values["theta"])
+        return symbolic_the(self.k, values["eps"], values["theta"])
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """Bit vectors for n users: Laplace(2/eps) noise on each one-hot coordinate, then theta.

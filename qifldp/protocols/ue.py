@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy.special import expit, gammaln
 
-from ..validation import check_choice, check_eps
 from ..channel import Channel, guard_size
 from ..errors import InputTypeError, ParameterError
 from ..operators import one_hot
+from ..validation import check_choice, check_eps
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative, ue_log_ratio
-from .params import check_k, check_pq, oue_probabilities, sue_probabilities
+from .params import (
+    check_k,
+    check_pq,
+    log_oue,
+    log_pq,
+    log_sue,
+    oue_bit_matrix,
+    oue_expressions,
+    oue_probabilities,
+    sue_bit_matrix,
+    sue_expressions,
+    sue_probabilities,
+)
 from .vectorize import (
     as_eps,
     as_floats,
@@ -30,6 +43,7 @@ if TYPE_CHECKING:
     import sympy as sp
 
     from ..symbolic import SymbolicChannel
+    from ..symbolic.channel import SymbolicParameters
     from ..symmetric import SymmetricChannel
 
 __all__ = [
@@ -49,7 +63,161 @@ __all__ = [
     "symbolic_bayes_capacity_ue",
     "symbolic_bayes_capacity_sue",
     "symbolic_bayes_capacity_oue",
+    "symbolic_unary_encoding",
+    "symbolic_sue",
+    "symbolic_oue",
+    "symbolic_sue_bit",
+    "symbolic_oue_bit",
+    "symbolic_one_hot",
 ]
+
+#: A symbolic bit channel's (p, 1-p, q, 1-q), with its parameters taken into a SymbolicParameters.
+_Bits = Callable[["SymbolicParameters"], tuple]
+
+
+def symbolic_one_hot(name: str, args: tuple, k: int, bits: _Bits) -> SymbolicChannel:
+    """``one_hot`` of a symbolic bit channel, size-guarded before anything is built.
+
+    Parameters
+    ----------
+    name, args : str, tuple
+        The constructor and its arguments after k, for the size error.
+    k : int
+        Domain size, ``k >= 2``.
+    bits : callable
+        Takes the parameters into a :class:`qifldp.symbolic.channel.SymbolicParameters`
+        and returns the bit channel's (p, 1-p, q, 1-q).
+
+    Examples
+    --------
+    >>> from qifldp.protocols.params import oue_expressions
+    >>> symbolic_one_hot("oue", (1,), 2, lambda P: oue_expressions(1)).shape
+    (2, 4)
+    """
+    from ..symbolic.channel import SymbolicParameters, guard_symbolic_size
+    from ..symbolic.operators import one_hot as symbolic_one_hot_operator
+
+    k = check_k(k)
+    guard_symbolic_size(name, (k, *args), k, k * math.log10(2), lambda: 2**k)
+    P = SymbolicParameters()
+    return symbolic_one_hot_operator(P.bit_channel(*bits(P)), k)
+
+
+def _sue_bits(eps: Any) -> _Bits:
+    from ..symbolic.channel import EPS_DOMAIN
+
+    return lambda P: sue_expressions(P.take("eps", eps, EPS_DOMAIN))
+
+
+def _oue_bits(eps: Any) -> _Bits:
+    from ..symbolic.channel import EPS_DOMAIN
+
+    return lambda P: oue_expressions(P.take("eps", eps, EPS_DOMAIN))
+
+
+def _ue_bits(p: Any, q: Any) -> _Bits:
+    def bits(P: SymbolicParameters) -> tuple:
+        from ..symbolic.channel import PROBABILITY_DOMAIN
+
+        pe = P.take("p", p, PROBABILITY_DOMAIN)
+        qe = P.take("q", q, PROBABILITY_DOMAIN)
+        P.require_pq(pe, qe)
+        return pe, 1 - pe, qe, 1 - qe
+
+    return bits
+
+
+def symbolic_sue_bit(eps: Any) -> SymbolicChannel:
+    """SUE's 2x2 bit channel, symbolically: keep a bit w.p. e^(eps/2) / (e^(eps/2) + 1).
+
+    Rows = input bit 0/1, columns = output bit 0/1 (QIF paper, S_eps of Lemma 7).
+
+    Examples
+    --------
+    >>> symbolic_sue_bit("eps").matrix
+    Matrix([
+    [exp(eps/2)/(exp(eps/2) + 1),            1/(exp(eps/2) + 1)],
+    [           1/(exp(eps/2) + 1), exp(eps/2)/(exp(eps/2) + 1)]])
+    """
+    from ..symbolic.channel import SymbolicParameters
+
+    P = SymbolicParameters()
+    return P.bit_channel(*_sue_bits(eps)(P))
+
+
+def symbolic_oue_bit(eps: Any) -> SymbolicChannel:
+    """OUE's 2x2 bit channel [[e^eps/(e^eps+1), 1/(e^eps+1)], [1/2, 1/2]] (QIF paper, O_eps).
+
+    Examples
+    --------
+    >>> symbolic_oue_bit("eps")[1, 1]
+    1/2
+    """
+    from ..symbolic.channel import SymbolicParameters
+
+    P = SymbolicParameters()
+    return P.bit_channel(*_oue_bits(eps)(P))
+
+
+def symbolic_unary_encoding(k: int, p: Any, q: Any) -> SymbolicChannel:
+    """Unary encoding with bit probabilities p (keep a 1) and q (flip a 0 to 1), symbolically.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    p, q : sympy expressions, numbers or symbol names
+        Probabilities in [0, 1] with q < p (as for :func:`qifldp.unary_encoding`);
+        for symbols the relation ``p > q`` is recorded in the channel's ``assume``.
+
+    Returns
+    -------
+    SymbolicChannel, shape (k, 2^k)
+        ``one_hot`` of [[1 - q, q], [1 - p, p]]; outputs all k-bit tuples.
+
+    Raises
+    ------
+    ParameterError
+        p or q outside [0, 1], or q >= p (provably, for symbols).
+    SizeError
+        Too many entries.
+
+    Notes
+    -----
+    QIF paper Def. 7 and Eq. (22). Cost O(k 2^k).
+
+    Examples
+    --------
+    >>> C = symbolic_unary_encoding(2, "p", "q")
+    >>> C.assume
+    (p > q,)
+    >>> C[0, 2]
+    p*(1 - q)
+    """
+    return symbolic_one_hot("unary_encoding", ("p", "q"), k, _ue_bits(p, q))
+
+
+def symbolic_sue(k: int, eps: Any) -> SymbolicChannel:
+    """Symmetric unary encoding (basic RAPPOR), symbolically: one_hot of :func:`symbolic_sue_bit`.
+
+    Examples
+    --------
+    >>> C = symbolic_sue(3, "eps")
+    >>> C.shape, C.outputs[3]
+    ((3, 8), (0, 1, 1))
+    """
+    return symbolic_one_hot("sue", ("eps",), k, _sue_bits(eps))
+
+
+def symbolic_oue(k: int, eps: Any) -> SymbolicChannel:
+    """Optimized unary encoding, symbolically: ``one_hot`` of :func:`symbolic_oue_bit`.
+
+    Examples
+    --------
+    >>> symbolic_oue(2, "eps")[0, 0]
+    exp(eps)/(2*(exp(eps) + 1))
+    """
+    return symbolic_one_hot("oue", ("eps",), k, _oue_bits(eps))
 
 
 def sue_bit(eps: float) -> Channel:
@@ -83,27 +251,14 @@ def sue_bit(eps: float) -> Channel:
     array([[0.75, 0.25],
            [0.25, 0.75]])
     """
-    p, q = sue_probabilities(eps)
-    return Channel(np.array([[p, q], [q, p]]))
+    return Channel(sue_bit_matrix(eps))
 
 
 def oue_bit(eps: float) -> Channel:
     """OUE's 2x2 bit channel: a 1 stays 1 w.p. 1/2, a 0 becomes 1 w.p. q = 1 / (e^eps + 1).
 
-    Parameters
-    ----------
-    eps : float
-        Privacy parameter of the whole OUE protocol, finite and ``>= 0``.
-
-    Returns
-    -------
-    Channel, shape (2, 2)
-        Row = input bit 0/1, column = output bit 0/1: [[1 - q, q], [1/2, 1/2]].
-
-    Raises
-    ------
-    InputTypeError, ParameterError
-        ``eps`` not a finite real ``>= 0``.
+    ``eps`` (the whole protocol's) and the errors as for :func:`sue_bit`; the
+    channel is [[1 - q, q], [1/2, 1/2]] (rows: input bit 0/1, columns: output bit).
 
     Notes
     -----
@@ -118,8 +273,7 @@ def oue_bit(eps: float) -> Channel:
     array([[0.75, 0.25],
            [0.5 , 0.5 ]])
     """
-    eps = check_eps(eps)
-    return Channel(np.array([[float(expit(eps)), float(expit(-eps))], [0.5, 0.5]]))
+    return Channel(oue_bit_matrix(eps))
 
 
 # -- closed forms (numeric, vectorised; their sympy twins) ---------------------------
@@ -539,15 +693,19 @@ class UE(Protocol):
                 raise InputTypeError(msg)
             k = check_k(k)
             p, q = check_pq(p, q)
-            self._freeze("ue", k, ue_log_ratio(p, q), {"p": p, "q": q}, {"p": p, "q": q})
+            params = {"p": p, "q": q}
+            self._freeze("ue", k, ue_log_ratio(p, q), params, params, log_pq(p, q))
             return
         if p is not None or q is not None:
             msg = f"protocol {variant!r} sets p and q from eps (use 'ue' to give them)"
             raise InputTypeError(msg)
         k = check_k(k)
         eps = check_eps(eps)
-        p, q = sue_probabilities(eps) if variant == "sue" else oue_probabilities(eps)
-        self._freeze(variant, k, eps, {"p": p, "q": q}, {"eps": eps})
+        if variant == "sue":
+            (p, q), log = sue_probabilities(eps), log_sue(eps)
+        else:
+            (p, q), log = oue_probabilities(eps), log_oue(eps)
+        self._freeze(variant, k, eps, {"p": p, "q": q}, {"eps": eps}, log)
 
     def _bit(self) -> Channel:
         """The 2x2 bit channel, with the entries of ``sue_bit`` / ``oue_bit`` for the variants."""
@@ -586,20 +744,41 @@ class UE(Protocol):
         return one_hot(B, k)
 
     def symmetric(self) -> SymmetricChannel:
-        """UE as a symmetric channel (``qifldp.symmetric.sue`` / ``oue`` / ``unary_encoding``).
+        """UE as a symmetric channel (output S = the set of 1-bits); ``qifldp.symmetric.sue`` ...
+
+        Returns
+        -------
+        SymmetricChannel
+            Sizes 0..k: a_s = p q^(s-1) (1-q)^(k-s), b_s = (1-p) q^s (1-q)^(k-s-1), i.e.
+            P_in(s) = p Bin(k-1, q)(s-1) and P_out(s) = (1-p) Bin(k-1, q)(s), from the
+            log-space p, q computed at construction (``log_sue``, ``log_oue``,
+            ``log_pq`` of :mod:`qifldp.protocols.params`; no overflow for any eps).
+
+        Notes
+        -----
+        QIF paper Definition 7; every bit vector is its own lumped output, so
+        ``expand()`` equals :meth:`channel` (all k-bit tuples). The binomial masses
+        are computed by Loader's saddle-point formula, accurate where p q^(k-1)
+        underflows (:func:`qifldp.symmetric.operators.one_hot_classes`). O(k).
 
         Examples
         --------
-        >>> UE(10**6, 3.0, variant="sue").symmetric().k
-        1000000
+        >>> import qifldp as q
+        >>> round(q.ldp_epsilon(UE(10**6, 3.0, variant="sue").symmetric()), 9)
+        3.0
+        >>> round(q.bayes_capacity(UE(2, p=0.75, q=0.25).symmetric()), 12)
+        1.5
         """
-        from .. import symmetric
+        from ..symmetric.channel import SymmetricChannel
+        from ..symmetric.operators import one_hot_classes
 
-        if self.name == "sue":
-            return symmetric.sue(self.k, self.eps)
-        if self.name == "oue":
-            return symmetric.oue(self.k, self.eps)
-        return symmetric.unary_encoding(self.k, self._params["p"], self._params["q"])
+        k = self.k
+        if self.name == "ue":
+            name = f"unary_encoding(k={k}, p={self._params['p']:g}, q={self._params['q']:g})"
+        else:
+            name = f"{self.name}(k={k}, eps={self.eps:g})"
+        s, log_in, log_out, ratio = one_hot_classes(k, *self._log)
+        return SymmetricChannel._make(k, s, log_in, log_out, name, ("bits",), log_ratio=ratio)
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """UE as a symbolic channel; symbols for ``eps`` (SUE, OUE) or ``p``, ``q`` (UE).
@@ -609,13 +788,11 @@ class UE(Protocol):
         >>> UE(2, 1.0, variant="oue").symbolic(eps="e").matrix[0, 0]
         exp(e)/(2*(exp(e) + 1))
         """
-        from .. import symbolic
-
         if self.name == "ue":
             values = self._symbols(symbols, ("p", "q"))
-            return symbolic.unary_encoding(self.k, values["p"], values["q"])
+            return symbolic_unary_encoding(self.k, values["p"], values["q"])
         values = self._symbols(symbols, ("eps",))
-        build = symbolic.sue if self.name == "sue" else symbolic.oue
+        build = symbolic_sue if self.name == "sue" else symbolic_oue
         return build(self.k, values["eps"])
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:

@@ -49,72 +49,22 @@ Closed forms are in :mod:`qifldp.symbolic.formulas`:
 
 from __future__ import annotations
 
-from . import formulas
+from . import formulas, measures, mechanisms
 from .channel import EVALUATE_DPS, MAX_SYMBOLIC_ENTRIES, SymbolicChannel
 from .exact import refines, to_fractions
-from .measures import (
-    asr,
-    bayes_capacity,
-    bayes_vulnerability,
-    compare,
-    g_vulnerability,
-    ldp_epsilon,
-    max_case_capacity,
-    min_entropy_leakage,
-    tidy,
-    tradeoff_point,
-)
-from .mechanisms import (
-    EPS_DOMAIN,
-    PROBABILITY_DOMAIN,
-    THETA_DOMAIN,
-    blh,
-    grr,
-    local_hashing,
-    olh,
-    oue,
-    oue_bit,
-    subset_selection,
-    sue,
-    sue_bit,
-    the,
-    the_bit,
-    unary_encoding,
-)
+from .measures import *  # noqa: F403  (bayes_capacity, asr, ldp_epsilon, ...)
+from .mechanisms import *  # noqa: F403  (the constructors and the parameter domains)
 from .operators import cascade, one_hot, parallel
 
 __all__ = [
     "SymbolicChannel",
     "MAX_SYMBOLIC_ENTRIES",
     "EVALUATE_DPS",
-    "grr",
-    "subset_selection",
-    "local_hashing",
-    "blh",
-    "olh",
-    "unary_encoding",
-    "sue",
-    "oue",
-    "the",
-    "sue_bit",
-    "oue_bit",
-    "the_bit",
-    "EPS_DOMAIN",
-    "THETA_DOMAIN",
-    "PROBABILITY_DOMAIN",
+    *mechanisms.__all__,
     "cascade",
     "parallel",
     "one_hot",
-    "bayes_capacity",
-    "bayes_vulnerability",
-    "g_vulnerability",
-    "ldp_epsilon",
-    "max_case_capacity",
-    "asr",
-    "min_entropy_leakage",
-    "tradeoff_point",
-    "compare",
-    "tidy",
+    *measures.__all__,
     "refines",
     "to_fractions",
     "formulas",

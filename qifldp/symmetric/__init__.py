@@ -29,32 +29,12 @@ Importing this module registers the symmetric implementations on qifldp's
 
 from __future__ import annotations
 
+from . import measures, mechanisms
 from .channel import SymmetricChannel
 from .gain import SymmetricGain
-from .measures import (
-    _register,
-    asr,
-    bayes_capacity,
-    bayes_vulnerability,
-    g_vulnerability,
-    ldp_epsilon,
-    log_bayes_capacity,
-    max_case_capacity,
-    min_entropy_leakage,
-    pair_atoms,
-    tradeoff_curve,
-)
-from .mechanisms import (
-    blh,
-    grr,
-    local_hashing,
-    olh,
-    oue,
-    subset_selection,
-    sue,
-    the,
-    unary_encoding,
-)
+from .measures import *  # noqa: F403  (bayes_capacity, asr, ldp_epsilon, ...)
+from .measures import _register
+from .mechanisms import *  # noqa: F403  (the constructors: grr, subset_selection, ...)
 from .refinement import OrbitWitness, refines
 
 _register()
@@ -62,25 +42,8 @@ _register()
 __all__ = [
     "SymmetricChannel",
     "SymmetricGain",
-    "grr",
-    "subset_selection",
-    "local_hashing",
-    "blh",
-    "olh",
-    "unary_encoding",
-    "sue",
-    "oue",
-    "the",
-    "bayes_capacity",
-    "log_bayes_capacity",
-    "asr",
-    "ldp_epsilon",
-    "max_case_capacity",
-    "bayes_vulnerability",
-    "g_vulnerability",
-    "min_entropy_leakage",
-    "tradeoff_curve",
-    "pair_atoms",
+    *mechanisms.__all__,
+    *measures.__all__,
     "refines",
     "OrbitWitness",
 ]

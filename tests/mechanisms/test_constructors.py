@@ -17,7 +17,7 @@ from scipy.stats import laplace
 
 import qifldp as q
 from qifldp.mechanisms import lh_encoding, lh_perturbation
-from qifldp.mechanisms._params import (
+from qifldp.protocols.params import (
     grr_probabilities,
     olh_g,
     oue_probabilities,

@@ -19,7 +19,7 @@ import pytest
 
 import qifldp as q
 from qifldp.formulas import ldp_epsilon_the
-from qifldp.mechanisms._params import the_probabilities
+from qifldp.protocols.params import the_probabilities
 
 EPS_GRID = [0.05, 0.5, 1.0, 2.5, 6.0]
 #: Relative tolerance of an enumerated epsilon (logs of float entries).

@@ -18,16 +18,15 @@ import time
 import pytest
 
 import qifldp as q
-from qifldp.channel import MAX_ENTRIES
+from qifldp.channel import MAX_ENTRIES, guard_size
 from qifldp.errors import InputTypeError, ParameterError, SizeError
 from qifldp.mechanisms import lh_encoding, lh_perturbation
-from qifldp.mechanisms._params import (
+from qifldp.protocols.params import (
     check_pq,
     olh_g,
     ss_probabilities,
     the_probabilities,
 )
-from qifldp.mechanisms._size import guard_size
 
 CONSTRUCTORS_K_EPS = {
     "grr": lambda k, eps: q.grr(k, eps),

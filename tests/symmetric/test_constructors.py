@@ -11,8 +11,7 @@ import pytest
 import qifldp.mechanisms as mech
 import qifldp.symmetric as sym
 from qifldp.errors import ChannelError, InputTypeError, ParameterError, SizeError
-from qifldp.mechanisms import _params
-from qifldp.symmetric import logparams as lp
+from qifldp.protocols import params
 
 from ._helpers import PROTOCOLS
 
@@ -76,25 +75,25 @@ def test_lumped_expansion_is_the_reduced_channel() -> None:
 
 @pytest.mark.parametrize("eps", [0.0, 0.01, 1.0, 7.0, 50.0, 700.0])
 def test_log_parameters_match_params(eps: float) -> None:
-    # provenance: qifldp.mechanisms._params (the linear-space definitions)
+    # provenance: qifldp.protocols.params (the linear-space definitions beside the log-space ones)
     for k in [2, 7, 10**6]:
-        p, q = _params.grr_probabilities(k, eps)
-        a, b = lp.log_grr(k, eps)
+        p, q = params.grr_probabilities(k, eps)
+        a, b = params.log_grr(k, eps)
         assert math.exp(a) == pytest.approx(p, rel=1e-15)
         assert math.exp(b) == pytest.approx((k - 1) * q, rel=1e-14)
-        omega = _params.ss_default_omega(k, eps)
-        p, _ = _params.ss_probabilities(k, eps, omega)
-        a, b = lp.log_ss(k, eps, omega)
+        omega = params.ss_default_omega(k, eps)
+        p, _ = params.ss_probabilities(k, eps, omega)
+        a, b = params.log_ss(k, eps, omega)
         assert math.exp(a) == pytest.approx(p, rel=1e-14)
         assert math.exp(a) + math.exp(b) == pytest.approx(1.0, abs=1e-15)
-    p, q = _params.sue_probabilities(eps)
-    assert np.exp(lp.log_sue(eps)) == pytest.approx([p, q, q, p], rel=1e-15)
-    p, q = _params.oue_probabilities(eps)
-    assert np.exp(lp.log_oue(eps)) == pytest.approx([p, 1 - p, q, 1 - q], rel=1e-15)
+    p, q = params.sue_probabilities(eps)
+    assert np.exp(params.log_sue(eps)) == pytest.approx([p, q, q, p], rel=1e-15)
+    p, q = params.oue_probabilities(eps)
+    assert np.exp(params.log_oue(eps)) == pytest.approx([p, 1 - p, q, 1 - q], rel=1e-15)
     if eps <= 50:
-        p, q = _params.the_probabilities(eps, 0.7)
-        bit = _params._the_bit_matrix(eps, 0.7)  # small entries computed directly
-        assert np.exp(lp.log_the(eps, 0.7)) == pytest.approx(
+        p, q = params.the_probabilities(eps, 0.7)
+        bit = params.the_bit_matrix(eps, 0.7)  # small entries computed directly
+        assert np.exp(params.log_the(eps, 0.7)) == pytest.approx(
             [p, bit[1, 0], q, bit[0, 0]], rel=1e-14
         )
 
@@ -102,9 +101,9 @@ def test_log_parameters_match_params(eps: float) -> None:
 def test_defaults_follow_the_numeric_constructors() -> None:
     # provenance: qifldp.mechanisms (default omega, OLH's g), incl. half-to-even rounding
     for k, eps in [(5, 0.0), (10, 1.0), (10, 800.0), (10**6, 2.0)]:
-        assert int(sym.subset_selection(k, eps).sizes[0]) == _params.ss_default_omega(k, eps)
+        assert int(sym.subset_selection(k, eps).sizes[0]) == params.ss_default_omega(k, eps)
     for eps in [0.0, 1.0, 3.0]:
-        assert sym.olh(5, eps).name.endswith(f"g={_params.olh_g(eps)})")
+        assert sym.olh(5, eps).name.endswith(f"g={params.olh_g(eps)})")
 
 
 def test_class_masses_sum_to_one_at_large_k() -> None:
