@@ -65,22 +65,7 @@ from .errors import (
     SolverError,
     VerificationError,
 )
-from .refinement.families import FamilyResult, check_refinement_family
-from .refinement.fdp import (
-    TradeoffCurve,
-    refines_2x2,
-    refines_binary,
-    tradeoff_channel,
-    tradeoff_curve,
-    tradeoff_point,
-    tradeoff_value,
-    witness_2x2,
-)
 from .gains import identity_gain, k_tries_gain, metric_gain
-from .refinement.graph import plot_refinement_graph, refinement_graph
-from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
-from .refinement.lattice import join, meet
-from .refinement.lifting import LiftedRefinement, refines_one_hot_bitwise
 from .measures import (
     Hyper,
     additive_leakage,
@@ -110,7 +95,6 @@ from .mechanisms import (
     the_bit,
     unary_encoding,
 )
-from .protocols.multidim import rsfd_grr, smp, spl
 from .operators import cascade, hidden_choice, one_hot, parallel, visible_choice
 from .priors import point_prior, uniform_prior
 from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelopes
@@ -121,6 +105,22 @@ from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelo
     tradeoff_from_profile,
 )
 from .protocols import GRR, LH, SS, THE, UE, Protocol, protocol
+from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
+from .protocols.multidim import rsfd_grr, smp, spl
+from .refinement.families import FamilyResult, check_refinement_family
+from .refinement.fdp import (
+    TradeoffCurve,
+    refines_2x2,
+    refines_binary,
+    tradeoff_channel,
+    tradeoff_curve,
+    tradeoff_point,
+    tradeoff_value,
+    witness_2x2,
+)
+from .refinement.graph import plot_refinement_graph, refinement_graph
+from .refinement.lattice import join, meet
+from .refinement.lifting import LiftedRefinement, refines_one_hot_bitwise
 from .simulation import (
     EmpiricalRate,
     LHReports,

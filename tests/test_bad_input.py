@@ -523,7 +523,10 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
             (C,),
             {"gain": np.eye(3), "prior": [0.2, 0.3, 0.5]},
         ),
-        "qifldp.refinement.graph.hasse_diagram": ((["a", "b"], {("a", "b"): True, ("b", "a"): False}), {}),
+        "qifldp.refinement.graph.hasse_diagram": (
+            (["a", "b"], {("a", "b"): True, ("b", "a"): False}),
+            {},
+        ),
         "qifldp.cli.parse_spec": (("grr:k=3,eps=1",), {}),
         "qifldp.cli.build": (("grr:k=3,eps=1",), {"kind": "explicit"}),
     }
@@ -765,8 +768,7 @@ def _any_number():
 
 
 def test_closed_forms_answer_any_parameters():
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
+    from hypothesis import HealthCheck, given, settings, strategies as st
 
     import qifldp.formulas as f
 
@@ -785,8 +787,7 @@ def test_closed_forms_answer_any_parameters():
 def test_protocol_parameters_answer_any_eps():
     # explicit channels and simulation parameters: k small (the explicit size guard is
     # tested elsewhere), eps and the other parameters from the whole range
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
+    from hypothesis import HealthCheck, given, settings, strategies as st
 
     import qifldp as q
     from qifldp import simulation as sim

@@ -18,26 +18,30 @@ Examples
 from __future__ import annotations
 
 from . import _core, bibliography, multidim_risks, pckv, qif_ldp, rr3  # noqa: F401  (registration, in this order)
-from ._core import AGREE_RTOL as AGREE_RTOL
-from ._core import CONDITIONAL as CONDITIONAL
-from ._core import CONFIRMED as CONFIRMED
-from ._core import CORRECTED as CORRECTED
-from ._core import DIFFER_RTOL as DIFFER_RTOL
-from ._core import INCONCLUSIVE as INCONCLUSIVE
-from ._core import RECONSTRUCTED as RECONSTRUCTED
-from ._core import REFUTED as REFUTED
-from ._core import VERDICTS as VERDICTS
-from ._core import AuditResult as AuditResult
-from ._core import Claim as Claim
-from ._core import audit as audit
-from ._core import claim as claim
-from ._core import format_audit as format_audit
-from ._core import format_markdown as format_markdown
-from ._core import get_claim as get_claim
-from ._core import registered as registered
-from .bibliography import BIBLIOGRAPHY as BIBLIOGRAPHY
-from .bibliography import Reference as Reference
-from .bibliography import reference as reference
+from ._core import (
+    AGREE_RTOL as AGREE_RTOL,
+    CONDITIONAL as CONDITIONAL,
+    CONFIRMED as CONFIRMED,
+    CORRECTED as CORRECTED,
+    DIFFER_RTOL as DIFFER_RTOL,
+    INCONCLUSIVE as INCONCLUSIVE,
+    RECONSTRUCTED as RECONSTRUCTED,
+    REFUTED as REFUTED,
+    VERDICTS as VERDICTS,
+    AuditResult as AuditResult,
+    Claim as Claim,
+    audit as audit,
+    claim as claim,
+    format_audit as format_audit,
+    format_markdown as format_markdown,
+    get_claim as get_claim,
+    registered as registered,
+)
+from .bibliography import (
+    BIBLIOGRAPHY as BIBLIOGRAPHY,
+    Reference as Reference,
+    reference as reference,
+)
 
 __all__ = [*_core.__all__, "CLAIMS", *bibliography.__all__]
 

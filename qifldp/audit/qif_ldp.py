@@ -1140,8 +1140,7 @@ def _check_fig6_crossing() -> tuple[str, str]:
 
     from ..formulas import bayes_capacity_oue, bayes_capacity_sue
     from ..measures import bayes_capacity
-    from ..symmetric import oue as s_oue
-    from ..symmetric import sue as s_sue
+    from ..symmetric import oue as s_oue, sue as s_sue
 
     k = 50
     grid = [0.5 * i for i in range(1, 41)]  # 0.5 .. 20

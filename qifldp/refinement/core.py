@@ -266,8 +266,7 @@ def refines_symbolic(
     >>> bool(q.refines(symbolic.grr(3, sp.log(4)), symbolic.grr(3, sp.log(2))))
     True
     """
-    from ..symbolic import SymbolicChannel
-    from ..symbolic import refines as symbolic_refines
+    from ..symbolic import SymbolicChannel, refines as symbolic_refines
 
     if isinstance(B, Protocol):
         raise _mixed_protocol()
@@ -308,8 +307,7 @@ def refines_symmetric(
     >>> bool(q.refines(sym.grr(10, 2.0), sym.grr(10, 1.0)))
     True
     """
-    from ..symmetric import SymmetricChannel
-    from ..symmetric import refines as symmetric_refines
+    from ..symmetric import SymmetricChannel, refines as symmetric_refines
 
     if not isinstance(B, SymmetricChannel):
         msg = (

@@ -19,9 +19,11 @@ from ..channel import as_channel
 from ..errors import ParameterError
 from ..priors import as_prior
 from ..protocols.grr import attack_values
-from ..protocols.lh import LH_REJECTION_RATIO as LH_REJECTION_RATIO
-from ..protocols.lh import LH_REJECTION_TRIES as LH_REJECTION_TRIES
-from ..protocols.lh import attack_hashes
+from ..protocols.lh import (
+    LH_REJECTION_RATIO as LH_REJECTION_RATIO,
+    LH_REJECTION_TRIES as LH_REJECTION_TRIES,
+    attack_hashes,
+)
 from ..protocols.ss import attack_subsets
 from ..protocols.ue import attack_bits
 from ..validation import check_real

@@ -18,14 +18,16 @@ import numpy as np
 
 from ..channel import Channel, as_channel, check_size
 from ..errors import InputTypeError, ParameterError
-from ..protocols import params as _mp
-from ..protocols import protocol
-from ..protocols.ss import SS_DENSE_RATIO as SS_DENSE_RATIO
-from ..protocols.ss import SS_KEYS_MAX_K as SS_KEYS_MAX_K
-from ..protocols.ss import SS_KEYS_MIN_K as SS_KEYS_MIN_K
+from ..protocols import params as _mp, protocol
+from ..protocols.ss import (
+    SS_DENSE_RATIO as SS_DENSE_RATIO,
+    SS_KEYS_MAX_K as SS_KEYS_MAX_K,
+    SS_KEYS_MIN_K as SS_KEYS_MIN_K,
+)
 from ..validation import check_eps, check_int
 from .util import (
     MAX_PRIME,
+    MAX_SS_K as MAX_SS_K,
     as_array,
     as_rng,
     as_values,
@@ -33,7 +35,6 @@ from .util import (
     check_prime,
     flat_alias,
 )
-from .util import MAX_SS_K as MAX_SS_K
 
 __all__ = [
     "DEFAULT_PRIME",

@@ -25,16 +25,24 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocols.grr import symbolic_bayes_capacity_grr as bayes_capacity_grr
-from ..protocols.lh import symbolic_asr_lh as asr_lh
-from ..protocols.lh import symbolic_asr_lh_gursoy as asr_lh_gursoy
-from ..protocols.lh import symbolic_bayes_capacity_lh as bayes_capacity_lh
-from ..protocols.ss import symbolic_bayes_capacity_ss as bayes_capacity_ss
-from ..protocols.ss import symbolic_bayes_capacity_ss_printed as bayes_capacity_ss_printed
-from ..protocols.the import symbolic_bayes_capacity_the as bayes_capacity_the
-from ..protocols.the import symbolic_the_oue_threshold as the_oue_threshold
-from ..protocols.ue import symbolic_bayes_capacity_oue as bayes_capacity_oue
-from ..protocols.ue import symbolic_bayes_capacity_sue as bayes_capacity_sue
-from ..protocols.ue import symbolic_bayes_capacity_ue as bayes_capacity_ue
+from ..protocols.lh import (
+    symbolic_asr_lh as asr_lh,
+    symbolic_asr_lh_gursoy as asr_lh_gursoy,
+    symbolic_bayes_capacity_lh as bayes_capacity_lh,
+)
+from ..protocols.ss import (
+    symbolic_bayes_capacity_ss as bayes_capacity_ss,
+    symbolic_bayes_capacity_ss_printed as bayes_capacity_ss_printed,
+)
+from ..protocols.the import (
+    symbolic_bayes_capacity_the as bayes_capacity_the,
+    symbolic_the_oue_threshold as the_oue_threshold,
+)
+from ..protocols.ue import (
+    symbolic_bayes_capacity_oue as bayes_capacity_oue,
+    symbolic_bayes_capacity_sue as bayes_capacity_sue,
+    symbolic_bayes_capacity_ue as bayes_capacity_ue,
+)
 
 __all__ = [
     "bayes_capacity_grr",

@@ -12,11 +12,7 @@ The parameter domains are those of :mod:`qifldp.symbolic.channel`.
 from __future__ import annotations
 
 from ..mechanisms import BIT_CHANNELS, CONSTRUCTORS
-from ..protocols import grr as _grr
-from ..protocols import lh as _lh
-from ..protocols import ss as _ss
-from ..protocols import the as _the
-from ..protocols import ue as _ue
+from ..protocols import grr as _grr, lh as _lh, ss as _ss, the as _the, ue as _ue
 from .channel import EPS_DOMAIN, PROBABILITY_DOMAIN, THETA_DOMAIN, SymbolicParameters
 
 grr = _grr.symbolic_grr

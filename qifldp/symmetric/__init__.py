@@ -34,7 +34,17 @@ from .channel import SymmetricChannel
 from .gain import SymmetricGain
 from .measures import *  # noqa: F403  (bayes_capacity, asr, ldp_epsilon, ...)
 from .measures import _register
-from .mechanisms import *  # noqa: F403  (the constructors: grr, subset_selection, ...)
+from .mechanisms import (  # the constructors, named so that type checkers see them
+    blh as blh,
+    grr as grr,
+    local_hashing as local_hashing,
+    olh as olh,
+    oue as oue,
+    subset_selection as subset_selection,
+    sue as sue,
+    the as the,
+    unary_encoding as unary_encoding,
+)
 from .refinement import OrbitWitness, refines
 
 _register()

@@ -8,10 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import composition as _comp
-from .. import measures as _m
-from .. import operators as _ops
-from .. import profiles as _profiles
+from .. import composition as _comp, measures as _m, operators as _ops, profiles as _profiles
 from ..channel import Channel
 from ..errors import GainError, InputTypeError, ParameterError, PriorError
 from ..kinds import register_all, register_unsupported

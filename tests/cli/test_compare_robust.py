@@ -10,8 +10,7 @@ import tracemalloc
 import pytest
 
 import qifldp as q
-from qifldp import cli
-from qifldp import formulas as F
+from qifldp import cli, formulas as F
 from qifldp.cli import main
 from qifldp.errors import VerificationError
 

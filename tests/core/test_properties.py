@@ -1,8 +1,7 @@
 """Hypothesis property tests of the measures and operators on random channels."""
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import qifldp as q
 from tests.strategies import channels, gains, priors

@@ -6,12 +6,17 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import qifldp as q
 from qifldp.errors import ChannelError
-from qifldp.refinement.fdp import refines_2x2, refines_binary, tradeoff_curve, tradeoff_point, witness_2x2
+from qifldp.refinement.fdp import (
+    refines_2x2,
+    refines_binary,
+    tradeoff_curve,
+    tradeoff_point,
+    witness_2x2,
+)
 
 from ._helpers import exact_2x2, inverse_witness, matmul_exact, random_2x2, rational_rows
 

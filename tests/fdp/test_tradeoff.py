@@ -9,8 +9,7 @@ import matplotlib
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import qifldp as q
 from qifldp.errors import ChannelError, InputTypeError, ParameterError

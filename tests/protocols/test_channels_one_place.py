@@ -25,12 +25,14 @@ import qifldp as q
 import qifldp.symbolic as symbolic
 import qifldp.symmetric as symmetric
 from qifldp import mechanisms
-from qifldp.protocols import grr as grr_module
-from qifldp.protocols import lh as lh_module
-from qifldp.protocols import params
-from qifldp.protocols import ss as ss_module
-from qifldp.protocols import the as the_module
-from qifldp.protocols import ue as ue_module
+from qifldp.protocols import (
+    grr as grr_module,
+    lh as lh_module,
+    params,
+    ss as ss_module,
+    the as the_module,
+    ue as ue_module,
+)
 from qifldp.symbolic.channel import SymbolicParameters
 
 EPS = sp.Symbol("eps")

@@ -19,8 +19,7 @@ import pytest
 import sympy as sp
 
 import qifldp as q
-from qifldp import symbolic as sym_b
-from qifldp import symmetric as sym_s
+from qifldp import symbolic as sym_b, symmetric as sym_s
 from qifldp.errors import InputTypeError, ParameterError, SizeError
 
 #: name -> (params, flat explicit constructor, flat symmetric, flat symbolic), each (k, eps).

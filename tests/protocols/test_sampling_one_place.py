@@ -28,8 +28,7 @@ import pytest
 from scipy import stats
 
 import qifldp as q
-from qifldp import protocols
-from qifldp import simulation as sim
+from qifldp import protocols, simulation as sim
 from qifldp.simulation import LHReports
 
 #: Significance of each Monte Carlo band, before the Bonferroni split over the k

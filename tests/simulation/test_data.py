@@ -7,8 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from qifldp.errors import InputTypeError, ParameterError
 from qifldp.simulation import (

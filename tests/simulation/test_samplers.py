@@ -6,8 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError, SizeError

@@ -15,8 +15,7 @@ import pytest
 import sympy as sp
 
 import qifldp as q
-from qifldp import formulas as numeric
-from qifldp import symbolic
+from qifldp import formulas as numeric, symbolic
 from qifldp.symbolic import formulas as F
 from qifldp.symbolic._sign import is_identically_zero
 

@@ -6,13 +6,12 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import qifldp as q
 from qifldp import symbolic
-from qifldp.refinement import fdp
 from qifldp.errors import ChannelError, InputTypeError, ParameterError
+from qifldp.refinement import fdp
 from qifldp.symbolic import exact
 
 eps = sp.Symbol("eps")

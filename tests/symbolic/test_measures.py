@@ -11,8 +11,8 @@ import sympy as sp
 
 import qifldp as q
 from qifldp import symbolic
-from qifldp.refinement import fdp
 from qifldp.errors import ChannelError, GainError, ParameterError, PriorError
+from qifldp.refinement import fdp
 from qifldp.symbolic import SymbolicChannel
 from tests.canonical import exact_bayes_capacity
 

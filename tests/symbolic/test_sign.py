@@ -5,8 +5,7 @@ from __future__ import annotations
 import mpmath
 import pytest
 import sympy as sp
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from qifldp.symbolic import _sign
 
