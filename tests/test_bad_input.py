@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 #: Seconds a single call may take before it counts as a hang.
 CALL_TIMEOUT_S: float = 3.0
@@ -725,6 +726,7 @@ def test_known_other_owner_names_existing_cases():
         assert name in names and key in BAD_VALUES, (name, arg, key)
 
 
+@pytest.mark.slow
 def test_every_public_callable_answers_bad_input_clearly():
     report = _run_worker()
     assert report["missing_valid"] == [], "add a valid example call to VALID for these"

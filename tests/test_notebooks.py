@@ -55,6 +55,7 @@ def _executed(path: Path):
     return nb
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_executes(path: Path):
     nb = _executed(path)

@@ -19,6 +19,7 @@ def _run(code: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k, eps", [(3, 2.0), (2, 2.0)])
 def test_compare_without_flint_gives_the_same_diagram(capsys, k, eps):
     # the diagram with python-flint (this process) is the reference

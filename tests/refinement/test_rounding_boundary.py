@@ -119,6 +119,7 @@ def test_equal_protocols_hold_up_to_rounding(make_a, make_b, sym_a, sym_b, exact
     ],
     ids=lambda c: getattr(c, "shape", c),
 )
+@pytest.mark.slow
 def test_true_family_refinements_are_decided(a, b):
     # exact truth on the stored floats, by the rational simplex (independent of the float route)
     r = q.refines(a, b)
@@ -148,6 +149,7 @@ def test_unique_witness_with_a_negative_entry_fails():
     assert exact_gap(A, B, ce.gain, ce.prior) > 0 and ce.gap > 0
 
 
+@pytest.mark.slow
 def test_small_exact_gap_beyond_the_band_fails_without_raising():
     # 7 x 10 vs 7 x 9: B = A·W with one entry of W pushed to −3e-13 and its row renormalised
     rng = np.random.default_rng(7)

@@ -195,6 +195,7 @@ def _agree(sym_pair, exp_pair) -> None:
 
 # k = 5 is left out: the explicit route decides its boundary points by a rational
 # simplex on 32 x 32 channels (~2 min), too slow for the suite
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [3, 4])
 def test_routes_agree_at_the_sue_oue_threshold(k: int) -> None:
     lo, hi = _bisect(lambda e: sym.refines(sym.sue(k, e), sym.oue(k, e)).holds, 0.5, 4.0)
@@ -208,6 +209,7 @@ def test_routes_agree_on_grr_steps(d: float) -> None:
         _agree((sym.grr(k, e), sym.grr(k, e + d)), (q.grr(k, e), q.grr(k, e + d)))
 
 
+@pytest.mark.slow
 def test_routes_agree_at_the_the_oue_threshold() -> None:
     eps = 1.5
     lo, hi = _bisect(
