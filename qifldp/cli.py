@@ -24,6 +24,7 @@ import numpy as np
 
 from .channel import Channel
 from .errors import QifldpError, SizeError
+from .protocols.params import OLH_MAX_EPS, olh_g, ss_default_omega
 
 __all__ = [
     "main",
@@ -174,15 +175,14 @@ def _log10_outputs(func: str, params: dict[str, Any]) -> float | None:
             g = 2
         elif func == "olh":
             eps = float(params["eps"])
-            g = max(2, round(math.exp(eps) + 1.0)) if eps < 700 else math.inf
+            g = olh_g(eps) if eps <= OLH_MAX_EPS else math.inf
         else:
             g = int(params["g"])
         return (k + 1) * math.log10(g) if g >= 2 else None
     if func == "subset_selection":
         omega = params.get("omega")
         if omega is None:
-            eps = float(params["eps"])
-            omega = 1 if eps > 700 else max(1, round(k / (math.exp(eps) + 1.0)))
+            omega = ss_default_omega(k, float(params["eps"]))
         omega = int(omega)
         if not 1 <= omega < k:
             return None

@@ -461,6 +461,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.symmetric.bayes_vulnerability": ((S,), {"prior": [0.2, 0.3, 0.5]}),
         "qifldp.symmetric.g_vulnerability": ((S, np.eye(3)), {"prior": [0.2, 0.3, 0.5]}),
         "qifldp.symmetric.min_entropy_leakage": ((S,), {"prior": [0.2, 0.3, 0.5]}),
+        "qifldp.symmetric.channel_prior_vulnerability": ((S,), {"prior": [0.2, 0.3, 0.5]}),
         "qifldp.symmetric.tradeoff_curve": ((S,), {"x0": 0, "x1": 1}),
         "qifldp.symmetric.pair_atoms": ((S,), {"same": False}),
         "qifldp.symmetric.refines": ((S, s.grr(3, 0.5)), {}),

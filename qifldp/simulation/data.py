@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import InputTypeError, ParameterError
 from ..validation import check_choice, check_int, check_real
-from ._util import as_array, as_rng, check_memory
+from .util import as_array, as_rng, check_memory
 
 __all__ = [
     "FIMI_BLOCK_BYTES",
@@ -532,7 +532,7 @@ def zipf_transactions(
         raise ParameterError(msg)
     # the drawn items, their owners and the sort order: about 3 int64 per item
     check_memory(
-        n * float(mean_length),  # type: ignore[arg-type]  # a real count: check_memory takes float()
+        n * float(mean_length),
         24,
         f"zipf_transactions(n = {n}, mean_length = {mean_length})",
         "fewer transactions or a smaller mean_length",

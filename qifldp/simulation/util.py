@@ -58,7 +58,7 @@ MAX_SS_K: int = 1 << 62
 MAX_PRIME: int = (1 << 31) - 1
 
 
-def check_memory(n_items: int, item_bytes: int, what: str, alternative: str) -> None:
+def check_memory(n_items: float, item_bytes: int, what: str, alternative: str) -> None:
     """Raise SizeError when ``n_items * item_bytes`` exceeds :data:`MEMORY_BUDGET_BYTES`.
 
     >>> check_memory(10, 8, "x", "y")
