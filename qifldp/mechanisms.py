@@ -309,21 +309,16 @@ def sue(k: int, eps: float) -> Channel:
 def oue(k: int, eps: float) -> Channel:
     """Optimized unary encoding: UE with p = 1/2, q = 1 / (e^eps + 1).
 
-    ``one_hot(oue_bit(eps), k)``, shape (k, 2^k), outputs all k-bit tuples; ``k``
-    and ``eps`` as for :func:`grr`. A SizeError for k >= 23 names
-    ``qifldp.symmetric.oue`` and ``qifldp.formulas.bayes_capacity_oue``.
-
-    Notes
-    -----
-    QIF paper Sec. V-D2 (Wang et al. 2017). ldp_epsilon = eps exactly. Building
-    oue(16, eps) (65,536 outputs) takes a few tens of milliseconds
-    (benchmarks/bench_channels.py).
+    As :func:`sue` with ``oue_bit(eps)`` for the bit: ``one_hot(oue_bit(eps), k)``,
+    the same shape, outputs, ``k``, ``eps`` and SizeError, which names
+    ``qifldp.symmetric.oue`` and ``qifldp.formulas.bayes_capacity_oue``. QIF paper
+    Sec. V-D2 (Wang et al. 2017); ldp_epsilon = eps exactly. Building oue(16, eps)
+    (65,536 outputs) takes a few tens of milliseconds (benchmarks/bench_channels.py).
 
     Examples
     --------
     >>> import math, qifldp as q
-    >>> C = q.oue(2, math.log(3))  # q = 1/4
-    >>> C.matrix.round(6)
+    >>> q.oue(2, math.log(3)).matrix.round(6)  # q = 1/4
     array([[0.375, 0.125, 0.375, 0.125],
            [0.375, 0.375, 0.125, 0.125]])
     """
@@ -333,12 +328,8 @@ def oue(k: int, eps: float) -> Channel:
 def the(k: int, eps: float, theta: float) -> Channel:
     """Thresholding with histogram encoding: ``one_hot(the_bit(eps, theta), k)``.
 
-    Parameters
-    ----------
-    k, eps : int, float
-        Domain size and privacy parameter, as for :func:`grr`.
-    theta : float
-        Threshold, in the open interval (0.5, 1).
+    ``k`` and ``eps`` (int, float) as for :func:`grr`; ``theta`` (float) the
+    threshold, in the open interval (0.5, 1).
 
     Returns
     -------

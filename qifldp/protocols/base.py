@@ -164,13 +164,14 @@ class Protocol(abc.ABC):
     # ---------------------------------------------------------------- parameters
     @property
     def name(self) -> str:
-        """The protocol's name, e.g. ``"oue"``.
+        """The protocol's name, e.g. ``"oue"`` (a variant's name, not its class's).
 
         Examples
         --------
         >>> import qifldp as q
-        >>> q.protocol("olh", 5, 1.0).name
-        'olh'
+        >>> P = q.protocol("olh", 5, 1.0)
+        >>> type(P).__name__, P.name
+        ('LH', 'olh')
         """
         return self._name
 
@@ -193,8 +194,8 @@ class Protocol(abc.ABC):
         Examples
         --------
         >>> import qifldp as q
-        >>> q.protocol("grr", 5, 1).eps
-        1.0
+        >>> q.protocol("grr", 5, 1).eps, round(q.protocol("ue", 5, p=0.75, q=0.25).eps, 6)
+        (1.0, 2.197225)
         """
         return self._eps
 
@@ -263,6 +264,19 @@ class Protocol(abc.ABC):
         values = {name: self._args[name] for name in allowed}
         values.update(symbols)
         return values
+
+    def _symbolic_at(
+        self,
+        build: Callable[..., Any],
+        symbols: Mapping[str, Any],
+        real: tuple[str, ...],
+        *names: str,
+    ) -> Any:
+        """``build(k, *real, *params[names])`` (a symbolic channel or closed form): the
+        ``real`` parameters from ``symbols`` or the stored values (:meth:`_symbols`),
+        the others as stored."""
+        values = self._symbols(symbols, real)
+        return build(self._k, *(values[name] for name in real), *(self._params[n] for n in names))
 
     # ---------------------------------------------------------------- simulation
     @abc.abstractmethod
@@ -426,6 +440,20 @@ class ClosedForm(abc.ABC):
 
     def __repr__(self) -> str:
         return f"<closed forms of {self._protocol!r}>"
+
+    def _by_variant(
+        self, eps_forms: Mapping[str, Callable[[int, float], Any]], general: Callable[[], Any]
+    ) -> float:
+        """``eps_forms[name](k, eps)`` for a variant with a closed form in eps alone
+        (SUE, OUE; BLH, OLH), else ``general()``, as a float."""
+        P = self._protocol
+        form = eps_forms.get(P.name)
+        return float(general() if form is None else form(P.k, P.eps))
+
+    def _at(self, formula: Callable[..., Any], *names: str) -> float:
+        """``formula(k, eps, *params[names])`` at the protocol's values, as a float."""
+        P = self._protocol
+        return float(formula(P.k, P.eps, *(P.params[name] for name in names)))
 
     @abc.abstractmethod
     def bayes_capacity(self) -> float:

@@ -199,8 +199,7 @@ class GRRClosedForm(ClosedForm):
         >>> GRR(3, 0.5).closed_form.symbolic_bayes_capacity()
         3*exp(1/2)/(exp(1/2) + 2)
         """
-        P = self._protocol
-        return symbolic_bayes_capacity_grr(P.k, P._symbols(symbols, ("eps",))["eps"])
+        return self._protocol._symbolic_at(symbolic_bayes_capacity_grr, symbols, ("eps",))
 
     def acc(self, printed: bool = False) -> float:
         """The plausible-deniability attacker's expected accuracy, :func:`acc_grr`.
@@ -318,7 +317,7 @@ class GRR(Protocol):
         >>> GRR(2, 1.0).symbolic(eps="e").matrix[0, 1]
         1/(exp(e) + 1)
         """
-        return symbolic_grr(self.k, **self._symbols(symbols, ("eps",)))
+        return self._symbolic_at(symbolic_grr, symbols, ("eps",))
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """Randomise n users' values: keep x w.p. p, else report one of the k - 1 others.

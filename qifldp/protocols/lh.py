@@ -559,11 +559,10 @@ class LHClosedForm(ClosedForm):
         1.25
         """
         P = self._protocol
-        if P.name == "olh":
-            return float(bayes_capacity_olh(P.k, P.eps))
-        if P.name == "blh":
-            return float(bayes_capacity_blh(P.k, P.eps))
-        return float(bayes_capacity_lh(P.k, P.eps, P.params["g"]))
+        return self._by_variant(
+            {"olh": bayes_capacity_olh, "blh": bayes_capacity_blh},
+            lambda: bayes_capacity_lh(P.k, P.eps, P.params["g"]),
+        )
 
     def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
         """The sympy twin (:func:`symbolic_bayes_capacity_lh` with this protocol's g).
@@ -576,9 +575,7 @@ class LHClosedForm(ClosedForm):
         >>> LH(2, 1.0, variant="blh").closed_form.symbolic_bayes_capacity(eps="eps")
         (3*exp(eps) + 1)/(2*exp(eps) + 2)
         """
-        P = self._protocol
-        eps = P._symbols(symbols, ("eps",))["eps"]
-        return symbolic_bayes_capacity_lh(P.k, eps, P.params["g"])
+        return self._protocol._symbolic_at(symbolic_bayes_capacity_lh, symbols, ("eps",), "g")
 
     def asr_gursoy(self) -> float:
         """The earlier LH attack formula (the QIF paper's Eq. 25, from Gursoy et al.), kept
@@ -590,8 +587,7 @@ class LHClosedForm(ClosedForm):
         >>> cf.asr_gursoy() != cf.asr()
         True
         """
-        P = self._protocol
-        return float(asr_lh_gursoy(P.k, P.eps, P.params["g"]))
+        return self._at(asr_lh_gursoy, "g")
 
     def acc(self, printed: bool = False) -> float:
         """The support-set attacker's expected accuracy (:func:`acc_olh` for OLH).
@@ -757,8 +753,7 @@ class LH(Protocol):
         >>> LH(2, 1.0, variant="blh").symbolic(eps="e").shape
         (2, 8)
         """
-        values = self._symbols(symbols, ("eps",))
-        return symbolic_local_hashing(self.k, values["eps"], self._params["g"])
+        return self._symbolic_at(symbolic_local_hashing, symbols, ("eps",), "g")
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> LHReports:
         """Local hashing for n users: hash each value, then GRR on the g hash values.

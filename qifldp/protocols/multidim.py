@@ -186,11 +186,10 @@ def rsfd_grr(ks: Any, eps: float) -> Channel:
 
     Parameters
     ----------
-    ks : sequence of int
-        As in :func:`spl`.
-    eps : float
-        The privacy budget the protocol is designed for, finite and ``>= 0``;
-        the sampled attribute is reported with eps' = ln(d (e^eps - 1) + 1).
+    ks, eps : sequence of int, float
+        ``ks`` as in :func:`spl`; ``eps`` (finite, ``>= 0``) the privacy budget the
+        protocol is designed for: the sampled attribute is reported with
+        eps' = ln(d (e^eps - 1) + 1).
 
     Returns
     -------

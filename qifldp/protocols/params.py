@@ -276,11 +276,12 @@ def olh_g(eps: Any) -> int:
 def lh_probabilities(g: Any, eps: Any) -> tuple[float, float]:
     """LH's GRR on the hashed value: p = e^eps / (e^eps + g - 1), q = 1 / (e^eps + g - 1).
 
+    :func:`grr_probabilities` with k = g, once ``g`` is checked as a hash range.
+
     Examples
     --------
-    >>> p, q = lh_probabilities(2, math.log(3))
-    >>> round(p, 12), round(q, 12)
-    (0.75, 0.25)
+    >>> [round(v, 12) for v in lh_probabilities(2, math.log(3))]
+    [0.75, 0.25]
     """
     g = check_g(g)
     return grr_probabilities(g, eps)

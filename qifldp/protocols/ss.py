@@ -322,8 +322,7 @@ class SSClosedForm(ClosedForm):
         >>> round(SS(3, math.log(2), omega=2).closed_form.bayes_capacity(), 12)
         1.2
         """
-        P = self._protocol
-        return float(bayes_capacity_ss(P.k, P.eps, P.params["omega"]))
+        return self._at(bayes_capacity_ss, "omega")
 
     def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
         """The sympy twin (:func:`symbolic_bayes_capacity_ss`); ``eps`` may be a symbol.
@@ -333,9 +332,7 @@ class SSClosedForm(ClosedForm):
         >>> SS(4, 1.0, omega=2).closed_form.symbolic_bayes_capacity(eps="e")
         4*exp(e)/(2*exp(e) + 2)
         """
-        P = self._protocol
-        eps = P._symbols(symbols, ("eps",))["eps"]
-        return symbolic_bayes_capacity_ss(P.k, eps, P.params["omega"])
+        return self._protocol._symbolic_at(symbolic_bayes_capacity_ss, symbols, ("eps",), "omega")
 
     def acc(self, printed: bool = False) -> float:
         """The uniform-guess-in-the-subset attacker's expected accuracy, :func:`acc_ss`.
@@ -474,8 +471,7 @@ class SS(Protocol):
         >>> SS(3, 1.0, omega=2).symbolic(eps="e").shape
         (3, 3)
         """
-        values = self._symbols(symbols, ("eps",))
-        return symbolic_subset_selection(self.k, values["eps"], self._params["omega"])
+        return self._symbolic_at(symbolic_subset_selection, symbols, ("eps",), "omega")
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """omega-subsets for n users: the truth w.p. p, the rest uniform among the others.

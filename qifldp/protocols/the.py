@@ -325,8 +325,7 @@ class THEClosedForm(ClosedForm):
         >>> round(THE(3, 2.0, theta=0.75).closed_form.bayes_capacity(), 6)
         1.660402
         """
-        P = self._protocol
-        return float(bayes_capacity_the(P.k, P.eps, P.params["theta"]))
+        return self._at(bayes_capacity_the, "theta")
 
     def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
         """The sympy twin (:func:`symbolic_bayes_capacity_the`); ``eps``, ``theta`` may be symbols.
@@ -336,9 +335,7 @@ class THEClosedForm(ClosedForm):
         >>> THE(2, 1.0, theta=0.75).closed_form.symbolic_bayes_capacity(eps=0)
         1
         """
-        P = self._protocol
-        values = P._symbols(symbols, ("eps", "theta"))
-        return symbolic_bayes_capacity_the(P.k, values["eps"], values["theta"])
+        return self._protocol._symbolic_at(symbolic_bayes_capacity_the, symbols, ("eps", "theta"))
 
     def ldp_epsilon(self) -> float:
         """ln(p (1 - q) / ((1 - p) q)) with THE's bits (:func:`ldp_epsilon_the`).
@@ -459,8 +456,7 @@ class THE(Protocol):
         >>> sorted(map(str, THE(2, 1.0, 0.75).symbolic(eps="e", theta="t").matrix.free_symbols))
         ['e', 't']
         """
-        values = self._symbols(symbols, ("eps", "theta"))
-        return symbolic_the(self.k, values["eps"], values["theta"])
+        return self._symbolic_at(symbolic_the, symbols, ("eps", "theta"))
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """Bit vectors for n users: Laplace(2/eps) noise on each one-hot coordinate, then theta.

@@ -327,6 +327,13 @@ def bayes_capacity_ue(k: Any, p: Any, q: Any) -> Any:
     return output(ue_capacity(k, p, q, 1.0 - p), scalar)
 
 
+def _eps_capacity(k: Any, eps: Any, bits: Callable[[np.ndarray], tuple]) -> Any:
+    """:func:`ue_capacity` of the eps-parametrised UE, ``bits(eps) = (p, q, 1 - p)``."""
+    scalar = is_scalar(k=k, eps=eps)
+    k, eps = as_ints("k", k, 2), as_eps(eps)
+    return output(ue_capacity(k, *bits(eps)), scalar)
+
+
 @closed_form_doc(
     returns="The multiplicative Bayes capacity, in [1, k].",
 )
@@ -349,10 +356,7 @@ def bayes_capacity_sue(k: Any, eps: Any) -> Any:
     >>> round(bayes_capacity_sue(10**6, 50.0), 1)  # k - (k - 1) q / 2 -ish, q = e^-25
     999993.1
     """
-    scalar = is_scalar(k=k, eps=eps)
-    k, eps = as_ints("k", k, 2), as_eps(eps)
-    p, q = expit(eps / 2), expit(-eps / 2)
-    return output(ue_capacity(k, p, q, q), scalar)
+    return _eps_capacity(k, eps, lambda e: (expit(e / 2), expit(-e / 2), expit(-e / 2)))
 
 
 @closed_form_doc(
@@ -361,14 +365,12 @@ def bayes_capacity_sue(k: Any, eps: Any) -> Any:
 def bayes_capacity_oue(k: Any, eps: Any) -> Any:
     """Bayes capacity of OUE, p = 1/2, q = 1 / (e^eps + 1).
 
-    {sections}
-
-    Notes
-    -----
     :func:`bayes_capacity_ue` with these p, q; equal to the QIF paper's
     ((1 - q)^(k-1)(2q - 1) + 1) / (2q) (Sec. V-D, correct), but evaluated without
     its cancellation (that form loses all digits when q is tiny). As eps grows,
     ML -> (k + 1) / 2.
+
+    {sections}
 
     Examples
     --------
@@ -378,9 +380,7 @@ def bayes_capacity_oue(k: Any, eps: Any) -> Any:
     >>> bayes_capacity_oue(9, 800.0)
     5.0
     """
-    scalar = is_scalar(k=k, eps=eps)
-    k, eps = as_ints("k", k, 2), as_eps(eps)
-    return output(ue_capacity(k, 0.5, expit(-eps), 0.5), scalar)
+    return _eps_capacity(k, eps, lambda e: (0.5, expit(-e), 0.5))
 
 
 asr_ue = asr_from(bayes_capacity_ue, ">>> asr_ue(2, 0.75, 0.25)\n0.75")
@@ -409,8 +409,11 @@ def _printed_ue_acc(k: int, p: float, q: float, one_minus_p: float, one_minus_q:
     return one_minus_p * math.exp((k - 1) * math.log(one_minus_q)) / k + total
 
 
-def _printed_acc(k: Any, eps: Any, bits: Any) -> Any:
-    """The printed ACC sum at each (k, eps), with bits(eps) -> (p, q, 1 - p, 1 - q)."""
+def _printed_acc(k: Any, eps: Any, printed: bool, asr: Callable, bits: Any) -> Any:
+    """``asr(k, eps)`` unless ``printed``; then the printed ACC sum at each (k, eps),
+    with bits(eps) -> (p, q, 1 - p, 1 - q)."""
+    if not check_printed(printed):
+        return asr(k, eps)
     scalar = is_scalar(k=k, eps=eps)
     k, eps = as_ints("k", k, 2), as_eps(eps)
 
@@ -449,14 +452,12 @@ def acc_sue(k: Any, eps: Any, printed: bool = False) -> Any:
     >>> round(acc_sue(5, 2.0), 12) == round(acc_sue(5, 2.0, printed=True), 12)
     True
     """
-    if not check_printed(printed):
-        return asr_sue(k, eps)
 
     def bits(e: float) -> tuple[float, float, float, float]:
         p, q = float(expit(e / 2)), float(expit(-e / 2))
         return p, q, q, p
 
-    return _printed_acc(k, eps, bits)
+    return _printed_acc(k, eps, printed, asr_sue, bits)
 
 
 @closed_form_doc(
@@ -481,9 +482,9 @@ def acc_oue(k: Any, eps: Any, printed: bool = False) -> Any:
     >>> round(acc_oue(5, 2.0), 12) == round(acc_oue(5, 2.0, printed=True), 12)
     True
     """
-    if not check_printed(printed):
-        return asr_oue(k, eps)
-    return _printed_acc(k, eps, lambda e: (0.5, float(expit(-e)), 0.5, float(expit(e))))
+    return _printed_acc(
+        k, eps, printed, asr_oue, lambda e: (0.5, float(expit(-e)), 0.5, float(expit(e)))
+    )
 
 
 def symbolic_bayes_capacity_ue(k: Any, p: Any, q: Any) -> sp.Expr:
@@ -559,8 +560,8 @@ class UEClosedForm(ClosedForm):
 
     Examples
     --------
-    >>> UE(4, 1.0, variant="oue").closed_form.ldp_epsilon()
-    1.0
+    >>> UE(4, 1.0, variant="oue").closed_form  # what Protocol.closed_form gives
+    <closed forms of protocol('oue', k=4, eps=1.0)>
     """
 
     __slots__ = ()
@@ -577,11 +578,10 @@ class UEClosedForm(ClosedForm):
         1.5
         """
         P = self._protocol
-        if P.name == "sue":
-            return float(bayes_capacity_sue(P.k, P.eps))
-        if P.name == "oue":
-            return float(bayes_capacity_oue(P.k, P.eps))
-        return float(bayes_capacity_ue(P.k, P.params["p"], P.params["q"]))
+        return self._by_variant(
+            {"sue": bayes_capacity_sue, "oue": bayes_capacity_oue},
+            lambda: bayes_capacity_ue(P.k, P.params["p"], P.params["q"]),
+        )
 
     def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
         """The sympy twin: symbols for ``eps`` (SUE, OUE) or ``p``, ``q`` (UE).
@@ -596,11 +596,9 @@ class UEClosedForm(ClosedForm):
         """
         P = self._protocol
         if P.name == "ue":
-            values = P._symbols(symbols, ("p", "q"))
-            return symbolic_bayes_capacity_ue(P.k, values["p"], values["q"])
-        eps = P._symbols(symbols, ("eps",))["eps"]
+            return self._protocol._symbolic_at(symbolic_bayes_capacity_ue, symbols, ("p", "q"))
         build = symbolic_bayes_capacity_sue if P.name == "sue" else symbolic_bayes_capacity_oue
-        return build(P.k, eps)
+        return self._protocol._symbolic_at(build, symbols, ("eps",))
 
     def acc(self, printed: bool = False) -> float:
         """The plausible-deniability attacker's accuracy (:func:`acc_sue`, :func:`acc_oue`).
@@ -789,11 +787,9 @@ class UE(Protocol):
         exp(e)/(2*(exp(e) + 1))
         """
         if self.name == "ue":
-            values = self._symbols(symbols, ("p", "q"))
-            return symbolic_unary_encoding(self.k, values["p"], values["q"])
-        values = self._symbols(symbols, ("eps",))
+            return self._symbolic_at(symbolic_unary_encoding, symbols, ("p", "q"))
         build = symbolic_sue if self.name == "sue" else symbolic_oue
-        return build(self.k, values["eps"])
+        return self._symbolic_at(build, symbols, ("eps",))
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """Bit vectors for n users: one-hot encode, keep the 1-bit w.p. p, set each 0-bit w.p. q.

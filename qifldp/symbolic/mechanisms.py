@@ -15,18 +15,13 @@ from ..mechanisms import BIT_CHANNELS, CONSTRUCTORS
 from ..protocols import grr as _grr, lh as _lh, ss as _ss, the as _the, ue as _ue
 from .channel import EPS_DOMAIN, PROBABILITY_DOMAIN, THETA_DOMAIN, SymbolicParameters
 
+# The names of CONSTRUCTORS and BIT_CHANNELS, by family module.
 grr = _grr.symbolic_grr
 subset_selection = _ss.symbolic_subset_selection
-local_hashing = _lh.symbolic_local_hashing
-blh = _lh.symbolic_blh
-olh = _lh.symbolic_olh
-unary_encoding = _ue.symbolic_unary_encoding
-sue = _ue.symbolic_sue
-oue = _ue.symbolic_oue
-the = _the.symbolic_the
-sue_bit = _ue.symbolic_sue_bit
-oue_bit = _ue.symbolic_oue_bit
-the_bit = _the.symbolic_the_bit
+local_hashing, blh, olh = _lh.symbolic_local_hashing, _lh.symbolic_blh, _lh.symbolic_olh
+unary_encoding, sue, oue = _ue.symbolic_unary_encoding, _ue.symbolic_sue, _ue.symbolic_oue
+the, the_bit = _the.symbolic_the, _the.symbolic_the_bit
+sue_bit, oue_bit = _ue.symbolic_sue_bit, _ue.symbolic_oue_bit
 
 #: The former private name of :class:`~qifldp.symbolic.channel.SymbolicParameters`
 #: (``qifldp.symbolic.formulas`` imports it from here).
