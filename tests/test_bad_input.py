@@ -333,6 +333,8 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.protocols.params.ss_probabilities": ((4, 1.0, 2), {}),
         "qifldp.protocols.params.olh_g": ((1.0,), {}),
         "qifldp.protocols.params.lh_probabilities": ((2, 1.0), {}),
+        "qifldp.protocols.params.sue_bits": ((1.0,), {}),
+        "qifldp.protocols.params.the_small_bits": ((1.0, 0.75), {}),
         "qifldp.protocols.params.sue_probabilities": ((1.0,), {}),
         "qifldp.protocols.params.oue_probabilities": ((1.0,), {}),
         "qifldp.protocols.params.the_probabilities": ((1.0, 0.75), {}),

@@ -20,6 +20,7 @@ from scipy.special import expit
 
 from ..errors import ParameterError
 from ..validation import check_eps, check_int, check_open_interval, check_probability
+from .vectorize import as_eps, as_theta
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -37,6 +38,8 @@ __all__ = [
     "ss_inclusion_probabilities",
     "olh_g",
     "lh_probabilities",
+    "sue_bits",
+    "the_small_bits",
     "sue_probabilities",
     "oue_probabilities",
     "the_probabilities",
@@ -287,6 +290,39 @@ def lh_probabilities(g: Any, eps: Any) -> tuple[float, float]:
     return grr_probabilities(g, eps)
 
 
+def sue_bits(eps: Any) -> tuple[Any, Any]:
+    """SUE's (p, q) = (e^(eps/2) / (e^(eps/2) + 1), 1 / (e^(eps/2) + 1)) of checked eps.
+
+    The formula's one home: ``eps`` a finite real ``>= 0`` or an array of them (the
+    vectorised closed forms pass arrays); logistic, so no overflow.
+
+    Examples
+    --------
+    >>> p, q = sue_bits(np.array([0.0, 2 * math.log(3)]))
+    >>> p.round(12).tolist(), q.round(12).tolist()
+    ([0.5, 0.75], [0.5, 0.25])
+    """
+    eps = as_eps(eps)
+    return expit(eps / 2), expit(-eps / 2)
+
+
+def the_small_bits(eps: Any, theta: Any) -> tuple[Any, Any]:
+    """THE's q = e^(-eps theta / 2) / 2 and 1 - p = e^(-eps (1 - theta) / 2) / 2.
+
+    The formula's one home: ``eps`` (finite, ``>= 0``) and ``theta`` (in (0.5, 1)),
+    floats or numpy arrays; both small probabilities formed as exponentials (never
+    as ``1 - p``).
+
+    Examples
+    --------
+    >>> q, one_minus_p = the_small_bits(4.0, 0.75)
+    >>> round(float(q), 6), round(float(one_minus_p), 6)
+    (0.111565, 0.303265)
+    """
+    eps, theta = as_eps(eps), as_theta(theta)
+    return 0.5 * np.exp(-eps * theta / 2.0), 0.5 * np.exp(-eps * (1.0 - theta) / 2.0)
+
+
 def sue_probabilities(eps: Any) -> tuple[float, float]:
     """SUE (basic RAPPOR): p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p = 1 / (e^(eps/2) + 1).
 
@@ -296,8 +332,8 @@ def sue_probabilities(eps: Any) -> tuple[float, float]:
     >>> round(p, 12), round(q, 12)
     (0.75, 0.25)
     """
-    eps = check_eps(eps)
-    return float(expit(eps / 2)), float(expit(-eps / 2))
+    p, q = sue_bits(check_eps(eps))
+    return float(p), float(q)
 
 
 def oue_probabilities(eps: Any) -> tuple[float, float]:
@@ -325,9 +361,8 @@ def the_probabilities(eps: Any, theta: Any) -> tuple[float, float]:
     >>> round(p, 6), round(q, 6)
     (0.696735, 0.111565)
     """
-    eps = check_eps(eps)
-    theta = check_theta(theta)
-    return 1.0 - 0.5 * math.exp(eps * (theta - 1.0) / 2.0), 0.5 * math.exp(-eps * theta / 2.0)
+    q, one_minus_p = the_small_bits(check_eps(eps), check_theta(theta))
+    return 1.0 - float(one_minus_p), float(q)
 
 
 def the_bit_matrix(eps: float, theta: float) -> np.ndarray:
@@ -347,10 +382,7 @@ def the_bit_matrix(eps: float, theta: float) -> np.ndarray:
     array([[0.888435, 0.111565],
            [0.303265, 0.696735]])
     """
-    eps = check_eps(eps)
-    theta = check_theta(theta)
-    q = 0.5 * math.exp(-eps * theta / 2.0)
-    one_minus_p = 0.5 * math.exp(-eps * (1.0 - theta) / 2.0)
+    q, one_minus_p = the_small_bits(check_eps(eps), check_theta(theta))
     return np.array([[1.0 - q, q], [one_minus_p, 1.0 - one_minus_p]])
 
 

@@ -19,6 +19,7 @@ from .params import (
     the_bit_matrix,
     the_expressions,
     the_probabilities,
+    the_small_bits,
 )
 from .ue import symbolic_one_hot, ue_capacity
 from .vectorize import as_eps, as_ints, as_theta, asr_from, closed_form_doc, is_scalar, output
@@ -167,8 +168,7 @@ def bayes_capacity_the(k: Any, eps: Any, theta: Any) -> Any:
     """
     scalar = is_scalar(k=k, eps=eps, theta=theta)
     k, eps, theta = as_ints("k", k, 2), as_eps(eps), as_theta(theta)
-    q = 0.5 * np.exp(-eps * theta / 2.0)
-    one_minus_p = 0.5 * np.exp(-eps * (1.0 - theta) / 2.0)
+    q, one_minus_p = the_small_bits(eps, theta)
     return output(ue_capacity(k, 1.0 - one_minus_p, q, one_minus_p), scalar)
 
 

@@ -24,6 +24,7 @@ from .params import (
     oue_expressions,
     oue_probabilities,
     sue_bit_matrix,
+    sue_bits,
     sue_expressions,
     sue_probabilities,
 )
@@ -356,7 +357,7 @@ def bayes_capacity_sue(k: Any, eps: Any) -> Any:
     >>> round(bayes_capacity_sue(10**6, 50.0), 1)  # k - (k - 1) q / 2 -ish, q = e^-25
     999993.1
     """
-    return _eps_capacity(k, eps, lambda e: (expit(e / 2), expit(-e / 2), expit(-e / 2)))
+    return _eps_capacity(k, eps, lambda e: (*sue_bits(e), sue_bits(e)[1]))
 
 
 @closed_form_doc(
@@ -454,7 +455,7 @@ def acc_sue(k: Any, eps: Any, printed: bool = False) -> Any:
     """
 
     def bits(e: float) -> tuple[float, float, float, float]:
-        p, q = float(expit(e / 2)), float(expit(-e / 2))
+        p, q = (float(v) for v in sue_bits(e))
         return p, q, q, p
 
     return _printed_acc(k, eps, printed, asr_sue, bits)
