@@ -24,6 +24,7 @@ import numpy as np
 
 from .channel import Channel
 from .errors import QifldpError, SizeError
+from .protocols.base import refuse_unknown
 from .protocols.params import OLH_MAX_EPS, olh_g, ss_default_omega
 
 __all__ = [
@@ -241,13 +242,12 @@ def _resolve(spec: str, **defaults: Any) -> _Spec:
     for key, val in defaults.items():
         if key in accepted and key not in params and val is not None:
             params[key] = val
-    unknown = sorted(set(params) - set(accepted))
-    if unknown:
-        msg = (
-            f"protocol {name!r} takes {', '.join(accepted)}; "
-            f"unknown parameter(s): {', '.join(unknown)}"
-        )
-        raise UsageError(msg)
+    refuse_unknown(
+        params,
+        accepted,
+        UsageError,
+        lambda got: f"protocol {name!r} takes {', '.join(accepted)}; unknown parameter(s): {got}",
+    )
     missing = [
         p.name
         for p in accepted.values()

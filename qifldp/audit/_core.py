@@ -355,10 +355,8 @@ def get_claim(key: str) -> Claim:
 
     Raises
     ------
-    InputTypeError
-        ``key`` is not a string.
-    ParameterError
-        No claim has this key.
+    InputTypeError, ParameterError
+        As for :func:`qifldp.audit.reference`: ``key`` is not a string, or no claim has it.
 
     Examples
     --------

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import InputTypeError, ParameterError
 from . import params
-from .base import ClosedForm, Protocol
+from .base import ClosedForm, Protocol, refuse_unknown
 from .grr import GRR, GRRClosedForm
 from .lh import LH, LHClosedForm, lh_encoding, lh_perturbation
 from .ss import SS, SSClosedForm
@@ -115,11 +115,10 @@ def protocol(name: str, k: int, eps: float | None = None, **params: Any) -> Prot
         msg = f"name must be one of {', '.join(PROTOCOL_NAMES)}, got {name!r}"
         raise ParameterError(msg)
     allowed = _PARAMETERS[name]
-    unknown = sorted(set(params) - set(allowed))
-    if unknown:
-        takes = ", ".join(allowed) if allowed else "no parameters besides k and eps"
-        msg = f"protocol {name!r} takes {takes}; got {', '.join(unknown)}"
-        raise InputTypeError(msg)
+    takes = ", ".join(allowed) if allowed else "no parameters besides k and eps"
+    refuse_unknown(
+        params, allowed, InputTypeError, lambda got: f"protocol {name!r} takes {takes}; got {got}"
+    )
     if name in ("ue", "sue", "oue"):
         return UE(k, eps, p=params.get("p"), q=params.get("q"), variant=name)
     e: Any = eps  # None (or any bad value) is refused by the family's check_eps

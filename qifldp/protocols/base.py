@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import abc
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,6 +35,7 @@ __all__ = [
     "ue_log_ratio",
     "no_options",
     "check_bit_width",
+    "refuse_unknown",
 ]
 
 
@@ -63,6 +64,30 @@ def size_alternative(name: str, signature: str, formula: str) -> str:
         f"the symmetric representation qifldp.symmetric.{name}({signature}) (no size limit) "
         f"or the closed form qifldp.formulas.{formula}"
     )
+
+
+def refuse_unknown(
+    given: Iterable[str],
+    allowed: Iterable[str],
+    error: type[Exception],
+    message: Callable[[str], str],
+) -> None:
+    """Raise ``error(message(got))`` when ``given`` names anything outside ``allowed``.
+
+    ``got`` is the unknown names, sorted and comma-separated. The one check of parameter
+    names shared by :func:`qifldp.protocol`, :meth:`Protocol.symbolic` and the CLI's specs.
+
+    Examples
+    --------
+    >>> refuse_unknown(["eps"], ("eps", "theta"), ValueError, "unknown: {}".format)
+    >>> refuse_unknown(["b", "a", "eps"], ("eps",), ValueError, "unknown: {}".format)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown: a, b
+    """
+    unknown = sorted(set(given) - set(allowed))
+    if unknown:
+        raise error(message(", ".join(unknown)))
 
 
 class Protocol(abc.ABC):
@@ -254,13 +279,15 @@ class Protocol(abc.ABC):
 
     def _symbols(self, symbols: Mapping[str, Any], allowed: tuple[str, ...]) -> dict[str, Any]:
         """The real parameters for the symbolic channel: stored values, replaced by ``symbols``."""
-        unknown = sorted(set(symbols) - set(allowed))
-        if unknown:
-            msg = (
-                f"symbolic() of protocol {self._name!r} takes symbols for "
-                f"{', '.join(allowed)}, got {', '.join(unknown)}"
-            )
-            raise InputTypeError(msg)
+        refuse_unknown(
+            symbols,
+            allowed,
+            InputTypeError,
+            lambda got: (
+                f"symbolic() of protocol {self._name!r} takes symbols for {', '.join(allowed)}, "
+                f"got {got}"
+            ),
+        )
         values = {name: self._args[name] for name in allowed}
         values.update(symbols)
         return values
