@@ -8,7 +8,7 @@ import numpy as np
 
 from .errors import InputTypeError
 
-__all__ = ["float_array"]
+__all__ = ["float_array", "check_finite"]
 
 
 def float_array(
@@ -52,3 +52,20 @@ def float_array(
     except (TypeError, ValueError) as exc:
         msg = f"{name} must be {expected}: {exc}"
         raise InputTypeError(msg) from None
+
+
+def check_finite(arr: np.ndarray, error: type[Exception], message: str) -> np.ndarray:
+    """``arr`` itself when every entry is finite, else ``error(message)`` (NaN or infinite entries).
+
+    Examples
+    --------
+    >>> check_finite(np.array([1.0, 2.0]), ValueError, "x must be finite")
+    array([1., 2.])
+    >>> check_finite(np.array([np.inf]), ValueError, "x must be finite")
+    Traceback (most recent call last):
+    ...
+    ValueError: x must be finite
+    """
+    if not np.all(np.isfinite(arr)):
+        raise error(message)
+    return arr

@@ -140,7 +140,51 @@ def _labels(name: str, labels: Iterable[Hashable] | None, n: int) -> tuple:
     return labels
 
 
-class Channel:
+class LabelledRows:
+    """The label accessors shared by :class:`Channel` and ``qifldp.symbolic.SymbolicChannel``.
+
+    A subclass stores its row labels in ``_inputs`` and its column labels in
+    ``_outputs`` (one label per row and per column).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> C = q.Channel([[0.75, 0.25]], inputs=("x",), outputs=("a", "b"))
+    >>> C.shape, C.n_inputs, C.n_outputs, C.outputs
+    ((1, 2), 1, 2, ('a', 'b'))
+    """
+
+    __slots__ = ()
+    _inputs: tuple
+    _outputs: tuple
+
+    @property
+    def inputs(self) -> tuple:
+        """Row labels."""
+        return self._inputs
+
+    @property
+    def outputs(self) -> tuple:
+        """Column labels."""
+        return self._outputs
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(|X|, |Y|)."""
+        return (len(self._inputs), len(self._outputs))
+
+    @property
+    def n_inputs(self) -> int:
+        """Number of secrets |X|."""
+        return len(self._inputs)
+
+    @property
+    def n_outputs(self) -> int:
+        """Number of observations |Y|."""
+        return len(self._outputs)
+
+
+class Channel(LabelledRows):
     """A channel C[x, y] = Pr(y | x): rows are secrets, columns are observations.
 
     Parameters
@@ -181,8 +225,6 @@ class Channel:
 
     __slots__ = ("_matrix", "_inputs", "_outputs", "_hash")
     _matrix: np.ndarray
-    _inputs: tuple
-    _outputs: tuple
     _hash: int | None
 
     def __init__(
@@ -242,31 +284,6 @@ class Channel:
     def matrix(self) -> np.ndarray:
         """The read-only float64 matrix, shape (|X|, |Y|)."""
         return self._matrix
-
-    @property
-    def inputs(self) -> tuple:
-        """Row labels."""
-        return self._inputs
-
-    @property
-    def outputs(self) -> tuple:
-        """Column labels."""
-        return self._outputs
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        """(|X|, |Y|)."""
-        return self._matrix.shape
-
-    @property
-    def n_inputs(self) -> int:
-        """Number of secrets |X|."""
-        return self._matrix.shape[0]
-
-    @property
-    def n_outputs(self) -> int:
-        """Number of observations |Y|."""
-        return self._matrix.shape[1]
 
     def __array__(self, dtype=None, copy=None):
         if copy is False:

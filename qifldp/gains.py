@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import float_array
+from .arrays import check_finite, float_array
 from .channel import MAX_ENTRIES, check_size
 from .errors import GainError, InputTypeError, SizeError
 from .validation import check_int, check_real
@@ -157,10 +157,7 @@ def as_gain(gain: Any, n: int, actions: Sequence | None = None, name: str = "gai
     if G.shape[1] != n or G.shape[0] == 0:
         msg = f"{name} must have shape (n_actions >= 1, {n}) (one column per input), got {G.shape}"
         raise GainError(msg)
-    if not np.all(np.isfinite(G)):
-        msg = f"{name} entries must be finite"
-        raise GainError(msg)
-    return G
+    return check_finite(G, GainError, f"{name} entries must be finite")
 
 
 GainLike = np.ndarray | Callable[[Any, int], float]

@@ -164,9 +164,7 @@ def register_all(kind: type, implementations: dict[Any, Callable[..., Any]]) -> 
     Examples
     --------
     >>> from functools import singledispatch
-    >>> @singledispatch
-    ... def measure(C):
-    ...     return 1.0
+    >>> measure = singledispatch(lambda C: 1.0)
     >>> register_all(str, {measure: lambda C: 2.0})
     >>> measure([[1.0]]), measure("C")
     (1.0, 2.0)

@@ -308,7 +308,8 @@ def min_entropy_leakage(C: Any, prior: Any = None) -> float | sympy.Expr:
     Examples
     --------
     >>> import qifldp as q
-    >>> q.min_entropy_leakage(q.Channel([[1.0, 0.0], [0.0, 1.0]]))
+    >>> identity = q.Channel([[1.0, 0.0], [0.0, 1.0]])
+    >>> q.min_entropy_leakage(identity)
     1.0
     """
     v0 = channel_prior_vulnerability(C, None, prior)

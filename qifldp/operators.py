@@ -93,8 +93,7 @@ def parallel(A: Any, B: Any) -> Any:
 
     Parameters
     ----------
-    A : Channel, shape (|X1|, |Y1|)
-    B : Channel, shape (|X2|, |Y2|)
+    A, B : Channel, shapes (|X1|, |Y1|) and (|X2|, |Y2|)
 
     Returns
     -------
@@ -262,22 +261,9 @@ def hidden_choice(channels: Sequence[Any], probs: Any = None) -> Channel:
     """Pick channel i with probability probs[i], run it, reveal only its output.
 
     Outputs with the same label in several channels are indistinguishable, so their
-    probabilities add up.
-
-    Parameters
-    ----------
-    channels : sequence of Channel
-        Channels over the same inputs, matched by label: the rows of each are put
-        in the order of the first custom-labelled channel (same labels in any
-        order); a channel with the default labels 0..n-1 is matched by
-        position, and different custom labels raise ChannelError.
-    probs : array_like, optional
-        Choice probabilities (default uniform).
-
-    Returns
-    -------
-    Channel
-        Outputs: the union of the channels' output labels, in order of first appearance.
+    probabilities add up. Parameters (``channels``, ``probs``) and input labels as
+    for :func:`visible_choice`; the result is a Channel whose outputs are the union
+    of the channels' output labels, in order of first appearance.
 
     Notes
     -----

@@ -223,41 +223,38 @@ def _mixed_protocol() -> InputTypeError:
     return InputTypeError(msg)
 
 
+#: The keyword options of :func:`refines` and their defaults, for its registrations.
+_OPTIONS: dict[str, Any] = {"method": "auto", "exact": None, "max_iter": 200, "time_limit": 120.0}
+
+
+def _options(function: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` over the defaults of :func:`refines`; an unknown one is refused as
+    Python refuses an unexpected keyword argument of ``function``."""
+    for name in options:
+        if name not in _OPTIONS:
+            msg = f"{function}() got an unexpected keyword argument {name!r}"
+            raise TypeError(msg)
+    return {**_OPTIONS, **options}
+
+
 @refines.register(Protocol)
-def _refines_protocol(
-    A: Protocol,
-    B: Any,
-    prior: Any = None,
-    *,
-    method: str = "auto",
-    exact: bool | None = None,
-    max_iter: int = 200,
-    time_limit: float = 120.0,
-) -> Any:
+def _refines_protocol(A: Protocol, B: Any, prior: Any = None, **options: Any) -> Any:
     """A pair of protocol objects: decided on their best representation."""
     from .protocols import refines_protocols
 
+    opts = _options("_refines_protocol", options)
     if not isinstance(B, Protocol):
         raise _mixed_protocol()
-    return refines_protocols(
-        A, B, prior=prior, method=method, exact=exact, max_iter=max_iter, time_limit=time_limit
-    )
+    return refines_protocols(A, B, prior=prior, **opts)
 
 
-def refines_symbolic(
-    A: Any,
-    B: Any,
-    prior: Any = None,
-    *,
-    method: str = "auto",
-    exact: bool | None = None,
-    max_iter: int = 200,
-    time_limit: float = 120.0,
-) -> Any:
+def refines_symbolic(A: Any, B: Any, prior: Any = None, **options: Any) -> Any:
     """:func:`refines` of a symbolic channel A (registered by :mod:`qifldp.symbolic`).
 
     Decided exactly in rationals by :func:`qifldp.symbolic.refines`; the channels
-    must have no free parameters.
+    must have no free parameters. ``options`` are the keyword options of
+    :func:`refines` (``method``, ``exact``, ``max_iter``, ``time_limit``); only
+    the default ``method`` is accepted, and no prior.
 
     Examples
     --------
@@ -268,10 +265,11 @@ def refines_symbolic(
     """
     from ..symbolic import SymbolicChannel, refines as symbolic_refines
 
+    opts = _options("refines_symbolic", options)
     if isinstance(B, Protocol):
         raise _mixed_protocol()
     A, B = align_inputs(A, B, what="refines")
-    if prior is not None or method != "auto":
+    if prior is not None or opts["method"] != "auto":
         msg = "refinement of symbolic channels takes no prior or method option"
         raise ParameterError(msg)
     for name, C in (("A", A), ("B", B)):
@@ -286,20 +284,13 @@ def refines_symbolic(
     return symbolic_refines(A, B)
 
 
-def refines_symmetric(
-    A: Any,
-    B: Any,
-    prior: Any = None,
-    *,
-    method: str = "auto",
-    exact: bool | None = None,
-    max_iter: int = 200,
-    time_limit: float = 120.0,
-) -> RefinementResult:
+def refines_symmetric(A: Any, B: Any, prior: Any = None, **options: Any) -> RefinementResult:
     """:func:`refines` of a symmetric channel A (registered by :mod:`qifldp.symmetric`).
 
     Both channels symmetric over the same k: the polynomial LP over orbits
-    (:func:`qifldp.symmetric.refines`).
+    (:func:`qifldp.symmetric.refines`). ``options`` are the keyword options of
+    :func:`refines`; only ``time_limit`` (and ``max_iter``, unused) may differ
+    from the defaults, with no prior.
 
     Examples
     --------
@@ -309,6 +300,7 @@ def refines_symmetric(
     """
     from ..symmetric import SymmetricChannel, refines as symmetric_refines
 
+    opts = _options("refines_symmetric", options)
     if not isinstance(B, SymmetricChannel):
         msg = (
             f"refines does not support a symmetric A with a {type(B).__name__} B: A and B must "
@@ -316,13 +308,13 @@ def refines_symmetric(
             "for the explicit Channel (small k only)"
         )
         raise UnsupportedKindError(msg)
-    if prior is not None or method != "auto" or exact:
+    if prior is not None or opts["method"] != "auto" or opts["exact"]:
         msg = (
             "refinement of symmetric channels takes no prior, method or exact option "
             "(its counterexample uses the uniform prior; expand() the channels for more)"
         )
         raise ParameterError(msg)
-    return symmetric_refines(A, B, time_limit=time_limit)
+    return symmetric_refines(A, B, time_limit=opts["time_limit"])
 
 
 @singledispatch

@@ -315,14 +315,9 @@ def solve_lbfgs(
 ) -> EntropicOutcome:
     """Minimise the same dual with scipy's L-BFGS-B (the first-order engine of the issue).
 
-    Parameters
-    ----------
-    A, B : numpy.ndarray, shapes (n, m) and (n, p)
-    tol : float
-        Gradient tolerance (max |B − A·W|).
-    max_iter : int
-    on_separation : callable, optional
-        As in :func:`solve_entropic`.
+    Parameters are as for :func:`solve_entropic` (``A``, ``B``, ``max_iter``,
+    ``on_separation``), except ``tol``, the gradient tolerance (max |B − A·W|),
+    and that there is no ``time_limit``.
 
     Returns
     -------

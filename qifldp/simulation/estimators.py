@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..arrays import check_finite
 from ..channel import as_channel
 from ..errors import ChannelError, InputTypeError, ParameterError
 from ..protocols import protocol
@@ -271,10 +272,7 @@ def _as_real_vector(name: str, value: Any) -> np.ndarray:
     if arr.ndim != 1:
         msg = f"{name} must be a 1-D vector, got shape {arr.shape}"
         raise ParameterError(msg)
-    if not np.all(np.isfinite(arr)):
-        msg = f"{name} must be finite (no NaN or inf)"
-        raise ParameterError(msg)
-    return arr
+    return check_finite(arr, ParameterError, f"{name} must be finite (no NaN or inf)")
 
 
 def frequency_variance(p_star: float, q_star: float, n: int, f: Any = None) -> np.ndarray | float:

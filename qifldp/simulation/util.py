@@ -123,19 +123,10 @@ def as_rng(rng: Any, name: str = "rng") -> np.random.Generator:
 def asarray_checked(value: Any, name: str, what: str, ragged: str | None = None) -> np.ndarray:
     """``np.asarray(value)``, refusing None, strings, mappings, sets and ragged nested lists.
 
-    Parameters
-    ----------
-    value : array_like
-    name : str
-        The argument's name, for the messages.
-    what : str
-        What the argument must be, e.g. ``"a 1-D array of input indices"``.
-    ragged : str, optional
-        What to say it must be when the nested lists are ragged (default ``what``).
-
-    Returns
-    -------
-    numpy.ndarray
+    ``value`` and ``name`` are as for :func:`qifldp.arrays.float_array`; ``what``
+    is what the argument must be (e.g. ``"a 1-D array of input indices"``) and
+    ``ragged`` what to say it must be when the nested lists are ragged (default
+    ``what``). Returns a numpy.ndarray.
 
     Raises
     ------

@@ -12,9 +12,9 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..channel import Channel, _labels
+from ..channel import Channel, LabelledRows, _labels
 from ..errors import ChannelError, InputTypeError, ParameterError, SizeError
-from ..kinds import entries, n_inputs, remedy
+from ..kinds import entries, n_inputs, register_all, remedy
 from . import _sign
 
 __all__ = [
@@ -172,7 +172,7 @@ def _relations(assume: Any) -> tuple:
     return tuple(rels)
 
 
-class SymbolicChannel:
+class SymbolicChannel(LabelledRows):
     """A channel whose entries are sympy expressions in parameters (eps, theta, ...).
 
     Parameters
@@ -256,11 +256,9 @@ class SymbolicChannel:
         "_unverified",
     )
     _matrix: sp.ImmutableMatrix
-    _inputs: tuple
-    _outputs: tuple
+    _hash: int | None
     _domains: dict
     _assume: tuple
-    _hash: int | None
 
     def __init__(
         self,
@@ -401,31 +399,6 @@ class SymbolicChannel:
     def matrix(self) -> sp.ImmutableMatrix:
         """The immutable sympy matrix, shape (|X|, |Y|)."""
         return self._matrix
-
-    @property
-    def inputs(self) -> tuple:
-        """Row labels."""
-        return self._inputs
-
-    @property
-    def outputs(self) -> tuple:
-        """Column labels."""
-        return self._outputs
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        """(|X|, |Y|)."""
-        return (self._matrix.rows, self._matrix.cols)
-
-    @property
-    def n_inputs(self) -> int:
-        """Number of secrets |X|."""
-        return self._matrix.rows
-
-    @property
-    def n_outputs(self) -> int:
-        """Number of observations |Y|."""
-        return self._matrix.cols
 
     @property
     def free_symbols(self) -> frozenset:
@@ -773,13 +746,11 @@ class SymbolicChannel:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SymbolicChannel):
             return NotImplemented
-        return (
-            self._inputs == other._inputs
-            and self._outputs == other._outputs
-            and self._matrix == other._matrix
-            and self._domains == other._domains
-            and set(self._assume) == set(other._assume)
-        )
+        return self._key() == other._key()
+
+    def _key(self) -> tuple:
+        """What equality compares: labels, matrix, domains and the set of assumptions."""
+        return (self._inputs, self._outputs, self._matrix, self._domains, set(self._assume))
 
     def __hash__(self) -> int:
         if self._hash is None:
@@ -920,22 +891,14 @@ def _as_float_channel(C: np.ndarray, name: str) -> Channel:
         raise type(exc)(msg) from None
 
 
-@remedy.register(SymbolicChannel)
-def _remedy(C: SymbolicChannel) -> str:
-    return (
-        "substitute numbers with C.evaluate(eps=...) for the explicit Channel "
-        "(C.subs(...) keeps exact values, C.evaluate() a channel without parameters)"
-    )
-
-
-@n_inputs.register(SymbolicChannel)
-def _n_inputs(C: SymbolicChannel) -> int:
-    return C.n_inputs
-
-
-@entries.register(SymbolicChannel)
-def _entries(C: SymbolicChannel) -> sp.ImmutableMatrix:
-    return C.matrix
+_REMEDY = (
+    "substitute numbers with C.evaluate(eps=...) for the explicit Channel "
+    "(C.subs(...) keeps exact values, C.evaluate() a channel without parameters)"
+)
+register_all(
+    SymbolicChannel,
+    {remedy: lambda C: _REMEDY, n_inputs: lambda C: C.n_inputs, entries: lambda C: C.matrix},
+)
 
 
 # -- building a protocol's symbolic channel: its parameters and the size guard ---------

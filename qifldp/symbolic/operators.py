@@ -36,15 +36,10 @@ def _assume(*channels: SymbolicChannel) -> tuple:
 def cascade(A: Any, B: Any) -> SymbolicChannel:
     """The cascade A·B: the outputs of A are fed to B (post-processing).
 
-    Parameters
-    ----------
-    A : SymbolicChannel, shape (|X|, |Y|)
-    B : SymbolicChannel, shape (|Y|, |Z|)
-
-    Returns
-    -------
-    SymbolicChannel, shape (|X|, |Z|)
-        Inputs of A, outputs of B, the union of both parameter domains.
+    Parameters and labels as for :func:`qifldp.cascade`, with SymbolicChannel
+    A (|X| x |Y|) and B (|Y| x |Z|); the result is a SymbolicChannel
+    (|X| x |Z|) with the inputs of A, the outputs of B and the union of both
+    parameter domains.
 
     Raises
     ------

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
 from ..errors import ChannelError, InputTypeError
-from ..kinds import entries, n_inputs, remedy, to_explicit
+from ..kinds import entries, n_inputs, register_all, remedy, to_explicit
 from ..validation import check_int
 from .binomial import log_comb, logsumexp
 
@@ -475,20 +475,20 @@ class SymmetricChannel:
         return Channel(M, tuple(range(k)), tuple(labels))
 
 
-@remedy.register(SymmetricChannel)
-def _remedy(C: SymmetricChannel) -> str:
-    return (
-        "use C.expand() for the explicit Channel (small k only), or an operation that "
-        "accepts symmetric channels (bayes_capacity, asr, ldp_epsilon, refines, tradeoff_curve ...)"
-    )
-
-
-@n_inputs.register(SymmetricChannel)
-def _n_inputs(C: SymmetricChannel) -> int:
-    return C.k
-
-
-@entries.register(SymmetricChannel)
-@to_explicit.register(SymmetricChannel)
 def _to_explicit(C: SymmetricChannel, name: str = "C") -> Channel:
     return C.expand()
+
+
+_REMEDY = (
+    "use C.expand() for the explicit Channel (small k only), or an operation that "
+    "accepts symmetric channels (bayes_capacity, asr, ldp_epsilon, refines, tradeoff_curve ...)"
+)
+register_all(
+    SymmetricChannel,
+    {
+        remedy: lambda C: _REMEDY,
+        n_inputs: lambda C: C.k,
+        entries: _to_explicit,
+        to_explicit: _to_explicit,
+    },
+)
