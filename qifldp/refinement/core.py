@@ -187,9 +187,12 @@ def refines(
     instead of a guess. ``exact=True`` confirms every verdict for the stored
     values in rational arithmetic (an exact witness, or the exact gap); a pair
     that refines only up to rounding (e.g. B = A·R computed in floating point
-    with A of full column rank, or grr(k, 1) vs grr(k, 1 + 1e-15)) then raises
-    VerificationError; ``method="exact"`` decides the stored values exactly
-    without any floating-point step.
+    with A of full column rank, or grr(k, 1) vs grr(k, 1 + 1e-15)) then holds
+    "up to rounding" (``up_to_rounding=True``, ``about="rounding"``: the stored
+    floats fail exactly by a gap that rounding explains, a clipped exact witness
+    meets the rounding band), never an exception; ``method="exact"`` decides the
+    stored values exactly without any floating-point step. ``trace`` lists the
+    driver's steps and what each one found.
 
     Examples
     --------
