@@ -61,6 +61,7 @@ MODULES = (
     "qifldp.operators",
     "qifldp.protocols.keyvalue",
     "qifldp.protocols.multidim",
+    "qifldp.protocols.rsfd",
     "qifldp.refinement.graph",
     "qifldp.audit",
     "qifldp.reproduce",
@@ -440,6 +441,13 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.rsfd_grr": (([2, 3], 1.0), {}),
         "qifldp.smp": (([2, 3], 1.0), {}),
         "qifldp.spl": (([2, 3], 1.0), {}),
+        "qifldp.rsfd": (([2, 3], 1.0), {"randomizer": "oue-r"}),
+        "qifldp.rsrfd": (([2, 3], 1.0, [[0.5, 0.5], [0.2, 0.3, 0.5]]), {"randomizer": "grr"}),
+        "qifldp.protocols.rsfd.RSFD": (([2, 3], 1.0), {"randomizer": "sue-z", "priors": None}),
+        "qifldp.attribute_inference_accuracy": (
+            (q.rsfd([2, 3], 1.0),),
+            {"prior": [0.5, 0.1, 0.1, 0.1, 0.1, 0.1]},
+        ),
         # symmetric
         "qifldp.symmetric.SymmetricChannel": (
             (3, [1, 2], [math.log(0.5), math.log(0.25)], [math.log(0.25), math.log(0.375)]),
