@@ -107,6 +107,7 @@ from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelo
 from .protocols import GRR, LH, SS, THE, UE, Protocol, protocol
 from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
 from .protocols.multidim import rsfd_grr, smp, spl
+from .protocols.pckv import PCKV, pckv_allocation
 from .refinement.families import FamilyResult, check_refinement_family
 from .refinement.fdp import (
     TradeoffCurve,
@@ -342,4 +343,6 @@ __all__ = [
     "symmetric",
     "audit",
     "reproduce",
+    "pckv_allocation",
+    "PCKV",
 ]
