@@ -13,6 +13,7 @@ and the frozen protocol object :class:`PCKV` with ``sample`` (Algorithms 1-3) an
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from itertools import chain
 from typing import Any
@@ -369,16 +370,20 @@ class PCKV:
         lengths = np.fromiter((len(user) for user in data), dtype=np.int64, count=len(data))
         raw_keys = list(chain.from_iterable(user.keys() for user in data))
         raw_values = list(chain.from_iterable(user.values() for user in data))
-        for key in raw_keys:
-            if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
-                msg = f"data's keys must be integers in 1..{self._d}, got {key!r}"
+        for kind in set(map(type, raw_keys)):  # one check per type, not per key
+            if issubclass(kind, bool) or not issubclass(kind, (int, np.integer)):
+                bad = next(key for key in raw_keys if type(key) is kind)
+                msg = f"data's keys must be integers in 1..{self._d}, got {bad!r}"
                 raise InputTypeError(msg)
         keys = np.array(raw_keys, dtype=np.int64)
         if keys.size and (keys.min() < 1 or keys.max() > self._d):
             bad = keys[(keys < 1) | (keys > self._d)][0]
             msg = f"data's keys must be in 1..d = 1..{self._d}, got {int(bad)}"
             raise ParameterError(msg)
-        values = np.array([_real("data's values", v) for v in raw_values], dtype=np.float64)
+        for kind in set(map(type, raw_values)):
+            if issubclass(kind, (bool, np.bool_)) or not issubclass(kind, numbers.Real):
+                _real("data's values", next(v for v in raw_values if type(v) is kind))
+        values = np.array(raw_values, dtype=np.float64)
         if values.size and not (np.all(values >= -1.0) and np.all(values <= 1.0)):
             bad_value = values[~((values >= -1.0) & (values <= 1.0))][0]
             msg = f"data's values must be in [-1, 1], got {bad_value}"
@@ -432,7 +437,7 @@ class PCKV:
         >>> q.PCKV(3, 1.0).sample([{1: 0.5}], rng=0).shape
         (1, 4)
         """
-        from ..simulation.util import as_rng
+        from ..simulation.util import as_rng, row_chunks
 
         lengths, keys, values = self._flatten(data)
         rng = as_rng(rng)
@@ -452,13 +457,13 @@ class PCKV:
         a, b, p = self._params["a"], self._params["b"], self._params["p"]
         flipped = np.where(rng.random(n) < p, v, -v)
         if self._mechanism == "ue":
-            width = d + ell
-            reported = rng.random((n, width)) < b
-            fake = np.where(rng.random((n, width)) < 0.5, 1, -1).astype(np.int8)
-            out = np.where(reported, fake, 0).astype(np.int8)
-            rows = np.arange(n)
+            # per position one uniform u: a fake 1 if u < b/2, a fake -1 if b/2 <= u < b
+            out = np.empty((n, d + ell), dtype=np.int8)
+            for start, stop in row_chunks(n, d + ell):
+                u = rng.random((stop - start, d + ell))
+                out[start:stop] = (u < b / 2).astype(np.int8) * 2 - (u < b).astype(np.int8)
             own = np.where(rng.random(n) < a, flipped, 0).astype(np.int8)
-            out[rows, key - 1] = own
+            out[np.arange(n), key - 1] = own
             return out
         width = d + ell
         keep = rng.random(n) < a
@@ -486,13 +491,13 @@ class PCKV:
         if R.ndim != 2 or R.shape[0] == 0 or R.shape[1] != columns:
             msg = f"reports must have shape {shape_rule} with n >= 1, got shape {R.shape}"
             raise ParameterError(msg)
-        R = R.astype(np.int64)
         n = R.shape[0]
         if self._mechanism == "ue":
-            if not np.all((R == 1) | (R == -1) | (R == 0)):
+            if R.min() < -1 or R.max() > 1:  # integer-valued: so in {1, -1, 0}
                 msg = "reports (PCKV-UE) must have entries in {1, -1, 0}"
                 raise ParameterError(msg)
             return n, (R[:, :d] == 1).sum(axis=0), (R[:, :d] == -1).sum(axis=0)
+        R = R.astype(np.int64)
         k, v = R[:, 0], R[:, 1]
         if not (np.all((k >= 1) & (k <= width)) and np.all((v == 1) | (v == -1))):
             msg = f"reports (PCKV-GRR) must be rows (key in 1..{width}, value in {{1, -1}})"
