@@ -107,6 +107,7 @@ from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelo
 from .protocols import GRR, LH, SS, THE, UE, Protocol, protocol
 from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
 from .protocols.multidim import rsfd_grr, smp, spl
+from .protocols.pckv import PCKV, pckv_allocation
 from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
 from .refinement.families import FamilyResult, check_refinement_family
 from .refinement.fdp import (
@@ -346,4 +347,6 @@ __all__ = [
     "rsfd",
     "rsrfd",
     "attribute_inference_accuracy",
+    "pckv_allocation",
+    "PCKV",
 ]

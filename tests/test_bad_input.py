@@ -438,6 +438,8 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.pckv_epsilon": ((1.0, 0.5), {"ell": 1, "mechanism": "ue"}),
         "qifldp.pckv_grr": ((2, 1.0, 0.5), {"ell": 1}),
         "qifldp.pckv_ue": ((2, 1.0, 0.5), {"ell": 1}),
+        "qifldp.pckv_allocation": ((1.0,), {"ell": 2, "mechanism": "grr"}),
+        "qifldp.PCKV": ((3, 1.0), {"ell": 2, "mechanism": "ue", "eps1": 0.5, "eps2": 0.4}),
         "qifldp.rsfd_grr": (([2, 3], 1.0), {}),
         "qifldp.smp": (([2, 3], 1.0), {}),
         "qifldp.spl": (([2, 3], 1.0), {}),
