@@ -163,6 +163,7 @@ from .simulation import (
     variance_ue,
     zipf_data,
 )
+from .sweep import comparability_map, sweep  # sweeps (pandas/dask on first call)
 
 # Imported on first use: the symbolic twin (sympy), symmetric channels,
 # the audit of published claims and the figure reproductions.
@@ -342,4 +343,6 @@ __all__ = [
     "symmetric",
     "audit",
     "reproduce",
+    "sweep",
+    "comparability_map",
 ]
