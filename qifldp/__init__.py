@@ -165,6 +165,7 @@ from .simulation import (
     variance_ue,
     zipf_data,
 )
+from .sweep import comparability_map, sweep  # sweeps (pandas/dask on first call)
 
 # Imported on first use: the symbolic twin (sympy), symmetric channels,
 # the audit of published claims and the figure reproductions.
@@ -349,4 +350,6 @@ __all__ = [
     "attribute_inference_accuracy",
     "pckv_allocation",
     "PCKV",
+    "sweep",
+    "comparability_map",
 ]

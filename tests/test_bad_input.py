@@ -21,6 +21,7 @@ limit (``RLIMIT_AS``) and the per-call alarm do not touch the test runner.
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import math
 import os
@@ -269,6 +270,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
     fimi = Path(tempfile.mkdtemp(prefix="qifldp-bad-input-")) / "transactions.dat"
     figures = Path(tempfile.mkdtemp(prefix="qifldp-bad-input-figures-"))
     channel_file = figures / "channel.json"
+    pool = concurrent.futures.ThreadPoolExecutor(2)
     q.write_channel(C, channel_file)
     v = {
         # core
@@ -543,6 +545,15 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         ),
         "qifldp.cli.parse_spec": (("grr:k=3,eps=1",), {}),
         "qifldp.cli.build": (("grr:k=3,eps=1",), {"kind": "explicit"}),
+        # sweeps (a thread pool: the default process pool is swept as executor=None)
+        "qifldp.sweep": (
+            (q.formulas.asr_grr, {"k": [3], "eps": [1.0]}),
+            {"executor": pool, "progress": False},
+        ),
+        "qifldp.comparability_map": (
+            ("grr", "ss", [3], [1.0]),
+            {"executor": pool, "progress": False},
+        ),
     }
     T.to_lists()  # the fixture transactions are valid
     q.simulation.write_fimi(fimi, T)

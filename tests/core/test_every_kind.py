@@ -224,8 +224,15 @@ CHANNEL_PARAMETERS = {"C", "A", "B", "channels"}
 
 #: Names that are not operations on channels although their first parameter is one:
 #: constructors and converters, and the per-kind implementations that are
-#: registered on an operation (named ``<operation>_symmetric`` / ``_symbolic``).
-NOT_OPERATIONS = {"Channel", "as_channel", "write_channel", "SymmetricComposition"}
+#: registered on an operation (named ``<operation>_symmetric`` / ``_symbolic``);
+#: ``comparability_map``'s A and B are protocol names or (k, eps) -> channel callables.
+NOT_OPERATIONS = {
+    "Channel",
+    "as_channel",
+    "write_channel",
+    "SymmetricComposition",
+    "comparability_map",
+}
 
 
 def _taking_a_channel(module) -> set[str]:

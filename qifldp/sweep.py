@@ -1,0 +1,561 @@
+"""Questions over whole parameter spaces: sweeps and comparability maps.
+
+:func:`sweep` evaluates a function at every point of a parameter grid, on this
+machine's cores (a process pool), on any :class:`concurrent.futures.Executor` or on
+a Dask cluster (a ``distributed.Client``), and returns a labelled table (a pandas
+DataFrame): one row a point, in grid order, whatever the executor or the chunking.
+Seeds are spawned per point (``numpy.random.SeedSequence(seed).spawn(n)``), so a
+seeded Monte Carlo sweep gives the same table on every executor. A point that
+raises is recorded (column ``error``), never dropped.
+
+:func:`comparability_map` decides, at every (k, eps), whether protocol A refines
+protocol B and B refines A, through :func:`sweep`.
+
+pandas, Dask and tqdm are imported inside the functions: ``import qifldp`` does not
+import them.
+
+>>> import concurrent.futures as cf
+>>> import qifldp as q
+>>> with cf.ThreadPoolExecutor(2) as pool:
+...     table = q.sweep(q.formulas.asr_grr, {"k": [2, 4], "eps": [0.0]}, executor=pool,
+...                     progress=False)
+>>> table[["k", "eps", "value"]].round(6).values.tolist()
+[[2.0, 0.0, 0.5], [4.0, 0.0, 0.25]]
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import functools
+import inspect
+import itertools
+import math
+import numbers
+import os
+import pickle
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .errors import InputTypeError, ParameterError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["sweep", "comparability_map", "RELATIONS"]
+
+#: The values of the ``relation`` column of :func:`comparability_map`.
+RELATIONS: tuple[str, ...] = ("equivalent", "A⊑B", "B⊑A", "incomparable", "undecided")
+
+#: Column names :func:`sweep` adds itself; a parameter or an output may not use them.
+_RESERVED = ("error", "value")
+
+
+# ---------------------------------------------------------------------------------------
+# argument checks
+# ---------------------------------------------------------------------------------------
+def _type_name(value: Any) -> str:
+    return type(value).__name__
+
+
+def _points(grid: Any) -> list[dict[str, Any]]:
+    """The grid's points, in order: the Cartesian product of a dict of lists (the last
+    name varies fastest) or an explicit list of dicts."""
+    if isinstance(grid, Mapping):
+        names = list(grid)
+        values = []
+        for name in names:
+            if not isinstance(name, str):
+                msg = f"grid keys must be parameter names (str), got {name!r}"
+                raise InputTypeError(msg)
+            vals = grid[name]
+            if isinstance(vals, (str, bytes, Mapping)) or not isinstance(vals, Iterable):
+                msg = (
+                    f"grid[{name!r}] must be a list of values, got {_type_name(vals)}; "
+                    f"write [{vals!r}] for a single value"
+                )
+                raise InputTypeError(msg)
+            vals = list(vals)
+            if not vals:
+                msg = f"grid[{name!r}] must hold at least one value, got an empty list"
+                raise ParameterError(msg)
+            values.append(vals)
+        if not names:
+            msg = "grid must name at least one parameter, got an empty dict"
+            raise ParameterError(msg)
+        return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
+    if isinstance(grid, (str, bytes, np.ndarray)) or not isinstance(grid, Sequence):
+        msg = (
+            "grid must be a dict (name -> list of values) or a list of dicts (one per "
+            f"point), got {_type_name(grid)}"
+        )
+        raise InputTypeError(msg)
+    points = []
+    for i, point in enumerate(grid):
+        if not isinstance(point, Mapping):
+            msg = f"grid[{i}] must be a dict (name -> value), got {_type_name(point)}"
+            raise InputTypeError(msg)
+        for name in point:
+            if not isinstance(name, str):
+                msg = f"grid[{i}] keys must be parameter names (str), got {name!r}"
+                raise InputTypeError(msg)
+        points.append(dict(point))
+    if not points:
+        msg = "grid must hold at least one point, got an empty list"
+        raise ParameterError(msg)
+    return points
+
+
+def _check_int(name: str, value: Any, minimum: int, allow_none: bool = False) -> int | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        what = "None or an integer" if allow_none else "an integer"
+        msg = f"{name} must be {what} >= {minimum}, got {value!r} of type {_type_name(value)}"
+        raise InputTypeError(msg)
+    if value < minimum:
+        msg = f"{name} must be >= {minimum}, got {value}"
+        raise ParameterError(msg)
+    return int(value)
+
+
+def _accepts_rng(fn: Callable[..., Any]) -> bool:
+    """Whether ``fn`` takes a keyword argument ``rng`` (by name, not through **kwargs)."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    p = params.get("rng")
+    return p is not None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+
+
+def _dask_client(executor: Any) -> Any:
+    """``executor`` when it is a ``distributed.Client`` (Dask is imported only if the
+    caller has imported it already: a Client cannot exist otherwise), else None."""
+    distributed = sys.modules.get("distributed")
+    if distributed is not None and isinstance(executor, distributed.Client):
+        return executor
+    return None
+
+
+def _check_picklable(fn: Callable[..., Any], where: str) -> None:
+    try:
+        pickle.dumps(fn)
+    except Exception as exc:  # noqa: BLE001 - any pickling failure means the same
+        msg = (
+            f"fn must be picklable to run on {where} (a function defined at module level, "
+            f"not a lambda or a local function; or pass executor=a ThreadPoolExecutor or a "
+            f"dask distributed.Client): pickling {fn!r} failed with "
+            f"{type(exc).__name__}: {exc}"
+        )
+        raise InputTypeError(msg) from None
+
+
+# ---------------------------------------------------------------------------------------
+# the work of one chunk (runs in the workers)
+# ---------------------------------------------------------------------------------------
+def _run_point(
+    fn: Callable[..., Any], point: dict[str, Any], seed: Any, retries: int
+) -> dict[str, Any]:
+    """``fn(**point)`` (with ``rng=`` a Generator from ``seed`` when given), tried
+    ``1 + retries`` times; the outputs as columns, or the last error."""
+    error = ""
+    for _ in range(retries + 1):
+        kwargs = dict(point)
+        if seed is not None:
+            kwargs["rng"] = np.random.default_rng(seed)  # a fresh stream on every try
+        try:
+            result = fn(**kwargs)
+        except Exception as exc:  # noqa: BLE001 - every failure of a point is recorded
+            error = f"{type(exc).__name__}: {exc}"
+            continue
+        if not isinstance(result, Mapping):
+            return {"value": result, "error": None}
+        out: dict[str, Any] = {}
+        for key, val in result.items():
+            if not isinstance(key, str) or key in point or key in _RESERVED:
+                error = (
+                    f"InputTypeError: fn's output key {key!r} must be a str other than the "
+                    f"parameter names and {', '.join(_RESERVED)}"
+                )
+                break
+            out[key] = val
+        else:
+            out["error"] = None
+            return out
+        return {"error": error}  # a bad output key: a retry would not change it
+    return {"error": error}
+
+
+def _run_chunk(
+    fn: Callable[..., Any], chunk: list[tuple[int, dict[str, Any], Any]], retries: int
+) -> list[tuple[int, dict[str, Any]]]:
+    return [(i, _run_point(fn, point, seed, retries)) for i, point, seed in chunk]
+
+
+# ---------------------------------------------------------------------------------------
+# sweep
+# ---------------------------------------------------------------------------------------
+def sweep(
+    fn: Callable[..., Any],
+    grid: Any,
+    executor: Any = None,
+    progress: bool = True,
+    seed: int | None = None,
+    *,
+    retries: int = 0,
+    chunksize: int | None = None,
+) -> pd.DataFrame:
+    """Evaluate ``fn(**point)`` at every point of ``grid``; one table row per point.
+
+    Parameters
+    ----------
+    fn : callable
+        Called with the point's parameters as keywords; returns a dict (its keys become
+        columns) or any other value (the column ``value``). Must be picklable for a
+        process pool (a module-level function); a Dask Client pickles lambdas too.
+    grid : dict or list of dict
+        ``{name: [values, ...]}``: the Cartesian product, in order (the last name
+        varies fastest); or an explicit list of points ``[{name: value, ...}, ...]``.
+    executor : None, concurrent.futures.Executor or distributed.Client
+        None: a process pool on all cores of this machine, shut down on return; an
+        executor or a Dask Client (``distributed.Client("tcp://scheduler:8786")``) is
+        used as given and left open.
+    progress : bool
+        A tqdm progress bar (when tqdm is installed and stderr is a terminal).
+    seed : int or None
+        When given and ``fn`` takes a keyword ``rng``, point ``i`` of ``n`` gets
+        ``rng=numpy.random.default_rng(numpy.random.SeedSequence(seed).spawn(n)[i])``:
+        the table does not depend on the executor or the chunking.
+    retries : int
+        A failed point is run again up to ``retries`` times (with the same seed)
+        before its error is recorded.
+    chunksize : int or None
+        Points per task (cheap points: larger chunks); None: about four chunks per
+        core.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per point in grid order: the parameter columns, then fn's outputs,
+        then ``error`` (None, or ``"TypeName: message"`` of the point's last failure,
+        whose outputs are then NaN/None).
+
+    Raises
+    ------
+    InputTypeError
+        ``fn`` not callable (or not picklable for a process pool), a malformed grid,
+        an executor of another type, non-integer options, non-bool ``progress``.
+    ParameterError
+        An empty grid; ``seed`` < 0, ``retries`` < 0, ``chunksize`` < 1; a parameter
+        named ``rng`` together with ``seed``, or named ``error``/``value``.
+
+    Examples
+    --------
+    >>> import concurrent.futures as cf
+    >>> import qifldp as q
+    >>> def f(k, eps):
+    ...     return {"cap": q.formulas.bayes_capacity_grr(k, eps), "half": 1 / (k - 3)}
+    >>> with cf.ThreadPoolExecutor(2) as pool:
+    ...     t = q.sweep(f, {"k": [2, 3], "eps": [0.0]}, executor=pool, progress=False)
+    >>> t.columns.tolist()
+    ['k', 'eps', 'cap', 'half', 'error']
+    >>> t["cap"].tolist(), t["error"].tolist()
+    ([1.0, nan], [None, 'ZeroDivisionError: division by zero'])
+    """
+    import pandas as pd
+
+    if not callable(fn):
+        msg = f"fn must be callable, got {_type_name(fn)}"
+        raise InputTypeError(msg)
+    points = _points(grid)
+    if not isinstance(progress, (bool, np.bool_)):
+        msg = f"progress must be a bool, got {progress!r} of type {_type_name(progress)}"
+        raise InputTypeError(msg)
+    seed = _check_int("seed", seed, 0, allow_none=True)
+    retries = int(_check_int("retries", retries, 0) or 0)
+    chunksize = _check_int("chunksize", chunksize, 1, allow_none=True)
+    names: list[str] = []
+    for point in points:
+        names.extend(name for name in point if name not in names)
+    for name in names:
+        if name in _RESERVED:
+            msg = f"a grid parameter may not be named {name!r} (a column of the result table)"
+            raise ParameterError(msg)
+    use_rng = seed is not None and _accepts_rng(fn)
+    if use_rng and "rng" in names:
+        msg = "grid may not name a parameter 'rng' when seed is given (sweep passes rng=)"
+        raise ParameterError(msg)
+    client = _dask_client(executor)
+    if executor is not None and client is None and not isinstance(executor, cf.Executor):
+        msg = (
+            "executor must be None (a local process pool), a concurrent.futures.Executor or "
+            f"a dask distributed.Client, got {_type_name(executor)}"
+        )
+        raise InputTypeError(msg)
+    if executor is None:
+        _check_picklable(fn, "the default process pool (executor=None)")
+    elif isinstance(executor, cf.ProcessPoolExecutor):
+        _check_picklable(fn, "a ProcessPoolExecutor")
+
+    n = len(points)
+    seeds: list[Any] = list(np.random.SeedSequence(seed).spawn(n)) if use_rng else [None] * n
+    if chunksize is None:
+        chunksize = max(1, math.ceil(n / (4 * (os.cpu_count() or 1))))
+    work = [(i, points[i], seeds[i]) for i in range(n)]
+    chunks = [work[j : j + chunksize] for j in range(0, n, chunksize)]
+    results = _execute(fn, chunks, retries, executor, client, progress, n)
+
+    outputs: list[str] = []
+    for res in results:
+        outputs.extend(key for key in res if key != "error" and key not in outputs)
+    columns = names + (outputs or ["value"]) + ["error"]  # every point failed: NaN values
+    rows = [{**points[i], **results[i]} for i in range(n)]
+    data = {}
+    for column in columns:
+        values = [row.get(column) for row in rows]
+        # text columns (error, relation, ...) keep None for "none": pandas >= 3 would
+        # turn them into its str dtype, where None becomes NaN
+        text = column == "error" or any(isinstance(v, str) for v in values)
+        data[column] = pd.Series(values, dtype=object if text else None)
+    return pd.DataFrame(data, columns=columns)
+
+
+def _execute(
+    fn: Callable[..., Any],
+    chunks: list[list[tuple[int, dict[str, Any], Any]]],
+    retries: int,
+    executor: Any,
+    client: Any,
+    progress: bool,
+    n: int,
+) -> list[dict[str, Any]]:
+    """Run the chunks on the executor; the results by point index. A chunk whose task
+    fails as a whole (a worker lost, an argument that does not pickle) records the
+    failure at each of its points."""
+    own = executor is None
+    if own:
+        pool: cf.Executor = cf.ProcessPoolExecutor(max_workers=os.cpu_count())
+    elif client is not None:
+        pool = client.get_executor(pure=False)
+    else:
+        pool = executor
+    bar = _progress_bar(n, progress)
+    results: list[dict[str, Any]] = [{} for _ in range(n)]
+    try:
+        futures = {pool.submit(_run_chunk, fn, chunk, retries): chunk for chunk in chunks}
+        for future in cf.as_completed(futures):
+            chunk = futures[future]
+            try:
+                done = future.result()
+            except Exception as exc:  # noqa: BLE001 - recorded at every point of the chunk
+                error = f"{type(exc).__name__}: {exc}"
+                done = [(i, {"error": error}) for i, _, _ in chunk]
+            for i, res in done:
+                results[i] = res
+            if bar is not None:
+                bar.update(len(chunk))
+    finally:
+        if bar is not None:
+            bar.close()
+        if own:
+            pool.shutdown(wait=True, cancel_futures=True)
+    return results
+
+
+def _progress_bar(n: int, progress: bool) -> Any:
+    """A tqdm bar over ``n`` points (None without tqdm or with ``progress=False``);
+    tqdm itself stays silent when stderr is not a terminal."""
+    if not progress:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=n, unit="point", disable=None)
+
+
+# ---------------------------------------------------------------------------------------
+# comparability maps
+# ---------------------------------------------------------------------------------------
+def _protocol_params(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    from .protocols import _PARAMETERS
+
+    return {key: val for key, val in params.items() if key in _PARAMETERS.get(name, ())}
+
+
+def _build(spec: Any, k: int, eps: float, params: dict[str, Any]) -> Any:
+    if isinstance(spec, str):
+        from .protocols import protocol
+
+        return protocol(spec, k, eps, **_protocol_params(spec, params))
+    return spec(k, eps)
+
+
+def _compare_point(k: int, eps: float, *, a: Any, b: Any, params: dict[str, Any]) -> dict:
+    """The verdicts A ⊑ B and B ⊑ A at one (k, eps): the row of the map."""
+    from .refinement import refines
+
+    reasons = []
+    verdicts: list[bool | None] = []
+    try:
+        A, B = _build(a, k, eps, params), _build(b, k, eps, params)
+    except Exception as exc:  # noqa: BLE001 - recorded as the reason of "undecided"
+        reason = f"building the protocols: {type(exc).__name__}: {exc}"
+        return {"a_refines_b": None, "b_refines_a": None, "relation": "undecided", "reason": reason}
+    for label, (X, Y) in (("A⊑B", (A, B)), ("B⊑A", (B, A))):
+        try:
+            verdicts.append(bool(refines(X, Y)))
+        except Exception as exc:  # noqa: BLE001 - recorded as the reason of "undecided"
+            verdicts.append(None)
+            reasons.append(f"{label}: {type(exc).__name__}: {exc}")
+    ab, ba = verdicts
+    if ab is None or ba is None:
+        relation = "undecided"
+    else:
+        relation = {(True, True): "equivalent", (True, False): "A⊑B", (False, True): "B⊑A"}.get(
+            (ab, ba), "incomparable"
+        )
+    return {
+        "a_refines_b": ab,
+        "b_refines_a": ba,
+        "relation": relation,
+        "reason": "; ".join(reasons) or None,
+    }
+
+
+def _values(name: str, values: Any, integer: bool) -> list[Any]:
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        msg = f"{name} must be a list of numbers, got {_type_name(values)}"
+        raise InputTypeError(msg)
+    arr = np.asarray(list(values) if not isinstance(values, np.ndarray) else values, dtype=object)
+    if arr.ndim != 1:
+        msg = f"{name} must be a flat list of numbers, got shape {arr.shape}"
+        raise InputTypeError(msg)
+    if arr.size == 0:
+        msg = f"{name} must hold at least one value, got an empty list"
+        raise ParameterError(msg)
+    out: list[Any] = []
+    for v in arr:
+        if integer:
+            out.append(_check_int(f"every entry of {name}", v, 2))
+            continue
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+            msg = f"every entry of {name} must be a real number, got {v!r} of type {_type_name(v)}"
+            raise InputTypeError(msg)
+        f = float(v)
+        if not math.isfinite(f) or f < 0:
+            msg = f"every entry of {name} must be finite and >= 0, got {v!r}"
+            raise ParameterError(msg)
+        out.append(f)
+    return out
+
+
+def comparability_map(
+    A: Any,
+    B: Any,
+    ks: Any,
+    epss: Any,
+    *,
+    executor: Any = None,
+    progress: bool = True,
+    chunksize: int | None = None,
+    **params: Any,
+) -> pd.DataFrame:
+    """Where A ⊑ B, B ⊑ A, both or neither, over a grid of (k, eps).
+
+    At every (k, eps), the two refinements are decided by :func:`qifldp.refines` on
+    the protocol objects (``qifldp.protocol(A, k, eps)``: their best representation,
+    the orbit LP for symmetric pairs) or on the channels the callables return. The
+    points run through :func:`sweep`.
+
+    Parameters
+    ----------
+    A, B : str or callable
+        Protocol names (as :func:`qifldp.protocol` takes: ``"grr"``, ``"ss"``, ``"oue"``,
+        ...) or callables ``(k, eps) -> channel`` (module-level for the default process
+        pool).
+    ks : list of int
+        Domain sizes, each >= 2.
+    epss : list of float
+        Privacy parameters, each finite and >= 0.
+    executor, progress, chunksize
+        As for :func:`sweep`.
+    **params
+        Protocol parameters (``theta``, ``omega``, ``g``): each goes to the named
+        protocols that take it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``k``, ``eps`` (k outer, eps inner), ``a_refines_b`` (A ⊑ B),
+        ``b_refines_a``, ``relation`` in ``{"equivalent", "A⊑B", "B⊑A",
+        "incomparable"}``, or ``"undecided"`` (a verdict None) with the failure in
+        ``reason``; and ``error`` (a failure of the point itself, from :func:`sweep`).
+
+    Raises
+    ------
+    InputTypeError
+        A or B neither a str nor callable; a parameter no named protocol takes;
+        non-numeric ks or epss; bad sweep options.
+    ParameterError
+        An unknown protocol name; empty ks or epss; k < 2; eps negative or not finite;
+        protocol parameters out of range (checked at the first point).
+
+    Examples
+    --------
+    >>> import concurrent.futures as cf
+    >>> import qifldp as q
+    >>> with cf.ThreadPoolExecutor(2) as pool:
+    ...     m = q.comparability_map("oue", "grr", [3], [0.5, 4.0], executor=pool,
+    ...                             progress=False)
+    >>> m[["k", "eps", "relation"]].values.tolist()
+    [[3, 0.5, 'incomparable'], [3, 4.0, 'incomparable']]
+    """
+    import pandas as pd
+
+    from .protocols import _PARAMETERS, PROTOCOL_NAMES
+
+    for label, spec in (("A", A), ("B", B)):
+        if isinstance(spec, str):
+            if spec not in PROTOCOL_NAMES:
+                msg = f"{label} must be one of {', '.join(PROTOCOL_NAMES)}, got {spec!r}"
+                raise ParameterError(msg)
+        elif not callable(spec):
+            msg = (
+                f"{label} must be a protocol name (str) or a callable (k, eps) -> channel, "
+                f"got {_type_name(spec)}"
+            )
+            raise InputTypeError(msg)
+    named = [spec for spec in (A, B) if isinstance(spec, str)]
+    for key in params:
+        if not any(key in _PARAMETERS[name] for name in named):
+            msg = (
+                f"comparability_map() got a parameter {key!r} that neither protocol "
+                f"({', '.join(map(repr, named)) or 'none named'}) takes"
+            )
+            raise InputTypeError(msg)
+    k_list = _values("ks", ks, integer=True)
+    eps_list = _values("epss", epss, integer=False)
+    # the protocols' own checks (names, parameters, sizes) at the first point, here
+    for spec in (A, B):
+        if isinstance(spec, str):
+            _build(spec, k_list[0], eps_list[0], params)
+    fn = functools.partial(_compare_point, a=A, b=B, params=dict(params))
+    table = sweep(
+        fn,
+        {"k": k_list, "eps": eps_list},
+        executor=executor,
+        progress=progress,
+        chunksize=chunksize,
+    )
+    if "relation" not in table:  # every point failed as a whole (a worker lost ...)
+        table = table.drop(columns="value")
+        for column in ("a_refines_b", "b_refines_a", "relation", "reason"):
+            table.insert(
+                len(table.columns) - 1, column, pd.Series([None] * len(table), dtype=object)
+            )
+        table["relation"] = "undecided"
+    return table
