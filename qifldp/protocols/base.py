@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..symmetric import SymmetricChannel
 
 __all__ = [
+    "Frozen",
     "Protocol",
     "ClosedForm",
     "size_alternative",
@@ -90,7 +91,48 @@ def refuse_unknown(
         raise error(message(", ".join(unknown)))
 
 
-class Protocol(abc.ABC):
+class Frozen:
+    """A value object: attributes set once, then frozen; equal and hashed by ``_key()``.
+
+    Subclasses (the protocol objects) set their slots with ``object.__setattr__``
+    in ``__init__`` and define ``_key()``; two objects are equal when they are of the
+    same type with equal keys.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> P = q.protocol("grr", 3, 1.0)
+    >>> P == q.protocol("grr", 3, 1.0), hash(P) == hash(q.protocol("grr", 3, 1.0))
+    (True, True)
+    >>> P.k = 4
+    Traceback (most recent call last):
+    ...
+    AttributeError: GRR is frozen: cannot set 'k' (build a new one)
+    """
+
+    __slots__ = ()
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        msg = f"{type(self).__name__} is frozen: cannot set {attr!r} (build a new one)"
+        raise AttributeError(msg)
+
+    def __delattr__(self, attr: str) -> None:
+        msg = f"{type(self).__name__} is frozen: cannot delete {attr!r}"
+        raise AttributeError(msg)
+
+    def _key(self) -> tuple:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Frozen):
+            return NotImplemented
+        return type(self) is type(other) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
+class Protocol(Frozen, abc.ABC):
     """A frequency oracle with fixed parameters: frozen, hashable, equal by name and parameters.
 
     Build one with :func:`qifldp.protocol` (or a family class: :class:`~qifldp.protocols.GRR`,
@@ -158,24 +200,8 @@ class Protocol(abc.ABC):
         object.__setattr__(self, "_args", dict(args))
         object.__setattr__(self, "_log", tuple(log))
 
-    def __setattr__(self, attr: str, value: Any) -> None:
-        msg = f"{type(self).__name__} is frozen: cannot set {attr!r} (build a new protocol)"
-        raise AttributeError(msg)
-
-    def __delattr__(self, attr: str) -> None:
-        msg = f"{type(self).__name__} is frozen: cannot delete {attr!r}"
-        raise AttributeError(msg)
-
     def _key(self) -> tuple:
         return (self._name, self._k, self._eps, tuple(self._params.items()))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Protocol):
-            return NotImplemented
-        return type(self) is type(other) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{key}={value!r}" for key, value in self._args.items())

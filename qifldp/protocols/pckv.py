@@ -22,7 +22,8 @@ import numpy as np
 
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
-from ..validation import _real, check_bool, check_eps, check_int
+from ..validation import check_bool, check_choice, check_eps, check_int, check_real
+from .base import Frozen
 from .keyvalue import pckv_epsilon, pckv_grr, pckv_ue
 
 __all__ = ["pckv_allocation", "PCKV"]
@@ -36,12 +37,9 @@ _COMPOSITION_SLACK = 1e-12
 
 def _check_mechanism(mechanism: Any) -> str:
     if not isinstance(mechanism, str):
-        msg = f"mechanism must be the string 'ue' or 'grr', got {type(mechanism).__name__}"
+        msg = f"mechanism must be 'ue' or 'grr' (a str), got {type(mechanism).__name__}"
         raise InputTypeError(msg)
-    if mechanism not in _MECHANISMS:
-        msg = f"mechanism must be 'ue' (PCKV-UE) or 'grr' (PCKV-GRR), got {mechanism!r}"
-        raise ParameterError(msg)
-    return mechanism
+    return check_choice("mechanism", mechanism, _MECHANISMS)  # PCKV-UE or PCKV-GRR
 
 
 def _check_positive_eps(value: Any, name: str) -> float:
@@ -127,7 +125,7 @@ def _key_probabilities(mechanism: str, d: int, ell: int, eps1: float) -> tuple[f
     return a, (1.0 - a) / (n - 1)
 
 
-class PCKV:
+class PCKV(Frozen):
     """PCKV, frozen: allocation, client (Algorithms 1-3) and server (Algorithm 4).
 
     Parameters
@@ -230,24 +228,8 @@ class PCKV:
             object.__setattr__(self, attr, value)
 
     # ------------------------------------------------------------------ frozen object
-    def __setattr__(self, attr: str, value: Any) -> None:
-        msg = f"PCKV is frozen: cannot set {attr!r} (build a new PCKV)"
-        raise AttributeError(msg)
-
-    def __delattr__(self, attr: str) -> None:
-        msg = f"PCKV is frozen: cannot delete {attr!r}"
-        raise AttributeError(msg)
-
     def _key(self) -> tuple:
         return (self._d, self._eps, self._ell, self._mechanism, self._eps1, self._eps2)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PCKV):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return (
@@ -382,7 +364,7 @@ class PCKV:
             raise ParameterError(msg)
         for kind in set(map(type, raw_values)):
             if issubclass(kind, (bool, np.bool_)) or not issubclass(kind, numbers.Real):
-                _real("data's values", next(v for v in raw_values if type(v) is kind))
+                check_real("data's values", next(v for v in raw_values if type(v) is kind))
         values = np.array(raw_values, dtype=np.float64)
         if values.size and not (np.all(values >= -1.0) and np.all(values <= 1.0)):
             bad_value = values[~((values >= -1.0) & (values <= 1.0))][0]

@@ -24,6 +24,7 @@ from ..errors import InputTypeError, ParameterError
 from ..operators import hidden_choice
 from ..priors import as_prior
 from ..validation import check_choice, check_eps
+from .base import Frozen
 from .grr import GRR
 from .multidim import _amplified_eps, _attribute_wise, _call, _check_ks, _guard
 from .ue import UE
@@ -55,7 +56,7 @@ def _check_priors(priors: Any, ks: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     )
 
 
-class RSFD:
+class RSFD(Frozen):
     """RS+FD / RS+RFD over attribute tuples: a frozen protocol object.
 
     Build one with :func:`rsfd` or :func:`rsrfd`.
@@ -133,23 +134,9 @@ class RSFD:
         ):
             object.__setattr__(self, name, value)
 
-    def __setattr__(self, attr: str, value: Any) -> None:
-        msg = f"{type(self).__name__} is frozen: cannot set {attr!r}"
-        raise AttributeError(msg)
-
-    def __delattr__(self, attr: str) -> None:
-        msg = f"{type(self).__name__} is frozen: cannot delete {attr!r}"
-        raise AttributeError(msg)
-
     def _key(self) -> tuple:
         priors = tuple(tuple(p.tolist()) for p in self._priors) if self._rfd else None
         return (self._ks, self._eps, self._randomizer, priors)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RSFD) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         if self._rfd:
