@@ -108,6 +108,7 @@ from .protocols import GRR, LH, SS, THE, UE, Protocol, protocol
 from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
 from .protocols.multidim import rsfd_grr, smp, spl
 from .protocols.pckv import PCKV, pckv_allocation
+from .protocols.privkvm import PrivKVM, keyvalue_mse  # key-value baseline and MSE
 from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
 from .refinement.families import FamilyResult, check_refinement_family
 from .refinement.fdp import (
@@ -352,4 +353,6 @@ __all__ = [
     "PCKV",
     "sweep",
     "comparability_map",
+    "PrivKVM",
+    "keyvalue_mse",
 ]

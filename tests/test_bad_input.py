@@ -442,6 +442,11 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.pckv_ue": ((2, 1.0, 0.5), {"ell": 1}),
         "qifldp.pckv_allocation": ((1.0,), {"ell": 2, "mechanism": "grr"}),
         "qifldp.PCKV": ((3, 1.0), {"ell": 2, "mechanism": "ue", "eps1": 0.5, "eps2": 0.4}),
+        "qifldp.PrivKVM": ((3, 1.0), {"rounds": 2}),
+        "qifldp.keyvalue_mse": (
+            ([{1: 0.5, 2: -0.5}, {3: 0.0}, {}], 3, 1.0),
+            {"ell": 2, "rounds": 2, "trials": 2, "rng": 0},
+        ),
         "qifldp.rsfd_grr": (([2, 3], 1.0), {}),
         "qifldp.smp": (([2, 3], 1.0), {}),
         "qifldp.spl": (([2, 3], 1.0), {}),
