@@ -509,6 +509,11 @@ def _truth(d: int, lengths: np.ndarray, keys: np.ndarray, values: np.ndarray):
     return held / lengths.size, means
 
 
+def _standard_error(x: np.ndarray) -> float:
+    """The standard error of the mean of x (0 for a single value)."""
+    return float(np.std(x, ddof=1) / math.sqrt(x.size)) if x.size > 1 else 0.0
+
+
 def keyvalue_mse(
     data: Any,
     d: int,
@@ -623,15 +628,14 @@ def keyvalue_mse(
                 f_hat, m_hat = P.estimate(P.sample(data, rng))
                 mse_f[t] = np.mean((f_hat - f_true) ** 2)
                 mse_m[t] = np.mean((m_hat[held] - m_true[held]) ** 2)
-            se = (lambda x: float(np.std(x, ddof=1) / math.sqrt(trials))) if trials > 1 else None
             rows.append(
                 {
                     "eps": e,
                     "protocol": name,
                     "mse_frequency": float(mse_f.mean()),
                     "mse_mean": float(mse_m.mean()),
-                    "se_frequency": se(mse_f) if se else 0.0,
-                    "se_mean": se(mse_m) if se else 0.0,
+                    "se_frequency": _standard_error(mse_f),
+                    "se_mean": _standard_error(mse_m),
                 }
             )
     return pd.DataFrame(rows)
