@@ -32,12 +32,17 @@ from ..mechanisms import grr
 from ..operators import cascade, parallel
 from ..validation import check_bool, check_eps, check_int, check_real
 from .base import Frozen
+from .params import grr_probabilities
 from .pckv import PCKV
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["PrivKVM", "keyvalue_mse"]
+
+#: PrivKVM's naive split (Theorem 1): the key's share of eps (its round 1); the value
+#: gets the rest, spread evenly over the rounds.
+_KEY_SHARE: float = 0.5
 
 #: The largest number of rounds accepted (each round is one interaction with every user).
 MAX_ROUNDS: int = 1000
@@ -167,15 +172,18 @@ class PrivKVM(Frozen):
         d = check_int("d", d, minimum=1)
         eps = _check_positive_eps(eps, "eps")
         rounds = check_int("rounds", rounds, minimum=1, maximum=MAX_ROUNDS)
-        eps1, eps2 = eps / 2.0, eps / (2.0 * rounds)
-        gain1, gain2 = math.tanh(eps1 / 2.0), math.tanh(eps2 / 2.0)  # 2 p - 1
+        eps1, eps2 = _KEY_SHARE * eps, (1.0 - _KEY_SHARE) * eps / rounds
+        # randomized response on a bit (GRR over two values): keep w.p. p, flip w.p. q
+        p1, q1 = grr_probabilities(2, eps1)
+        p2, q2 = grr_probabilities(2, eps2)
+        gain1, gain2 = p1 - q1, p2 - q2  # 2 p - 1
         if gain2 <= 0.0:
             msg = (
                 f"eps / (2 rounds) = {eps2} is too small: the value perturbation's "
-                "2 p2 - 1 = tanh(eps / (4 rounds)) rounds to 0; use a larger eps or fewer rounds"
+                "2 p2 - 1 rounds to 0; use a larger eps or fewer rounds"
             )
             raise ParameterError(msg)
-        params = {"p1": (1.0 + gain1) / 2.0, "p2": (1.0 + gain2) / 2.0}
+        params = {"p1": p1, "p2": p2}
         for attr, value in (
             ("_d", d),
             ("_eps", eps),
@@ -238,7 +246,7 @@ class PrivKVM(Frozen):
         >>> PrivKVM(4, 1.0).eps1
         0.5
         """
-        return self._eps / 2.0
+        return _KEY_SHARE * self._eps
 
     @property
     def eps2(self) -> float:
@@ -249,7 +257,7 @@ class PrivKVM(Frozen):
         >>> PrivKVM(4, 1.0, rounds=4).eps2
         0.125
         """
-        return self._eps / (2.0 * self._rounds)
+        return (1.0 - _KEY_SHARE) * self._eps / self._rounds
 
     @property
     def params(self) -> dict[str, float]:
