@@ -769,7 +769,7 @@ def load_categorical_csv(
     except UnicodeDecodeError as exc:
         msg = f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
         raise ParameterError(msg) from None
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
     header: list[str] | None = None
     header_line = 0
     for row in reader:
