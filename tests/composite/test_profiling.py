@@ -197,3 +197,22 @@ def test_bad_input_is_named():
         q.survey_profiles("abc", 1.0)
     with pytest.raises(ParameterError, match="metric"):
         q.survey_sets(3, 2, "sometimes")
+
+
+def test_audit_entries_on_surveys():
+    from qifldp import audit as A
+
+    r = {c.key: c for c in A.audit(["risks.surveys_decrease", "risks.fig1_non_uniform"])}
+    assert r["risks.surveys_decrease"].verdict == A.CONDITIONAL
+    # the whole-profile accuracy grows with the surveys (brute force, independent)
+    ks = (3, 2, 4)
+    whole = [_brute(ks, 1.0, "grr", s, "uniform") for s in (1, 2, 3)]
+    assert whole[0] < whole[1] < whole[2]
+    assert f"{whole[1]:.5f}" in r["risks.surveys_decrease"].details
+    assert r["risks.fig1_non_uniform"].verdict == A.CONFIRMED
+    # at d = 2, surveys = 2: ACC^NU / ACC^U = 1/2 + (1/(a1 k1) + 1/(a0 k0)) / 4 > d!/d^d
+    a0, a1 = _acc_grr(2, 2.0), _acc_grr(3, 2.0)
+    ratio = q.profiling_accuracy((2, 3), 2.0, metric="non-uniform") / q.profiling_accuracy(
+        (2, 3), 2.0
+    )
+    assert ratio == pytest.approx(0.5 + (1 / (a1 * 3) + 1 / (a0 * 2)) / 4, rel=1e-12)
