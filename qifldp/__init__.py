@@ -170,6 +170,7 @@ from .simulation import (
     sample_the,
     sample_ue,
     simulate_attack,
+    synthetic_distribution,
     synthetic_population,
     variance_grr,
     variance_inversion,
@@ -380,4 +381,5 @@ __all__ = [
     "CategoricalTable",
     "load_categorical_csv",
     "synthetic_population",
+    "synthetic_distribution",
 ]

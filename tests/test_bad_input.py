@@ -581,6 +581,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
             {"known": [1], "ks": (2, 3)},
         ),
         "qifldp.synthetic_population": ((10, (3, 4)), {"s": 1.0, "rho": 0.5, "rng": 0}),
+        "qifldp.synthetic_distribution": (((3, 4),), {"s": 1.0, "rho": 0.5}),
         "qifldp.load_categorical_csv": (
             (census_file,),
             {"columns": ["sex", "race"], "delimiter": ",", "missing": "drop", "na_values": ["?"]},

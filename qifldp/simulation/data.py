@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import math
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,6 +26,9 @@ __all__ = [
     "zipf_data",
     "zipf_transactions",
     "synthetic_population",
+    "synthetic_distribution",
+    "MAX_DISTRIBUTION_RHO",
+    "QUADRATURE_NODES",
     "CategoricalTable",
     "load_categorical_csv",
 ]
@@ -639,6 +643,87 @@ def synthetic_population(
         cdf /= cdf[-1]
         out[:, j] = np.minimum(np.searchsorted(cdf, ndtr(z), side="right"), k - 1)
     return out
+
+
+#: Gauss-Hermite nodes of :func:`synthetic_distribution` (the integral over the latent factor).
+QUADRATURE_NODES: int = 96
+#: The largest rho of :func:`synthetic_distribution`: beyond it the integrand's transitions
+#: (width ~ sqrt((1 - rho) / rho)) are too sharp for the quadrature.
+MAX_DISTRIBUTION_RHO: float = 0.9
+
+
+def synthetic_distribution(ks: Any, s: float = 1.0, rho: float = 0.5) -> np.ndarray:
+    """The joint distribution of :func:`synthetic_population`'s tuples, computed.
+
+    Parameters
+    ----------
+    ks, s
+        As in :func:`synthetic_population`.
+    rho : float
+        As in :func:`synthetic_population`, at most :data:`MAX_DISTRIBUTION_RHO`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (Π k_j,)
+        Pr(x) for the tuples x in lexicographic order (``itertools.product``), the
+        order of the inputs of the multidimensional channels; usable as their prior.
+
+    Raises
+    ------
+    ParameterError, InputTypeError
+        As :func:`synthetic_population`; rho above :data:`MAX_DISTRIBUTION_RHO`.
+    SizeError
+        Π k_j probabilities beyond the simulation memory budget.
+
+    Notes
+    -----
+    Given the copula's latent factor g_0 = g the attributes are independent, with
+    Pr(x_j = v | g) = Φ((Φ^-1(c_v) − sqrt(rho) g) / sqrt(1 − rho)) − (the same at
+    c_{v−1}), c the Zipf CDF; Pr(x) = E_g Π_j Pr(x_j | g), integrated by
+    Gauss-Hermite quadrature with :data:`QUADRATURE_NODES` nodes: agreement with
+    the bivariate normal CDF to ~1e-16 at rho = 0.5 and ~3e-7 at rho = 0.9 (the
+    limit). The marginals are the Zipf probabilities to ~1e-9.
+    O(QUADRATURE_NODES Π k_j).
+
+    Examples
+    --------
+    >>> p = synthetic_distribution((2, 2), s=1.0, rho=0.0)  # independent Zipf(2) = (2/3, 1/3)
+    >>> p.round(6).tolist()
+    [0.444444, 0.222222, 0.222222, 0.111111]
+    """
+    from scipy.special import ndtr, ndtri
+
+    ks = _check_domains(ks)
+    s = _check_exponent(s)
+    rho = check_real("rho", rho, minimum=0.0)
+    if rho > MAX_DISTRIBUTION_RHO:
+        msg = (
+            f"rho must lie in [0, {MAX_DISTRIBUTION_RHO}] for the computed distribution (the "
+            f"quadrature is not accurate beyond), got {rho}; sample synthetic_population instead"
+        )
+        raise ParameterError(msg)
+    n_cells = float(np.prod(np.array(ks, dtype=np.float64)))
+    check_memory(
+        n_cells * 2, 8, f"synthetic_distribution(ks with {n_cells:.3g} tuples)", "smaller ks"
+    )
+    nodes, weights = np.polynomial.hermite_e.hermegauss(QUADRATURE_NODES)
+    weights = weights / weights.sum()
+    out = np.zeros(int(n_cells))
+    per_attr = []
+    for k in ks:
+        cdf = np.cumsum(zipf_probabilities(k, s))
+        cdf /= cdf[-1]
+        with np.errstate(divide="ignore"):
+            cuts = ndtri(np.clip(cdf[:-1], 0.0, 1.0))  # the k - 1 inner cut points
+        z = (cuts[None, :] - math.sqrt(rho) * nodes[:, None]) / math.sqrt(1.0 - rho)
+        F = np.concatenate([np.zeros((nodes.size, 1)), ndtr(z), np.ones((nodes.size, 1))], axis=1)
+        per_attr.append(np.diff(F, axis=1))  # (nodes, k): Pr(x_j = v | g)
+    for i, w in enumerate(weights):
+        joint = per_attr[0][i]
+        for P in per_attr[1:]:
+            joint = np.multiply.outer(joint, P[i]).ravel()
+        out += w * joint
+    return out / out.sum()
 
 
 @dataclass(frozen=True, eq=False)

@@ -216,3 +216,17 @@ def test_audit_entries_on_surveys():
         (2, 3), 2.0
     )
     assert ratio == pytest.approx(0.5 + (1 / (a1 * 3) + 1 / (a0 * 2)) / 4, rel=1e-12)
+
+
+def test_exact_on_the_correlated_population_bounds_the_simulation():
+    ks, eps, n = (4, 3, 3), 2.0, 40_000
+    prior = q.synthetic_distribution(ks, s=1.0, rho=0.6)
+    for metric, surveys in [("uniform", 2), ("non-uniform", 3)]:
+        exact = q.profiling_accuracy(ks, eps, "grr", surveys, metric, method="exact", prior=prior)
+        assert exact == pytest.approx(_brute(ks, eps, "grr", surveys, metric, prior), rel=1e-10)
+        X = q.synthetic_population(n, ks, s=1.0, rho=0.6, rng=4)
+        r = q.simulate_profiling(X, eps, "grr", surveys, metric, ks=ks, rng=5)
+        # the plausible-deniability attacker ignores the prior: never above the Bayes value
+        assert r.rate < exact + 4 * math.sqrt(exact * (1 - exact) / n)
+        # the skewed, correlated prior helps the Bayes adversary beyond the uniform case
+        assert exact > q.profiling_accuracy(ks, eps, "grr", surveys, metric)

@@ -137,3 +137,25 @@ def test_loader_errors_name_line_and_column(tmp_path):
         q.load_categorical_csv(f, delimiter=",,")
     with pytest.raises(FileNotFoundError):
         q.load_categorical_csv(tmp_path / "absent.csv")
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.5, 0.9])
+def test_distribution_marginals_and_copula_cell(rho):
+    ks, s = (6, 4, 3), 1.2
+    p = q.synthetic_distribution(ks, s=s, rho=rho).reshape(ks)
+    assert p.sum() == pytest.approx(1.0) and (p >= 0).all()
+    assert p.sum(axis=(1, 2)) == pytest.approx(_zipf(6, s), abs=1e-9)
+    assert p.sum(axis=(0, 1)) == pytest.approx(_zipf(3, s), abs=1e-9)
+    c0, c1 = np.cumsum(_zipf(6, s)), np.cumsum(_zipf(4, s))
+    want = multivariate_normal([0, 0], [[1, rho], [rho, 1]]).cdf([norm.ppf(c0[0]), norm.ppf(c1[0])])
+    assert p[0, 0, :].sum() == pytest.approx(want, abs=1e-6)
+
+
+def test_distribution_is_that_of_the_population():
+    ks, n = (4, 3, 3), 200_000
+    p = q.synthetic_distribution(ks, s=1.0, rho=0.6)
+    X = q.synthetic_population(n, ks, s=1.0, rho=0.6, rng=21)
+    f = np.bincount(np.ravel_multi_index(X.T, ks), minlength=p.size) / n
+    assert np.all(np.abs(f - p) < 4 * np.sqrt(p * (1 - p) / n) + 1e-12)
+    with pytest.raises(ParameterError, match="rho"):
+        q.synthetic_distribution(ks, rho=0.95)
