@@ -130,6 +130,7 @@ NOT_SWEPT: dict[str, str] = {
     "qifldp.audit.registered": "no arguments: the registry of audit claims",
     "qifldp.Protocol": "abstract base class of the protocol objects; its families are swept",
     "qifldp.protocols.ClosedForm": "abstract base class of the closed forms (families swept)",
+    "qifldp.Reidentification": "result record of reidentification_accuracy",
 }
 
 
@@ -272,6 +273,8 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
     channel_file = figures / "channel.json"
     pool = concurrent.futures.ThreadPoolExecutor(2)
     q.write_channel(C, channel_file)
+    census_file = figures / "census.csv"
+    census_file.write_text("age,sex,race\n39, Male, White\n50, Female, ?\n28, Female, Black\n")
     v = {
         # core
         "qifldp.Channel": (([[0.5, 0.5], [0.25, 0.75]],), {}),
@@ -558,6 +561,39 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.comparability_map": (
             ("grr", "ss", [3], [1.0]),
             {"executor": pool, "progress": False},
+        ),  # profiling, re-identification, census data (issue 11)
+        "qifldp.survey_sets": ((3, 2), {"metric": "non-uniform"}),
+        "qifldp.profiling_accuracy": (
+            ((2, 3), 1.0, "grr", 2, "uniform"),
+            {"method": "exact", "prior": [0.1, 0.2, 0.1, 0.2, 0.3, 0.1]},
+        ),
+        "qifldp.profiling_channel": (((2, 3), 1.0, "oue", 2, "non-uniform"), {}),
+        "qifldp.survey_profiles": (
+            ([[0, 1], [1, 2]], 1.0, "ss", 1, "uniform"),
+            {"ks": (2, 3), "rng": 0},
+        ),
+        "qifldp.simulate_profiling": (
+            ([[0, 1], [1, 2]], 1.0, "grr", 2, "non-uniform"),
+            {"ks": (2, 3), "rng": 0},
+        ),
+        "qifldp.profiling_curves": (((7, 5), [1.0, 2.0], ["grr", "ss"]), {"surveys": 2}),
+        "qifldp.reidentification_accuracy": (
+            ([[0, 1], [1, 2], [1, 1]], 1.0, "grr", 2, "uniform"),
+            {"known": [0, 1], "top_k": [1, 2], "ks": (2, 3), "targets": 3, "rng": 0},
+        ),
+        "qifldp.reidentification_bayes": (
+            ([[0, 1], [1, 2], [1, 1]], 1.0, "oue", 2, "non-uniform"),
+            {"known": [1], "ks": (2, 3)},
+        ),
+        "qifldp.synthetic_population": ((10, (3, 4)), {"s": 1.0, "rho": 0.5, "rng": 0}),
+        "qifldp.synthetic_distribution": (((3, 4),), {"s": 1.0, "rho": 0.5}),
+        "qifldp.load_categorical_csv": (
+            (census_file,),
+            {"columns": ["sex", "race"], "delimiter": ",", "missing": "drop", "na_values": ["?"]},
+        ),
+        "qifldp.CategoricalTable": (
+            (np.array([[0, 1], [1, 0]]), ("a", "b"), (("x", "y"), ("u", "v"))),
+            {},
         ),
     }
     T.to_lists()  # the fixture transactions are valid
