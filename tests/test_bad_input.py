@@ -63,6 +63,7 @@ MODULES = (
     "qifldp.protocols.keyvalue",
     "qifldp.protocols.multidim",
     "qifldp.protocols.rsfd",
+    "qifldp.protocols.splsmp",
     "qifldp.refinement.graph",
     "qifldp.audit",
     "qifldp.reproduce",
@@ -130,6 +131,8 @@ NOT_SWEPT: dict[str, str] = {
     "qifldp.audit.registered": "no arguments: the registry of audit claims",
     "qifldp.Protocol": "abstract base class of the protocol objects; its families are swept",
     "qifldp.protocols.ClosedForm": "abstract base class of the closed forms (families swept)",
+    "qifldp.protocols.splsmp.SMPReports": "result record of SMP.sample",
+    "qifldp.protocols.splsmp.MultidimEpsilon": "result record of multidim_epsilon",
 }
 
 
@@ -448,6 +451,11 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.rsfd": (([2, 3], 1.0), {"randomizer": "oue-r"}),
         "qifldp.rsrfd": (([2, 3], 1.0, [[0.5, 0.5], [0.2, 0.3, 0.5]]), {"randomizer": "grr"}),
         "qifldp.protocols.rsfd.RSFD": (([2, 3], 1.0), {"randomizer": "sue-z", "priors": None}),
+        "qifldp.spl_protocol": (([2, 3], 1.0), {"oracle": ["grr", "oue"]}),
+        "qifldp.smp_protocol": (([2, 3], 1.0), {"oracle": "olh"}),
+        "qifldp.multidim_epsilon": ((q.spl([2, 2], 1.0),), {}),
+        "qifldp.protocols.splsmp.SPL": (([2, 3], 1.0), {"oracle": "sue"}),
+        "qifldp.protocols.splsmp.SMP": (([2, 3], 1.0), {"oracle": "ss"}),
         "qifldp.attribute_inference_accuracy": (
             (q.rsfd([2, 3], 1.0),),
             {"prior": [0.5, 0.1, 0.1, 0.1, 0.1, 0.1]},
