@@ -414,6 +414,106 @@ class RSFD(Frozen):
             out.append(f)
         return out
 
+    def variance(self, n: int, f: Any = None) -> list[np.ndarray]:
+        """The variance of each estimated frequency (:meth:`estimate`) for n users.
+
+        Parameters
+        ----------
+        n : int
+            Number of users, ``n >= 1``.
+        f : sequence of array_like, optional
+            The data's per-attribute frequencies (array j of length k_j); None gives
+            each value's variance at frequency 0.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            d arrays, array j of length k_j.
+
+        Raises
+        ------
+        ParameterError, InputTypeError
+            eps = 0, bad ``n`` or ``f``.
+
+        Notes
+        -----
+        Derived here (the papers state the estimators, not their variances). Whether a
+        user's report supports v (reports v for GRR, has bit v set for UE) is a
+        Bernoulli draw, independent across users, with probability r1 if the user's
+        value is v and r0 otherwise; with p, q the randomizer's parameters at eps' and
+        pi the fake prior (uniform for RS+FD):
+
+        - GRR: r1 = (p + (d - 1) pi(v)) / d, r0 = (q + (d - 1) pi(v)) / d;
+        - UE-z: r1 = (p + (d - 1) q) / d, r0 = q;
+        - UE-r: with s = pi(v) p + (1 - pi(v)) q, r1 = (p + (d - 1) s) / d,
+          r0 = (q + (d - 1) s) / d.
+
+        Every estimator is d c(v) / (p - q) plus a constant, so
+        Var = d^2 [f r1 (1 - r1) + (1 - f) r0 (1 - r0)] / (n (p - q)^2). O(Σ k_j).
+
+        Examples
+        --------
+        >>> import math
+        >>> v = rsfd([2, 2], math.log(2)).variance(100)  # eps' = ln 3: p = 3/4, q = 1/4
+        >>> round(float(v[0][0]), 12)  # r0 = 3/8: 4 (3/8)(5/8) / (100 (1/2)^2)
+        0.0375
+        """
+        from ..simulation.util import check_n
+        from .splsmp import check_frequencies
+
+        n = check_n(n)
+        fs = check_frequencies(f, self._ks)
+        if self._eps == 0.0:
+            msg = "eps must be > 0 for the estimator's variance (at eps = 0, p = q)"
+            raise ParameterError(msg)
+        d = len(self._ks)
+        out = []
+        for j, fj in enumerate(fs):
+            p, q = self._oracles[j].params["p"], self._oracles[j].params["q"]
+            pi = self._priors[j]
+            if self._randomizer == "grr":
+                r1, r0 = (p + (d - 1) * pi) / d, (q + (d - 1) * pi) / d
+            elif self._randomizer.endswith("-z"):
+                r1, r0 = np.full_like(pi, (p + (d - 1) * q) / d), np.full_like(pi, q)
+            else:
+                s = pi * p + (1 - pi) * q
+                r1, r0 = (p + (d - 1) * s) / d, (q + (d - 1) * s) / d
+            fv = np.zeros_like(pi) if fj is None else fj
+            var = fv * r1 * (1 - r1) + (1 - fv) * r0 * (1 - r0)
+            out.append(d * d * var / (n * (p - q) ** 2))
+        return out
+
+    def ldp_epsilon(self) -> Any:
+        """The true LDP epsilon of :meth:`channel`: over all tuples and one-attribute neighbours.
+
+        Returns
+        -------
+        MultidimEpsilon
+            ``(tuples, one_attribute)`` (:func:`qifldp.multidim_epsilon`).
+
+        Raises
+        ------
+        SizeError
+            The channel is too large to enumerate.
+
+        Notes
+        -----
+        The paper claims eps-LDP by amplification: the sampled attribute gets eps'.
+        On the channel (tests/composite pin the numbers): over all tuples the epsilon
+        is eps' for GRR, not eps; over one-attribute neighbours it is eps for GRR with
+        equal domain sizes and above eps for unequal ones.
+
+        Examples
+        --------
+        >>> import math
+        >>> e = rsfd([3, 3], 1.0).ldp_epsilon()
+        >>> round(e.one_attribute, 9), round(e.tuples, 9) == round(math.log(2 * math.e - 1), 9)
+        (1.0, True)
+        """
+        from .splsmp import multidim_epsilon
+
+        return multidim_epsilon(self.channel())
+
     # -- the attribute-inference attack --------------------------------------------
     def _joint_sampled(self, prior: np.ndarray) -> np.ndarray:
         """Pr(j, y) for j the sampled attribute and y the report: shape (d, |Y|)."""

@@ -154,8 +154,16 @@ def _check_tuples(tuples: Any, ks: tuple[int, ...]) -> np.ndarray:
     return np.stack(cols, axis=1)
 
 
-def _check_f(f: Any, ks: tuple[int, ...]) -> list[Any]:
-    """Per-attribute true frequencies (None: each entry None)."""
+def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
+    """Per-attribute true frequencies: array j of length k_j in [0, 1] (None: each None).
+
+    Examples
+    --------
+    >>> check_frequencies([[0.5, 0.5], [0, 1, 0]], (2, 3))[1].tolist()
+    [0.0, 1.0, 0.0]
+    """
+    from ..validation import as_real_array
+
     if f is None:
         return [None] * len(ks)
     if isinstance(f, (str, bytes, Mapping, np.ndarray)) or not isinstance(f, Iterable):
@@ -168,12 +176,17 @@ def _check_f(f: Any, ks: tuple[int, ...]) -> list[Any]:
     if len(fs) != len(ks):
         msg = f"f must hold one frequency array per attribute ({len(ks)}), got {len(fs)}"
         raise ParameterError(msg)
-    return fs
-
-
-def _as_float(name: str, value: Any) -> np.ndarray:
-    """A validated frequency array (already accepted by an oracle's variance) as floats."""
-    return np.asarray(value, dtype=np.float64)
+    out: list[np.ndarray | None] = []
+    for j, (fj, k) in enumerate(zip(fs, ks, strict=True)):
+        arr = as_real_array(f"f[{j}]", fj, ndim=1)
+        if arr.shape != (k,):
+            msg = f"f[{j}] must have length k_{j} = {k}, got {arr.size}"
+            raise ParameterError(msg)
+        if arr.size and (arr.min() < 0 or arr.max() > 1):
+            msg = f"f[{j}] must hold frequencies in [0, 1]"
+            raise ParameterError(msg)
+        out.append(arr)
+    return out
 
 
 class _Multidim(Frozen):
@@ -435,7 +448,7 @@ class SPL(_Multidim):
         >>> round(float(v[0][0]), 12)  # (3/16) / (100 (1/2)^2)
         0.0075
         """
-        fs = _check_f(f, self._ks)
+        fs = check_frequencies(f, self._ks)
         out = []
         for o, fj in zip(self._oracles, fs, strict=True):
             v = o.variance(n, fj)
@@ -659,12 +672,12 @@ class SMP(_Multidim):
         from ..simulation.util import check_n
 
         n = check_n(n)
-        fs = _check_f(f, self._ks)
+        fs = check_frequencies(f, self._ks)
         inv = _expected_inverse(n, len(self._ks))
         out = []
         for o, fj in zip(self._oracles, fs, strict=True):
             a = np.broadcast_to(np.asarray(o.variance(1, fj), dtype=np.float64), (o.k,))
-            b = np.zeros(o.k) if fj is None else _as_float("f", fj) * (1 - _as_float("f", fj))
+            b = np.zeros(o.k) if fj is None else fj * (1 - fj)
             if n == 1:
                 out.append(a * inv)
             else:
