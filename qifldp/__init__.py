@@ -109,6 +109,7 @@ from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
 from .protocols.multidim import rsfd_grr, smp, spl
 from .protocols.pckv import PCKV, pckv_allocation
 from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
+from .protocols.rsfd_attack import attribute_inference_comparison
 from .protocols.splsmp import multidim_epsilon, smp_protocol, spl_protocol
 from .refinement.families import FamilyResult, check_refinement_family
 from .refinement.fdp import (
@@ -356,4 +357,5 @@ __all__ = [
     "spl_protocol",
     "smp_protocol",
     "multidim_epsilon",
+    "attribute_inference_comparison",
 ]

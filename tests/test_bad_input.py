@@ -64,6 +64,7 @@ MODULES = (
     "qifldp.protocols.multidim",
     "qifldp.protocols.rsfd",
     "qifldp.protocols.splsmp",
+    "qifldp.protocols.rsfd_attack",
     "qifldp.refinement.graph",
     "qifldp.audit",
     "qifldp.reproduce",
@@ -456,6 +457,10 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.multidim_epsilon": ((q.spl([2, 2], 1.0),), {}),
         "qifldp.protocols.splsmp.SPL": (([2, 3], 1.0), {"oracle": "sue"}),
         "qifldp.protocols.splsmp.SMP": (([2, 3], 1.0), {"oracle": "ss"}),
+        "qifldp.attribute_inference_comparison": (
+            (q.rsfd([2, 3], 1.0, "oue-z"),),
+            {"marginals": [[0.5, 0.5], [0.2, 0.3, 0.5]], "n": 200, "known": 0.3, "rng": 0},
+        ),
         "qifldp.attribute_inference_accuracy": (
             (q.rsfd([2, 3], 1.0),),
             {"prior": [0.5, 0.1, 0.1, 0.1, 0.1, 0.1]},

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..channel import Channel, check_size
+from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
 from ..operators import hidden_choice
 from ..priors import as_prior
@@ -617,7 +617,7 @@ def rsrfd(ks: Any, eps: float, priors: Any, randomizer: str = "grr") -> RSFD:
     return RSFD(ks, eps, randomizer, priors)
 
 
-def attribute_inference_accuracy(P: Any, prior: Any = None) -> float:
+def attribute_inference_accuracy(P: Any, prior: Any = None, marginals: Any = None) -> float:
     """The exact Bayes-optimal probability of guessing the sampled attribute from one report.
 
     Parameters
@@ -627,6 +627,9 @@ def attribute_inference_accuracy(P: Any, prior: Any = None) -> float:
     prior : array_like, optional
         The distribution of the user's tuple over the Π k_j tuples in lexicographic
         order (the population's joint distribution); None means uniform.
+    marginals : sequence of array_like, optional
+        Instead of ``prior``: the population's per-attribute marginals (array j of
+        length k_j, summing to 1); only these matter.
 
     Returns
     -------
@@ -636,32 +639,50 @@ def attribute_inference_accuracy(P: Any, prior: Any = None) -> float:
     Raises
     ------
     InputTypeError
-        ``P`` not an RSFD protocol.
+        ``P`` not an RSFD protocol; both ``prior`` and ``marginals`` given.
     PriorError
-        A bad ``prior``.
+        A bad ``prior`` or marginal.
     SizeError
-        The report space times d above :data:`qifldp.channel.MAX_ENTRIES`.
+        UE: one attribute's lumped statistic above
+        :data:`qifldp.protocols.rsfd_attack.MAX_LUMPED_STATES` states (marginals with
+        many distinct values on a large domain).
 
     Notes
     -----
-    The secret is (tuple x, sampled attribute j), x ~ prior and j uniform; the
-    channel marginalised to j gives Pr(j, y) = (1/d) Σ_x prior(x) C_j[x, y], with
-    C_j the report distribution given j. Since C_j[x, y] = R_j[x_j, y_j]
-    Π_{i != j} F_i[y_i] (R_j the randomizer at eps', F_i the fake-report
-    distribution), Pr(j, y) = (1/d) (m_j R_j)[y_j] Π_{i != j} F_i[y_i] with m_j the
-    prior's marginal on attribute j: only the marginals matter. Cost O(d |Y|), |Y|
-    = Π k_j (GRR) or 2^(Σ k_j) (UE).
+    The secret is (tuple x, sampled attribute j), x ~ prior and j uniform. Given j,
+    C_j[x, y] = R_j[x_j, y_j] Π_{i != j} F_i[y_i] (R_j the randomizer at eps', F_i the
+    fake-report law), so Pr(j, y) = (1/d) (m_j R_j)[y_j] Π_{i != j} F_i[y_i] with m_j the
+    prior's marginal on attribute j: only the marginals matter, and the guess is
+    argmax_j of the likelihood ratio L_j(y_j) = (m_j R_j)[y_j] / F_j[y_j]. That ratio
+    depends on y_j through a sufficient statistic (GRR: the value; UE: the number of
+    bits set in each class of values with equal marginal and fake probability, so
+    k_j + 1 states for uniform marginals), and the reports of the attributes are
+    independent given j, so V is a sum over each attribute's states
+    (:mod:`qifldp.protocols.rsfd_attack`). Exact; ks = (74, 7, 16) with UE (2^97
+    reports) takes milliseconds. Cost O(Σ_j S_j log S_j), S_j the states of attribute j.
 
     Examples
     --------
     >>> import qifldp as q
     >>> round(q.attribute_inference_accuracy(q.rsfd([2, 2], 0.0)), 6)  # eps = 0: a coin
     0.5
+    >>> round(q.attribute_inference_accuracy(q.rsfd([74, 7, 16], 1.0, "oue-z")), 4)
+    0.413
     """
+    from .rsfd_attack import lumped_accuracy
+
     if not isinstance(P, RSFD):
         msg = f"P must be an RS+FD protocol (qifldp.rsfd or qifldp.rsrfd), got {type(P).__name__}"
         raise InputTypeError(msg)
-    n_tuples = math.prod(P.ks)
-    pri = as_prior(prior, n_tuples)
-    check_size(len(P.ks), P._n_outputs(), "the joint of attribute and report")
-    return float(P._joint_sampled(pri).max(axis=0).sum())
+    if marginals is not None:
+        if prior is not None:
+            msg = "give either prior (the joint distribution) or marginals, not both"
+            raise InputTypeError(msg)
+        ms = list(_check_priors(marginals, P.ks))
+    else:
+        n_tuples = math.prod(P.ks)
+        pri = as_prior(prior, n_tuples)
+        joint = pri.reshape(P.ks)
+        d = len(P.ks)
+        ms = [joint.sum(axis=tuple(i for i in range(d) if i != j)) for j in range(d)]
+    return lumped_accuracy(P, ms)
