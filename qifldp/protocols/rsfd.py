@@ -285,6 +285,7 @@ class RSFD(Frozen):
         """
         from ..simulation.util import as_rng
         from ..validation import check_bool
+        from .ue import sample_bits
 
         return_sampled = check_bool("return_sampled", return_sampled)
         xs = self._tuples(tuples)
@@ -296,8 +297,12 @@ class RSFD(Frozen):
             mine = sampled == i
             oracle = self._oracles[i]
             if self._randomizer.endswith("-z"):
-                bits = gen.random((n, k)) < oracle.params["q"]
-                bits[mine] = oracle.sample(xs[mine, i], gen)
+                # every bit ~ Bernoulli(q) (the zero vector perturbed, in cache-sized
+                # blocks), then the sampled attribute's bit x_i redrawn with p
+                p, q = oracle.params["p"], oracle.params["q"]
+                bits = sample_bits(np.zeros(n, dtype=np.int64), k, q, q, gen)
+                rows = np.flatnonzero(mine)
+                bits[rows, xs[rows, i]] = gen.random(rows.size) < p
                 reports.append(bits)
                 continue
             fake_values = gen.choice(k, size=n, p=self._priors[i])

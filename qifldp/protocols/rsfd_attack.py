@@ -149,8 +149,13 @@ def lumped_accuracy(P: RSFD, marginals: list[np.ndarray]) -> float:
             if i == j:
                 continue
             rs, cum = sorted_f[i]
-            side = "left" if i < j else "right"  # ties go to the smaller index
-            win = win * cum[np.searchsorted(rs, r, side=side)]
+            # ties go to the smaller index
+            idx = (
+                np.searchsorted(rs, r, side="left")
+                if i < j
+                else np.searchsorted(rs, r, side="right")
+            )
+            win = win * cum[idx]
         total += float(np.dot(h, win))
     return min(1.0, max(1.0 / d, total / d))
 
@@ -169,7 +174,7 @@ def _fit_naive_bayes(P: RSFD, blocks: list[np.ndarray], labels: np.ndarray) -> t
     d = len(P.ks)
     counts = np.bincount(labels, minlength=d).astype(np.float64)
     log_prior = np.log((counts + 1) / (counts.sum() + d))
-    params = []
+    params: list[tuple[np.ndarray, np.ndarray | None]] = []
     for X in blocks:
         sums = np.stack([X[labels == j].sum(axis=0) for j in range(d)])  # (d, k)
         if P.randomizer == "grr":

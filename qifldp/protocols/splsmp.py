@@ -572,7 +572,7 @@ class SMP(_Multidim):
             o.sample(xs[attributes == j, j], gen) if np.any(attributes == j) else None
             for j, o in enumerate(self._oracles)
         )
-        return SMPReports(attributes.astype(np.int64), reports)
+        return SMPReports(np.asarray(attributes, dtype=np.int64), reports)
 
     def estimate(self, reports: Any) -> list[np.ndarray]:
         """Unbiased per-attribute frequencies: oracle j's estimator on the users who sampled j.
