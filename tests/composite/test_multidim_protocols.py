@@ -210,3 +210,16 @@ def test_bad_input():
         q.spl_protocol([2, 3], 0.0).estimate(S.sample([[0, 1]], rng=0))
     with pytest.raises(ParameterError, match="one frequency array per attribute"):
         S.variance(10, [[0.5, 0.5]])
+
+
+def test_expected_inverse_binomial_sum_and_series(monkeypatch):
+    # E[1/m | m >= 1], m ~ Binomial(n, 1/d): by hand for n = 2, d = 2 (m = 1 w.p. 1/2,
+    # m = 2 w.p. 1/4, given m >= 1: (1/2 * 1 + 1/4 * 1/2) / (3/4) = 5/6); the series
+    # used for huge n agrees with the summed pmf where both run (n = 10^7).
+    from qifldp.protocols import splsmp
+
+    assert splsmp._expected_inverse(2, 2) == pytest.approx(5 / 6, abs=1e-15)
+    summed = splsmp._expected_inverse(10**7, 3)
+    monkeypatch.setattr(splsmp, "_MAX_BINOMIAL_TERMS", 10)
+    assert splsmp._expected_inverse(10**7, 3) == pytest.approx(summed, rel=1e-13)
+    assert splsmp._expected_inverse(10**15, 3) == pytest.approx(3e-15, rel=1e-14)
