@@ -39,20 +39,20 @@ RANDOMIZERS: tuple[str, ...] = ("grr", "sue-z", "oue-z", "sue-r", "oue-r")
 RFD_RANDOMIZERS: tuple[str, ...] = ("grr", "sue-r", "oue-r")
 
 
-def _check_priors(priors: Any, ks: tuple[int, ...]) -> tuple[np.ndarray, ...]:
-    """One prior per attribute (length k_j, non-negative, summing to 1)."""
+def _check_priors(priors: Any, ks: tuple[int, ...], name: str = "priors") -> tuple[np.ndarray, ...]:
+    """One prior per attribute (length k_j, non-negative, summing to 1); errors name ``name``."""
     if isinstance(priors, (str, bytes, Mapping, np.ndarray)) or not isinstance(priors, Iterable):
         msg = (
-            f"priors must be a sequence of {len(ks)} per-attribute priors (one array of "
+            f"{name} must be a sequence of {len(ks)} per-attribute priors (one array of "
             f"length k_j per attribute), got {type(priors).__name__}"
         )
         raise InputTypeError(msg)
     priors = list(priors)
     if len(priors) != len(ks):
-        msg = f"priors must have one prior per attribute ({len(ks)}), got {len(priors)}"
+        msg = f"{name} must have one prior per attribute ({len(ks)}), got {len(priors)}"
         raise ParameterError(msg)
     return tuple(
-        as_prior(p, k, name=f"priors[{j}]") for j, (p, k) in enumerate(zip(priors, ks, strict=True))
+        as_prior(p, k, name=f"{name}[{j}]") for j, (p, k) in enumerate(zip(priors, ks, strict=True))
     )
 
 
@@ -683,7 +683,7 @@ def attribute_inference_accuracy(P: Any, prior: Any = None, marginals: Any = Non
         if prior is not None:
             msg = "give either prior (the joint distribution) or marginals, not both"
             raise InputTypeError(msg)
-        ms = list(_check_priors(marginals, P.ks))
+        ms = list(_check_priors(marginals, P.ks, "marginals"))
     else:
         n_tuples = math.prod(P.ks)
         pri = as_prior(prior, n_tuples)

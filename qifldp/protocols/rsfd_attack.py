@@ -308,7 +308,7 @@ def attribute_inference_comparison(
         population = (
             [np.full(k, 1.0 / k) for k in P.ks]
             if marginals is None
-            else list(_check_priors(marginals, P.ks))
+            else list(_check_priors(marginals, P.ks, "marginals"))
         )
         check_memory(n, 8 * width, "the users' reports and features", "a smaller n")
         xs = np.stack(

@@ -12,6 +12,7 @@ each oracle's own unbiased estimator.
 
 from __future__ import annotations
 
+import abc
 import math
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
@@ -189,7 +190,7 @@ def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
     return out
 
 
-class _Multidim(Frozen):
+class _Multidim(Frozen, abc.ABC):
     """What SPL and SMP share: ks, eps, one oracle per attribute."""
 
     __slots__ = ("_ks", "_eps", "_oracle_names", "_oracles")
@@ -213,8 +214,9 @@ class _Multidim(Frozen):
         object.__setattr__(self, "_oracles", oracles)
 
     @staticmethod
+    @abc.abstractmethod
     def _budget(eps: float, d: int) -> float:
-        raise NotImplementedError
+        """Each oracle's budget from the total eps and the number d of attributes."""
 
     def _key(self) -> tuple:
         return (self._name, self._ks, self._eps, self._oracle_names)
@@ -278,8 +280,9 @@ class _Multidim(Frozen):
         """
         return multidim_epsilon(self.channel())
 
-    def channel(self) -> Channel:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abc.abstractmethod
+    def channel(self) -> Channel:
+        """The explicit channel over value tuples."""
 
 
 class SPL(_Multidim):
@@ -465,7 +468,7 @@ class SMPReports(NamedTuple):
         int64, shape (n,): user u's sampled attribute (disclosed).
     reports : tuple
         d entries: entry j is oracle j's reports (its ``sample`` format) of the users
-        with ``attributes == j``, in user order.
+        with ``attributes == j``, in user order (None when no user sampled j).
     """
 
     attributes: np.ndarray
