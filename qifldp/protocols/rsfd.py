@@ -138,6 +138,10 @@ class RSFD(Frozen):
         priors = tuple(tuple(p.tolist()) for p in self._priors) if self._rfd else None
         return (self._ks, self._eps, self._randomizer, priors)
 
+    def __reduce__(self) -> tuple:
+        priors = [p.tolist() for p in self._priors] if self._rfd else None
+        return (RSFD, (self._ks, self._eps, self._randomizer, priors))
+
     def __repr__(self) -> str:
         if self._rfd:
             priors = [[round(float(v), 6) for v in p] for p in self._priors]

@@ -221,6 +221,9 @@ class _Multidim(Frozen, abc.ABC):
     def _key(self) -> tuple:
         return (self._name, self._ks, self._eps, self._oracle_names)
 
+    def __reduce__(self) -> tuple:
+        return (type(self), (self._ks, self._eps, self._oracle_names))
+
     def __repr__(self) -> str:
         names = self._oracle_names
         shown = repr(names[0]) if len(set(names)) == 1 else repr(list(names))

@@ -223,3 +223,18 @@ def test_expected_inverse_binomial_sum_and_series(monkeypatch):
     monkeypatch.setattr(splsmp, "_MAX_BINOMIAL_TERMS", 10)
     assert splsmp._expected_inverse(10**7, 3) == pytest.approx(summed, rel=1e-13)
     assert splsmp._expected_inverse(10**15, 3) == pytest.approx(3e-15, rel=1e-14)
+
+
+def test_objects_pickle():
+    # process pools (q.sweep's default executor) pickle their arguments
+    import pickle
+
+    for P in (
+        q.spl_protocol([2, 3], 1.0, ["grr", "oue"]),
+        q.smp_protocol([2, 3], 1.0, "olh"),
+        q.rsfd([2, 3], 1.0, "oue-r"),
+        q.rsrfd([2, 2], 1.0, [[0.3, 0.7], [0.5, 0.5]]),
+    ):
+        Q = pickle.loads(pickle.dumps(P))
+        assert Q == P
+        assert type(Q) is type(P)
