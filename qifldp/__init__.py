@@ -110,7 +110,7 @@ from .protocols.multidim import rsfd_grr, smp, spl
 from .protocols.pckv import PCKV, pckv_allocation
 from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
 from .protocols.rsfd_attack import attribute_inference_comparison
-from .protocols.splsmp import multidim_epsilon, smp_protocol, spl_protocol
+from .protocols.splsmp import smp_protocol, spl_protocol
 from .refinement.families import FamilyResult, check_refinement_family
 from .refinement.fdp import (
     TradeoffCurve,
@@ -356,6 +356,5 @@ __all__ = [
     "comparability_map",
     "spl_protocol",
     "smp_protocol",
-    "multidim_epsilon",
     "attribute_inference_comparison",
 ]

@@ -454,7 +454,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.protocols.rsfd.RSFD": (([2, 3], 1.0), {"randomizer": "sue-z", "priors": None}),
         "qifldp.spl_protocol": (([2, 3], 1.0), {"oracle": ["grr", "oue"]}),
         "qifldp.smp_protocol": (([2, 3], 1.0), {"oracle": "olh"}),
-        "qifldp.multidim_epsilon": ((q.spl([2, 2], 1.0),), {}),
+        "qifldp.protocols.splsmp.multidim_epsilon": ((q.spl([2, 2], 1.0),), {}),
         "qifldp.protocols.splsmp.SPL": (([2, 3], 1.0), {"oracle": "sue"}),
         "qifldp.protocols.splsmp.SMP": (([2, 3], 1.0), {"oracle": "ss"}),
         "qifldp.attribute_inference_comparison": (

@@ -498,7 +498,7 @@ class RSFD(Frozen):
         Returns
         -------
         MultidimEpsilon
-            ``(tuples, one_attribute)`` (:func:`qifldp.multidim_epsilon`).
+            ``(tuples, one_attribute)`` (:func:`qifldp.protocols.splsmp.multidim_epsilon`).
 
         Raises
         ------

@@ -99,7 +99,7 @@ def multidim_epsilon(C: Channel) -> MultidimEpsilon:
     Examples
     --------
     >>> import qifldp as q
-    >>> e = q.multidim_epsilon(q.spl([2, 3], 1.0))
+    >>> e = multidim_epsilon(q.spl([2, 3], 1.0))
     >>> round(e.tuples, 12), round(e.one_attribute, 12)
     (1.0, 0.5)
     """

@@ -19,6 +19,7 @@ from scipy import stats
 
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
+from qifldp.protocols.splsmp import multidim_epsilon
 
 FLAT = {
     "grr": q.grr,
@@ -107,11 +108,11 @@ def test_multidim_epsilon_neighbours_by_hand():
         [[0.8, 0.2], [0.4, 0.6], [0.4, 0.6], [0.2, 0.8]],
         inputs=[(0, 0), (0, 1), (1, 0), (1, 1)],
     )
-    e = q.multidim_epsilon(C)
+    e = multidim_epsilon(C)
     assert e.tuples == pytest.approx(math.log(4))
     assert e.one_attribute == pytest.approx(math.log(3))
     with pytest.raises(InputTypeError, match="value tuples"):
-        q.multidim_epsilon(q.grr(3, 1.0))
+        multidim_epsilon(q.grr(3, 1.0))
 
 
 def _data(ks, n, seed):
