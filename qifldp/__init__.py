@@ -109,7 +109,7 @@ from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
 from .protocols.multidim import rsfd_grr, smp, spl
 from .protocols.pckv import PCKV, pckv_allocation
 from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
-from .protocols.rsfd_attack import attribute_inference_comparison
+from .protocols.rsfd_attack import attribute_inference_comparison, attribute_inference_table
 from .protocols.splsmp import smp_protocol, spl_protocol
 from .refinement.families import FamilyResult, check_refinement_family
 from .refinement.fdp import (
@@ -357,4 +357,5 @@ __all__ = [
     "spl_protocol",
     "smp_protocol",
     "attribute_inference_comparison",
+    "attribute_inference_table",
 ]

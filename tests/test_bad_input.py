@@ -461,6 +461,10 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
             (q.rsfd([2, 3], 1.0, "oue-z"),),
             {"marginals": [[0.5, 0.5], [0.2, 0.3, 0.5]], "n": 200, "known": 0.3, "rng": 0},
         ),
+        "qifldp.attribute_inference_table": (
+            ([2, 3], [1.0]),
+            {"randomizers": ["grr"], "marginals": None, "n": 100, "known": 0.3, "rng": 0},
+        ),
         "qifldp.attribute_inference_accuracy": (
             (q.rsfd([2, 3], 1.0),),
             {"prior": [0.5, 0.1, 0.1, 0.1, 0.1, 0.1]},

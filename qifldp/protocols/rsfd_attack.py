@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from .rsfd import RSFD
 
-__all__ = ["MAX_LUMPED_STATES", "attribute_inference_comparison"]
+__all__ = ["MAX_LUMPED_STATES", "attribute_inference_comparison", "attribute_inference_table"]
 
 #: The most states of one attribute's sufficient statistic the lumped computation builds.
 MAX_LUMPED_STATES: int = 2_000_000
@@ -360,3 +360,76 @@ def attribute_inference_comparison(
     se = math.sqrt(acc * (1 - acc) / test.size)
     rows.append(("partial knowledge (naive Bayes)", acc, se, bound(test), n_known, int(test.size)))
     return pd.DataFrame(rows, columns=["adversary", "accuracy", "se", "bound", "n_train", "n_test"])
+
+
+def attribute_inference_table(
+    ks: Any,
+    epss: Any,
+    randomizers: Any = ("grr", "sue-z", "oue-z", "sue-r", "oue-r"),
+    marginals: Any = None,
+    n: int = 20_000,
+    known: float = 0.2,
+    rng: Any = None,
+) -> pd.DataFrame:
+    """:func:`attribute_inference_comparison` of RS+FD over a grid of eps and randomizers.
+
+    Parameters
+    ----------
+    ks : sequence of int
+        Domain sizes, e.g. the paper's (74, 7, 16).
+    epss : sequence of float
+        Privacy budgets (e.g. 1..10 as in the paper).
+    randomizers : sequence of str
+        RS+FD randomizers (default all five).
+    marginals : sequence of array_like, optional
+        Per-attribute marginals of the simulated users (default uniform); for UE at
+        large k_j, with few distinct values (see
+        :func:`qifldp.attribute_inference_accuracy`).
+    n, known, rng
+        As :func:`attribute_inference_comparison` (``rng`` seeds one generator used
+        for the whole grid, in order).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``randomizer``, ``eps``, then those of
+        :func:`attribute_inference_comparison`; three rows per (randomizer, eps).
+
+    Raises
+    ------
+    InputTypeError, ParameterError, SizeError
+        As :func:`qifldp.rsfd` and :func:`attribute_inference_comparison`; an empty
+        ``epss`` or ``randomizers``.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> T = q.attribute_inference_table([4, 3], [1.0, 3.0], ["grr", "oue-z"], n=500, rng=0)
+    >>> T.shape, T.columns[:3].tolist()
+    ((12, 8), ['randomizer', 'eps', 'adversary'])
+    """
+    import pandas as pd
+
+    from ..simulation.util import as_rng
+    from .rsfd import rsfd
+
+    def as_list(name: str, value: Any) -> list[Any]:
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            msg = f"{name} must be a non-empty sequence, got {type(value).__name__}"
+            raise InputTypeError(msg)
+        out = list(value)
+        if not out:
+            msg = f"{name} must be a non-empty sequence, got an empty one"
+            raise ParameterError(msg)
+        return out
+
+    gen = as_rng(rng)
+    frames = []
+    for r in as_list("randomizers", randomizers):
+        for eps in as_list("epss", epss):
+            P = rsfd(ks, eps, r)
+            T = attribute_inference_comparison(P, marginals=marginals, n=n, known=known, rng=gen)
+            T.insert(0, "eps", P.eps)
+            T.insert(0, "randomizer", P.randomizer)
+            frames.append(T)
+    return pd.concat(frames, ignore_index=True)

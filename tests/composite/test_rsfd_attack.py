@@ -160,3 +160,23 @@ def test_comparison_bad_input():
         q.attribute_inference_accuracy(
             P, prior=np.full(6, 1 / 6), marginals=[[0.5, 0.5], [1, 0, 0]]
         )
+
+
+def test_table_over_a_grid_is_the_comparisons_in_order():
+    marg = [np.array([0.6, 0.2, 0.1, 0.1]), np.array([0.5, 0.25, 0.25])]
+    T = q.attribute_inference_table([4, 3], [1.0, 4.0], ["grr", "sue-r"], marg, n=3000, rng=9)
+    gen = np.random.default_rng(9)
+    parts = []
+    for r in ("grr", "sue-r"):
+        for eps in (1.0, 4.0):
+            P = q.rsfd([4, 3], eps, r)
+            C = q.attribute_inference_comparison(P, marginals=marg, n=3000, rng=gen)
+            assert C.loc[0, "bound"] == q.attribute_inference_accuracy(P, marginals=marg)
+            parts.append(C)
+    assert T["randomizer"].tolist() == ["grr"] * 6 + ["sue-r"] * 6
+    assert T["eps"].tolist() == [1.0] * 3 + [4.0] * 3 + [1.0] * 3 + [4.0] * 3
+    for col in ("accuracy", "se", "bound", "n_train", "n_test"):
+        assert T[col].tolist() == [v for C in parts for v in C[col].tolist()]
+    assert (T["accuracy"] <= T["bound"] + 4 * T["se"]).all()
+    with pytest.raises(ParameterError, match="epss must be a non-empty"):
+        q.attribute_inference_table([4, 3], [])
