@@ -123,6 +123,8 @@ from .protocols.reidentification import (  # re-identification (issue 11)
     reidentification_bayes,
 )
 from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
+from .protocols.rsfd_attack import attribute_inference_comparison, attribute_inference_table
+from .protocols.splsmp import smp_protocol, spl_protocol
 from .refinement.families import FamilyResult, check_refinement_family
 from .refinement.fdp import (
     TradeoffCurve,
@@ -385,4 +387,8 @@ __all__ = [
     "load_categorical_csv",
     "synthetic_population",
     "synthetic_distribution",
+    "spl_protocol",
+    "smp_protocol",
+    "attribute_inference_comparison",
+    "attribute_inference_table",
 ]

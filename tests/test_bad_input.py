@@ -63,6 +63,8 @@ MODULES = (
     "qifldp.protocols.keyvalue",
     "qifldp.protocols.multidim",
     "qifldp.protocols.rsfd",
+    "qifldp.protocols.splsmp",
+    "qifldp.protocols.rsfd_attack",
     "qifldp.refinement.graph",
     "qifldp.audit",
     "qifldp.reproduce",
@@ -131,6 +133,8 @@ NOT_SWEPT: dict[str, str] = {
     "qifldp.Protocol": "abstract base class of the protocol objects; its families are swept",
     "qifldp.protocols.ClosedForm": "abstract base class of the closed forms (families swept)",
     "qifldp.Reidentification": "result record of reidentification_accuracy",
+    "qifldp.protocols.splsmp.SMPReports": "result record of SMP.sample",
+    "qifldp.protocols.splsmp.MultidimEpsilon": "result record of multidim_epsilon",
 }
 
 
@@ -456,6 +460,19 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.rsfd": (([2, 3], 1.0), {"randomizer": "oue-r"}),
         "qifldp.rsrfd": (([2, 3], 1.0, [[0.5, 0.5], [0.2, 0.3, 0.5]]), {"randomizer": "grr"}),
         "qifldp.protocols.rsfd.RSFD": (([2, 3], 1.0), {"randomizer": "sue-z", "priors": None}),
+        "qifldp.spl_protocol": (([2, 3], 1.0), {"oracle": ["grr", "oue"]}),
+        "qifldp.smp_protocol": (([2, 3], 1.0), {"oracle": "olh"}),
+        "qifldp.protocols.splsmp.multidim_epsilon": ((q.spl([2, 2], 1.0),), {}),
+        "qifldp.protocols.splsmp.SPL": (([2, 3], 1.0), {"oracle": "sue"}),
+        "qifldp.protocols.splsmp.SMP": (([2, 3], 1.0), {"oracle": "ss"}),
+        "qifldp.attribute_inference_comparison": (
+            (q.rsfd([2, 3], 1.0, "oue-z"),),
+            {"marginals": [[0.5, 0.5], [0.2, 0.3, 0.5]], "n": 200, "known": 0.3, "rng": 0},
+        ),
+        "qifldp.attribute_inference_table": (
+            ([2, 3], [1.0]),
+            {"randomizers": ["grr"], "marginals": None, "n": 100, "known": 0.3, "rng": 0},
+        ),
         "qifldp.attribute_inference_accuracy": (
             (q.rsfd([2, 3], 1.0),),
             {"prior": [0.5, 0.1, 0.1, 0.1, 0.1, 0.1]},
