@@ -545,6 +545,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         ),
         "qifldp.cli.parse_spec": (("grr:k=3,eps=1",), {}),
         "qifldp.cli.build": (("grr:k=3,eps=1",), {"kind": "explicit"}),
+        "qifldp.cli.is_channel_file": (("channel.csv",), {}),
         # sweeps (a thread pool: the default process pool is swept as executor=None)
         "qifldp.sweep": (
             (q.formulas.asr_grr, {"k": [3], "eps": [1.0]}),

@@ -813,7 +813,11 @@ def _explain_symmetric_gain(ce: Any, names: tuple[str, str], top: int) -> dict[s
         if int(sizes[0]) == 1:
             goal = "to guess the secret in one try"
     else:
-        goal = f"to name a set of inputs containing the secret (set sizes {sizes.tolist()[:top]})"
+        shown = ", ".join(map(str, sizes.tolist()[:top])) + (", ..." if sizes.size > top else "")
+        goal = (
+            "to name a set T of inputs, scored by whether it contains the secret "
+            f"(|T| in {{{shown}}})"
+        )
     out["goal"] = goal
     summary = (
         f"An adversary who wants {goal} gains {gap / s:.3g} more (gain scaled to [0, 1]; "
