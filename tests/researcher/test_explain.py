@@ -281,3 +281,31 @@ def test_every_explicit_route_result_carries_its_channels():
         r = q.refines(A, B)
         assert r.channels[0] == A and r.channels[1] == B
         assert r.explain()
+
+
+def test_symbolic_result_has_explain():
+    import sympy as sp
+
+    from qifldp import symbolic as s
+
+    A, B = s.grr(3, sp.log(2)), s.grr(3, sp.log(4))
+    r = s.refines(A, B)
+    text = r.explain(A, B, names=("GRR(ln 2)", "GRR(ln 4)"))
+    assert text.startswith("GRR(ln 2) ⋢ GRR(ln 4)")
+    assert text == explain_refinement(r, A, B, names=("GRR(ln 2)", "GRR(ln 4)"))
+    assert "pass the explicit channels" in r.explain()
+
+
+def test_protocol_results_carry_channels_for_the_account():
+    r = q.refines(q.protocol("olh", 2, 2.0), q.protocol("oue", 2, 2.0))
+    assert r.about == "protocols" and r.channels is not None
+    d = r.explanation()
+    assert d["kind"] == "witness" and d["shape"] == [r.channels[0].shape[1], 4]
+    r = q.refines(q.protocol("grr", 3, 1.0), q.protocol("grr", 3, 2.0))
+    ce = r.counterexample
+    d = r.explanation()
+    assert d["vulnerability_b"] - d["vulnerability_a"] == pytest.approx(
+        q.g_vulnerability(q.grr(3, 2.0), ce.gain, ce.prior)
+        - q.g_vulnerability(q.grr(3, 1.0), ce.gain, ce.prior),
+        abs=1e-12,
+    )
