@@ -271,7 +271,7 @@ def is_channel_file(spec: str) -> bool:
     return ":" not in spec and spec.strip().lower() not in PROTOCOLS and Path(spec).is_file()
 
 
-def _one_line(text: str) -> str:
+def _one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
