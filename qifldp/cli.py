@@ -132,6 +132,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
     Raises
     ------
+    InputTypeError
+        ``spec`` is not a string.
     UsageError
         An item is not ``key=value``, a value is not a number (NaN included), or
         a key is repeated.
@@ -145,6 +147,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     ...
     qifldp.cli.UsageError: protocol spec 'oue:k=3,k=4': parameter k is given twice
     """
+    if not isinstance(spec, str):
+        msg = f"spec must be a string NAME:key=value,..., got {type(spec).__name__}"
+        raise InputTypeError(msg)
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     params: dict[str, Any] = {}
