@@ -628,8 +628,11 @@ def _log_capacity_repeated_grr(k: int, n: int, log_a: float, log_b: float) -> fl
 
 
 def _register() -> None:
+    from .kinds import n_inputs
     from .measures import bayes_capacity, ldp_epsilon
     from .refinement.fdp import tradeoff_curve
+
+    n_inputs.register(SymmetricComposition, lambda C: C.k)
 
     @bayes_capacity.register(SymmetricComposition)
     def _bayes_capacity(C: SymmetricComposition) -> float:

@@ -45,6 +45,8 @@ def test_k_a_million_by_hand():
     three = k * (k - 1) * (k - 2) * a * b * b + 3 * k * (k - 1) * a * a * b + k * a**3
     assert q.bayes_capacity(q.repeated(sym.grr(k, eps), 2)) == pytest.approx(two, rel=1e-13)
     assert q.bayes_capacity(q.repeated(sym.grr(k, eps), 3)) == pytest.approx(three, rel=1e-13)
+    # the ASR is ML / k, without expanding the composition
+    assert q.asr(q.repeated(sym.grr(k, eps), 3)) == pytest.approx(three / k, rel=1e-13)
     # two reports are no better than one: k(k-1) a b + k a^2 = k a ((k-1) b + a) = k a
     one = q.bayes_capacity(sym.grr(k, eps))
     assert two == pytest.approx(one, rel=1e-14)
