@@ -317,7 +317,7 @@ def refines_symmetric(A: Any, B: Any, prior: Any = None, **options: Any) -> Refi
             "(its counterexample uses the uniform prior; expand() the channels for more)"
         )
         raise ParameterError(msg)
-    return symmetric_refines(A, B, time_limit=opts["time_limit"])
+    return symmetric_refines(A, B, time_limit=opts["time_limit"]).with_channels(A, B)
 
 
 @singledispatch

@@ -217,7 +217,8 @@ class RefinementResult:
         Returns
         -------
         RefinementResult
-            A copy; ``channels`` is ``(A, B)`` as explicit Channels.
+            A copy; ``channels`` is ``(A, B)`` as explicit Channels (symmetric
+            channels are kept as they are).
 
         Examples
         --------
@@ -230,7 +231,12 @@ class RefinementResult:
 
         from ..channel import as_channel
 
-        return replace(self, channels=(as_channel(A, "A"), as_channel(B, "B")))
+        def keep(C: Any, name: str) -> Any:
+            if type(C).__name__ == "SymmetricChannel" and hasattr(C, "log_in"):
+                return C
+            return as_channel(C, name)
+
+        return replace(self, channels=(keep(A, "A"), keep(B, "B")))
 
     def explanation(
         self, A: Any = None, B: Any = None, *, names: tuple[str, str] = ("A", "B"), top: int = 6
@@ -757,7 +763,53 @@ def _explain_orbit_witness(W: Any, names: tuple[str, str], top: int) -> dict[str
     return out
 
 
-def _explain_symmetric_gain(ce: Any, names: tuple[str, str], top: int) -> dict[str, Any]:
+def _symmetric_actions(
+    C: Any, G: Any, c: float, s: float, top: int
+) -> tuple[list[dict[str, Any]], float]:
+    """Per output size class of the symmetric channel C: posterior, best action of the
+    normalised symmetric gain (g - c)/s and its expected value; returns (rows, V_g')."""
+    k = int(C.k)
+    sizes = np.asarray(C.sizes)
+    p_in, p_out = np.exp(np.asarray(C.log_in)), np.exp(np.asarray(C.log_out))
+    mass = p_in + p_out  # Pr[the output has size s], uniform prior
+    t_all = np.asarray(G.sizes)
+    gi = (np.asarray(G.g_in, dtype=float) - c) / s
+    go = (np.asarray(G.g_out, dtype=float) - c) / s
+    rows = []
+    V = 0.0
+    for i in range(sizes.size):
+        if mass[i] <= 0:
+            continue
+        sz = int(sizes[i])
+        u_in = p_in[i] / (sz * mass[i]) if sz > 0 else 0.0  # posterior of each x in S
+        u_out = p_out[i] / ((k - sz) * mass[i]) if sz < k else 0.0  # of each x not in S
+        best = (-np.inf, 0, 0)
+        for t, a_in, a_out in zip(t_all.tolist(), gi, go, strict=True):
+            for j in {max(0, t - (k - sz)), min(sz, t)}:  # linear in j: an extreme is best
+                v = (j * u_in + (t - j) * u_out) * (a_in if t > 0 else 0.0) + (
+                    (sz - j) * u_in + (k - sz - t + j) * u_out
+                ) * (a_out if t < k else 0.0)
+                if v > best[0]:
+                    best = (v, t, j)
+        V += mass[i] * best[0]
+        rows.append(
+            {
+                "size": sz,
+                "probability": float(mass[i]),
+                "posterior_in": float(u_in),
+                "posterior_out": float(u_out),
+                "action_size": int(best[1]),
+                "action_overlap": int(best[2]),
+                "expected_gain": float(best[0]),
+            }
+        )
+    rows.sort(key=lambda r: -r["probability"])
+    return rows[:top], float(V)
+
+
+def _explain_symmetric_gain(
+    ce: Any, pair: tuple[Any, Any], names: tuple[str, str], top: int
+) -> dict[str, Any]:
     na, nb = names
     G = ce.gain
     k = int(G.k)
@@ -787,10 +839,9 @@ def _explain_symmetric_gain(ce: Any, names: tuple[str, str], top: int) -> dict[s
     )
     for i in range(min(sizes.size, top)):
         t = int(sizes[i])
-        lines.append(
-            f"    t = {t}: g'_in = {(g_in[i] - c) / s if t >= 1 else float('nan'):.3g}, "
-            f"g'_out = {(g_out[i] - c) / s if t < k else float('nan'):.3g}"
-        )
+        gin = f"{(g_in[i] - c) / s:.3g}" if t >= 1 else "-"
+        gout = f"{(g_out[i] - c) / s:.3g}" if t < k else "-"
+        lines.append(f"    t = {t}: g'_in = {gin}, g'_out = {gout}")
     lines.append(
         f"    the constant shift c changes V_g by c = {c:.6g} for both channels (gap unchanged); "
         f"scaling by 1/s: gap {gap:.6g} -> {gap / s:.6g}"
@@ -799,10 +850,27 @@ def _explain_symmetric_gain(ce: Any, names: tuple[str, str], top: int) -> dict[s
     if np.isfinite(va) and np.isfinite(vb):
         out["vulnerability_a"], out["vulnerability_b"] = va, vb
         lines.append(f"  V_g[υ▷{na}] = {va:.6g}, V_g[υ▷{nb}] = {vb:.6g}")
-    lines.append(
-        "  (the best action per output is not stored by the orbit route: expand() the channels "
-        "and the gain, small k, for it)"
-    )
+    A, B = pair
+    if hasattr(A, "log_in") and hasattr(B, "log_in") and int(A.k) == k == int(B.k):
+        ra, van = _symmetric_actions(A, G, c, s, top)
+        rb, vbn = _symmetric_actions(B, G, c, s, top)
+        out["actions"] = {"A": ra, "B": rb}
+        out["normalisation"]["vulnerability_a_normalised"] = van
+        out["normalisation"]["vulnerability_b_normalised"] = vbn
+        lines.append(f"  V_g'[υ▷{na}] = {van:.6g}, V_g'[υ▷{nb}] = {vbn:.6g}")
+        for nm, rows in ((na, ra), (nb, rb)):
+            lines.append(f"  under {nm}, by output size |S| (the {len(rows)} likeliest sizes):")
+            for r in rows:
+                lines.append(
+                    f"    |S| = {r['size']}  Pr {r['probability']:.3g}  posterior "
+                    f"{r['posterior_in']:.3g} on each x in S, {r['posterior_out']:.3g} on each "
+                    f"x not in S  best: a set of {r['action_size']} sharing "
+                    f"{r['action_overlap']} with S, E[g'] = {r['expected_gain']:.3g}"
+                )
+    else:
+        lines.append(
+            "  (pass the symmetric channels to explain() for the best action per output size)"
+        )
     if (
         sizes.size == 1
         and int(sizes[0]) >= 1
@@ -920,7 +988,7 @@ def explanation_data(
             "text": f"{names[0]} ⋢ {names[1]}: fails; no counterexample stored.",
         }
     if hasattr(ce.gain, "g_in"):
-        return _explain_symmetric_gain(ce, names, top)
+        return _explain_symmetric_gain(ce, pair, names, top)
     if not average or getattr(ce, "kind", "average") != "average":
         return _explain_max_case(ce, pair, names, top)
     exact_gap = getattr(ce, "gap_exact", None)

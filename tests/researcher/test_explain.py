@@ -205,7 +205,15 @@ def test_symmetric_counterexample_and_orbit_witness():
     assert d["goal"] == "to guess the secret in one try"
     assert d["gap"] == pytest.approx(vb - va, rel=1e-9)
     assert d["normalisation"]["gap_normalised"] == pytest.approx(d["gap"])
-    assert "expand()" in r.explain()
+    # GRR(10, 2): the output {y} has posterior e^2 / (e^2 + 9) on y; the best guess is y
+    (row,) = d["actions"]["B"]
+    assert row["posterior_in"] == pytest.approx(np.e**2 / (np.e**2 + 9))
+    assert (row["action_size"], row["action_overlap"]) == (1, 1)
+    assert row["expected_gain"] == pytest.approx(np.e**2 / (np.e**2 + 9))
+    assert "|S| = 1" in r.explain()
+    bare = sym.refines(sym.grr(10, 1.0), sym.grr(10, 2.0))  # the module's own entry point
+    assert "pass the symmetric channels" in bare.explain()
+    assert bare.explanation(sym.grr(10, 1.0), sym.grr(10, 2.0))["actions"] == d["actions"]
     r = q.refines(sym.grr(10, 2.0), sym.grr(10, 1.0))
     d = r.explanation()
     assert d["kind"] == "orbit witness" and d["k"] == 10
@@ -309,3 +317,36 @@ def test_protocol_results_carry_channels_for_the_account():
         - q.g_vulnerability(q.grr(3, 1.0), ce.gain, ce.prior),
         abs=1e-12,
     )
+
+
+def test_symmetric_counterexample_actions_by_enumeration():
+    from qifldp import symmetric as sym
+
+    k = 5
+    A, B = sym.oue(k, 1.0), sym.sue(k, 1.0)
+    r = q.refines(A, B)
+    assert not r and r.channels is not None
+    d = r.explanation()
+    G = r.counterexample.gain
+    gain = G.expand()  # all 2^k subsets as actions
+    prior = np.full(k, 1 / k)
+    norm = d["normalisation"]
+    gn = (gain - norm["shift"]) / norm["scale"]
+    assert gn.min() == pytest.approx(0.0, abs=1e-12) and gn.max() == pytest.approx(1.0)
+    for key, C in (("A", A), ("B", B)):
+        E = C.expand()
+        # V_g' of the expanded channel and gain, by g_vulnerability
+        van = q.g_vulnerability(E, gn, prior)
+        assert norm[f"vulnerability_{key.lower()}_normalised"] == pytest.approx(van, abs=1e-12)
+        for row in d["actions"][key]:
+            # an explicit output whose subset has that size: its posterior and best action
+            ys = [j for j, y in enumerate(E.outputs) if sum(y) == row["size"]]
+            py_each = E.matrix[:, ys[0]].sum() / k
+            assert row["probability"] == pytest.approx(py_each * len(ys))
+            post = E.matrix[:, ys[0]] / E.matrix[:, ys[0]].sum()
+            inside = [x for x in range(k) if E.outputs[ys[0]][x] == 1]
+            if inside:
+                assert row["posterior_in"] == pytest.approx(post[inside[0]])
+            best = max(float(gn[w] @ post) for w in range(gn.shape[0]))
+            assert row["expected_gain"] == pytest.approx(best, abs=1e-12)
+    assert "a set of" in r.explain()
