@@ -410,17 +410,16 @@ def _goal(gn: np.ndarray, inputs: tuple, top: int) -> str:
         return f"to guess which group the secret is in ({shown}{'; ...' if n_act > top else ''})"
     best = [np.flatnonzero(r[w] == r.max(axis=0)) for w in range(n_act)]
     shown = "; ".join(
-        f"a{w}: "
-        + ",".join(_label(inputs[x]) for x in best[w][:4])
-        + ("..." if best[w].size > 4 else "")
+        f"a{w} best for x = "
+        + ", ".join(_label(inputs[x]) for x in best[w][:4])
+        + (", ..." if best[w].size > 4 else "")
         for w in range(min(n_act, top))
         if best[w].size
     )
-    kind = "a set of secrets containing the true one" if binary else "an action"
-    return (
-        f"to choose {kind} among {n_act} actions with gains in [0, 1] "
-        f"(best for: {shown}{'; ...' if n_act > top else ''})"
-    )
+    more = "; ..." if n_act > top else ""
+    if binary:
+        return f"to name a set of secrets containing the true one, among {n_act} ({shown}{more})"
+    return f"to pick the best of {n_act} weighted guesses ({shown}{more}; gains in [0, 1])"
 
 
 def _per_output(
