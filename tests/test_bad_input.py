@@ -201,20 +201,6 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
     *_cases("qifldp.symmetric.unary_encoding", "k", "1e9 1e308"),
     # H3 (cli.py)
     *_cases("qifldp.cli.build", "kind", "shape3d nan_matrix neg_matrix neg_vector complex_vector"),
-    *_cases(
-        "qifldp.cli.build",
-        "spec",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex None empty "
-        "shape3d bool nan_matrix neg_matrix neg_vector complex_vector "
-        "str_vector ragged",
-    ),
-    *_cases(
-        "qifldp.cli.parse_spec",
-        "spec",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex None empty "
-        "shape3d bool nan_matrix neg_matrix neg_vector complex_vector "
-        "str_vector ragged",
-    ),
     # H3 (graph.py)
     *_cases(
         "qifldp.plot_refinement_graph",
@@ -570,6 +556,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         ),
         "qifldp.cli.parse_spec": (("grr:k=3,eps=1",), {}),
         "qifldp.cli.build": (("grr:k=3,eps=1",), {"kind": "explicit"}),
+        "qifldp.cli.is_channel_file": (("channel.csv",), {}),
         # sweeps (a thread pool: the default process pool is swept as executor=None)
         "qifldp.sweep": (
             (q.formulas.asr_grr, {"k": [3], "eps": [1.0]}),
