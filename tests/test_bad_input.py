@@ -35,8 +35,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-#: Seconds a single call may take before it counts as a hang.
+#: CPU seconds a single call may use before it counts as a hang (CPU time of this
+#: process, so a machine loaded by other jobs does not trip it).
 CALL_TIMEOUT_S: float = 3.0
+#: Wall-clock backstop for a call that waits rather than computes (a pool, a lock).
+CALL_WALL_TIMEOUT_S: float = 60.0
 
 #: Address space the worker may add to what it uses after importing the package.
 MEMORY_LIMIT_BYTES: int = 3 * 2**30
@@ -664,15 +667,17 @@ def _judge(fn, args, kwargs, arg_name: str = "") -> str | None:
     """None when the call behaves; otherwise a one-line description of the failure."""
     from qifldp.errors import QifldpError
 
-    signal.setitimer(signal.ITIMER_REAL, CALL_TIMEOUT_S)
+    signal.setitimer(signal.ITIMER_PROF, CALL_TIMEOUT_S)
+    signal.setitimer(signal.ITIMER_REAL, CALL_WALL_TIMEOUT_S)
     t0 = time.perf_counter()
     try:
         result = fn(*args, **kwargs)
     except _Timeout:
-        return f"timeout after {CALL_TIMEOUT_S} s"
+        return f"timeout after {CALL_TIMEOUT_S} CPU s (or {CALL_WALL_TIMEOUT_S} s wall)"
     except MemoryError:
         return "MemoryError"
     except Exception as exc:  # noqa: BLE001 - every exception is judged here
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
         if isinstance(exc, QifldpError) and isinstance(exc, (ValueError, TypeError)):
             return None
@@ -680,6 +685,7 @@ def _judge(fn, args, kwargs, arg_name: str = "") -> str | None:
             return None
         return f"{type(exc).__name__}: {str(exc)[:200]} [raised at {_raising_frame(exc)}]"
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
     if _has_nan(result):
         return f"returned NaN ({type(result).__name__})"
@@ -750,6 +756,7 @@ def run_sweep(names: list[str] | None = None) -> dict:
         if name not in NOT_SWEPT and name not in valid:
             report["missing_valid"].append(name)
     signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGPROF, _on_alarm)
     with open("/proc/self/status") as fh:
         vm = next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmSize"))
     limit = vm + MEMORY_LIMIT_BYTES
