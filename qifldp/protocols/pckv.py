@@ -24,7 +24,14 @@ from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
 from ..validation import check_bool, check_choice, check_eps, check_int, check_real
 from .base import Frozen
-from .keyvalue import pckv_epsilon, pckv_grr, pckv_ue
+from .keyvalue import (
+    check_ue_a,
+    pckv_epsilon,
+    pckv_grr,
+    pckv_ue,
+    ue_exact_epsilon,
+    ue_key_probabilities,
+)
 
 __all__ = ["pckv_allocation", "PCKV"]
 
@@ -116,10 +123,14 @@ def pckv_allocation(eps: float, ell: int = 1, mechanism: str = "ue") -> tuple[fl
     return eps1, eps2
 
 
-def _key_probabilities(mechanism: str, d: int, ell: int, eps1: float) -> tuple[float, float]:
+def _key_probabilities(
+    mechanism: str, d: int, ell: int, eps1: float, a: float | None = None
+) -> tuple[float, float]:
     """(a, b): the probability that a position/key is reported given it is / is not the input."""
     if mechanism == "ue":
-        return 0.5, 1.0 / (math.exp(eps1) + 1.0)  # OUE (Eq. 19), as in pckv_ue
+        if a is None:
+            return 0.5, 1.0 / (math.exp(eps1) + 1.0)  # OUE (Eq. 19), as in pckv_ue
+        return ue_key_probabilities(eps1, a)  # general a, b = a / (a + (1 - a) e^eps1)
     n = d + ell
     a = 1.0 / (1.0 + (n - 1) * math.exp(-eps1))  # e^eps1 / (e^eps1 + d' - 1)
     return a, (1.0 - a) / (n - 1)
@@ -142,6 +153,10 @@ class PCKV(Frozen):
         Key and value budgets, both or neither, each ``> 0``, with
         ``pckv_epsilon(eps1, eps2, ell, mechanism) <= eps``. Default: the optimised
         split :func:`pckv_allocation`.
+    a : float, optional
+        PCKV-UE only: the probability that the sampled key's own position is
+        reported, in (0, 1), with b = a / (a + (1 - a) e^eps1) (Algorithm 2 with a
+        general a). Default None: the paper's a = 1/2 (OUE, Eq. 19).
 
     Raises
     ------
@@ -149,7 +164,8 @@ class PCKV(Frozen):
         Non-integer ``d``/``ell``, non-real budgets, ``mechanism`` not a string.
     ParameterError
         ``d < 1``, ``ell < 1``, budgets not > 0 or not finite, unknown ``mechanism``,
-        only one of eps1/eps2 given, or a pair whose composition exceeds ``eps``.
+        only one of eps1/eps2 given, or a pair whose composition exceeds ``eps``;
+        ``a`` outside (0, 1) or given with ``mechanism="grr"``.
 
     Attributes
     ----------
@@ -161,8 +177,13 @@ class PCKV(Frozen):
 
     Notes
     -----
-    PCKV-UE uses a = 1/2, b = 1/(e^eps1 + 1); PCKV-GRR a = e^eps1 / (e^eps1 + d' - 1),
+    PCKV-UE uses a = 1/2, b = 1/(e^eps1 + 1) (or a general a, b with
+    eps1 = ln(a (1 - b) / (b (1 - a)))); PCKV-GRR a = e^eps1 / (e^eps1 + d' - 1),
     b = (1 - a) / (d' - 1) over the d' = d + ell keys; p = e^eps2 / (e^eps2 + 1).
+    The budget of a general a is that of a = 1/2 at the same eps1 (a cancels from
+    the likelihood ratios, see :func:`qifldp.pckv_ue`), so the allocation and the
+    check against ``eps`` are the same for every a; :meth:`true_epsilon` gives the
+    exact budget.
     Assigning an attribute raises ``AttributeError``; equal (and hashing alike) when
     all parameters are equal.
 
@@ -176,13 +197,14 @@ class PCKV(Frozen):
     0.349755
     """
 
-    __slots__ = ("_d", "_eps", "_ell", "_mechanism", "_eps1", "_eps2", "_params")
+    __slots__ = ("_d", "_eps", "_ell", "_mechanism", "_eps1", "_eps2", "_a", "_params")
     _d: int
     _eps: float
     _ell: int
     _mechanism: str
     _eps1: float
     _eps2: float
+    _a: float | None
     _params: dict[str, float]
 
     def __init__(
@@ -193,11 +215,16 @@ class PCKV(Frozen):
         mechanism: str = "ue",
         eps1: float | None = None,
         eps2: float | None = None,
+        a: float | None = None,
     ) -> None:
         d = check_int("d", d, minimum=1)
         eps = _check_positive_eps(eps, "eps")
         ell = check_int("ell", ell, minimum=1)
         mechanism = _check_mechanism(mechanism)
+        a = check_ue_a(a)
+        if a is not None and mechanism != "ue":
+            msg = "a applies to PCKV-UE only (mechanism='ue'); PCKV-GRR's a is set by eps1"
+            raise ParameterError(msg)
         if (eps1 is None) != (eps2 is None):
             msg = "eps1 and eps2 must be given together (or neither, for pckv_allocation)"
             raise ParameterError(msg)
@@ -214,7 +241,7 @@ class PCKV(Frozen):
                     "they must compose to at most eps"
                 )
                 raise ParameterError(msg)
-        a, b = _key_probabilities(mechanism, d, ell, eps1)
+        key_a, b = _key_probabilities(mechanism, d, ell, eps1, a)
         p = 1.0 / (1.0 + math.exp(-eps2))
         for attr, value in (
             ("_d", d),
@@ -223,18 +250,20 @@ class PCKV(Frozen):
             ("_mechanism", mechanism),
             ("_eps1", float(eps1)),
             ("_eps2", float(eps2)),
-            ("_params", {"a": a, "b": b, "p": p}),
+            ("_a", a),
+            ("_params", {"a": key_a, "b": b, "p": p}),
         ):
             object.__setattr__(self, attr, value)
 
     # ------------------------------------------------------------------ frozen object
     def _key(self) -> tuple:
-        return (self._d, self._eps, self._ell, self._mechanism, self._eps1, self._eps2)
+        return (self._d, self._eps, self._ell, self._mechanism, self._eps1, self._eps2, self._a)
 
     def __repr__(self) -> str:
+        a = "" if self._a is None else f", a={self._a!r}"
         return (
             f"PCKV(d={self._d}, eps={self._eps!r}, ell={self._ell}, "
-            f"mechanism={self._mechanism!r}, eps1={self._eps1!r}, eps2={self._eps2!r})"
+            f"mechanism={self._mechanism!r}, eps1={self._eps1!r}, eps2={self._eps2!r}{a})"
         )
 
     def __reduce__(self) -> tuple:
@@ -333,8 +362,36 @@ class PCKV(Frozen):
         >>> P.channel() == q.pckv_ue(2, P.eps1, P.eps2)
         True
         """
-        build = pckv_ue if self._mechanism == "ue" else pckv_grr
-        return build(self._d, self._eps1, self._eps2, self._ell)
+        if self._mechanism == "ue":
+            return pckv_ue(self._d, self._eps1, self._eps2, self._ell, a=self._a)
+        return pckv_grr(self._d, self._eps1, self._eps2, self._ell)
+
+    def true_epsilon(self) -> float:
+        """The exact budget of this configuration: ``ldp_epsilon(self.channel())`` in closed form.
+
+        Returns
+        -------
+        float
+            PCKV-GRR: Theorem 3 (Eq. 6, as reconstructed in :func:`qifldp.pckv_epsilon`),
+            which is the explicit channel's epsilon for every d. PCKV-UE, any a: with
+            m = min(d, ell), E = e^eps1, eps = ln((m 2p E + ell - m) /
+            min(ell, m 2(1 - p) E + ell - m)): Theorem 2 when d >= ell, smaller when
+            d < ell; independent of a (see :func:`qifldp.pckv_ue`). At most ``eps``.
+
+        Notes
+        -----
+        O(1) and valid at any d, where the channel itself is too large to build.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.PCKV(1, 1.0, ell=2, eps1=0.5, eps2=0.6, a=0.8)
+        >>> round(P.true_epsilon(), 6) == round(q.ldp_epsilon(P.channel()), 6)
+        True
+        """
+        if self._mechanism == "ue":
+            return ue_exact_epsilon(self._d, self._eps1, self._eps2, self._ell)
+        return pckv_epsilon(self._eps1, self._eps2, self._ell, "grr")
 
     # ------------------------------------------------------------------ client
     def _flatten(self, data: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
