@@ -22,7 +22,14 @@ import numpy as np
 
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
-from ..validation import check_bool, check_choice, check_eps, check_int, check_real
+from ..validation import (
+    as_real_array,
+    check_bool,
+    check_choice,
+    check_eps,
+    check_int,
+    check_real,
+)
 from .base import Frozen
 from .keyvalue import (
     check_ue_a,
@@ -134,6 +141,15 @@ def _key_probabilities(
     n = d + ell
     a = 1.0 / (1.0 + (n - 1) * math.exp(-eps1))  # e^eps1 / (e^eps1 + d' - 1)
     return a, (1.0 - a) / (n - 1)
+
+
+def _coefficients(a: float, b: float, p: float) -> tuple[float, float]:
+    """(g, h) of MSE_m ~ mu (g + h m^2): g = b / (a^2 (2p - 1)^2), h = b (1 - b) / (a - b)^2."""
+    with np.errstate(divide="ignore"):
+        two_p = 2.0 * p - 1.0
+        g = b / (a * a * two_p * two_p) if two_p > 0 else math.inf
+        h = b * (1.0 - b) / (a - b) ** 2 if a > b else math.inf
+    return g, h
 
 
 class PCKV(Frozen):
@@ -402,11 +418,11 @@ class PCKV(Frozen):
         if len(data) == 0:
             msg = "data must hold at least one user, got an empty list"
             raise ParameterError(msg)
-        for user in data:
-            if not isinstance(user, Mapping):
-                msg = f"data must hold one dict per user (key -> value), got {type(user).__name__}"
+        for kind in set(map(type, data)):  # one check per type, not per user
+            if not issubclass(kind, Mapping):
+                msg = f"data must hold one dict per user (key -> value), got {kind.__name__}"
                 raise InputTypeError(msg)
-        lengths = np.fromiter((len(user) for user in data), dtype=np.int64, count=len(data))
+        lengths = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
         raw_keys = list(chain.from_iterable(user.keys() for user in data))
         raw_values = list(chain.from_iterable(user.values() for user in data))
         for kind in set(map(type, raw_keys)):  # one check per type, not per key
@@ -611,3 +627,178 @@ class PCKV(Frozen):
         c1 = np.clip((same * y1 - other * y2) / det, 0.0, total)
         c2 = np.clip((same * y2 - other * y1) / det, 0.0, total)
         return freq, np.clip((c1 - c2) / total, -1.0, 1.0)
+
+    # ------------------------------------------------------------------ moments (Theorem 4)
+    def _moment_inputs(self, n: Any, f: Any, m: Any) -> tuple[int, np.ndarray, np.ndarray, bool]:
+        n = check_int("n", n, minimum=1)
+        f_arr = as_real_array("f", f)
+        m_arr = as_real_array("m", m)
+        if np.any(f_arr <= 0.0) or np.any(f_arr > 1.0):
+            msg = "f (the true frequencies) must lie in (0, 1]: an absent key has no mean"
+            raise ParameterError(msg)
+        if np.any(np.abs(m_arr) > 1.0):
+            msg = "m (the true value means) must lie in [-1, 1]"
+            raise ParameterError(msg)
+        try:
+            f_arr, m_arr = np.broadcast_arrays(f_arr, m_arr)
+        except ValueError:
+            msg = f"f and m must have broadcastable shapes, got {f_arr.shape} and {m_arr.shape}"
+            raise ParameterError(msg) from None
+        return n, f_arr, m_arr, f_arr.ndim == 0
+
+    def _delta(self, f: np.ndarray) -> np.ndarray:
+        a, b = self._params["a"], self._params["b"]
+        return (a - b) * f / self._ell  # delta = (a - b) f / ell, the real-key signal
+
+    def bias(self, n: int, f: Any, m: Any) -> tuple[Any, Any]:
+        """Bias of the uncorrected estimators (7), (8): Theorem 4, Eqs. (9)-(10).
+
+        Parameters
+        ----------
+        n : int
+            Number of users, ``n >= 1``.
+        f : float or array_like
+            True frequency of a key, in (0, 1].
+        m : float or array_like
+            True mean of its values, in [-1, 1] (broadcast against ``f``).
+
+        Returns
+        -------
+        (bias_f, bias_m)
+            Floats for scalar ``f``, ``m``, else arrays: E[f_hat] - f = 0 and
+            E[m_hat] - m ~ (1 - b - delta) b m / (n delta^2), delta = (a - b) f / ell.
+
+        Raises
+        ------
+        InputTypeError
+            Non-integer ``n``, non-real ``f`` / ``m``.
+        ParameterError
+            ``n < 1``, ``f`` outside (0, 1], ``m`` outside [-1, 1], NaN, shapes that
+            do not broadcast.
+
+        Notes
+        -----
+        Model (Theorem 4's condition and the text's): users i.i.d., each holding at
+        most ell pairs; a user's sampled pair is (k, 1) w.p. f (1 + m) / (2 ell) and
+        (k, -1) w.p. f (1 - m) / (2 ell), so (n1, n2) are multinomial. The frequency
+        estimator is exactly unbiased; the mean bias is the second-order delta method
+        of the ratio (8), which reproduces the text's
+        E[m_hat] - m = (1 - b - delta) b m / (n delta^2) (Sec. 5.3, "Pros and Cons").
+        The displayed Eqs. (9)-(12) are lost in our extraction; this is
+        reconstructed from the definitions and checked by Monte Carlo
+        (tests/composite/test_pckv_moments.py).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.PCKV(10, 2.0, ell=2)
+        >>> bf, bm = P.bias(10_000, 0.3, 0.5)
+        >>> bf, round(bm, 6)  # delta = (a - b) 0.3 / 2, b = 2 / (e^2 + 3)
+        (0.0, 0.003445)
+        """
+        n, f, m, scalar = self._moment_inputs(n, f, m)
+        b = self._params["b"]
+        delta = self._delta(f)
+        bias_m = (1.0 - b - delta) * b * m / (n * delta * delta)
+        bias_f = np.zeros_like(bias_m)
+        return (0.0, float(bias_m)) if scalar else (bias_f, bias_m)
+
+    def variance(self, n: int, f: Any, m: Any) -> tuple[Any, Any]:
+        """Variance of the uncorrected frequency and mean estimators (Theorem 4, Eqs. 9, 11).
+
+        Parameters
+        ----------
+        n, f, m
+            As in :meth:`bias`.
+
+        Returns
+        -------
+        (var_f, var_m)
+            Floats for scalar ``f``, ``m``, else arrays:
+            Var[f_hat] = ell^2 (b + delta)(1 - b - delta) / (n (a - b)^2) (exact) and
+            Var[m_hat] ~ (c^2 (b + delta) + m^2 (b (1 - b) - delta)) / (n delta^2)
+            (delta method), with delta = (a - b) f / ell, c = (a - b) / (a (2p - 1)).
+
+        Raises
+        ------
+        InputTypeError, ParameterError
+            As :meth:`bias`.
+
+        Notes
+        -----
+        The model of :meth:`bias`. Per user, position/key k reports 1, -1 with
+        probabilities q1, q2, q1 + q2 = b + delta, q1 - q2 = a (2p - 1) f m / ell. With
+        X = n1 - n2 and Y = n1 + n2 - n b: Var Y = n (b + delta)(1 - b - delta),
+        Var X = n (b + delta - (q1 - q2)^2), Cov(X, Y) = n (q1 - q2)(1 - b - delta);
+        f_hat = ell Y / (n (a - b)) and m_hat = c X / Y, whose first-order delta method
+        gives the two formulas. Eqs. (9) and (11) are lost in our text extraction:
+        reconstructed from these definitions, and checked by Monte Carlo in
+        chi-square bands (tests/composite/test_pckv_moments.py). For a fixed
+        (non-random) population Var[f_hat] is smaller by (f - f^2) / n.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.PCKV(10, 2.0, ell=2)
+        >>> vf, vm = P.variance(10_000, 0.3, 0.5)
+        >>> round(vf, 7), round(vm, 6)
+        (0.0007686, 0.008599)
+        """
+        n, f, m, scalar = self._moment_inputs(n, f, m)
+        a, b, p = self._params["a"], self._params["b"], self._params["p"]
+        ell = self._ell
+        delta = self._delta(f)
+        big_q = b + delta
+        var_f = ell * ell * big_q * (1.0 - big_q) / (n * (a - b) ** 2)
+        c = (a - b) / (a * (2.0 * p - 1.0))
+        var_m = (c * c * big_q + m * m * (b * (1.0 - b) - delta)) / (n * delta * delta)
+        return (float(var_f), float(var_m)) if scalar else (var_f, var_m)
+
+    def mse(self, n: int, f: Any, m: Any, approximate: bool = False) -> tuple[Any, Any]:
+        """Mean square errors of the uncorrected estimators: variance + bias^2, or Eqs. (16)-(18).
+
+        Parameters
+        ----------
+        n, f, m
+            As in :meth:`bias`.
+        approximate : bool, optional
+            False (default): :meth:`variance` + :meth:`bias` squared. True: the
+            paper's approximation for delta << 1, Eqs. (16)-(18):
+            MSE_f ~ (ell^2 / n) h and MSE_m ~ mu (g + h m^2) with mu = ell^2 / (n f^2),
+            g = b / (a^2 (2p - 1)^2), h = b (1 - b) / (a - b)^2.
+
+        Returns
+        -------
+        (mse_f, mse_m)
+            Floats for scalar ``f``, ``m``, else arrays.
+
+        Raises
+        ------
+        InputTypeError, ParameterError
+            As :meth:`bias`; ``approximate`` not a bool.
+
+        Notes
+        -----
+        Eqs. (16)-(18) are lost in our text extraction; reconstructed as the
+        delta -> 0 limit of :meth:`variance` (the bias^2 terms are O(1/n^2)), which
+        matches what the text says of them: mu << 1 for large n, MSE_f / MSE_m of
+        order f^2 (the text's (ell^2/n) / mu = f^2), h depending on eps1 only and
+        decreasing in it, MSE_m -> inf as eps2 -> 0. See :func:`pckv_mse_coefficients`.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.PCKV(10, 2.0, ell=2)
+        >>> [round(x, 6) for x in P.mse(10_000, 0.3, 0.5, approximate=True)]
+        [0.000658, 0.007727]
+        """
+        approximate = check_bool("approximate", approximate)
+        if not approximate:
+            (bf, bm), (vf, vm) = self.bias(n, f, m), self.variance(n, f, m)
+            return vf + bf * bf, vm + bm * bm
+        n, f_arr, m_arr, scalar = self._moment_inputs(n, f, m)
+        g, h = _coefficients(self._params["a"], self._params["b"], self._params["p"])
+        ell = self._ell
+        mse_f = np.full(f_arr.shape, ell * ell * h / n)
+        mse_m = ell * ell / (n * f_arr * f_arr) * (g + h * m_arr * m_arr)
+        return (float(mse_f), float(mse_m)) if scalar else (mse_f, mse_m)
