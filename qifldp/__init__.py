@@ -107,7 +107,13 @@ from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelo
 from .protocols import GRR, LH, SS, THE, UE, Protocol, protocol
 from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
 from .protocols.multidim import rsfd_grr, smp, spl
-from .protocols.pckv import PCKV, pckv_allocation
+from .protocols.pckv import (
+    PCKV,
+    pckv_allocation,
+    pckv_allocation_curves,
+    pckv_mse_coefficients,
+    pckv_numeric_allocation,
+)
 from .protocols.privkvm import PrivKVM, keyvalue_mse  # key-value baseline and MSE
 from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
 from .refinement.families import FamilyResult, check_refinement_family
@@ -355,4 +361,7 @@ __all__ = [
     "comparability_map",
     "PrivKVM",
     "keyvalue_mse",
+    "pckv_mse_coefficients",
+    "pckv_numeric_allocation",
+    "pckv_allocation_curves",
 ]
