@@ -113,6 +113,7 @@ from .protocols.pckv import (
     pckv_allocation_curves,
     pckv_mse_coefficients,
     pckv_numeric_allocation,
+    plot_pckv_allocation_curves,
 )
 from .protocols.privkvm import PrivKVM, keyvalue_mse  # key-value baseline and MSE
 from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
@@ -364,4 +365,5 @@ __all__ = [
     "pckv_mse_coefficients",
     "pckv_numeric_allocation",
     "pckv_allocation_curves",
+    "plot_pckv_allocation_curves",
 ]

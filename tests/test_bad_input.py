@@ -450,6 +450,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.pckv_mse_coefficients": ((1.0, 0.5), {"ell": 2, "mechanism": "grr", "d": 3}),
         "qifldp.pckv_numeric_allocation": ((1.0,), {"ell": 2, "mechanism": "ue", "m": 0.5}),
         "qifldp.pckv_allocation_curves": (([0.5, 1.0],), {}),
+        "qifldp.plot_pckv_allocation_curves": (([0.5, 1.0],), {}),
         "qifldp.rsfd_grr": (([2, 3], 1.0), {}),
         "qifldp.smp": (([2, 3], 1.0), {}),
         "qifldp.spl": (([2, 3], 1.0), {}),

@@ -6,8 +6,12 @@ server estimates, for every key, its frequency (the fraction of users holding it
 and the mean of its values. The explicit channels are :func:`qifldp.pckv_ue` and
 :func:`qifldp.pckv_grr` (:mod:`qifldp.protocols.keyvalue`); this module adds what a
 user needs to run the protocol: :func:`pckv_allocation` (Lemma 2 / Eq. 20, Eq. 21)
-and the frozen protocol object :class:`PCKV` with ``sample`` (Algorithms 1-3) and
-``estimate`` (Algorithm 4, Eqs. 7-8).
+and the frozen protocol object :class:`PCKV` with ``sample`` (Algorithms 1-3, PCKV-UE
+with the paper's a = 1/2 or a general a), ``estimate`` (Algorithm 4, Eqs. 7-8),
+``bias`` / ``variance`` / ``mse`` (Theorem 4, Lemma 1, Eqs. 16-18) and
+``true_epsilon``. The allocation is checked by :func:`pckv_numeric_allocation` (a
+numeric minimiser of the MSE approximation, :func:`pckv_mse_coefficients`), and
+:func:`pckv_allocation_curves` / :func:`plot_pckv_allocation_curves` give Fig. 4.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ __all__ = [
     "pckv_mse_coefficients",
     "pckv_numeric_allocation",
     "pckv_allocation_curves",
+    "plot_pckv_allocation_curves",
 ]
 
 _MECHANISMS = ("ue", "grr")
@@ -1080,3 +1085,64 @@ def pckv_allocation_curves(eps: Any) -> dict[str, np.ndarray]:
             for key, value in (("eps1", eps1), ("eps2", eps2), ("g", g), ("h", h)):
                 out.setdefault(f"{key}_{name}", []).append(value)
     return {"eps": eps_arr, **{key: np.array(v) for key, v in out.items()}}
+
+
+def plot_pckv_allocation_curves(eps: Any = None, axes: Any = None) -> Any:
+    """Draw PCKV's Fig. 4: g and h of PCKV-UE against eps under the three allocations.
+
+    Parameters
+    ----------
+    eps : array_like, optional
+        Total budgets, each ``> 0`` (default: 60 points in [0.1, 6]).
+    axes : sequence of two matplotlib.axes.Axes, optional
+        Where to draw g and h; a new figure with two panels when None.
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib.axes.Axes
+        The two panels (g, h), log-scaled in y.
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        As :func:`pckv_allocation_curves`; ``axes`` not two Axes.
+
+    Notes
+    -----
+    The data are those of :func:`pckv_allocation_curves` (exact closed forms, no
+    sampled users); the caption says so.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import qifldp as q
+    >>> ax_g, ax_h = q.plot_pckv_allocation_curves([0.5, 1.0, 2.0])
+    >>> ax_g.get_ylabel(), len(ax_h.get_lines())
+    ('g', 3)
+    """
+    import matplotlib.pyplot as plt
+
+    curves = pckv_allocation_curves(np.linspace(0.1, 6.0, 60) if eps is None else eps)
+    if axes is None:
+        fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), constrained_layout=True)
+    axes = np.asarray(axes, dtype=object).ravel()
+    if axes.size != 2 or not all(hasattr(ax, "plot") for ax in axes):
+        msg = "axes must be two matplotlib Axes (for g and h), or None for a new figure"
+        raise InputTypeError(msg)
+    styles = {
+        "optimized": ("optimized (Lemma 2)", "-"),
+        "naive": ("naive eps1 = eps2 = eps/2", "--"),
+        "nonoptimized": ("non-optimized eps2 = eps/2", ":"),
+    }
+    for ax, coefficient in zip(axes, ("g", "h"), strict=True):
+        for name, (label, style) in styles.items():
+            ax.plot(curves["eps"], curves[f"{coefficient}_{name}"], style, label=label)
+        ax.set_yscale("log")
+        ax.set_xlabel("eps")
+        ax.set_ylabel(coefficient)
+    axes[0].legend(fontsize=8)
+    axes[0].figure.suptitle(
+        "PCKV-UE, MSE_m ~ mu (g + h m^2); exact closed forms, no sampled data", fontsize=9
+    )
+    return axes

@@ -174,3 +174,24 @@ def test_fig_4_values_by_hand():
 def test_bad_input(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_plot_fig_4_draws_the_curves_data():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    eps = [0.5, 1.0, 2.0, 3.0]
+    ax_g, ax_h = q.plot_pckv_allocation_curves(eps)
+    c = q.pckv_allocation_curves(eps)
+    for ax, coefficient in ((ax_g, "g"), (ax_h, "h")):
+        lines = ax.get_lines()
+        assert len(lines) == 3
+        for line, name in zip(lines, ("optimized", "naive", "nonoptimized"), strict=True):
+            np.testing.assert_array_equal(line.get_ydata(), c[f"{coefficient}_{name}"])
+    fig, axes = plt.subplots(1, 2)
+    assert q.plot_pckv_allocation_curves(eps, axes=axes)[1] is axes[1]
+    with pytest.raises(InputTypeError, match="two matplotlib Axes"):
+        q.plot_pckv_allocation_curves(eps, axes=[1, 2])
+    plt.close("all")
