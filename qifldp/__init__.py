@@ -107,7 +107,14 @@ from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelo
 from .protocols import GRR, LH, SS, THE, UE, Protocol, protocol
 from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
 from .protocols.multidim import rsfd_grr, smp, spl
-from .protocols.pckv import PCKV, pckv_allocation
+from .protocols.pckv import (
+    PCKV,
+    pckv_allocation,
+    pckv_allocation_curves,
+    pckv_mse_coefficients,
+    pckv_numeric_allocation,
+    plot_pckv_allocation_curves,
+)
 from .protocols.privkvm import PrivKVM, keyvalue_mse  # key-value baseline and MSE
 from .protocols.profiling import (  # profiling over repeated surveys (issue 11)
     profiling_accuracy,
@@ -391,4 +398,8 @@ __all__ = [
     "smp_protocol",
     "attribute_inference_comparison",
     "attribute_inference_table",
+    "pckv_mse_coefficients",
+    "pckv_numeric_allocation",
+    "pckv_allocation_curves",
+    "plot_pckv_allocation_curves",
 ]
