@@ -166,6 +166,7 @@ from .simulation import (
     zipf_data,
 )
 from .sweep import comparability_map, sweep  # sweeps (pandas/dask on first call)
+from .sweep_maps import RefinementBoundary, boundary_curve, refinement_boundary
 
 # Imported on first use: the symbolic twin (sympy), symmetric channels,
 # the audit of published claims and the figure reproductions.
@@ -352,4 +353,7 @@ __all__ = [
     "PCKV",
     "sweep",
     "comparability_map",
+    "RefinementBoundary",
+    "refinement_boundary",
+    "boundary_curve",
 ]

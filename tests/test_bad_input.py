@@ -128,6 +128,7 @@ NOT_SWEPT: dict[str, str] = {
     "qifldp.audit.Reference": "bibliography record",
     "qifldp.audit.claim": "registration decorator of the audit (module import time)",
     "qifldp.audit.registered": "no arguments: the registry of audit claims",
+    "qifldp.RefinementBoundary": "result record of refinement_boundary",
     "qifldp.Protocol": "abstract base class of the protocol objects; its families are swept",
     "qifldp.protocols.ClosedForm": "abstract base class of the closed forms (families swept)",
 }
@@ -553,6 +554,11 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.comparability_map": (
             ("grr", "ss", [3], [1.0]),
             {"executor": pool, "progress": False},
+        ),
+        "qifldp.refinement_boundary": (("grr", "grr", 3, 0.5, 1.5), {"tol": 0.5}),
+        "qifldp.boundary_curve": (
+            ("grr", "grr", [3], 0.5, 1.5),
+            {"tol": 0.5, "executor": pool, "progress": False},
         ),
     }
     T.to_lists()  # the fixture transactions are valid
