@@ -167,6 +167,7 @@ from .simulation import (
 )
 from .sweep import comparability_map, sweep  # sweeps (pandas/dask on first call)
 from .sweep_maps import RefinementBoundary, boundary_curve, refinement_boundary
+from .sweep_scale import SimulatedCounts, allocate_users, block_seed, simulate_counts
 
 # Imported on first use: the symbolic twin (sympy), symmetric channels,
 # the audit of published claims and the figure reproductions.
@@ -356,4 +357,8 @@ __all__ = [
     "RefinementBoundary",
     "refinement_boundary",
     "boundary_curve",
+    "SimulatedCounts",
+    "simulate_counts",
+    "allocate_users",
+    "block_seed",
 ]
