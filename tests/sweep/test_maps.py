@@ -20,7 +20,7 @@ from scipy.optimize import linprog
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
 from qifldp.plotting import RELATION_COLORS, comparability_figure
-from qifldp.sweep import CANCELLED, CERTIFICATE_COLUMNS, certificate_digest
+from qifldp.sweep import CANCELLED, CERTIFICATE_COLUMNS, certificate_digest, hard_time_limit
 
 
 def _plain_lp_refines(A, B):
@@ -93,7 +93,11 @@ def test_a_point_over_its_time_limit_is_undecided_and_the_map_goes_on():
     )
     row = m.iloc[1]
     assert row["relation"] == "undecided" and row["a_refines_b"] is None
-    assert row["reason"].split(" ")[1].rstrip(":") in ("VerificationError", "SolverError")
+    assert row["reason"].split(" ")[1].rstrip(":") in (
+        "VerificationError",
+        "SolverError",
+        "TimeoutError",
+    )
     assert row["reason"].startswith("A⊑B: ") and "B⊑A" not in row["reason"]
     assert row["ab_certificate"] is None and row["ab_seconds"] > 0
     # the other direction is decided and certified: OUE ⋢ SUE, by the same gap as direct
@@ -101,6 +105,28 @@ def test_a_point_over_its_time_limit_is_undecided_and_the_map_goes_on():
     assert row["b_refines_a"] is not None and not row["b_refines_a"]
     assert row["ba_gap"] == direct.counterexample.gap > 0
     assert m.iloc[0]["relation"] == "incomparable" and m["error"].tolist() == [None, None]
+
+
+def _never_returns(A, B, **options):
+    import time
+
+    time.sleep(3600)
+
+
+def test_a_refinement_that_ignores_its_time_limit_is_stopped(monkeypatch):
+    # refines runs in a forked child: the patched refines is the one the child calls
+    import qifldp.refinement
+
+    monkeypatch.setattr(qifldp.refinement, "refines", _never_returns)
+    with cf.ThreadPoolExecutor(2) as pool:
+        m = q.comparability_map(
+            "grr", "ss", [3], [1.0, 2.0], executor=pool, progress=False, time_limit=0.5
+        )
+    assert m["relation"].tolist() == ["undecided"] * 2 and m["error"].tolist() == [None] * 2
+    for reason in m["reason"]:
+        assert reason.count("TimeoutError") == 2 and "the refinement was stopped" in reason
+    assert hard_time_limit(0.5) == 1.5  # 0.5 s + the grace of at least 1 s
+    assert all(m["ab_seconds"] >= 1.5) and all(m["ba_seconds"] >= 1.5)
 
 
 def test_the_symmetric_representation_decides_where_explicit_engines_give_up():
@@ -153,10 +179,10 @@ def test_boundary_grows_with_k_and_the_curve_matches_single_calls():
             progress=False,
             representation="symmetric",
         )
-    assert c["k"].tolist() == [3, 4, 5] and c["error"].tolist() == [None] * 3
+    assert c["k"].tolist() == [3, 5] and c["error"].tolist() == [None] * 2
     for row in c.itertuples():
         b = q.refinement_boundary(
-            "sue", "oue", row.k, 0.5, 8.0, tol=0.1, representation="symmetric"
+            "sue", "oue", row.k, 0.5, 8.0, tol=0.25, representation="symmetric"
         )
         assert (row.eps_star, row.lo, row.hi) == (b.eps, b.lo, b.hi)
         assert not _plain_lp_refines(q.sue(row.k, row.lo), q.oue(row.k, row.lo))
