@@ -300,7 +300,7 @@ def comparability_figure(table: Any, boundary: Any = None, title: str | None = N
     for k, eps, rel, err in zip(table["k"], table["eps"], table["relation"], errors, strict=True):
         if rel in RELATION_COLORS and err is None:
             codes[epss.index(float(eps)), ks.index(int(k))] = relations.index(rel)
-    fig = Figure(figsize=(6.4, 4.4), layout="constrained")
+    fig = Figure(figsize=(7.4, 4.4), layout="constrained")
     ax = fig.subplots()
     x_edges = np.arange(len(ks) + 1) - 0.5
     e = np.asarray(epss)
@@ -345,7 +345,7 @@ def comparability_figure(table: Any, boundary: Any = None, title: str | None = N
     ]
     if boundary is not None and ax.lines:
         handles.append(ax.lines[0])
-    ax.legend(handles=handles, loc="upper left", fontsize="small", framealpha=0.8)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     if title is not None:
         ax.set_title(title)
     return fig
