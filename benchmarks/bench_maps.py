@@ -72,7 +72,7 @@ def bench_map(grid: int, kmax: int, workers: int, time_limit: float) -> None:
         both = serial["relation"].ne("undecided") & other["relation"].ne("undecided")
         same = (serial.loc[both, cols].values == other.loc[both, cols].values).all()
         diff = int((serial["relation"] != other["relation"]).sum())
-        print(f"  {name}: verdicts identical where both decided: {same}; relations differing: {diff}")
+        print(f"  {name}: same verdicts where both decided: {same}; relations differing: {diff}")
         assert same
     counts = serial["relation"].value_counts().to_dict()
     print(f"  relations (serial): {counts}")
@@ -95,7 +95,9 @@ def bench_simulation(users: int, workers: int, block: int = 2**16, k: int = 16) 
     sd = np.sqrt(P.variance(users, r.frequencies))
     worst = float(np.max(np.abs(est - r.frequencies) / sd))
     print(f"simulation: OLH k = {k}, eps = 1, n = {users:.3g} users, blocks of {block} users")
-    print(f"  {seconds:.1f} s on {workers} threads ({users / seconds:.3g} users/s), {r.blocks} blocks")
+    print(
+        f"  {seconds:.1f} s on {workers} threads ({users / seconds:.3g} users/s, {r.blocks} blocks)"
+    )
     print(
         f"  peak traced memory {peak / 2**20:.1f} MiB "
         f"(one block's values: {block * 8 / 2**20:.2f} MiB per int64 array; n int64 values "
