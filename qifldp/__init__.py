@@ -193,6 +193,8 @@ from .simulation import (
     zipf_data,
 )
 from .sweep import comparability_map, sweep  # sweeps (pandas/dask on first call)
+from .sweep_maps import RefinementBoundary, boundary_curve, refinement_boundary
+from .sweep_scale import SimulatedCounts, allocate_users, block_seed, simulate_counts
 
 # Imported on first use: the symbolic twin (sympy), symmetric channels,
 # the audit of published claims and the figure reproductions.
@@ -402,4 +404,11 @@ __all__ = [
     "pckv_numeric_allocation",
     "pckv_allocation_curves",
     "plot_pckv_allocation_curves",
+    "RefinementBoundary",
+    "refinement_boundary",
+    "boundary_curve",
+    "SimulatedCounts",
+    "simulate_counts",
+    "allocate_users",
+    "block_seed",
 ]

@@ -23,6 +23,8 @@ __all__ = [
     "coincide_from",
     "staggered_markevery",
     "errorbar_series",
+    "RELATION_COLORS",
+    "comparability_figure",
 ]
 
 #: One (marker, linestyle) per protocol, all pairs distinct, so that two curves that
@@ -227,3 +229,123 @@ def errorbar_series(
         **style,
     )
     return mean, half
+
+
+#: One colour per relation of :func:`qifldp.comparability_map`; "undecided" is grey and
+#: hatched.
+RELATION_COLORS: dict[str, str] = {
+    "equivalent": "#4daf4a",
+    "A⊑B": "#377eb8",
+    "B⊑A": "#ff7f00",
+    "incomparable": "#e41a1c",
+    "undecided": "#bdbdbd",
+}
+
+
+def comparability_figure(table: Any, boundary: Any = None, title: str | None = None) -> Any:
+    """The regions of a comparability map, coloured by relation, with a boundary curve.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A :func:`qifldp.comparability_map` table (columns ``k``, ``eps``, ``relation``).
+    boundary : pandas.DataFrame, optional
+        A :func:`qifldp.boundary_curve` table (``k``, ``eps_star``): drawn as the curve
+        k ↦ eps*(k) over the regions (k without a bracketed change are skipped).
+    title : str, optional
+        The axes title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes: k on the x axis (one column per k of the map, in order), eps on the
+        y axis; undecided cells (and cells whose point failed) grey and hatched. No
+        global backend is selected.
+
+    Raises
+    ------
+    InputTypeError
+        ``table`` or ``boundary`` without the needed columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"k": [2, 2, 3, 3], "eps": [1.0, 2.0, 1.0, 2.0],
+    ...                   "relation": ["A⊑B", "A⊑B", "incomparable", "undecided"]})
+    >>> fig = comparability_figure(t)
+    >>> len(fig.axes), fig.axes[0].get_xlabel()
+    (1, 'k')
+    """
+    from matplotlib.colors import ListedColormap
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    from .errors import InputTypeError
+
+    for name, frame, needed in (
+        ("table", table, ("k", "eps", "relation")),
+        ("boundary", boundary, ("k", "eps_star")),
+    ):
+        if frame is None and name == "boundary":
+            continue
+        columns = getattr(frame, "columns", None)
+        if columns is None or any(c not in columns for c in needed):
+            msg = f"{name} must be a DataFrame with columns {', '.join(needed)}"
+            raise InputTypeError(msg)
+    relations = list(RELATION_COLORS)
+    ks = sorted({int(k) for k in table["k"]})
+    epss = sorted({float(e) for e in table["eps"]})
+    codes = np.full((len(epss), len(ks)), relations.index("undecided"), dtype=float)
+    errors = table["error"] if "error" in table.columns else [None] * len(table)
+    for k, eps, rel, err in zip(table["k"], table["eps"], table["relation"], errors, strict=True):
+        if rel in RELATION_COLORS and err is None:
+            codes[epss.index(float(eps)), ks.index(int(k))] = relations.index(rel)
+    fig = Figure(figsize=(7.4, 4.4), layout="constrained")
+    ax = fig.subplots()
+    x_edges = np.arange(len(ks) + 1) - 0.5
+    e = np.asarray(epss)
+    mids = (e[1:] + e[:-1]) / 2
+    first = e[0] - (mids[0] - e[0] if len(e) > 1 else 0.5)
+    last = e[-1] + (e[-1] - mids[-1] if len(e) > 1 else 0.5)
+    y_edges = np.concatenate([[first], mids, [last]])
+    cmap = ListedColormap([RELATION_COLORS[r] for r in relations])
+    ax.pcolormesh(x_edges, y_edges, codes, cmap=cmap, vmin=-0.5, vmax=len(relations) - 0.5)
+    undecided = codes == relations.index("undecided")
+    for i, j in zip(*np.nonzero(undecided), strict=True):
+        ax.fill_between(
+            [x_edges[j], x_edges[j + 1]],
+            y_edges[i],
+            y_edges[i + 1],
+            facecolor="none",
+            edgecolor="#636363",
+            hatch="//",
+            linewidth=0,
+        )
+    if boundary is not None:
+        pts = [
+            (ks.index(int(k)), float(v))
+            for k, v in zip(boundary["k"], boundary["eps_star"], strict=True)
+            if int(k) in ks and v is not None and math.isfinite(float(v))
+        ]
+        if pts:
+            xs, ys = zip(*pts, strict=True)
+            ax.plot(xs, ys, "k-o", markersize=3, label="boundary eps*(k)")
+    ax.set_xticks(range(len(ks)), [str(k) for k in ks])
+    ax.set_xlabel("k")
+    ax.set_ylabel("eps")
+    present = [r for r in relations if np.any(codes == relations.index(r))]
+    handles: list[Any] = [
+        Patch(
+            facecolor=RELATION_COLORS[r],
+            hatch="//" if r == "undecided" else None,
+            edgecolor="#636363",
+            label=r,
+        )
+        for r in present
+    ]
+    if boundary is not None and ax.lines:
+        handles.append(ax.lines[0])
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    if title is not None:
+        ax.set_title(title)
+    return fig

@@ -435,8 +435,13 @@ def reproduce(
     quick: bool = False,
     data: str | os.PathLike | None = None,
     which: Sequence[int] = (4, 5, 6, 7),
+    *,
+    progress: bool = True,
 ) -> list[Figure]:
     """Reproduce the paper's Figs. 4-7 into ``out``; returns the figures written.
+
+    Ctrl-C (KeyboardInterrupt) stops after the figure being made: the figures
+    already written are returned (a RuntimeWarning names those not made).
 
     Parameters
     ----------
@@ -448,6 +453,8 @@ def reproduce(
         A FIMI transaction file (e.g. Kosarak); default a seeded Zipf sample.
     which : sequence of int
         Figure numbers to reproduce.
+    progress : bool
+        A tqdm bar over the figures (silent when stderr is not a terminal).
 
     Examples
     --------
@@ -474,4 +481,28 @@ def reproduce(
     if unknown:
         msg = f"which: the paper's reproducible figures are 4, 5, 6, 7; got {unknown}"
         raise ParameterError(msg)
-    return [makers[i]() for i in which]
+    progress = check_bool("progress", progress)
+    from .sweep import _progress_bar
+
+    bar = _progress_bar(len(which), progress)
+    done: list[Figure] = []
+    try:
+        for i in which:
+            if bar is not None:
+                bar.set_description(f"figure {i}")
+            done.append(makers[i]())
+            if bar is not None:
+                bar.update(1)
+    except KeyboardInterrupt:
+        import warnings
+
+        missing = which[len(done) :]
+        warnings.warn(
+            f"reproduce interrupted: figures {missing} not made; returning the {len(done)} written",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    return done

@@ -44,10 +44,22 @@ from .errors import InputTypeError, ParameterError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["sweep", "comparability_map", "RELATIONS"]
+__all__ = [
+    "sweep",
+    "comparability_map",
+    "certificate_digest",
+    "hard_time_limit",
+    "RELATIONS",
+    "CANCELLED",
+    "CERTIFICATE_COLUMNS",
+]
 
 #: The values of the ``relation`` column of :func:`comparability_map`.
 RELATIONS: tuple[str, ...] = ("equivalent", "A⊑B", "B⊑A", "incomparable", "undecided")
+
+#: The ``error`` of a point not run because the sweep was interrupted (Ctrl-C, or a
+#: point raising KeyboardInterrupt): the partial table is returned.
+CANCELLED: str = "cancelled"
 
 #: Column names :func:`sweep` adds itself; a parameter or an output may not use them.
 _RESERVED = ("error", "value")
@@ -119,6 +131,25 @@ def _check_int(name: str, value: Any, minimum: int, allow_none: bool = False) ->
         msg = f"{name} must be >= {minimum}, got {value}"
         raise ParameterError(msg)
     return int(value)
+
+
+def _float(value: Any) -> float:
+    """``float(value)``; an integer beyond the float range is infinite (then refused)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def _check_seconds(name: str, value: Any, unit: str = "a number of seconds") -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        msg = f"{name} must be {unit}, got {value!r} of type {_type_name(value)}"
+        raise InputTypeError(msg)
+    f = _float(value)
+    if not (math.isfinite(f) and f > 0):
+        msg = f"{name} must be finite and > 0, got {value!r}"
+        raise ParameterError(msg)
+    return f
 
 
 def _accepts_rng(fn: Callable[..., Any]) -> bool:
@@ -241,7 +272,10 @@ def sweep(
     pandas.DataFrame
         One row per point in grid order: the parameter columns, then fn's outputs,
         then ``error`` (None, or ``"TypeName: message"`` of the point's last failure,
-        whose outputs are then NaN/None).
+        whose outputs are then NaN/None). Ctrl-C (a KeyboardInterrupt in this process
+        or raised by a point) stops the sweep: the points not finished get ``error``
+        :data:`CANCELLED` (``"cancelled"``) and the partial table is returned, with
+        ``table.attrs["cancelled"]`` True (False otherwise).
 
     Raises
     ------
@@ -313,6 +347,7 @@ def sweep(
         outputs.extend(key for key in res if key != "error" and key not in outputs)
     columns = names + (outputs or ["value"]) + ["error"]  # every point failed: NaN values
     rows = [{**points[i], **results[i]} for i in range(n)]
+    cancelled = any(res.get("error") == CANCELLED for res in results)
     data = {}
     for column in columns:
         values = [row.get(column) for row in rows]
@@ -320,7 +355,9 @@ def sweep(
         # turn them into its str dtype, where None becomes NaN
         text = column == "error" or any(isinstance(v, str) for v in values)
         data[column] = pd.Series(values, dtype=object if text else None)
-    return pd.DataFrame(data, columns=columns)
+    table = pd.DataFrame(data, columns=columns)
+    table.attrs["cancelled"] = cancelled
+    return table
 
 
 def _execute(
@@ -344,8 +381,10 @@ def _execute(
         pool = executor
     bar = _progress_bar(n, progress)
     results: list[dict[str, Any]] = [{} for _ in range(n)]
+    futures: dict[Any, list[tuple[int, dict[str, Any], Any]]] = {}
     try:
-        futures = {pool.submit(_run_chunk, fn, chunk, retries): chunk for chunk in chunks}
+        for chunk in chunks:
+            futures[pool.submit(_run_chunk, fn, chunk, retries)] = chunk
         for future in cf.as_completed(futures):
             chunk = futures[future]
             try:
@@ -357,6 +396,17 @@ def _execute(
                 results[i] = res
             if bar is not None:
                 bar.update(len(chunk))
+    except KeyboardInterrupt:
+        # Ctrl-C (in this process, or raised by a point): stop, keep what is done
+        for future in futures:
+            future.cancel()
+        for future in futures:  # chunks that finished meanwhile are kept
+            if future.done() and not future.cancelled() and future.exception() is None:
+                for i, res in future.result():
+                    results[i] = res
+        for i in range(n):
+            if not results[i]:
+                results[i] = {"error": CANCELLED}
     finally:
         if bar is not None:
             bar.close()
@@ -386,31 +436,268 @@ def _protocol_params(name: str, params: dict[str, Any]) -> dict[str, Any]:
     return {key: val for key, val in params.items() if key in _PARAMETERS.get(name, ())}
 
 
-def _build(spec: Any, k: int, eps: float, params: dict[str, Any]) -> Any:
+#: The representations :func:`comparability_map` decides on.
+REPRESENTATIONS: tuple[str, ...] = ("protocol", "symmetric")
+
+
+def _build(
+    spec: Any, k: int, eps: float, params: dict[str, Any], representation: str = "protocol"
+) -> Any:
     if isinstance(spec, str):
         from .protocols import protocol
 
-        return protocol(spec, k, eps, **_protocol_params(spec, params))
+        P = protocol(spec, k, eps, **_protocol_params(spec, params))
+        return P.symmetric() if representation == "symmetric" else P
     return spec(k, eps)
 
 
-def _compare_point(k: int, eps: float, *, a: Any, b: Any, params: dict[str, Any]) -> dict:
-    """The verdicts A ⊑ B and B ⊑ A at one (k, eps): the row of the map."""
+def _check_representation(representation: Any) -> str:
+    if not isinstance(representation, str):
+        msg = f"representation must be a str, got {_type_name(representation)}"
+        raise InputTypeError(msg)
+    if representation not in REPRESENTATIONS:
+        msg = f"representation must be one of {', '.join(REPRESENTATIONS)}, got {representation!r}"
+        raise ParameterError(msg)
+    return representation
+
+
+#: The certificate columns of :func:`comparability_map`, per direction (prefix ``ab_``
+#: for A ⊑ B, ``ba_`` for B ⊑ A).
+CERTIFICATE_COLUMNS: tuple[str, ...] = (
+    "certified_by",
+    "about",
+    "up_to_rounding",
+    "exact",
+    "certificate",
+    "residual",
+    "gap",
+    "seconds",
+)
+
+
+def _arrays(obj: Any) -> list[np.ndarray]:
+    """The numeric arrays a certificate is made of (a witness matrix, an OrbitWitness's
+    fields, a counterexample's gain and prior), in a fixed order."""
+    if obj is None:
+        return []
+    if isinstance(obj, np.ndarray):
+        return [obj]
+    fields = getattr(obj, "__dataclass_fields__", None)
+    names = list(fields) if fields is not None else sorted(vars(obj))
+    out: list[np.ndarray] = []
+    for name in names:
+        val = getattr(obj, name)
+        if isinstance(val, np.ndarray):
+            out.append(val)
+        elif isinstance(val, numbers.Real) and not isinstance(val, bool):
+            out.append(np.asarray([val], dtype=float))
+        elif hasattr(val, "__dataclass_fields__") or hasattr(val, "__dict__"):
+            if not callable(val):
+                out.extend(_arrays(val))
+    return out
+
+
+def certificate_digest(obj: Any) -> str:
+    """A short hash of a certificate's arrays (witness or counterexample gain and prior).
+
+    SHA-256 of each array's dtype, shape and bytes (C order), the first 16 hex digits:
+    equal certificates give equal digests on every machine and executor.
+
+    Parameters
+    ----------
+    obj : numpy.ndarray, dataclass or object with array attributes, or None
+        A witness (a matrix, or an ``OrbitWitness``) or a ``Counterexample``.
+
+    Returns
+    -------
+    str
+        16 hexadecimal digits ("" for None).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> certificate_digest(np.eye(2)) == certificate_digest(np.eye(2).copy())
+    True
+    >>> len(certificate_digest(np.eye(2))), certificate_digest(None)
+    (16, '')
+    """
+    import hashlib
+
+    if obj is None:
+        return ""
+    h = hashlib.sha256()
+    for arr in _arrays(obj):
+        a = np.ascontiguousarray(arr)
+        if a.dtype == object:
+            a = a.astype(float)
+        h.update(f"{a.dtype.str}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+def _certificate(prefix: str, result: Any, seconds: float) -> dict[str, Any]:
+    """The certificate columns of one direction from its RefinementResult."""
+    ce = result.counterexample
+    residual = getattr(result, "residual", None)
+    if residual is None and result.witness is not None:
+        residual = getattr(result.witness, "residual", None)
+    values = {
+        "certified_by": str(result.certified_by),
+        "about": str(result.about),
+        "up_to_rounding": bool(result.up_to_rounding),
+        "exact": bool(result.exact),
+        "certificate": certificate_digest(result.witness if ce is None else ce),
+        "residual": None if residual is None or ce is not None else float(residual),
+        "gap": None if ce is None else float(ce.gap),
+        "seconds": float(seconds),
+    }
+    return {f"{prefix}_{key}": val for key, val in values.items()}
+
+
+def _empty_certificate(prefix: str, seconds: float | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {f"{prefix}_{key}": None for key in CERTIFICATE_COLUMNS}
+    out[f"{prefix}_seconds"] = seconds
+    return out
+
+
+def hard_time_limit(time_limit: float) -> float:
+    """Seconds after which a refinement of a map is stopped: ``time_limit`` plus a grace
+    of a quarter of it (at least 1 s) for the certificate's verification.
+
+    :func:`qifldp.refines` stops its iterative engines at ``time_limit``, but HiGHS
+    and the rational-arithmetic fallback are not interruptible (an OLH/OUE pair at
+    k = 4 has run 180 s with ``time_limit=5``); a map therefore runs each refinement
+    in a forked child process and stops it at this limit.
+
+    Parameters
+    ----------
+    time_limit : float
+        The ``time_limit`` of the map, seconds.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> hard_time_limit(2.0), hard_time_limit(60.0)
+    (3.0, 75.0)
+    """
+    t = _check_seconds("time_limit", time_limit)
+    return t + max(1.0, 0.25 * t)
+
+
+def _refine_in_child(conn: Any, X: Any, Y: Any, time_limit: float) -> None:
     from .refinement import refines
+
+    try:
+        payload: tuple[bool, Any] = (True, refines(X, Y, time_limit=time_limit))
+    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+        payload = (False, exc)
+    try:
+        conn.send(payload)
+    except Exception as exc:  # noqa: BLE001 - an unpicklable result or exception
+        what = payload[1]
+        text = f"{type(what).__name__}: {what}" if not payload[0] else repr(exc)
+        conn.send((False, RuntimeError(f"the result could not be sent back: {text}")))
+    finally:
+        conn.close()
+
+
+def _can_fork() -> bool:
+    import multiprocessing as mp
+
+    return "fork" in mp.get_all_start_methods() and not mp.current_process().daemon
+
+
+def _decide(X: Any, Y: Any, time_limit: float) -> Any:
+    """``refines(X, Y, time_limit=...)``, stopped at :func:`hard_time_limit` (in a forked
+    child process; in this process where forking is not possible: a daemonic worker
+    such as a Dask worker process, or a platform without fork, where only the
+    engines' own ``time_limit`` applies)."""
+    if not _can_fork():
+        from .refinement import refines
+
+        return refines(X, Y, time_limit=time_limit)
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    receiver, sender = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_refine_in_child, args=(sender, X, Y, time_limit), daemon=True)
+    hard = hard_time_limit(time_limit)
+    child.start()
+    sender.close()
+    try:
+        if not receiver.poll(hard):
+            msg = (
+                f"no verdict within {hard:g} s (time_limit = {time_limit:g} s plus the "
+                "grace of hard_time_limit): the refinement was stopped"
+            )
+            raise TimeoutError(msg)
+        try:
+            ok, payload = receiver.recv()
+        except EOFError:
+            child.join()
+            msg = f"the refinement process ended without a result (exit code {child.exitcode})"
+            raise RuntimeError(msg) from None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+    if not ok:
+        raise payload
+    return payload
+
+
+def _compare_point(
+    k: int,
+    eps: float,
+    *,
+    a: Any,
+    b: Any,
+    params: dict[str, Any],
+    time_limit: float = 60.0,
+    representation: str = "protocol",
+) -> dict:
+    """The verdicts A ⊑ B and B ⊑ A at one (k, eps), with their certificates: the row
+    of the map."""
+    import time
 
     reasons = []
     verdicts: list[bool | None] = []
+    certs: dict[str, Any] = {}
     try:
-        A, B = _build(a, k, eps, params), _build(b, k, eps, params)
+        A = _build(a, k, eps, params, representation)
+        B = _build(b, k, eps, params, representation)
     except Exception as exc:  # noqa: BLE001 - recorded as the reason of "undecided"
         reason = f"building the protocols: {type(exc).__name__}: {exc}"
-        return {"a_refines_b": None, "b_refines_a": None, "relation": "undecided", "reason": reason}
-    for label, (X, Y) in (("A⊑B", (A, B)), ("B⊑A", (B, A))):
+        return {
+            "a_refines_b": None,
+            "b_refines_a": None,
+            "relation": "undecided",
+            "reason": reason,
+            **_empty_certificate("ab"),
+            **_empty_certificate("ba"),
+        }
+    for label, prefix, (X, Y) in (("A⊑B", "ab", (A, B)), ("B⊑A", "ba", (B, A))):
+        start = time.perf_counter()
         try:
-            verdicts.append(bool(refines(X, Y)))
+            result = _decide(X, Y, time_limit)
         except Exception as exc:  # noqa: BLE001 - recorded as the reason of "undecided"
+            seconds = time.perf_counter() - start
             verdicts.append(None)
-            reasons.append(f"{label}: {type(exc).__name__}: {exc}")
+            over = (
+                f" (over the time limit: {seconds:.1f} s > time_limit = {time_limit:g} s)"
+                if seconds > time_limit
+                else ""
+            )
+            reasons.append(f"{label}: {type(exc).__name__}{over}: {exc}")
+            certs.update(_empty_certificate(prefix, seconds))
+            continue
+        seconds = time.perf_counter() - start
+        verdicts.append(bool(result))
+        certs.update(_certificate(prefix, result, seconds))
     ab, ba = verdicts
     if ab is None or ba is None:
         relation = "undecided"
@@ -423,6 +710,7 @@ def _compare_point(k: int, eps: float, *, a: Any, b: Any, params: dict[str, Any]
         "b_refines_a": ba,
         "relation": relation,
         "reason": "; ".join(reasons) or None,
+        **certs,
     }
 
 
@@ -445,7 +733,7 @@ def _values(name: str, values: Any, integer: bool) -> list[Any]:
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
             msg = f"every entry of {name} must be a real number, got {v!r} of type {_type_name(v)}"
             raise InputTypeError(msg)
-        f = float(v)
+        f = _float(v)
         if not math.isfinite(f) or f < 0:
             msg = f"every entry of {name} must be finite and >= 0, got {v!r}"
             raise ParameterError(msg)
@@ -462,6 +750,8 @@ def comparability_map(
     executor: Any = None,
     progress: bool = True,
     chunksize: int | None = None,
+    time_limit: float = 60.0,
+    representation: str = "protocol",
     **params: Any,
 ) -> pd.DataFrame:
     """Where A ⊑ B, B ⊑ A, both or neither, over a grid of (k, eps).
@@ -483,6 +773,19 @@ def comparability_map(
         Privacy parameters, each finite and >= 0.
     executor, progress, chunksize
         As for :func:`sweep`.
+    time_limit : float
+        Seconds per refinement, passed to :func:`qifldp.refines` (whose iterative
+        engines stop there); each refinement runs in a forked child process that is
+        stopped at :func:`hard_time_limit` (``time_limit`` + max(1 s, 25 %)), so no
+        point hangs the map (in daemonic workers such as Dask's worker processes,
+        which may not fork, only the engines' limit applies). A direction without a
+        verdict is recorded as ``"undecided"`` with the reason (a ``TimeoutError``
+        when stopped; the seconds it took), and the map goes on.
+    representation : {"protocol", "symmetric"}
+        What :func:`qifldp.refines` decides on for named protocols: the protocol
+        objects (their best representation, explicit at small k) or their symmetric
+        channels (``.symmetric()``: the orbit LP at every k, which certifies one-hot
+        pairs such as SUE/OUE at large eps where explicit engines give up).
     **params
         Protocol parameters (``theta``, ``omega``, ``g``): each goes to the named
         protocols that take it.
@@ -493,7 +796,14 @@ def comparability_map(
         Columns ``k``, ``eps`` (k outer, eps inner), ``a_refines_b`` (A ⊑ B),
         ``b_refines_a``, ``relation`` in ``{"equivalent", "A⊑B", "B⊑A",
         "incomparable"}``, or ``"undecided"`` (a verdict None) with the failure in
-        ``reason``; and ``error`` (a failure of the point itself, from :func:`sweep`).
+        ``reason``; then the certificate of each direction (prefix ``ab_`` for
+        A ⊑ B, ``ba_`` for B ⊑ A; :data:`CERTIFICATE_COLUMNS`): ``certified_by``,
+        ``about`` and ``up_to_rounding`` of the :class:`qifldp.RefinementResult`,
+        ``exact`` (proved in rational arithmetic), ``certificate`` (the
+        :func:`certificate_digest` of the witness or of the counterexample),
+        ``residual`` (of the witness) or ``gap`` (of the counterexample) and
+        ``seconds``; and ``error`` (a failure of the point itself, from :func:`sweep`,
+        ``"cancelled"`` for points not run after Ctrl-C).
 
     Raises
     ------
@@ -502,7 +812,8 @@ def comparability_map(
         non-numeric ks or epss; bad sweep options.
     ParameterError
         An unknown protocol name; empty ks or epss; k < 2; eps negative or not finite;
-        protocol parameters out of range (checked at the first point).
+        protocol parameters out of range (checked at the first point); ``time_limit``
+        not positive and finite; an unknown ``representation``.
 
     Examples
     --------
@@ -543,7 +854,16 @@ def comparability_map(
     for spec in (A, B):
         if isinstance(spec, str):
             _build(spec, k_list[0], eps_list[0], params)
-    fn = functools.partial(_compare_point, a=A, b=B, params=dict(params))
+    time_limit = _check_seconds("time_limit", time_limit)
+    representation = _check_representation(representation)
+    fn = functools.partial(
+        _compare_point,
+        a=A,
+        b=B,
+        params=dict(params),
+        time_limit=time_limit,
+        representation=representation,
+    )
     table = sweep(
         fn,
         {"k": k_list, "eps": eps_list},
@@ -553,7 +873,8 @@ def comparability_map(
     )
     if "relation" not in table:  # every point failed as a whole (a worker lost ...)
         table = table.drop(columns="value")
-        for column in ("a_refines_b", "b_refines_a", "relation", "reason"):
+        certificate = [f"{p}_{c}" for p in ("ab", "ba") for c in CERTIFICATE_COLUMNS]
+        for column in ("a_refines_b", "b_refines_a", "relation", "reason", *certificate):
             table.insert(
                 len(table.columns) - 1, column, pd.Series([None] * len(table), dtype=object)
             )

@@ -133,6 +133,11 @@ NOT_SWEPT: dict[str, str] = {
     "qifldp.audit.Reference": "bibliography record",
     "qifldp.audit.claim": "registration decorator of the audit (module import time)",
     "qifldp.audit.registered": "no arguments: the registry of audit claims",
+    "qifldp.RefinementBoundary": "result record of refinement_boundary",
+    "qifldp.SimulatedCounts": "result record of simulate_counts",
+    "qifldp.simulate_counts": "n = 10^9 (a bad value of the sweep) is a legitimate 10^9-user "
+    "simulation (minutes); its argument checks (allocate_users' f and n, which are swept, "
+    "and protocol, block, seed, chunksize, options) are tested in tests/sweep/test_scale.py",
     "qifldp.Protocol": "abstract base class of the protocol objects; its families are swept",
     "qifldp.protocols.ClosedForm": "abstract base class of the closed forms (families swept)",
     "qifldp.Reidentification": "result record of reidentification_accuracy",
@@ -605,6 +610,13 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.CategoricalTable": (
             (np.array([[0, 1], [1, 0]]), ("a", "b"), (("x", "y"), ("u", "v"))),
             {},
+        ),
+        "qifldp.allocate_users": (([0.5, 0.25, 0.25], 10), {}),
+        "qifldp.block_seed": ((7, 2), {}),
+        "qifldp.refinement_boundary": (("grr", "grr", 3, 0.5, 1.5), {"tol": 0.5}),
+        "qifldp.boundary_curve": (
+            ("grr", "grr", [3], 0.5, 1.5),
+            {"tol": 0.5, "executor": pool, "progress": False},
         ),
     }
     T.to_lists()  # the fixture transactions are valid

@@ -22,6 +22,7 @@ from scipy.optimize import linprog
 
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
+from qifldp.sweep import CERTIFICATE_COLUMNS
 
 F = np.array([0.5, 0.3, 0.2])  # the true frequencies of the Monte Carlo points
 
@@ -247,6 +248,7 @@ def _relation(ab, ba):
 def test_grr_ss_map_agrees_with_direct_refinement():
     with _threads() as pool:
         m = q.comparability_map("grr", "ss", ks=[3, 4, 8], epss=[0.2, 1.0, 2.0], executor=pool)
+    certificates = [f"{p}_{c}" for p in ("ab", "ba") for c in CERTIFICATE_COLUMNS]
     assert m.columns.tolist() == [
         "k",
         "eps",
@@ -254,6 +256,7 @@ def test_grr_ss_map_agrees_with_direct_refinement():
         "b_refines_a",
         "relation",
         "reason",
+        *certificates,
         "error",
     ]
     assert list(zip(m["k"], m["eps"], strict=True)) == list(

@@ -225,13 +225,16 @@ CHANNEL_PARAMETERS = {"C", "A", "B", "channels"}
 #: Names that are not operations on channels although their first parameter is one:
 #: constructors and converters, and the per-kind implementations that are
 #: registered on an operation (named ``<operation>_symmetric`` / ``_symbolic``);
-#: ``comparability_map``'s A and B are protocol names or (k, eps) -> channel callables.
+#: ``comparability_map``'s A and B are protocol names or (k, eps) -> channel callables
+#: (and so are those of ``refinement_boundary`` and ``boundary_curve``).
 NOT_OPERATIONS = {
     "Channel",
     "as_channel",
     "write_channel",
     "SymmetricComposition",
     "comparability_map",
+    "refinement_boundary",
+    "boundary_curve",
 }
 
 

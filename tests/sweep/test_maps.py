@@ -1,0 +1,298 @@
+"""comparability_map completed (issue 12, item 2): time limits, certificates per point,
+the boundary by bisection, the figure; and the cancellation of sweeps (item 5).
+
+Independent checks: certificates against direct q.refines calls and a digest
+recomputed here with hashlib; witnesses against A·W = B on the explicit channels;
+boundary brackets against a plain feasibility LP on the explicit channels written
+here; the figure's cells against the table.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+import qifldp as q
+from qifldp.errors import InputTypeError, ParameterError
+from qifldp.plotting import RELATION_COLORS, comparability_figure
+from qifldp.sweep import CANCELLED, CERTIFICATE_COLUMNS, certificate_digest, hard_time_limit
+
+
+def _plain_lp_refines(A, B):
+    """A ⊑ B by a feasibility LP written here: W >= 0 row-stochastic with A W = B."""
+    A, B = np.asarray(A.matrix, float), np.asarray(B.matrix, float)
+    na, nb = A.shape[1], B.shape[1]
+    eq = [np.kron(A, np.eye(nb)), np.kron(np.eye(na), np.ones((1, nb)))]
+    rhs = np.concatenate([B.ravel(), np.ones(na)])
+    res = linprog(np.zeros(na * nb), A_eq=np.vstack(eq), b_eq=rhs, bounds=(0, None))
+    return res.status == 0
+
+
+def _digest(*arrays):
+    h = hashlib.sha256()
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype.str}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------------------
+# certificates
+# ---------------------------------------------------------------------------------------
+def test_certificate_digest_of_a_matrix_is_sha256_of_its_bytes():
+    W = np.array([[0.25, 0.75], [1.0, 0.0]])
+    assert certificate_digest(W) == _digest(W)
+    assert certificate_digest(W) != certificate_digest(W.T)
+    assert certificate_digest(None) == ""
+
+
+def test_certificates_are_kept_per_point_and_match_direct_refinement():
+    with cf.ThreadPoolExecutor(2) as pool:
+        m = q.comparability_map("grr", "ss", [3, 4], [0.5, 2.0], executor=pool, progress=False)
+    for prefix in ("ab", "ba"):
+        for column in CERTIFICATE_COLUMNS:
+            assert f"{prefix}_{column}" in m.columns
+    for row in m.itertuples():
+        A, B = q.protocol("grr", row.k, row.eps), q.protocol("ss", row.k, row.eps)
+        for prefix, (X, Y) in (("ab", (A, B)), ("ba", (B, A))):
+            r = q.refines(X, Y)
+            get = lambda c, p=prefix, row=row: getattr(row, f"{p}_{c}")  # noqa: E731
+            assert get("certified_by") == r.certified_by and get("about") == r.about
+            assert get("up_to_rounding") == r.up_to_rounding and get("exact") == r.exact
+            if r:
+                W = np.asarray(r.witness)
+                assert get("certificate") == _digest(W)
+                # the witness itself: row-stochastic, A·W = B on the explicit channels
+                Xm, Ym = np.asarray(X.channel().matrix), np.asarray(Y.channel().matrix)
+                assert np.abs(Xm @ W - Ym).max() <= 1e-7 and W.min() >= -1e-9
+                assert get("residual") == pytest.approx(np.abs(Xm @ W - Ym).max(), abs=1e-12)
+                assert get("gap") is None or math.isnan(get("gap"))
+            else:
+                ce = r.counterexample
+                assert get("gap") == ce.gap > 0
+                assert not _plain_lp_refines(X.channel(), Y.channel())
+            assert get("seconds") >= 0
+
+
+def test_a_point_over_its_time_limit_is_undecided_and_the_map_goes_on():
+    # explicit engines cannot certify SUE ⊑ OUE at k = 5, eps = 12 (> 20 s without a limit)
+    m = q.comparability_map(
+        "sue",
+        "oue",
+        [5],
+        [1.0, 12.0],
+        executor=cf.ThreadPoolExecutor(1),
+        progress=False,
+        time_limit=1.0,
+    )
+    row = m.iloc[1]
+    assert row["relation"] == "undecided" and row["a_refines_b"] is None
+    assert row["reason"].split(" ")[1].rstrip(":") in (
+        "VerificationError",
+        "SolverError",
+        "TimeoutError",
+    )
+    assert row["reason"].startswith("A⊑B: ") and "B⊑A" not in row["reason"]
+    assert row["ab_certificate"] is None and row["ab_seconds"] > 0
+    # the other direction is decided and certified: OUE ⋢ SUE, by the same gap as direct
+    direct = q.refines(q.protocol("oue", 5, 12.0), q.protocol("sue", 5, 12.0))
+    assert row["b_refines_a"] is not None and not row["b_refines_a"]
+    assert row["ba_gap"] == direct.counterexample.gap > 0
+    assert m.iloc[0]["relation"] == "incomparable" and m["error"].tolist() == [None, None]
+
+
+def _never_returns(A, B, **options):
+    import time
+
+    time.sleep(3600)
+
+
+def test_a_refinement_that_ignores_its_time_limit_is_stopped(monkeypatch):
+    # refines runs in a forked child: the patched refines is the one the child calls
+    import qifldp.refinement
+
+    monkeypatch.setattr(qifldp.refinement, "refines", _never_returns)
+    with cf.ThreadPoolExecutor(2) as pool:
+        m = q.comparability_map(
+            "grr", "ss", [3], [1.0, 2.0], executor=pool, progress=False, time_limit=0.5
+        )
+    assert m["relation"].tolist() == ["undecided"] * 2 and m["error"].tolist() == [None] * 2
+    for reason in m["reason"]:
+        assert reason.count("TimeoutError") == 2 and "the refinement was stopped" in reason
+    assert hard_time_limit(0.5) == 1.5  # 0.5 s + the grace of at least 1 s
+    assert all(m["ab_seconds"] >= 1.5) and all(m["ba_seconds"] >= 1.5)
+
+
+def test_the_symmetric_representation_decides_where_explicit_engines_give_up():
+    m = q.comparability_map(
+        "sue",
+        "oue",
+        [5],
+        [12.0],
+        executor=cf.ThreadPoolExecutor(1),
+        progress=False,
+        representation="symmetric",
+    )
+    assert m["relation"].tolist() == ["A⊑B"] and m["ab_certified_by"][0].startswith("orbit")
+    # the orbit witness expanded to the explicit 32 x 32 W: row-stochastic, SUE·W = OUE
+    r = q.refines(q.protocol("sue", 5, 12.0).symmetric(), q.protocol("oue", 5, 12.0).symmetric())
+    assert m["ab_certificate"][0] == certificate_digest(r.witness)
+    W = r.witness.expand()
+    sue, oue = np.asarray(q.sue(5, 12.0).matrix), np.asarray(q.oue(5, 12.0).matrix)
+    assert W.min() >= -1e-12 and np.abs(W.sum(axis=1) - 1).max() <= 1e-9
+    assert np.abs(sue @ W - oue).max() <= 1e-9
+
+
+# ---------------------------------------------------------------------------------------
+# the boundary
+# ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("representation", ["protocol", "symmetric"])
+def test_sue_oue_boundary_at_k3_is_bracketed_and_checked_by_a_plain_lp(representation):
+    b = q.refinement_boundary("sue", "oue", 3, 0.5, 8.0, tol=0.05, representation=representation)
+    assert b.note == "" and b.holds_lo is False and b.holds_hi is True
+    assert b.hi - b.lo <= 0.05 and b.lo < b.eps < b.hi and b.eps == (b.lo + b.hi) / 2
+    assert not _plain_lp_refines(q.sue(3, b.lo), q.oue(3, b.lo))
+    assert _plain_lp_refines(q.sue(3, b.hi), q.oue(3, b.hi))
+    # bisection: 2 ends + ceil(log2(7.5 / 0.05)) halvings
+    assert len(b.evaluations) == 2 + math.ceil(math.log2(7.5 / 0.05))
+    assert [v for e, v in b.evaluations if e <= b.lo] == [False] * sum(
+        e <= b.lo for e, _ in b.evaluations
+    )
+
+
+def test_boundary_grows_with_k_and_the_curve_matches_single_calls():
+    with cf.ThreadPoolExecutor(2) as pool:
+        c = q.boundary_curve(
+            "sue",
+            "oue",
+            [3, 5],
+            0.5,
+            8.0,
+            tol=0.25,
+            executor=pool,
+            progress=False,
+            representation="symmetric",
+        )
+    assert c["k"].tolist() == [3, 5] and c["error"].tolist() == [None] * 2
+    for row in c.itertuples():
+        b = q.refinement_boundary(
+            "sue", "oue", row.k, 0.5, 8.0, tol=0.25, representation="symmetric"
+        )
+        assert (row.eps_star, row.lo, row.hi) == (b.eps, b.lo, b.hi)
+        assert not _plain_lp_refines(q.sue(row.k, row.lo), q.oue(row.k, row.lo))
+        assert _plain_lp_refines(q.sue(row.k, row.hi), q.oue(row.k, row.hi))
+    assert c["eps_star"].is_monotonic_increasing
+
+
+def test_bracket_ends_that_agree_are_said_not_bisected():
+    b = q.refinement_boundary("sue", "oue", 2, 0.5, 8.0, tol=0.1)  # holds at every eps
+    assert b.eps is None and (b.holds_lo, b.holds_hi) == (True, True)
+    assert "both ends" in b.note and "not monotone" in b.note and len(b.evaluations) == 2
+
+
+def test_an_undecided_end_is_said():
+    b = q.refinement_boundary("sue", "oue", 5, 1.0, 12.0, tol=0.1, time_limit=1.0)
+    assert b.eps is None and b.holds_hi is None and b.note.startswith("undecided at hi = 12")
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "words"),
+    [
+        (("sue", "oue", 3, 2.0, 1.0), {}, ParameterError, "lo must be < hi"),
+        (("sue", "oue", 3, -1.0, 1.0), {}, ParameterError, "finite and >= 0"),
+        (("sue", "oue", 3, 1.0, 2.0, 0.0), {}, ParameterError, "tol must be finite and > 0"),
+        (("sue", "oue", 3, 1.0, 2.0, "a"), {}, InputTypeError, "tol must be a positive"),
+        (("sue", "oue", 1, 1.0, 2.0), {}, ParameterError, "k must be >= 2"),
+        (("nope", "oue", 3, 1.0, 2.0), {}, ParameterError, "A must be one of"),
+        (("sue", "oue", 3, 1.0, 2.0), {"time_limit": 0}, ParameterError, "time_limit"),
+        (("sue", "oue", 3, 1.0, 2.0), {"representation": "x"}, ParameterError, "representation"),
+        (("sue", "oue", 3, 1.0, 2.0), {"theta": 0.5}, InputTypeError, "'theta'"),
+    ],
+)
+def test_bad_boundary_arguments_are_named(args, kwargs, error, words):
+    with pytest.raises(error, match=None) as info:
+        q.refinement_boundary(*args, **kwargs)
+    assert words in str(info.value)
+
+
+def test_bad_map_time_limit_and_representation():
+    pool = cf.ThreadPoolExecutor(1)
+    with pytest.raises(ParameterError, match="time_limit must be finite and > 0"):
+        q.comparability_map("grr", "ss", [3], [1.0], executor=pool, time_limit=-1)
+    with pytest.raises(InputTypeError, match="representation must be a str"):
+        q.comparability_map("grr", "ss", [3], [1.0], executor=pool, representation=1)
+
+
+# ---------------------------------------------------------------------------------------
+# the figure
+# ---------------------------------------------------------------------------------------
+def test_figure_colours_each_cell_by_its_relation_and_overlays_the_boundary():
+    with cf.ThreadPoolExecutor(2) as pool:
+        m = q.comparability_map(
+            "sue",
+            "oue",
+            [2, 3, 5],
+            [1.0, 3.0, 12.0],
+            executor=pool,
+            progress=False,
+            time_limit=1.0,
+        )
+        curve = q.boundary_curve(
+            "sue", "oue", [3], 0.5, 8.0, tol=0.5, executor=pool, progress=False
+        )
+    fig = comparability_figure(m, curve, title="SUE vs OUE")
+    ax = fig.axes[0]
+    codes = np.asarray(ax.collections[0].get_array()).reshape(3, 3)  # eps rows, k columns
+    relations = list(RELATION_COLORS)
+    for row in m.itertuples():
+        i, j = [1.0, 3.0, 12.0].index(row.eps), [2, 3, 5].index(row.k)
+        assert relations[int(codes[i, j])] == row.relation
+    hatched = [c for c in ax.collections[1:] if c.get_hatch() == "//"]
+    assert len(hatched) == (m["relation"] == "undecided").sum() >= 1  # k=5, eps=12
+    line = ax.lines[0]
+    assert line.get_xdata().tolist() == [1] and line.get_ydata().tolist() == [
+        curve["eps_star"].iloc[0]
+    ]
+    assert ax.get_title() == "SUE vs OUE"
+    with pytest.raises(InputTypeError, match="table must be a DataFrame"):
+        comparability_figure({"k": [1]})
+
+
+# ---------------------------------------------------------------------------------------
+# cancellation (item 5)
+# ---------------------------------------------------------------------------------------
+def interrupt_at_3(k):
+    if k == 3:
+        raise KeyboardInterrupt
+    return 10 * k
+
+
+def test_keyboard_interrupt_stops_the_sweep_with_the_partial_table():
+    with cf.ThreadPoolExecutor(1) as pool:
+        t = q.sweep(interrupt_at_3, {"k": list(range(8))}, executor=pool, chunksize=1)
+    assert t["k"].tolist() == list(range(8)) and t.attrs["cancelled"] is True
+    assert t["value"].iloc[:3].tolist() == [0, 10, 20]
+    assert t["error"].iloc[:3].tolist() == [None] * 3 and t["error"].iloc[3] == CANCELLED
+    for row in t.iloc[4:].itertuples():  # after the interrupt: finished meanwhile, or not run
+        assert (row.error, row.value) == (None, 10 * row.k) or (
+            row.error == CANCELLED and math.isnan(row.value)
+        )
+
+
+def test_keyboard_interrupt_on_a_process_pool():
+    with cf.ProcessPoolExecutor(1) as pool:
+        t = q.sweep(interrupt_at_3, {"k": [0, 1, 2, 3]}, executor=pool, chunksize=2)
+    assert t["value"].iloc[:2].tolist() == [0, 10]
+    assert t["error"].tolist() == [None, None, CANCELLED, CANCELLED]  # the chunk (2, 3)
+
+
+def test_a_sweep_not_interrupted_says_so():
+    with cf.ThreadPoolExecutor(1) as pool:
+        t = q.sweep(interrupt_at_3, {"k": [0, 1]}, executor=pool, progress=False)
+    assert t.attrs["cancelled"] is False
