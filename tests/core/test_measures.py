@@ -151,3 +151,21 @@ def test_bad_input_rejected(call, exc, pattern):
 def test_measures_accept_arrays():
     assert q.bayes_capacity([[0.75, 0.25], [0.25, 0.75]]) == 1.5
     assert q.asr(np.eye(4)) == 1.0
+
+
+def test_ldp_epsilon_neighbours_in_blocks_equals_one_pass(monkeypatch):
+    # the neighbour pairs are compared in blocks (memory bounded by the block); the answer
+    # is the maximum over all pairs, computed here directly from the rows
+    import qifldp.measures as measures
+
+    rng = np.random.default_rng(7)
+    M = rng.random((9, 5)) + 0.05
+    M /= M.sum(axis=1, keepdims=True)
+    C = q.Channel(M)
+    pairs = [(i, j) for i in range(9) for j in range(9) if i < j and (i + j) % 3]
+    expected = max(float(np.max(np.abs(np.log(M[i]) - np.log(M[j])))) for i, j in pairs)
+    monkeypatch.setattr(measures, "_PAIR_BLOCK_ENTRIES", 7)  # one pair per block
+    assert q.ldp_epsilon(C, neighbors=pairs) == pytest.approx(expected, rel=1e-15)
+    Z = M.copy()
+    Z[8] = [0.5, 0.5, 0, 0, 0]  # a zero against a positive entry in the last block only
+    assert q.ldp_epsilon(q.Channel(Z), neighbors=pairs) == math.inf
