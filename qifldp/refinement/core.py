@@ -292,8 +292,9 @@ def refines_symmetric(A: Any, B: Any, prior: Any = None, **options: Any) -> Refi
 
     Both channels symmetric over the same k: the polynomial LP over orbits
     (:func:`qifldp.symmetric.refines`). ``options`` are the keyword options of
-    :func:`refines`; only ``time_limit`` (and ``max_iter``, unused) may differ
-    from the defaults, with no prior.
+    :func:`refines`; only ``time_limit``, ``exact`` (the exact orbit LP, see
+    :func:`qifldp.symmetric.refines`) and ``max_iter`` (unused) may differ from the
+    defaults, with no prior.
 
     Examples
     --------
@@ -311,13 +312,13 @@ def refines_symmetric(A: Any, B: Any, prior: Any = None, **options: Any) -> Refi
             "for the explicit Channel (small k only)"
         )
         raise UnsupportedKindError(msg)
-    if prior is not None or opts["method"] != "auto" or opts["exact"]:
+    if prior is not None or opts["method"] != "auto":
         msg = (
-            "refinement of symmetric channels takes no prior, method or exact option "
+            "refinement of symmetric channels takes no prior or method option "
             "(its counterexample uses the uniform prior; expand() the channels for more)"
         )
         raise ParameterError(msg)
-    return symmetric_refines(A, B, time_limit=opts["time_limit"])
+    return symmetric_refines(A, B, time_limit=opts["time_limit"], exact=opts["exact"])
 
 
 @singledispatch
