@@ -936,6 +936,18 @@ def _confirm_exact(
     out = _run_exact_lp(P, hint, clock)
     details = dict(r.details, exact_pivots=out.pivots, exact_crash_pivots=out.crash)
     how = _exact_how(out)
+    if r.about == "protocols" and not out.holds:  # the tight-ratio reduction's verdict stands
+        fv = Fraction(int(out.farkas_value.numerator), int(out.farkas_value.denominator))
+        return replace(
+            r,
+            certified_by=(
+                f"{r.certified_by}; the stored floats themselves fail exactly ({how}: Farkas "
+                f"certificate with y·rhs = {float(fv):.3e} > 0): they break the ratio identity "
+                "at the last bit"
+            ),
+            time=time.perf_counter() - clock.t0,
+            details=details,
+        )
     if out.holds:
         if r.holds:
             return _exact_holds(P, out, clock, details, f"{how} (confirming: {r.certified_by})")
@@ -973,6 +985,104 @@ def _confirm_exact(
             details=details,
         )
     return _exact_fails(P, out, clock, details, f"{how} (the float gain: {r.certified_by})")
+
+
+def _tight_ratio_result(P: _Problem, clock: _Clock, details: dict, why_float: str):
+    """A ⊑ B for the real channels when every inner class of B has the extreme ratio, or None.
+
+    Let eps = ldp_epsilon(A) = ldp_epsilon(B) and suppose every inner class t of B
+    (0 < t < k) has a_t / b_t = e^{±eps} *exactly* (its stored closed-form log-ratio
+    equals ±eps: SUE and OUE at the same eps). For x in T, x' not in T, B[x, T] /
+    B[x', T] = e^{eps} while every output S of A has A[x, S] <= e^{eps} A[x', S],
+    with equality only for x in S, x' not in S and a tight class of A. So a witness
+    sends to T only from S = T (from S = T^c for ratio e^{-eps}), with
+    W[S, T] = B[x, T] / A[x, S], the same for every x because both ratios are e^{eps}:
+    w = P^B_in(t) / P^A_in(t) (resp. P^B_in(t) / P^A_out(k - t)). The rest of each row
+    of A, 1 − used_s, goes to B's corner classes (|T| = 0, k), which every x sees with
+    the same probability; their equations then hold because both channels sum to 1.
+    So A ⊑ B iff used_s <= 1 for every size s of A: a comparison of class masses,
+    checked here beyond the stored masses' own rounding (INPUT_BAND_FACTOR u
+    (1 + |ln P|) each, see :data:`INPUT_BAND_FACTOR`).
+    """
+    A, B = P.A, P.B
+    k = A.k
+    ea = ldp_epsilon(A)
+    if not (math.isfinite(ea) and ea > 0 and ldp_epsilon(B) == ea):
+        return None
+    posA = {int(sz): i for i, sz in enumerate(A.sizes) if A.log_ratio[i] == ea}
+    corners = [i for i, t in enumerate(B.sizes) if t in (0, k)]
+    if not corners:
+        return None
+    dA = _input_delta(A)
+    dB = _input_delta(B)
+    # per A size index: list of (t, j, log w, error of log w)
+    matched: dict[int, list[tuple[int, int, float, float]]] = {}
+    for i, t in enumerate(B.sizes.tolist()):
+        if t in (0, k):
+            continue
+        r = float(B.log_ratio[i])
+        if r == ea and t in posA:
+            a = posA[t]
+            lw = float(B.log_in[i] - A.log_in[a])
+            j = t
+        elif r == -ea and (k - t) in posA:
+            a = posA[k - t]
+            lw = float(B.log_in[i] - A.log_out[a])
+            j = 0
+        else:
+            return None
+        err = float(dA[a] + dB[i]) + 4 * _U * (abs(float(B.log_in[i])) + abs(lw) + 1.0)
+        matched.setdefault(a, []).append((t, j, lw, err))
+    # used_s <= 1 beyond rounding: an upper bound of Σ w per A size
+    worst = 0.0
+    for items in matched.values():
+        used_hi = math.fsum(math.exp(lw + err) for _, _, lw, err in items) * (1 + 8 * _U)
+        if not used_hi < 1.0:
+            return None
+        worst = max(worst, used_hi)
+    PiB, PoB = B.class_masses()
+    m0 = float(PoB[B.sizes == 0].sum()) if np.any(B.sizes == 0) else 0.0
+    mk = float(PiB[B.sizes == k].sum()) if np.any(B.sizes == k) else 0.0
+    c0 = m0 / (m0 + mk) if m0 + mk > 0 else 1.0
+    index = {key: n for n, key in enumerate(zip(*P.variables[2:], strict=True))}
+    u = np.zeros(P.n_var)
+    for a, sz in enumerate(A.sizes.tolist()):
+        used = 0.0
+        for t, j, lw, _ in matched.get(a, []):
+            w = math.exp(lw)
+            u[index[(sz, t, j)]] += w
+            used += w
+        rest = max(0.0, 1.0 - used)
+        if np.any(B.sizes == 0):
+            u[index[(sz, 0, 0)]] += rest * c0
+        if np.any(B.sizes == k):
+            u[index[(sz, k, sz)]] += rest * (1.0 - c0 if np.any(B.sizes == 0) else 1.0)
+    u = P.clean(u)
+    _, _, resid, row_err, _ = P.check(u)
+    how = (
+        f"proved for the real channels by the tight-ratio reduction, under the premise that "
+        f"every inner class of B and its matching class of A have likelihood ratio exactly "
+        f"e^(±{ea!r}) = e^(±ldp_epsilon(A)) (their stored closed-form log-ratios agree to the "
+        "last bit, as for SUE and OUE built at the same eps; the verdict does not apply to "
+        "channels whose real ratios differ): a witness then maps each inner output T of B "
+        "to T (or T^c) alone, with W[T, T] = "
+        "P^B_in(t) / P^A_in(t), and the rest of each row to B's corner classes; A ⊑ B iff "
+        f"these weights sum to <= 1 per size of A: largest sum {worst:.6g} < 1, beyond the "
+        f"stored class masses' rounding ({INPUT_BAND_FACTOR:g} u (1 + |ln P|) each). The "
+        f"orbit witness built from it fits the stored floats within {resid:.2e} "
+        f"(rows {row_err:.1e}); ({why_float})"
+    )
+    return _witness_result(
+        P,
+        u,
+        resid,
+        row_err,
+        how,
+        clock.t0,
+        method="symmetric: tight-ratio reduction",
+        about="protocols",
+        details=dict(details, tight_ratio_max_row_weight=worst),
+    )
 
 
 def _identical(A: SymmetricChannel, B: SymmetricChannel, t0: float) -> RefinementResult:
@@ -1131,6 +1241,18 @@ def refines(
     the floats follows rounding, not eps (sue(3, eps) vs oue(3, eps): the stored
     floats refine at eps = 3, fail at 2 and 5), and at k = 50, eps = 9 they fail
     by a Farkas value of 1.6e-18 (a VerificationError: no float gain keeps the gap).
+
+    *The tight-ratio reduction* (before the exact orbit LP, when the float route has no
+    certificate): if every inner class of B has the extreme likelihood ratio
+    e^{±ldp_epsilon(A)} exactly, as its matching class of A (premise: their stored
+    closed-form log-ratios agree to the last bit, as for SUE and OUE at the same eps),
+    a witness must send each inner output T of B from S = T (or T^c) alone, with weight
+    P^B_in(t) / P^A_in(t), and the rest of each row to B's corner classes; so A ⊑ B iff
+    these weights sum to at most 1 per size of A. Checked beyond the stored masses'
+    own rounding, this proves the verdict for the real channels (``about`` "protocols",
+    ``method`` "symmetric: tight-ratio reduction", ``exact`` False): SUE ⊑ OUE at
+    k = 50 holds iff (1/2)(1 − q)^49 <= p^50 (p = 1/(1 + e^{-eps/2}), q = 1/(1 + e^eps)),
+    i.e. from eps* = 8.5152, and at eps = 9 with largest weight 0.863.
 
     *Up to rounding.* When a witness is within the rounding band but the stored
     floats fail exactly (a positive exact gap, or the exact support solve fails),
@@ -1415,6 +1537,9 @@ def _decide_pair(
         f"(a factor {excess:.3g} beyond the rounding band, beyond the inputs' rounding too), "
         "and no candidate gain has a provably positive gap"
     )
+    tight = _tight_ratio_result(P, clock, details, msg)
+    if tight is not None:
+        return tight
     if exact is False:
         raise VerificationError(msg + "; exact=False forbids the exact orbit LP; no verdict")
     return _exact_orbit_result(P, v, clock, details, msg)

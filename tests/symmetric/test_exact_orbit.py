@@ -106,11 +106,13 @@ def test_agrees_with_explicit_exact_mode(k, na, ea, nb, eb):
         assert Vb - Va == pytest.approx(float(ce.gap_exact), rel=1e-6, abs=1e-15)
 
 
-def test_exact_lp_decides_where_the_float_route_has_no_certificate():
+def test_exact_lp_decides_where_the_float_route_has_no_certificate(monkeypatch):
     """sue(50, eps) vs oue(50, eps): eps = 8 fails clearly; at eps = 9 the float witness
-    misses classes of mass 1e-256 and the stored floats fail exactly, by rounding."""
+    misses classes of mass 1e-256 and (without the tight-ratio reduction) the exact orbit
+    LP finds that the stored floats fail exactly, by rounding."""
     r = sym.refines(sym.sue(50, 8.0), sym.oue(50, 8.0))
     assert not r.holds and r.counterexample.gap > 0.05
+    monkeypatch.setattr(R, "_tight_ratio_result", lambda *a: None)
     with pytest.raises(VerificationError, match=r"stored floats fail exactly .*y·rhs = 1\.\d+e-18"):
         sym.refines(sym.sue(50, 9.0), sym.oue(50, 9.0), exact=None)
     with pytest.raises(VerificationError, match="exact=False forbids"):
@@ -165,3 +167,77 @@ def test_exact_orbit_lp_on_a_pair_the_floats_cannot_separate():
         if v != 0
     }
     _check_exact_witness(A, B, masses)
+
+
+# --------------------------------------------------------------------------------------
+# the tight-ratio reduction: the real channels at equal eps
+# --------------------------------------------------------------------------------------
+def _max_weight_closed_form(k, eps):
+    """SUE ⊑ OUE at equal eps iff P^OUE_in(t) <= P^SUE_in(t) for 0 < t < k; the ratio is
+    log-linear in t with slope -eps/2, so its maximum is at t = 1: (1/2)(1-q)^(k-1) / p^k."""
+    import mpmath as mp
+
+    with mp.workdps(50):
+        e = mp.mpf(eps)
+        p = 1 / (1 + mp.exp(-e / 2))
+        q_ = 1 / (1 + mp.exp(e))
+        return float(mp.mpf(1) / 2 * (1 - q_) ** (k - 1) / p**k)
+
+
+def test_proves_sue_refines_oue_at_k50_eps9():
+    """The issue's done-criterion: SUE ⊑ OUE at k = 50, eps = 9, for the real channels."""
+    A, B = sym.sue(50, 9.0), sym.oue(50, 9.0)
+    r = sym.refines(A, B)
+    assert r.holds and r.about == "protocols" and not r.up_to_rounding
+    assert r.method == "symmetric: tight-ratio reduction"
+    w = r.details["tight_ratio_max_row_weight"]
+    assert w == pytest.approx(_max_weight_closed_form(50, 9.0), rel=1e-12)
+    assert w < 0.87
+    assert r.residual < 1e-12
+    W = r.witness  # u(s, s, s) = P^B_in(s) / P^A_in(s) on the inner sizes
+    PiA, _ = A.class_masses()
+    PiB, _ = B.class_masses()
+    for s in (1, 10, 25):
+        sel = (W.s == s) & (W.t == s) & (W.j == s)
+        assert float(W.mass[sel].sum()) == pytest.approx(PiB[s] / PiA[s], rel=1e-12)
+    # exact=True adds the stored floats' exact verdict: they fail, by rounding
+    r2 = sym.refines(A, B, exact=True)
+    assert r2.holds and r2.about == "protocols"
+    assert "stored floats themselves fail exactly" in r2.certified_by
+
+
+def test_boundary_at_k50_is_the_closed_form():
+    import mpmath as mp
+
+    with mp.workdps(40):
+        f = lambda e: (  # noqa: E731
+            mp.log(0.5) + 49 * mp.log(1 - 1 / (1 + mp.exp(e))) + 50 * mp.log(1 + mp.exp(-e / 2))
+        )
+        eps_star = float(mp.findroot(f, 8.5))
+    assert eps_star == pytest.approx(8.514854727738, abs=1e-9)
+    assert sym.refines(sym.sue(50, 8.52), sym.oue(50, 8.52)).holds
+    assert not sym.refines(sym.sue(50, 8.51), sym.oue(50, 8.51)).holds
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+@pytest.mark.parametrize("eps", [1.0, 2.0, 2.5, 3.0, 5.0, 6.0, 9.0])
+def test_tight_ratio_agrees_with_protocols_at_60_digits(k, eps):
+    """Where the premise holds (the stored log-ratios agree to the last bit), the reduction's
+    verdict is the closed form and the explicit protocols' verdict at 60 digits."""
+    A, B = sym.sue(k, eps), sym.oue(k, eps)
+    inner = slice(1, k)
+    if not (np.all(A.log_ratio[inner] == eps) and np.all(B.log_ratio[inner] == eps)):
+        pytest.skip("the stored log-ratios differ in the last bit: the premise is not met")
+    P = R._Problem(A, B)
+    tight = R._tight_ratio_result(P, R._Clock(60.0), {}, "test")
+    closed = _max_weight_closed_form(k, eps) < 1
+    assert (tight is not None) == closed
+    try:
+        proto = q.refines(q.protocol("sue", k, eps), q.protocol("oue", k, eps), time_limit=10.0)
+    except VerificationError:  # the explicit route has no certificate (k = 5, eps = 9)
+        proto = None
+    if proto is not None:
+        assert proto.holds == closed
+    if tight is not None:
+        W = tight.witness.expand()
+        assert np.abs(A.expand().matrix @ W - B.expand().matrix).max() < 1e-13
