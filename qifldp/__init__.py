@@ -107,8 +107,31 @@ from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelo
 from .protocols import GRR, LH, SS, THE, UE, Protocol, protocol
 from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
 from .protocols.multidim import rsfd_grr, smp, spl
-from .protocols.pckv import PCKV, pckv_allocation
+from .protocols.pckv import (
+    PCKV,
+    pckv_allocation,
+    pckv_allocation_curves,
+    pckv_mse_coefficients,
+    pckv_numeric_allocation,
+    plot_pckv_allocation_curves,
+)
+from .protocols.privkvm import PrivKVM, keyvalue_mse  # key-value baseline and MSE
+from .protocols.profiling import (  # profiling over repeated surveys (issue 11)
+    profiling_accuracy,
+    profiling_channel,
+    profiling_curves,
+    simulate_profiling,
+    survey_profiles,
+    survey_sets,
+)
+from .protocols.reidentification import (  # re-identification (issue 11)
+    Reidentification,
+    reidentification_accuracy,
+    reidentification_bayes,
+)
 from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
+from .protocols.rsfd_attack import attribute_inference_comparison, attribute_inference_table
+from .protocols.splsmp import smp_protocol, spl_protocol
 from .refinement.families import FamilyResult, check_refinement_family
 from .refinement.fdp import (
     TradeoffCurve,
@@ -124,6 +147,7 @@ from .refinement.graph import plot_refinement_graph, refinement_graph
 from .refinement.lattice import join, meet
 from .refinement.lifting import LiftedRefinement, refines_one_hot_bitwise
 from .simulation import (
+    CategoricalTable,
     EmpiricalRate,
     LHReports,
     Transactions,
@@ -142,6 +166,7 @@ from .simulation import (
     estimate_sue,
     estimate_the,
     estimate_ue,
+    load_categorical_csv,
     load_fimi,
     project_simplex,
     sample,
@@ -155,6 +180,8 @@ from .simulation import (
     sample_the,
     sample_ue,
     simulate_attack,
+    synthetic_distribution,
+    synthetic_population,
     variance_grr,
     variance_inversion,
     variance_lh,
@@ -352,4 +379,27 @@ __all__ = [
     "PCKV",
     "sweep",
     "comparability_map",
+    "PrivKVM",
+    "keyvalue_mse",
+    "profiling_accuracy",
+    "profiling_channel",
+    "profiling_curves",
+    "simulate_profiling",
+    "survey_profiles",
+    "survey_sets",
+    "Reidentification",
+    "reidentification_accuracy",
+    "reidentification_bayes",
+    "CategoricalTable",
+    "load_categorical_csv",
+    "synthetic_population",
+    "synthetic_distribution",
+    "spl_protocol",
+    "smp_protocol",
+    "attribute_inference_comparison",
+    "attribute_inference_table",
+    "pckv_mse_coefficients",
+    "pckv_numeric_allocation",
+    "pckv_allocation_curves",
+    "plot_pckv_allocation_curves",
 ]

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .channel import Channel
-from .errors import QifldpError, SizeError
+from .errors import InputTypeError, QifldpError, SizeError
 from .protocols.base import refuse_unknown
 from .protocols.params import OLH_MAX_EPS, olh_g, ss_default_omega
 
@@ -37,6 +37,8 @@ __all__ = [
     "CLI_MAX_EXPLICIT_WITNESS",
     "CAPACITY_MARGIN",
     "DEFAULT_TIME_LIMIT",
+    "CHANNEL_FILE_SUFFIXES",
+    "is_channel_file",
 ]
 
 #: Protocol name -> (module, function) of its constructor; aliases share a target.
@@ -130,6 +132,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
     Raises
     ------
+    InputTypeError
+        ``spec`` is not a string.
     UsageError
         An item is not ``key=value``, a value is not a number (NaN included), or
         a key is repeated.
@@ -143,6 +147,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     ...
     qifldp.cli.UsageError: protocol spec 'oue:k=3,k=4': parameter k is given twice
     """
+    if not isinstance(spec, str):
+        msg = f"spec must be a string NAME:key=value,..., got {type(spec).__name__}"
+        raise InputTypeError(msg)
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     params: dict[str, Any] = {}
@@ -202,11 +209,21 @@ class _Spec:
     ctor: Callable[..., Any]
     lumped: Callable[..., Any] | None
     log10_entries: float | None
+    #: the channel read from a file (``spec`` is then its path)
+    channel: Channel | None = None
 
     def explicit(self) -> Channel:
+        if self.channel is not None:
+            return self.channel
         return self.ctor(**self.params)
 
     def symmetric(self) -> Any:
+        if self.channel is not None:
+            msg = (
+                f"channel file {self.spec!r} has no symmetric (large-k) representation: "
+                "the other protocol is too large for an explicit channel"
+            )
+            raise UsageError(msg)
         if self.lumped is None:
             msg = f"protocol {self.name!r} has no symmetric (large-k) representation"
             raise UsageError(msg)
@@ -217,6 +234,8 @@ class _Spec:
 
     def n_outputs(self) -> float:
         """Number of explicit outputs (a float: may be astronomically large)."""
+        if self.channel is not None:
+            return float(self.channel.shape[1])
         if self.log10_entries is None:
             return math.inf
         rows = 2 if self.ctor.__name__.endswith("_bit") else int(self.params["k"])
@@ -234,8 +253,67 @@ class _Spec:
             return self.symmetric()
 
 
-def _resolve(spec: str, **defaults: Any) -> _Spec:
-    """Parse and check a spec (names of parameters, none missing); build nothing."""
+#: A spec with one of these endings is a channel file (read by :func:`qifldp.read_channel`).
+CHANNEL_FILE_SUFFIXES: tuple[str, ...] = (".csv", ".json", ".npy")
+
+
+def is_channel_file(spec: str) -> bool:
+    """True when a spec names a channel file rather than a protocol.
+
+    A spec is a file when it ends in .csv, .json or .npy (any case), or when it
+    is an existing file whose name is not a protocol name.
+
+    Examples
+    --------
+    >>> is_channel_file("mine.csv"), is_channel_file("oue:k=4,eps=1")
+    (True, False)
+    """
+    if not isinstance(spec, str):
+        msg = f"spec must be a string (a protocol spec or a file path), got {type(spec).__name__}"
+        raise InputTypeError(msg)
+    if spec.strip().lower().endswith(CHANNEL_FILE_SUFFIXES):
+        return True
+    return ":" not in spec and spec.strip().lower() not in PROTOCOLS and Path(spec).is_file()
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def _file_spec(spec: str, renormalize: bool = False) -> _Spec:
+    """A channel file as a spec: read now (exit 2 with one line when it cannot be read)."""
+    from .channel_io import read_channel
+
+    if Path(spec).is_dir():
+        msg = f"channel file {spec!r}: is a directory, not a file"
+        raise UsageError(msg)
+    try:
+        C = read_channel(spec, renormalize=renormalize)
+    except FileNotFoundError:
+        msg = f"channel file {spec!r}: no such file"
+        raise UsageError(msg) from None
+    except IsADirectoryError:
+        msg = f"channel file {spec!r}: is a directory, not a file"
+        raise UsageError(msg) from None
+    except OSError as exc:
+        msg = f"channel file {spec!r}: cannot be read ({_one_line(exc.strerror or exc)})"
+        raise UsageError(msg) from None
+    except (ValueError, TypeError) as exc:
+        msg = _one_line(exc)
+        if spec not in msg:
+            msg = f"channel file {spec!r}: {msg}"
+        raise UsageError(msg) from None
+    log10 = math.log10(max(C.matrix.size, 1))
+    return _Spec(spec, Path(spec).name, {}, lambda: C, None, log10, channel=C)
+
+
+def _resolve(spec: str, *, renormalize: bool = False, **defaults: Any) -> _Spec:
+    """Parse and check a spec (names of parameters, none missing); build nothing.
+
+    A channel file (:func:`is_channel_file`) is read instead (``defaults`` do not apply).
+    """
+    if is_channel_file(spec):
+        return _file_spec(spec, renormalize)
     name, params = parse_spec(spec)
     ctor = _constructor(name)
     accepted = inspect.signature(ctor).parameters
@@ -339,13 +417,21 @@ def _describe(C: Any) -> str:
     return f"symmetric (lumped) channel, k = {C.k}, {C.sizes.size} output size class(es)"
 
 
+def _check_renormalize(args: argparse.Namespace, specs: Sequence[str]) -> None:
+    if getattr(args, "renormalize", False) and not any(is_channel_file(s) for s in specs):
+        msg = "--renormalize applies to channel files (.csv, .json, .npy) only; none was given"
+        raise UsageError(msg)
+
+
 def _cmd_leak(args: argparse.Namespace) -> dict[str, Any]:
-    C = _resolve(args.spec).auto()
+    _check_renormalize(args, [args.spec])
+    C = _resolve(args.spec, renormalize=args.renormalize).auto()
     row = _leak_row(C)
-    out = {"protocol": args.spec, **row, "channel": _describe(C), "units": dict(_UNITS)}
+    desc = _describe(C) + (", read from a file" if is_channel_file(args.spec) else "")
+    out = {"protocol": args.spec, **row, "channel": desc, "units": dict(_UNITS)}
     if not args.json:
         width = max(len(k) for k in row)
-        print(f"{'protocol':<{width}}  {args.spec}  ({_describe(C)})")
+        print(f"{'protocol':<{width}}  {args.spec}  ({desc})")
         for key, val in row.items():
             print(f"{key:<{width}}  {_fmt(val):<12}  {_UNITS[key]}")
     return out
@@ -482,7 +568,9 @@ def _with_deadline(fn: Callable[[], Any], seconds: float) -> tuple[str, Any]:
 
 def _cmd_refines(args: argparse.Namespace) -> dict[str, Any]:
     _check_time_limit(args.time_limit)
-    a, b = _resolve(args.spec_a), _resolve(args.spec_b)
+    _check_renormalize(args, [args.spec_a, args.spec_b])
+    a = _resolve(args.spec_a, renormalize=args.renormalize)
+    b = _resolve(args.spec_b, renormalize=args.renormalize)
     A, B = a.auto(), b.auto()
     from .symmetric import SymmetricChannel
 
@@ -513,8 +601,15 @@ def _cmd_refines(args: argparse.Namespace) -> dict[str, Any]:
         if isinstance(A, Channel):
             out["counterexample"]["gain"] = np.asarray(ce.gain).tolist()
             out["counterexample"]["prior"] = np.asarray(ce.prior).tolist()
+    names = (args.spec_a, args.spec_b)
+    try:
+        explanation = res.explanation(names=names)
+    except QifldpError as exc:  # the verdict stands; say why there is no account
+        explanation = {"summary": f"no explanation: {_short(exc)}", "text": ""}
+    out["explanation"] = explanation
     if not args.json:
-        print(res)
+        print(repr(res))
+        print(explanation["text"] or explanation["summary"])
     return out
 
 
@@ -572,13 +667,16 @@ def _cmd_compare(args: argparse.Namespace) -> dict[str, Any]:
     if args.plot and len(names) < 2:
         msg = "--plot needs the refinement diagram: give two or more protocols"
         raise UsageError(msg)
-    specs = {n: _resolve(n, k=args.k, eps=args.eps) for n in names}
+    _check_renormalize(args, names)
+    specs = {n: _resolve(n, renormalize=args.renormalize, k=args.k, eps=args.eps) for n in names}
     # the cheapest representation of each: symmetric where the protocol has one
     channels = {n: (s.symmetric() if s.lumped else s.auto()) for n, s in specs.items()}
     n_inputs = {n: (C.k if hasattr(C, "sizes") else C.shape[0]) for n, C in channels.items()}
     if len(set(n_inputs.values())) > 1:
         shown = ", ".join(f"{n}: {v}" for n, v in n_inputs.items())
         msg = f"all protocols must have the same number of inputs k, got {shown}"
+        if any(specs[n].channel is not None for n in names):
+            msg += " (a channel file fixes its k: pass --k to match it)"
         raise UsageError(msg)
     rows = []
     for spec, C in channels.items():
@@ -803,13 +901,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=_version())
     sub = p.add_subparsers(dest="command")
 
+    renorm = "channel files: renormalise rows rounded in print (e.g. 0.333/0.333/0.333)"
     s = sub.add_parser("leak", help="capacity, ASR, epsilon, min-entropy leakage of a protocol")
-    s.add_argument("spec")
+    s.add_argument("spec", help="a protocol spec (NAME:key=value,...) or a channel file")
+    s.add_argument("--renormalize", action="store_true", help=renorm)
     s.set_defaults(func=_cmd_leak)
 
     s = sub.add_parser("refines", help="decide A ⊑ B (B leaks no more than A) with a certificate")
-    s.add_argument("spec_a")
-    s.add_argument("spec_b")
+    s.add_argument("spec_a", help="a protocol spec or a channel file (.csv, .json, .npy)")
+    s.add_argument("spec_b", help="a protocol spec or a channel file (.csv, .json, .npy)")
+    s.add_argument("--renormalize", action="store_true", help=renorm)
     s.add_argument(
         "--time-limit", type=float, default=120.0, help="seconds for the solver (default 120)"
     )
@@ -839,8 +940,11 @@ def _parser() -> argparse.ArgumentParser:
         default=CLI_MAX_ORBIT_VARIABLES,
         help=f"skip orbit LPs larger than this (default {CLI_MAX_ORBIT_VARIABLES})",
     )
+    s.add_argument("--renormalize", action="store_true", help=renorm)
     s.add_argument(
-        "names", nargs="*", help=f"protocol specs (default: {' '.join(DEFAULT_COMPARE)})"
+        "names",
+        nargs="*",
+        help=f"protocol specs or channel files (default: {' '.join(DEFAULT_COMPARE)})",
     )
     s.set_defaults(func=_cmd_compare)
 

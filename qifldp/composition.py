@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .channel import Channel, as_channel, check_size
-from .errors import ChannelError, InputTypeError, SizeError
+from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
 from .kinds import dispatch_on_first_channel, to_explicit
 from .validation import check_bool, check_int
 
@@ -40,7 +40,14 @@ __all__ = [
     "composition_epsilon_symmetric",
     "ATOM_MERGE_ATOL",
     "MAX_ATOMS",
+    "REPEATED_GRR_MAX_RELEASES",
 ]
+
+#: ``bayes_capacity`` of n releases of one symmetric GRR (``q.repeated(sym.grr(k, eps), n)``)
+#: is computed for n up to this many: the counts of the outputs by their largest multiplicity
+#: come from a float recursion in 1/j! (all terms positive, no cancellation), which stays
+#: in range up to here (1/150! ~ 1.7e-263). Cost O(n^3 log n).
+REPEATED_GRR_MAX_RELEASES: int = 150
 
 #: Atoms of a symmetric composition whose privacy losses ln(P0/P1) differ by
 #: less than this (absolute, in nats) are merged into one atom. Merging atoms of
@@ -421,8 +428,10 @@ class SymmetricComposition:
     The composition of permutation-invariant channels is permutation-invariant,
     so every pair of distinct secrets is as distinguishable as (0, 1): the
     privacy profile, the trade-off curve and the LDP epsilon come from the joint
-    law of the privacy loss of that one pair, at any k (10^6 included). Bayes
-    capacity and refinement need the explicit channel (:meth:`expand`, small k).
+    law of the privacy loss of that one pair, at any k (10^6 included). The
+    Bayes capacity (and ASR) of n releases of one GRR is computed at any k too
+    (n <= REPEATED_GRR_MAX_RELEASES); other Bayes capacities and refinement
+    need the explicit channel (:meth:`expand`, small k).
 
     Parameters
     ----------
@@ -442,6 +451,8 @@ class SymmetricComposition:
     SymmetricComposition(k=1000000, 3 factors)
     >>> q.ldp_epsilon(C)
     3.0
+    >>> round(q.bayes_capacity(C), 6)  # three reports of the same value, k = 10^6
+    2.718282
     """
 
     __slots__ = ("factors", "k")
@@ -572,9 +583,86 @@ def _merge(loss: np.ndarray, P0: np.ndarray, P1: np.ndarray):
     return loss[starts], np.add.reduceat(P0, starts), np.add.reduceat(P1, starts)
 
 
+def _grr_factor(F: Any) -> tuple[float, float] | None:
+    """(ln a, ln b) of a symmetric GRR (outputs the singletons; a = Pr[{x} | x], b =
+    Pr[{y} | x] for y != x), or None for another symmetric channel."""
+    if F.sizes.size != 1 or int(F.sizes[0]) != 1:
+        return None
+    return float(F.log_in[0]), float(F.log_out[0]) - math.log(F.k - 1)
+
+
+def _log_capacity_repeated_grr(k: int, n: int, log_a: float, log_b: float) -> float:
+    """ln ML of n releases of GRR over k values (a >= b per output, as in :func:`_grr_factor`).
+
+    An output is a sequence (y_1, ..., y_n); C[x, y] = a^c b^(n - c) with c the number of
+    releases equal to x, so max_x C[x, y] = a^m b^(n - m) with m the largest multiplicity
+    in y. With N(m) the number of sequences whose largest multiplicity is m,
+    ML = Σ_m N(m) a^m b^(n - m), and N(m) = n! Σ_d C(k, d) [t^n] H_{m,d}(t), where H_{m,d}
+    is the generating function of d distinct letters each used 1..m times, m exactly at
+    least once: H_{m,d} = E_m^d - E_{m-1}^d with E_m = Σ_{j=1}^m t^j / j!, recursed as two
+    positive series (no subtraction).
+    """
+    from scipy.special import gammaln, logsumexp
+
+    D = min(n, k)
+    log_fact = gammaln(np.arange(n + 1) + 1.0)
+    inv_fact = np.exp(-log_fact)
+    # ln C(k, d) as a sum of logs: exact to rounding at k = 10^6 (gammaln(k) is not)
+    log_comb = np.cumsum(np.log(k - np.arange(D, dtype=float))) - log_fact[1 : D + 1]
+    terms = []
+    for m in range(1, n + 1):
+        below = np.concatenate([[0.0], inv_fact[1:m]])  # Σ_{j=1}^{m-1} t^j / j!
+        h0 = np.zeros(n + 1)  # [t^l] E_{m-1}^d
+        h0[0] = 1.0
+        h1 = np.zeros(n + 1)  # [t^l] (E_m^d - E_{m-1}^d)
+        out = np.full(D, -np.inf)
+        for i in range(D):
+            n0 = np.convolve(h0, below)[: n + 1]
+            n1 = np.convolve(h1, below)[: n + 1]
+            n1[m:] += (h0[: n + 1 - m] + h1[: n + 1 - m]) * inv_fact[m]
+            h0, h1 = n0, n1
+            if h1[n] > 0:
+                out[i] = math.log(h1[n])
+        terms.append(log_fact[n] + log_comb + out + m * log_a + (n - m) * log_b)
+    return float(logsumexp(np.concatenate(terms)))
+
+
 def _register() -> None:
-    from .measures import ldp_epsilon
+    from .kinds import n_inputs
+    from .measures import bayes_capacity, ldp_epsilon
     from .refinement.fdp import tradeoff_curve
+
+    n_inputs.register(SymmetricComposition, lambda C: C.k)
+
+    @bayes_capacity.register(SymmetricComposition)
+    def _bayes_capacity(C: SymmetricComposition) -> float:
+        """ML of n releases of one symmetric GRR, at any k (see
+        :func:`_log_capacity_repeated_grr`); other compositions: expand() (small k)."""
+        F = C.factors[0]
+        if len(C.factors) == 1:
+            return float(bayes_capacity(F))
+        ab = _grr_factor(F)
+        same = all(
+            np.array_equal(G.sizes, F.sizes)
+            and np.array_equal(G.log_in, F.log_in)
+            and np.array_equal(G.log_out, F.log_out)
+            for G in C.factors[1:]
+        )
+        if ab is None or not same or ab[0] < ab[1]:
+            msg = (
+                f"bayes_capacity of {C!r} is computed for n releases of one GRR "
+                "(q.repeated(qifldp.symmetric.grr(k, eps), n)) only; use .expand() for the "
+                "explicit channel (small k), or ldp_epsilon / privacy_profile / tradeoff_curve"
+            )
+            raise UnsupportedKindError(msg)
+        n = len(C.factors)
+        if n > REPEATED_GRR_MAX_RELEASES:
+            msg = (
+                f"bayes_capacity of {C!r}: {n} releases, more than "
+                f"REPEATED_GRR_MAX_RELEASES = {REPEATED_GRR_MAX_RELEASES}"
+            )
+            raise SizeError(msg)
+        return math.exp(_log_capacity_repeated_grr(C.k, n, ab[0], ab[1]))
 
     @ldp_epsilon.register(SymmetricComposition)
     def _ldp_epsilon(C: SymmetricComposition, neighbors: Any = None) -> float:

@@ -144,6 +144,15 @@ def privacy_profile(C: Any, epss: Any, neighbors: Any = None) -> Any:
     the law of the privacy loss of the pair (0, 1), which every pair shares:
     cost independent of k.
 
+    Compared with Google's ``dp_accounting`` 0.6.0 (privacy loss distributions,
+    correct for discrete mechanisms up to their loss discretisation of 1e-4):
+    on GRR at k = 2 .. 10^6, OUE's explicit rows, a same-secret composition of
+    two different channels and 2-, 3- and 10-fold repetition, this profile lies
+    between its optimistic and pessimistic estimates, which are within 5e-5 of
+    each other; for 50 releases of GRR at k = 10^6 its pessimistic delta stops
+    at its truncated tail mass (1e-15), where the exact values are 4e-27 and
+    below (``tests/researcher/test_profiles_dp_accounting.py``).
+
     Examples
     --------
     Binary randomized response with e^eps = 3: delta(eps') = (3 - e^eps') / 4.

@@ -35,8 +35,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-#: Seconds a single call may take before it counts as a hang.
+#: CPU seconds a single call may use before it counts as a hang (CPU time of this
+#: process, so a machine loaded by other jobs does not trip it).
 CALL_TIMEOUT_S: float = 3.0
+#: Wall-clock backstop for a call that waits rather than computes (a pool, a lock).
+CALL_WALL_TIMEOUT_S: float = 60.0
 
 #: Address space the worker may add to what it uses after importing the package.
 MEMORY_LIMIT_BYTES: int = 3 * 2**30
@@ -63,6 +66,8 @@ MODULES = (
     "qifldp.protocols.keyvalue",
     "qifldp.protocols.multidim",
     "qifldp.protocols.rsfd",
+    "qifldp.protocols.splsmp",
+    "qifldp.protocols.rsfd_attack",
     "qifldp.refinement.graph",
     "qifldp.audit",
     "qifldp.reproduce",
@@ -130,6 +135,9 @@ NOT_SWEPT: dict[str, str] = {
     "qifldp.audit.registered": "no arguments: the registry of audit claims",
     "qifldp.Protocol": "abstract base class of the protocol objects; its families are swept",
     "qifldp.protocols.ClosedForm": "abstract base class of the closed forms (families swept)",
+    "qifldp.Reidentification": "result record of reidentification_accuracy",
+    "qifldp.protocols.splsmp.SMPReports": "result record of SMP.sample",
+    "qifldp.protocols.splsmp.MultidimEpsilon": "result record of multidim_epsilon",
 }
 
 
@@ -196,20 +204,6 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
     *_cases("qifldp.symmetric.unary_encoding", "k", "1e9 1e308"),
     # H3 (cli.py)
     *_cases("qifldp.cli.build", "kind", "shape3d nan_matrix neg_matrix neg_vector complex_vector"),
-    *_cases(
-        "qifldp.cli.build",
-        "spec",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex None empty "
-        "shape3d bool nan_matrix neg_matrix neg_vector complex_vector "
-        "str_vector ragged",
-    ),
-    *_cases(
-        "qifldp.cli.parse_spec",
-        "spec",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex None empty "
-        "shape3d bool nan_matrix neg_matrix neg_vector complex_vector "
-        "str_vector ragged",
-    ),
     # H3 (graph.py)
     *_cases(
         "qifldp.plot_refinement_graph",
@@ -272,6 +266,8 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
     channel_file = figures / "channel.json"
     pool = concurrent.futures.ThreadPoolExecutor(2)
     q.write_channel(C, channel_file)
+    census_file = figures / "census.csv"
+    census_file.write_text("age,sex,race\n39, Male, White\n50, Female, ?\n28, Female, Black\n")
     v = {
         # core
         "qifldp.Channel": (([[0.5, 0.5], [0.25, 0.75]],), {}),
@@ -442,12 +438,34 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.pckv_ue": ((2, 1.0, 0.5), {"ell": 1}),
         "qifldp.pckv_allocation": ((1.0,), {"ell": 2, "mechanism": "grr"}),
         "qifldp.PCKV": ((3, 1.0), {"ell": 2, "mechanism": "ue", "eps1": 0.5, "eps2": 0.4}),
+        "qifldp.PrivKVM": ((3, 1.0), {"rounds": 2}),
+        "qifldp.keyvalue_mse": (
+            ([{1: 0.5, 2: -0.5}, {3: 0.0}, {}], 3, 1.0),
+            {"ell": 2, "rounds": 2, "trials": 2, "rng": 0},
+        ),
+        "qifldp.pckv_mse_coefficients": ((1.0, 0.5), {"ell": 2, "mechanism": "grr", "d": 3}),
+        "qifldp.pckv_numeric_allocation": ((1.0,), {"ell": 2, "mechanism": "ue", "m": 0.5}),
+        "qifldp.pckv_allocation_curves": (([0.5, 1.0],), {}),
+        "qifldp.plot_pckv_allocation_curves": (([0.5, 1.0],), {}),
         "qifldp.rsfd_grr": (([2, 3], 1.0), {}),
         "qifldp.smp": (([2, 3], 1.0), {}),
         "qifldp.spl": (([2, 3], 1.0), {}),
         "qifldp.rsfd": (([2, 3], 1.0), {"randomizer": "oue-r"}),
         "qifldp.rsrfd": (([2, 3], 1.0, [[0.5, 0.5], [0.2, 0.3, 0.5]]), {"randomizer": "grr"}),
         "qifldp.protocols.rsfd.RSFD": (([2, 3], 1.0), {"randomizer": "sue-z", "priors": None}),
+        "qifldp.spl_protocol": (([2, 3], 1.0), {"oracle": ["grr", "oue"]}),
+        "qifldp.smp_protocol": (([2, 3], 1.0), {"oracle": "olh"}),
+        "qifldp.protocols.splsmp.multidim_epsilon": ((q.spl([2, 2], 1.0),), {}),
+        "qifldp.protocols.splsmp.SPL": (([2, 3], 1.0), {"oracle": "sue"}),
+        "qifldp.protocols.splsmp.SMP": (([2, 3], 1.0), {"oracle": "ss"}),
+        "qifldp.attribute_inference_comparison": (
+            (q.rsfd([2, 3], 1.0, "oue-z"),),
+            {"marginals": [[0.5, 0.5], [0.2, 0.3, 0.5]], "n": 200, "known": 0.3, "rng": 0},
+        ),
+        "qifldp.attribute_inference_table": (
+            ([2, 3], [1.0]),
+            {"randomizers": ["grr"], "marginals": None, "n": 100, "known": 0.3, "rng": 0},
+        ),
         "qifldp.attribute_inference_accuracy": (
             (q.rsfd([2, 3], 1.0),),
             {"prior": [0.5, 0.1, 0.1, 0.1, 0.1, 0.1]},
@@ -545,6 +563,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         ),
         "qifldp.cli.parse_spec": (("grr:k=3,eps=1",), {}),
         "qifldp.cli.build": (("grr:k=3,eps=1",), {"kind": "explicit"}),
+        "qifldp.cli.is_channel_file": (("channel.csv",), {}),
         # sweeps (a thread pool: the default process pool is swept as executor=None)
         "qifldp.sweep": (
             (q.formulas.asr_grr, {"k": [3], "eps": [1.0]}),
@@ -553,6 +572,39 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.comparability_map": (
             ("grr", "ss", [3], [1.0]),
             {"executor": pool, "progress": False},
+        ),  # profiling, re-identification, census data (issue 11)
+        "qifldp.survey_sets": ((3, 2), {"metric": "non-uniform"}),
+        "qifldp.profiling_accuracy": (
+            ((2, 3), 1.0, "grr", 2, "uniform"),
+            {"method": "exact", "prior": [0.1, 0.2, 0.1, 0.2, 0.3, 0.1]},
+        ),
+        "qifldp.profiling_channel": (((2, 3), 1.0, "oue", 2, "non-uniform"), {}),
+        "qifldp.survey_profiles": (
+            ([[0, 1], [1, 2]], 1.0, "ss", 1, "uniform"),
+            {"ks": (2, 3), "rng": 0},
+        ),
+        "qifldp.simulate_profiling": (
+            ([[0, 1], [1, 2]], 1.0, "grr", 2, "non-uniform"),
+            {"ks": (2, 3), "rng": 0},
+        ),
+        "qifldp.profiling_curves": (((7, 5), [1.0, 2.0], ["grr", "ss"]), {"surveys": 2}),
+        "qifldp.reidentification_accuracy": (
+            ([[0, 1], [1, 2], [1, 1]], 1.0, "grr", 2, "uniform"),
+            {"known": [0, 1], "top_k": [1, 2], "ks": (2, 3), "targets": 3, "rng": 0},
+        ),
+        "qifldp.reidentification_bayes": (
+            ([[0, 1], [1, 2], [1, 1]], 1.0, "oue", 2, "non-uniform"),
+            {"known": [1], "ks": (2, 3)},
+        ),
+        "qifldp.synthetic_population": ((10, (3, 4)), {"s": 1.0, "rho": 0.5, "rng": 0}),
+        "qifldp.synthetic_distribution": (((3, 4),), {"s": 1.0, "rho": 0.5}),
+        "qifldp.load_categorical_csv": (
+            (census_file,),
+            {"columns": ["sex", "race"], "delimiter": ",", "missing": "drop", "na_values": ["?"]},
+        ),
+        "qifldp.CategoricalTable": (
+            (np.array([[0, 1], [1, 0]]), ("a", "b"), (("x", "y"), ("u", "v"))),
+            {},
         ),
     }
     T.to_lists()  # the fixture transactions are valid
@@ -619,15 +671,17 @@ def _judge(fn, args, kwargs, arg_name: str = "") -> str | None:
     """None when the call behaves; otherwise a one-line description of the failure."""
     from qifldp.errors import QifldpError
 
-    signal.setitimer(signal.ITIMER_REAL, CALL_TIMEOUT_S)
+    signal.setitimer(signal.ITIMER_PROF, CALL_TIMEOUT_S)
+    signal.setitimer(signal.ITIMER_REAL, CALL_WALL_TIMEOUT_S)
     t0 = time.perf_counter()
     try:
         result = fn(*args, **kwargs)
     except _Timeout:
-        return f"timeout after {CALL_TIMEOUT_S} s"
+        return f"timeout after {CALL_TIMEOUT_S} CPU s (or {CALL_WALL_TIMEOUT_S} s wall)"
     except MemoryError:
         return "MemoryError"
     except Exception as exc:  # noqa: BLE001 - every exception is judged here
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
         if isinstance(exc, QifldpError) and isinstance(exc, (ValueError, TypeError)):
             return None
@@ -635,6 +689,7 @@ def _judge(fn, args, kwargs, arg_name: str = "") -> str | None:
             return None
         return f"{type(exc).__name__}: {str(exc)[:200]} [raised at {_raising_frame(exc)}]"
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
     if _has_nan(result):
         return f"returned NaN ({type(result).__name__})"
@@ -705,6 +760,7 @@ def run_sweep(names: list[str] | None = None) -> dict:
         if name not in NOT_SWEPT and name not in valid:
             report["missing_valid"].append(name)
     signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGPROF, _on_alarm)
     with open("/proc/self/status") as fh:
         vm = next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmSize"))
     limit = vm + MEMORY_LIMIT_BYTES

@@ -12,9 +12,12 @@ from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..mechanisms import grr, oue_bit
 from ..operators import cascade, hidden_choice, one_hot, parallel
-from ..validation import check_eps, check_int
+from ..validation import check_eps, check_int, check_open_interval
 
 __all__ = ["pckv_ue", "pckv_grr", "pckv_epsilon"]
+
+# Helpers shared with qifldp.protocols.pckv (same package, not exported):
+# ue_key_probabilities, check_ue_a, ue_exact_epsilon.
 
 #: The two discretised values of a key-value pair, in label order.
 _VALUES = (1, -1)
@@ -101,17 +104,41 @@ def _keys_identity(n: int) -> Channel:
     return Channel(np.eye(n), keys, keys)
 
 
-def _unary_key_perturbation(n: int, eps1: float) -> Channel:
+def ue_key_probabilities(eps1: float, a: float | None = None) -> tuple[float, float]:
+    """(a, b) of PCKV-UE's key step: a = 1/2 (OUE) by default, b from eps1 = ln(a(1-b)/(b(1-a))).
+
+    Helper shared with :mod:`qifldp.protocols.pckv` (same package); ``a`` is already
+    validated. b = a / (a + (1 - a) e^eps1) = 1 / (1 + e^t) with t = ln((1 - a)/a) + eps1,
+    evaluated as a logistic function without overflow.
+    """
+    a = 0.5 if a is None else a
+    t = math.log1p(-a) - math.log(a) + eps1
+    b = math.exp(-t) / (1.0 + math.exp(-t)) if t > 0 else 1.0 / (1.0 + math.exp(t))
+    return a, b
+
+
+def check_ue_a(a: Any) -> float | None:
+    """Validate PCKV-UE's a: None (the paper's 1/2) or a real number in (0, 1)."""
+    if a is None:
+        return None
+    return check_open_interval("a", a, 0.0, 1.0)
+
+
+def _unary_key_perturbation(n: int, eps1: float, a: float | None = None) -> Channel:
     """PCKV-UE's key step on (k, v'): unary encoding of k, reporting v' where a 1 survives.
 
     Position k (the key's own) reports v' w.p. a and 0 w.p. 1 - a; every other
     position reports 1 or -1 w.p. b/2 each (a fake value) and 0 w.p. 1 - b, all
     independently, with the bit probabilities a = 1/2, b = 1/(e^eps1 + 1) of
-    :func:`qifldp.oue_bit`. For each value v', the rows (., v') are the rows of
-    ``one_hot`` of the two-row channel "cold position / hot position holding v'"
-    over the three symbols (1, -1, 0).
+    :func:`qifldp.oue_bit` (or a general a with b = a / (a + (1 - a) e^eps1)). For
+    each value v', the rows (., v') are the rows of ``one_hot`` of the two-row
+    channel "cold position / hot position holding v'" over the three symbols (1, -1, 0).
     """
-    B = oue_bit(eps1).matrix  # row = input bit, column = output bit
+    if a is None:
+        B = oue_bit(eps1).matrix  # row = input bit, column = output bit
+    else:
+        a, b = ue_key_probabilities(eps1, a)
+        B = np.array([[1.0 - b, b], [1.0 - a, a]])
     cold = [B[0, 1] / 2, B[0, 1] / 2, B[0, 0]]
     hot = {1: [B[1, 1], 0.0, B[1, 0]], -1: [0.0, B[1, 1], B[1, 0]]}
     lifted = {v: one_hot(Channel([cold, hot[v]], outputs=_UE_STATES), n) for v in _VALUES}
@@ -120,7 +147,7 @@ def _unary_key_perturbation(n: int, eps1: float) -> Channel:
     return Channel(M, rows, lifted[1].outputs)
 
 
-def pckv_ue(d: int, eps1: float, eps2: float, ell: int = 1) -> Channel:
+def pckv_ue(d: int, eps1: float, eps2: float, ell: int = 1, *, a: float | None = None) -> Channel:
     """PCKV-UE: padding-and-sampling, then unary encoding of the key with a correlated value.
 
     Parameters
@@ -133,6 +160,11 @@ def pckv_ue(d: int, eps1: float, eps2: float, ell: int = 1) -> Channel:
         Value budget, finite and ``>= 0`` (the value is kept w.p. p = e^eps2 / (e^eps2 + 1)).
     ell : int, optional
         Padding length, ``ell >= 1`` (default 1); dummy keys are d+1..d+ell.
+    a : float, optional
+        Keyword only. Probability that the sampled key's own position is reported,
+        in (0, 1); then b = a / (a + (1 - a) e^eps1), so that
+        eps1 = ln(a (1 - b) / (b (1 - a))) (Sec. 5.2). Default None: the paper's
+        a = 1/2, b = 1/(e^eps1 + 1) (OUE, Eq. 19).
 
     Returns
     -------
@@ -149,7 +181,8 @@ def pckv_ue(d: int, eps1: float, eps2: float, ell: int = 1) -> Channel:
     InputTypeError
         ``d`` or ``ell`` not an integer, ``eps1``/``eps2`` not a real number.
     ParameterError
-        ``d < 1``, ``ell < 1``, ``eps1``/``eps2`` negative, NaN or infinite.
+        ``d < 1``, ``ell < 1``, ``eps1``/``eps2`` negative, NaN or infinite, ``a``
+        outside (0, 1).
     SizeError
         More than :data:`qifldp.channel.MAX_ENTRIES` entries (for ``ell = 1``
         about d >= 13).
@@ -176,6 +209,16 @@ def pckv_ue(d: int, eps1: float, eps2: float, ell: int = 1) -> Channel:
     smaller when ``d < ell``. Cost O(N 3^(d + ell)) time and memory, N = number
     of inputs.
 
+    General (a, b) (Algorithm 2 with any a, our extension of Theorem 2): the
+    per-position likelihood ratios against a cold position are R1 = 2ap/b (own
+    value kept), R- = 2a(1 - p)/b (flipped) and R0 = (1 - a)/(1 - b) (not
+    reported); with m = min(d, ell) the exact budget is
+    eps = ln((m R1 + (ell - m) R0) / min(ell R0, m R- + (ell - m) R0)). Since
+    R1 / R0 = 2p e^eps1 and R- / R0 = 2(1 - p) e^eps1, a cancels: at a given eps1
+    every a spends the same eps, Theorem 2's max(eps2, eps1 + ln(2p)) when
+    d >= ell. Checked against ``ldp_epsilon`` of this channel for a in
+    0.1..0.95 (tests/composite/test_pckv_general_ue.py).
+
     Examples
     --------
     >>> import qifldp as q
@@ -184,14 +227,18 @@ def pckv_ue(d: int, eps1: float, eps2: float, ell: int = 1) -> Channel:
     ((5, 27), ((), ((1, 1),), ((1, -1),)))
     >>> round(q.ldp_epsilon(C), 6) == round(q.pckv_epsilon(1.0, 0.5, mechanism="ue"), 6)
     True
+    >>> C8 = q.pckv_ue(2, 1.0, 0.5, a=0.8)  # general a: the same eps
+    >>> round(q.ldp_epsilon(C8), 6) == round(q.ldp_epsilon(C), 6)
+    True
     """
     d, eps1, eps2, ell = _check_parameters(d, eps1, eps2, ell)
+    a = check_ue_a(a)
     n = d + ell
-    what = f"pckv_ue({d}, {eps1}, {eps2}, ell={ell})"
+    what = f"pckv_ue({d}, {eps1}, {eps2}, ell={ell}, a={a})"
     _guard(what, d, ell, n * math.log10(3), lambda: 3**n)
     sampling = _padding_and_sampling(_key_value_sets(d, ell), d, ell)
     per_pair = cascade(
-        parallel(_keys_identity(n), _value_perturbation(eps2)), _unary_key_perturbation(n, eps1)
+        parallel(_keys_identity(n), _value_perturbation(eps2)), _unary_key_perturbation(n, eps1, a)
     )
     return cascade(sampling, per_pair)
 
@@ -334,3 +381,18 @@ def pckv_epsilon(eps1: float, eps2: float, ell: int = 1, mechanism: str = "ue") 
         return numerator - denominator
     msg = f"mechanism must be 'ue' (Theorem 2) or 'grr' (Theorem 3), got {mechanism!r}"
     raise ParameterError(msg)
+
+
+def ue_exact_epsilon(d: int, eps1: float, eps2: float, ell: int) -> float:
+    """The exact eps of PCKV-UE (any a): ldp_epsilon of :func:`pckv_ue`, in closed form.
+
+    With m = min(d, ell), E = e^eps1, p = e^eps2 / (e^eps2 + 1):
+    eps = ln((m 2p E + ell - m) / min(ell, m 2(1 - p) E + ell - m)), independent of a.
+    Arguments already validated; computed in log space.
+    """
+    m = min(d, ell)
+    log_rest = math.log(ell - m) if ell > m else -math.inf
+    log_m2 = math.log(m) + math.log(2.0) + eps1
+    numerator = float(np.logaddexp(log_m2 - _softplus(-eps2), log_rest))
+    denominator = min(math.log(ell), float(np.logaddexp(log_m2 - _softplus(eps2), log_rest)))
+    return numerator - denominator

@@ -221,7 +221,7 @@ def refines(
         return refines_symbolic(A, B, prior=prior, method=method)
     A, B = align_inputs(A, B, what="refines")
     Am, Bm, pi, opts, labels = _prepare(A, B, prior, method, exact, max_iter, time_limit)
-    return decide(Am, Bm, pi, True, opts, labels)
+    return decide(Am, Bm, pi, True, opts, labels).with_channels(A, B)
 
 
 def _mixed_protocol() -> InputTypeError:
@@ -324,7 +324,8 @@ def refines_symmetric(A: Any, B: Any, prior: Any = None, **options: Any) -> Refi
             "(its counterexample uses the uniform prior; expand() the channels for more)"
         )
         raise ParameterError(msg)
-    return symmetric_refines(A, B, time_limit=opts["time_limit"], exact=opts["exact"])
+    r = symmetric_refines(A, B, time_limit=opts["time_limit"], exact=opts["exact"])
+    return r.with_channels(A, B)
 
 
 @singledispatch
@@ -398,7 +399,7 @@ def max_case_refines(
         msg = f"method must be 'auto', 'highs' or 'exact' for max-case refinement, got {method!r}"
         raise ParameterError(msg)
     Am, Bm, pi, opts, _ = _prepare(A, B, prior, method, exact, 200, time_limit)
-    return decide(Am, Bm, pi, False, opts)
+    return decide(Am, Bm, pi, False, opts).with_channels(A, B)
 
 
 def max_case_refines_symmetric(
@@ -436,4 +437,5 @@ def max_case_refines_symmetric(
             "(its counterexample uses the uniform prior; expand() the channels for more)"
         )
         raise ParameterError(msg)
-    return symmetric_max_case(A, B, time_limit=options.get("time_limit", 120.0))
+    r = symmetric_max_case(A, B, time_limit=options.get("time_limit", 120.0))
+    return r.with_channels(A, B)

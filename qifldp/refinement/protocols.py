@@ -148,6 +148,7 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
                 ),
                 time=time.perf_counter() - t0,
                 about="protocols",
+                channels=r.channels,
             )
         return replace(r, certified_by=r.certified_by + f"; {where}: undecided")
     return replace(

@@ -77,6 +77,19 @@ class ExactRefinement:
         what = "witness W" if self.holds else f"counterexample gap {self.counterexample.gap}"  # type: ignore[union-attr]
         return f"ExactRefinement(holds={self.holds}, {what}, method={self.method!r})"
 
+    def explain(self, A: Any = None, B: Any = None, **options: Any) -> str:
+        """A human-readable account of the certificate (pass A and B for the adversary's
+        action per output); see :func:`qifldp.refinement.result.explain_refinement`.
+
+        >>> import sympy as sp, qifldp.symbolic as s
+        >>> r = s.refines(s.grr(3, sp.log(4)), s.grr(3, sp.log(2)))
+        >>> r.explain().splitlines()[0]
+        'A ⊑ B: B = A·W for the row-stochastic W below (exact rationals).'
+        """
+        from ..refinement.result import explain_refinement
+
+        return explain_refinement(self, A, B, **options)
+
 
 def to_fractions(C: Any, name: str = "C") -> list[list[Fraction]]:
     """Exact rational rows of a channel: a SymbolicChannel, or a matrix of exact numbers.

@@ -1,0 +1,768 @@
+"""SPL and SMP over attribute tuples as frozen protocol objects, with any frequency oracle.
+
+SPL (split) reports every attribute with its own frequency oracle and budget eps/d
+(sequential composition); SMP (sampling) draws one attribute uniformly, reports it
+with the whole budget eps, and discloses which attribute it was (Arcolezi et al.,
+VLDB 2023, Sec. 2.3). Each attribute may use a different oracle (``grr``, ``ss``,
+``blh``, ``olh``, ``sue``, ``oue``: the names of :func:`qifldp.protocol` that take
+only k and eps). The channels are built with the operators (``parallel`` for SPL,
+``visible_choice`` of ``cascade(projection, oracle)`` for SMP); the estimators are
+each oracle's own unbiased estimator.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..channel import Channel
+from ..errors import InputTypeError, ParameterError
+from ..operators import cascade, visible_choice
+from ..validation import check_choice, check_eps
+from .base import Frozen, Protocol
+from .multidim import _attribute_wise, _call, _check_ks, _guard, _projection
+
+__all__ = [
+    "ORACLES",
+    "SPL",
+    "SMP",
+    "SMPReports",
+    "MultidimEpsilon",
+    "spl_protocol",
+    "smp_protocol",
+    "multidim_epsilon",
+]
+
+#: The frequency oracles an attribute can use: the :func:`qifldp.protocol` names
+#: whose only parameters are k and eps.
+ORACLES: tuple[str, ...] = ("grr", "ss", "blh", "olh", "sue", "oue")
+
+
+class MultidimEpsilon(NamedTuple):
+    """The LDP epsilon of a multidimensional channel, over two neighbour relations.
+
+    Attributes
+    ----------
+    tuples : float
+        ln max_y max_{x, x'} C[x, y] / C[x', y] over all pairs of value tuples
+        (one user's whole tuple is the secret).
+    one_attribute : float
+        The same maximum over pairs of tuples that differ in exactly one attribute.
+    """
+
+    tuples: float
+    one_attribute: float
+
+
+def _one_attribute_pairs(inputs: tuple) -> list[tuple[int, int]]:
+    """Index pairs (i, j), i < j, of tuples differing in exactly one attribute."""
+    index = {x: i for i, x in enumerate(inputs)}
+    tops = [max(t[a] for t in inputs) for a in range(len(inputs[0]))] if inputs else []
+    pairs = []
+    for i, x in enumerate(inputs):
+        for a, v in enumerate(x):
+            for w in range(v + 1, tops[a] + 1):
+                other = x[:a] + (w,) + x[a + 1 :]
+                j = index.get(other)
+                if j is not None:
+                    pairs.append((i, j))
+    return pairs
+
+
+def multidim_epsilon(C: Channel) -> MultidimEpsilon:
+    """The LDP epsilon of a channel over value tuples: all pairs, and one-attribute neighbours.
+
+    Parameters
+    ----------
+    C : Channel
+        Inputs: value tuples (as the multidimensional channels label them).
+
+    Returns
+    -------
+    MultidimEpsilon
+        ``(tuples, one_attribute)``.
+
+    Raises
+    ------
+    InputTypeError
+        ``C`` not a Channel, or its inputs not tuples of integers of one length.
+
+    Notes
+    -----
+    :func:`qifldp.ldp_epsilon` of ``C``, without and with ``neighbors`` = the pairs of
+    inputs at Hamming distance 1. Cost O(|X|^2 |Y|).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> e = multidim_epsilon(q.spl([2, 3], 1.0))
+    >>> round(e.tuples, 12), round(e.one_attribute, 12)
+    (1.0, 0.5)
+    """
+    from ..measures import ldp_epsilon
+
+    if not isinstance(C, Channel):
+        msg = f"C must be a Channel over value tuples, got {type(C).__name__}"
+        raise InputTypeError(msg)
+    inputs = C.inputs
+    if not all(
+        isinstance(x, tuple)
+        and len(x) == len(inputs[0])
+        and all(isinstance(v, (int, np.integer)) for v in x)
+        for x in inputs
+    ):
+        msg = "C must have value tuples (tuples of integers of one length) as inputs"
+        raise InputTypeError(msg)
+    pairs = _one_attribute_pairs(inputs)
+    one = ldp_epsilon(C, neighbors=pairs) if pairs else 0.0
+    return MultidimEpsilon(float(ldp_epsilon(C)), float(one))
+
+
+def _check_oracles(oracle: Any, d: int) -> tuple[str, ...]:
+    """One oracle name per attribute (a single name is used for all)."""
+    if isinstance(oracle, str):
+        return (check_choice("oracle", oracle, ORACLES),) * d
+    if isinstance(oracle, (bytes, Mapping)) or not isinstance(oracle, Iterable):
+        msg = (
+            f"oracle must be a name in {', '.join(ORACLES)} or a sequence of {d} such names, "
+            f"got {type(oracle).__name__}"
+        )
+        raise InputTypeError(msg)
+    names = list(oracle)
+    if len(names) != d:
+        msg = f"oracle must name one oracle per attribute ({d}), got {len(names)}"
+        raise ParameterError(msg)
+    return tuple(check_choice(f"oracle[{j}]", name, ORACLES) for j, name in enumerate(names))
+
+
+def _check_tuples(tuples: Any, ks: tuple[int, ...]) -> np.ndarray:
+    """Users' value tuples as an int64 array of shape (n, d), each column in 0..k_j-1."""
+    from ..simulation.util import as_array, as_values
+
+    arr = as_array(tuples, "tuples")
+    d = len(ks)
+    if arr.ndim != 2 or arr.shape[1] != d or arr.shape[0] == 0:
+        msg = (
+            f"tuples must have shape (n, {d}) with n >= 1 (one value per attribute), "
+            f"got {arr.shape}"
+        )
+        raise ParameterError(msg)
+    cols = [as_values(arr[:, j], k, name=f"tuples[:, {j}]") for j, k in enumerate(ks)]
+    return np.stack(cols, axis=1)
+
+
+def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
+    """Per-attribute true frequencies: array j of length k_j in [0, 1] (None: each None).
+
+    Examples
+    --------
+    >>> check_frequencies([[0.5, 0.5], [0, 1, 0]], (2, 3))[1].tolist()
+    [0.0, 1.0, 0.0]
+    """
+    from ..validation import as_real_array
+
+    if f is None:
+        return [None] * len(ks)
+    if isinstance(f, (str, bytes, Mapping, np.ndarray)) or not isinstance(f, Iterable):
+        msg = (
+            f"f must be a sequence of {len(ks)} per-attribute frequency arrays, "
+            f"got {type(f).__name__}"
+        )
+        raise InputTypeError(msg)
+    fs = list(f)
+    if len(fs) != len(ks):
+        msg = f"f must hold one frequency array per attribute ({len(ks)}), got {len(fs)}"
+        raise ParameterError(msg)
+    out: list[np.ndarray | None] = []
+    for j, (fj, k) in enumerate(zip(fs, ks, strict=True)):
+        arr = as_real_array(f"f[{j}]", fj, ndim=1)
+        if arr.shape != (k,):
+            msg = f"f[{j}] must have length k_{j} = {k}, got {arr.size}"
+            raise ParameterError(msg)
+        if arr.size and (arr.min() < 0 or arr.max() > 1):
+            msg = f"f[{j}] must hold frequencies in [0, 1]"
+            raise ParameterError(msg)
+        out.append(arr)
+    return out
+
+
+class _Multidim(Frozen, abc.ABC):
+    """What SPL and SMP share: ks, eps, one oracle per attribute."""
+
+    __slots__ = ("_ks", "_eps", "_oracle_names", "_oracles")
+    _ks: tuple[int, ...]
+    _eps: float
+    _oracle_names: tuple[str, ...]
+    _oracles: tuple[Protocol, ...]
+    _name = ""
+
+    def __init__(self, ks: Any, eps: float, oracle: Any = "grr") -> None:
+        from . import protocol
+
+        ks = _check_ks(ks)
+        eps = check_eps(eps)
+        names = _check_oracles(oracle, len(ks))
+        budget = self._budget(eps, len(ks))
+        oracles = tuple(protocol(name, k, budget) for name, k in zip(names, ks, strict=True))
+        object.__setattr__(self, "_ks", ks)
+        object.__setattr__(self, "_eps", eps)
+        object.__setattr__(self, "_oracle_names", names)
+        object.__setattr__(self, "_oracles", oracles)
+
+    @staticmethod
+    @abc.abstractmethod
+    def _budget(eps: float, d: int) -> float:
+        """Each oracle's budget from the total eps and the number d of attributes."""
+
+    def _key(self) -> tuple:
+        return (self._name, self._ks, self._eps, self._oracle_names)
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (self._ks, self._eps, self._oracle_names))
+
+    def __repr__(self) -> str:
+        names = self._oracle_names
+        shown = repr(names[0]) if len(set(names)) == 1 else repr(list(names))
+        return f"{self._name}_protocol({list(self._ks)}, {self._eps}, oracle={shown})"
+
+    @property
+    def ks(self) -> tuple[int, ...]:
+        """The domain sizes k_1..k_d.
+
+        Examples
+        --------
+        >>> spl_protocol([2, 3], 1.0).ks
+        (2, 3)
+        """
+        return self._ks
+
+    @property
+    def eps(self) -> float:
+        """The total privacy budget.
+
+        Examples
+        --------
+        >>> smp_protocol([2, 3], 1.0).eps
+        1.0
+        """
+        return self._eps
+
+    @property
+    def oracles(self) -> tuple[Protocol, ...]:
+        """The per-attribute frequency oracles (protocol objects, with their budget).
+
+        Examples
+        --------
+        >>> spl_protocol([2, 3], 1.0, oracle=["grr", "oue"]).oracles
+        (protocol('grr', k=2, eps=0.5), protocol('oue', k=3, eps=0.5))
+        """
+        return self._oracles
+
+    def ldp_epsilon(self) -> MultidimEpsilon:
+        """The true LDP epsilon of :meth:`channel`: over all tuples and one-attribute neighbours.
+
+        Returns
+        -------
+        MultidimEpsilon
+            ``(tuples, one_attribute)``, by :func:`multidim_epsilon`.
+
+        Raises
+        ------
+        SizeError
+            The channel is too large to enumerate.
+
+        Examples
+        --------
+        >>> e = smp_protocol([2, 3], 1.0).ldp_epsilon()
+        >>> round(e.tuples, 12), round(e.one_attribute, 12)
+        (1.0, 1.0)
+        """
+        return multidim_epsilon(self.channel())
+
+    @abc.abstractmethod
+    def channel(self) -> Channel:
+        """The explicit channel over value tuples."""
+
+
+class SPL(_Multidim):
+    """SPL: every attribute j reported with its oracle at budget eps / d.
+
+    Build one with :func:`spl_protocol`.
+
+    Parameters
+    ----------
+    ks : sequence of int
+        Domain sizes k_1..k_d, each ``>= 2``.
+    eps : float
+        Total privacy budget, finite and ``>= 0``.
+    oracle : str or sequence of str
+        One of :data:`ORACLES` for every attribute, or one name per attribute.
+
+    Notes
+    -----
+    Frozen and hashable; equal when ks, eps and the oracles are.
+
+    Examples
+    --------
+    >>> SPL([2, 3], 1.0, "oue")
+    spl_protocol([2, 3], 1.0, oracle='oue')
+    """
+
+    __slots__ = ()
+    _name = "spl"
+
+    @staticmethod
+    def _budget(eps: float, d: int) -> float:
+        return eps / d
+
+    def channel(self) -> Channel:
+        """The explicit channel: ``parallel`` of the attributes' oracle channels.
+
+        Returns
+        -------
+        Channel
+            Inputs: value tuples in lexicographic order; outputs: tuples (y_1, ..., y_d)
+            of the oracles' output labels. For GRR equal to :func:`qifldp.spl`.
+
+        Raises
+        ------
+        SizeError
+            An oracle's channel or the product above :data:`qifldp.channel.MAX_ENTRIES`.
+
+        Examples
+        --------
+        >>> C = spl_protocol([2, 2], 1.0, oracle=["grr", "sue"]).channel()
+        >>> C.shape, C.outputs[1]
+        ((4, 8), (0, (0, 1)))
+        """
+        channels = [o.channel() for o in self._oracles]
+        _guard(
+            _call("spl_protocol", self._ks, self._eps),
+            self._ks,
+            math.prod(C.shape[1] for C in channels),
+        )
+        return _attribute_wise(channels)
+
+    def sample(self, tuples: Any, rng: Any = None) -> list[Any]:
+        """One report per user and attribute, vectorised.
+
+        Parameters
+        ----------
+        tuples : array_like of int, shape (n, d)
+            Row u: user u's values, v_j in 0..k_j-1.
+        rng : numpy.random.Generator or int, optional
+            Generator or seed; None draws fresh entropy.
+
+        Returns
+        -------
+        list
+            d entries: entry j is oracle j's reports (its ``sample`` format) of the n
+            users' attribute j.
+
+        Raises
+        ------
+        ParameterError, InputTypeError
+            Bad ``tuples`` or ``rng``.
+
+        Examples
+        --------
+        >>> R = spl_protocol([2, 3], 1.0).sample([[0, 2], [1, 1]], rng=0)
+        >>> len(R), R[1].shape
+        (2, (2,))
+        """
+        from ..simulation.util import as_rng
+
+        xs = _check_tuples(tuples, self._ks)
+        gen = as_rng(rng)
+        return [o.sample(xs[:, j], gen) for j, o in enumerate(self._oracles)]
+
+    def estimate(self, reports: Any) -> list[np.ndarray]:
+        """Unbiased per-attribute frequencies: each oracle's estimator on its reports.
+
+        Parameters
+        ----------
+        reports : list
+            As returned by :meth:`sample`.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            d arrays, array j of length k_j (not projected).
+
+        Raises
+        ------
+        ParameterError, InputTypeError
+            Reports of the wrong length, type or shape; eps = 0.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> P = spl_protocol([2, 2], 8.0)
+        >>> tuples = np.repeat([[0, 1], [1, 1]], [6000, 4000], axis=0)
+        >>> [f.round(1).tolist() for f in P.estimate(P.sample(tuples, rng=1))]
+        [[0.6, 0.4], [0.0, 1.0]]
+        """
+        d = len(self._ks)
+        if isinstance(reports, np.ndarray) or not isinstance(reports, (list, tuple)):
+            msg = (
+                f"reports must be a list of {d} per-attribute reports, got {type(reports).__name__}"
+            )
+            raise InputTypeError(msg)
+        if len(reports) != d:
+            msg = f"reports must hold one entry per attribute ({d}), got {len(reports)}"
+            raise ParameterError(msg)
+        return [
+            np.asarray(o.estimate(r), dtype=np.float64)
+            for o, r in zip(self._oracles, reports, strict=True)
+        ]
+
+    def variance(self, n: int, f: Any = None) -> list[np.ndarray]:
+        """The variance of each estimated frequency for n users.
+
+        Parameters
+        ----------
+        n : int
+            Number of users, ``n >= 1``.
+        f : sequence of array_like, optional
+            The true per-attribute frequencies (array j of length k_j); None gives
+            each value's variance at frequency 0.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            d arrays, array j of length k_j.
+
+        Raises
+        ------
+        ParameterError, InputTypeError
+            eps = 0, bad ``n`` or ``f``.
+
+        Notes
+        -----
+        Every user reports every attribute, so attribute j's estimate is oracle j's at
+        eps/d from n users: [f p*(1 - p*) + (1 - f) q*(1 - q*)] / (n (p* - q*)^2)
+        (Wang et al. 2017).
+
+        Examples
+        --------
+        >>> import math
+        >>> v = spl_protocol([2, 2], 2 * math.log(3)).variance(100)  # GRR(2, ln 3): p = 3/4
+        >>> round(float(v[0][0]), 12)  # (3/16) / (100 (1/2)^2)
+        0.0075
+        """
+        fs = check_frequencies(f, self._ks)
+        out = []
+        for o, fj in zip(self._oracles, fs, strict=True):
+            v = o.variance(n, fj)
+            out.append(np.broadcast_to(np.asarray(v, dtype=np.float64), (o.k,)).copy())
+        return out
+
+
+class SMPReports(NamedTuple):
+    """The reports of SMP: which attribute each user sampled, and each oracle's reports.
+
+    Attributes
+    ----------
+    attributes : numpy.ndarray
+        int64, shape (n,): user u's sampled attribute (disclosed).
+    reports : tuple
+        d entries: entry j is oracle j's reports (its ``sample`` format) of the users
+        with ``attributes == j``, in user order (None when no user sampled j).
+    """
+
+    attributes: np.ndarray
+    reports: tuple
+
+
+#: Above this many binomial terms :func:`_expected_inverse` uses its series instead.
+_MAX_BINOMIAL_TERMS = 10**6
+
+
+def _expected_inverse(n: int, d: int) -> float:
+    """E[1/m | m >= 1] for m ~ Binomial(n, 1/d).
+
+    Summed over the pmf within 40 standard deviations of the mean (the rest is below
+    1e-300); beyond :data:`_MAX_BINOMIAL_TERMS` terms (mean mu > ~1.5e8) by the series
+    (1/mu) E[1 - D + D^2 - D^3 + D^4], D = (m - mu)/mu, with the binomial's central
+    moments, whose truncation error is O(mu^-3) relative (below 1e-24).
+    """
+    if d == 1:
+        return 1.0 / n
+    p = 1.0 / d
+    mean, var = n * p, n * p * (1 - p)
+    sd = math.sqrt(var)
+    lo = max(1, int(mean - 40 * sd))
+    hi = min(n, int(math.ceil(mean + 40 * sd)))
+    if hi - lo + 1 > _MAX_BINOMIAL_TERMS:
+        k3 = var * (1 - 2 * p)
+        k4 = var * (1 - 6 * p * (1 - p))
+        m2, m3, m4 = var / mean**2, k3 / mean**3, (3 * var**2 + k4) / mean**4
+        return (1 + m2 - m3 + m4) / mean
+    from scipy import stats
+
+    m = np.arange(lo, hi + 1, dtype=np.float64)
+    pmf = stats.binom.pmf(m, n, p)
+    zero = stats.binom.pmf(0, n, p)
+    return float(np.sum(pmf / m) / (1.0 - zero))
+
+
+class SMP(_Multidim):
+    """SMP: one attribute j sampled uniformly, reported with its oracle at budget eps, j disclosed.
+
+    Build one with :func:`smp_protocol`.
+
+    Parameters
+    ----------
+    ks, eps, oracle
+        As :class:`SPL` (the sampled attribute's oracle gets the whole eps).
+
+    Examples
+    --------
+    >>> SMP([2, 3], 1.0, ["grr", "olh"])
+    smp_protocol([2, 3], 1.0, oracle=['grr', 'olh'])
+    """
+
+    __slots__ = ()
+    _name = "smp"
+
+    @staticmethod
+    def _budget(eps: float, d: int) -> float:
+        return eps
+
+    def channel(self) -> Channel:
+        """The explicit channel: the uniform visible choice of projection-then-oracle.
+
+        Returns
+        -------
+        Channel
+            Inputs: value tuples in lexicographic order; outputs: pairs (j, y), y an
+            output label of oracle j. For GRR equal to :func:`qifldp.smp`.
+
+        Raises
+        ------
+        SizeError
+            An oracle's channel or the result above :data:`qifldp.channel.MAX_ENTRIES`.
+
+        Examples
+        --------
+        >>> smp_protocol([2, 3], 1.0).channel().outputs
+        ((0, 0), (0, 1), (1, 0), (1, 1), (1, 2))
+        """
+        channels = [o.channel() for o in self._oracles]
+        _guard(
+            _call("smp_protocol", self._ks, self._eps), self._ks, sum(C.shape[1] for C in channels)
+        )
+        return visible_choice(
+            [cascade(_projection(self._ks, j), C) for j, C in enumerate(channels)]
+        )
+
+    def sample(self, tuples: Any, rng: Any = None) -> SMPReports:
+        """Each user samples an attribute uniformly and reports it with its oracle.
+
+        Parameters
+        ----------
+        tuples : array_like of int, shape (n, d)
+            Row u: user u's values.
+        rng : numpy.random.Generator or int, optional
+            Generator or seed.
+
+        Returns
+        -------
+        SMPReports
+
+        Raises
+        ------
+        ParameterError, InputTypeError
+            Bad ``tuples`` or ``rng``.
+
+        Examples
+        --------
+        >>> R = smp_protocol([2, 3], 50.0).sample([[0, 2], [1, 1], [1, 0]], rng=0)
+        >>> R.attributes.shape, sum(len(r) for r in R.reports if r is not None)
+        ((3,), 3)
+        """
+        from ..simulation.util import as_rng
+
+        xs = _check_tuples(tuples, self._ks)
+        gen = as_rng(rng)
+        attributes = gen.integers(0, len(self._ks), size=xs.shape[0])
+        reports = tuple(
+            o.sample(xs[attributes == j, j], gen) if np.any(attributes == j) else None
+            for j, o in enumerate(self._oracles)
+        )
+        return SMPReports(np.asarray(attributes, dtype=np.int64), reports)
+
+    def estimate(self, reports: Any) -> list[np.ndarray]:
+        """Unbiased per-attribute frequencies: oracle j's estimator on the users who sampled j.
+
+        Parameters
+        ----------
+        reports : SMPReports
+            As returned by :meth:`sample`.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            d arrays, array j of length k_j (not projected).
+
+        Raises
+        ------
+        ParameterError, InputTypeError
+            Not an SMPReports; an attribute nobody sampled; reports inconsistent with
+            ``attributes``; eps = 0.
+
+        Notes
+        -----
+        Given the m_j >= 1 users who sampled j, a uniformly random subset of the n, the
+        oracle's estimate is unbiased for their frequencies, whose mean is the
+        population's: unbiased for every m_j.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> P = smp_protocol([2, 2], 5.0)
+        >>> tuples = np.repeat([[0, 1], [1, 1]], [6000, 4000], axis=0)
+        >>> [f.round(1).tolist() for f in P.estimate(P.sample(tuples, rng=1))]
+        [[0.6, 0.4], [0.0, 1.0]]
+        """
+        from ..simulation.util import n_reports
+
+        if not isinstance(reports, SMPReports):
+            msg = f"reports must be the SMPReports of SMP.sample, got {type(reports).__name__}"
+            raise InputTypeError(msg)
+        attributes = np.asarray(reports.attributes)
+        d = len(self._ks)
+        if len(reports.reports) != d:
+            got = len(reports.reports)
+            msg = f"reports.reports must hold one entry per attribute ({d}), got {got}"
+            raise ParameterError(msg)
+        out = []
+        for j, (o, r) in enumerate(zip(self._oracles, reports.reports, strict=True)):
+            m = int(np.count_nonzero(attributes == j))
+            if m == 0 or r is None:
+                msg = f"no user sampled attribute {j}: its frequencies cannot be estimated"
+                raise ParameterError(msg)
+            if n_reports(r) != m:
+                msg = (
+                    f"reports.reports[{j}] has {n_reports(r)} reports, "
+                    f"{m} users sampled attribute {j}"
+                )
+                raise ParameterError(msg)
+            out.append(np.asarray(o.estimate(r), dtype=np.float64))
+        return out
+
+    def variance(self, n: int, f: Any = None) -> list[np.ndarray]:
+        """The variance of each estimated frequency for n users with true frequencies f.
+
+        Parameters
+        ----------
+        n : int
+            Number of users, ``n >= 1``.
+        f : sequence of array_like, optional
+            The data's per-attribute frequencies; None: each value at frequency 0.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            d arrays, array j of length k_j; the variance conditional on at least one
+            user sampling j (the estimator's domain).
+
+        Raises
+        ------
+        ParameterError, InputTypeError
+            eps = 0, bad ``n`` or ``f``.
+
+        Notes
+        -----
+        Derived (not in the paper): the m ~ Binomial(n, 1/d) users who sample j are a
+        uniform m-subset of the n. Given it, oracle j's estimate has variance A(f_S) / m,
+        A(f) = f p*(1 - p*) + (1 - f) q*(1 - q*) over (p* - q*)^2, around the subset's
+        frequency f_S, which has mean f and variance f (1 - f)(n - m) / (m (n - 1)).
+        So Var = E[1/m] (A(f) + f (1 - f) n / (n - 1)) - f (1 - f) / (n - 1), with E[1/m]
+        over m >= 1 summed from the binomial pmf. About d A(f) / n for large n.
+
+        Examples
+        --------
+        >>> v = smp_protocol([2, 3], 2.0).variance(10**6)
+        >>> [a.shape for a in v]
+        [(2,), (3,)]
+        """
+        from ..simulation.util import check_n
+
+        n = check_n(n)
+        fs = check_frequencies(f, self._ks)
+        inv = _expected_inverse(n, len(self._ks))
+        out = []
+        for o, fj in zip(self._oracles, fs, strict=True):
+            a = np.broadcast_to(np.asarray(o.variance(1, fj), dtype=np.float64), (o.k,))
+            b = np.zeros(o.k) if fj is None else fj * (1 - fj)
+            if n == 1:
+                out.append(a * inv)
+            else:
+                out.append(inv * (a + b * n / (n - 1)) - b / (n - 1))
+        return out
+
+
+def spl_protocol(ks: Any, eps: float, oracle: Any = "grr") -> SPL:
+    """SPL as a protocol object: every attribute with its frequency oracle and budget eps / d.
+
+    Parameters
+    ----------
+    ks : sequence of int
+        Domain sizes k_1..k_d, each ``>= 2``.
+    eps : float
+        Total privacy budget, finite and ``>= 0``.
+    oracle : str or sequence of str
+        ``"grr"``, ``"ss"``, ``"blh"``, ``"olh"``, ``"sue"`` or ``"oue"`` for every
+        attribute, or one such name per attribute.
+
+    Returns
+    -------
+    SPL
+        ``.channel()``, ``.sample()``, ``.estimate()``, ``.variance()``, ``.ldp_epsilon()``.
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        Bad ``ks``, ``eps`` or ``oracle``.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> P = q.spl_protocol([2, 3], 1.0)
+    >>> P.channel() == q.spl([2, 3], 1.0)
+    True
+    """
+    return SPL(ks, eps, oracle)
+
+
+def smp_protocol(ks: Any, eps: float, oracle: Any = "grr") -> SMP:
+    """SMP as a protocol object: one uniformly sampled attribute, disclosed, reported with eps.
+
+    Parameters
+    ----------
+    ks, eps, oracle
+        As :func:`spl_protocol`.
+
+    Returns
+    -------
+    SMP
+        ``.channel()``, ``.sample()``, ``.estimate()``, ``.variance()``, ``.ldp_epsilon()``.
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        Bad ``ks``, ``eps`` or ``oracle``.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> P = q.smp_protocol([2, 3], 1.0)
+    >>> P.channel() == q.smp([2, 3], 1.0)
+    True
+    """
+    return SMP(ks, eps, oracle)
