@@ -32,8 +32,8 @@ from qifldp.errors import (
 #: The only claim allowed to stay undecided, and why (its objects are not in the text).
 UNDECIDABLE = {
     "rr3.sections_3_4": "not defined in it",
-    # SUE ⊑ OUE above eps*(50): no counterexample, but the orbit witness is not certified
-    "qif.fig6_sue_oue": "is not certified at k = 50",
+    # (qif.fig6_sue_oue is decided since issue 12: SUE ⊑ OUE above eps*(50) is proved for
+    # the real channels by the tight-ratio reduction)
 }
 
 

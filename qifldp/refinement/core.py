@@ -22,7 +22,13 @@ from ..protocols import Protocol
 from ._driver import METHODS, Options, decide
 from .result import RefinementResult
 
-__all__ = ["refines", "max_case_refines", "refines_symmetric", "refines_symbolic"]
+__all__ = [
+    "refines",
+    "max_case_refines",
+    "refines_symmetric",
+    "refines_symbolic",
+    "max_case_refines_symmetric",
+]
 
 
 def _prepare(A: Any, B: Any, prior: Any, method: str, exact: Any, max_iter: Any, time_limit: Any):
@@ -292,8 +298,9 @@ def refines_symmetric(A: Any, B: Any, prior: Any = None, **options: Any) -> Refi
 
     Both channels symmetric over the same k: the polynomial LP over orbits
     (:func:`qifldp.symmetric.refines`). ``options`` are the keyword options of
-    :func:`refines`; only ``time_limit`` (and ``max_iter``, unused) may differ
-    from the defaults, with no prior.
+    :func:`refines`; only ``time_limit``, ``exact`` (the exact orbit LP, see
+    :func:`qifldp.symmetric.refines`) and ``max_iter`` (unused) may differ from the
+    defaults, with no prior.
 
     Examples
     --------
@@ -311,13 +318,14 @@ def refines_symmetric(A: Any, B: Any, prior: Any = None, **options: Any) -> Refi
             "for the explicit Channel (small k only)"
         )
         raise UnsupportedKindError(msg)
-    if prior is not None or opts["method"] != "auto" or opts["exact"]:
+    if prior is not None or opts["method"] != "auto":
         msg = (
-            "refinement of symmetric channels takes no prior, method or exact option "
+            "refinement of symmetric channels takes no prior or method option "
             "(its counterexample uses the uniform prior; expand() the channels for more)"
         )
         raise ParameterError(msg)
-    return symmetric_refines(A, B, time_limit=opts["time_limit"]).with_channels(A, B)
+    r = symmetric_refines(A, B, time_limit=opts["time_limit"], exact=opts["exact"])
+    return r.with_channels(A, B)
 
 
 @singledispatch
@@ -371,7 +379,10 @@ def max_case_refines(
     hyperplane: the linear gain g = y/π is <= 0 on every posterior of A and
     positive on posterior j of B. Certificates and the exact band are as in
     :func:`refines` (the rounding band per column; closed form or rational
-    simplex per column). Cost: |Y_B| LPs with |X| rows and |Y_A| columns.
+    simplex per column). Cost: |Y_B| LPs with |X| rows and |Y_A| columns. Two
+    symmetric channels (``qifldp.symmetric``) over the same k are decided by one
+    two-dimensional cone test per class of B, O(k^2)
+    (:func:`max_case_refines_symmetric`).
 
     Examples
     --------
@@ -389,3 +400,42 @@ def max_case_refines(
         raise ParameterError(msg)
     Am, Bm, pi, opts, _ = _prepare(A, B, prior, method, exact, 200, time_limit)
     return decide(Am, Bm, pi, False, opts).with_channels(A, B)
+
+
+def max_case_refines_symmetric(
+    A: Any, B: Any, prior: Any = None, **options: Any
+) -> RefinementResult:
+    """:func:`max_case_refines` of a symmetric channel A (registered by :mod:`qifldp.symmetric`).
+
+    Both channels symmetric over the same k: one two-dimensional cone test per class
+    of B (:func:`qifldp.symmetric.refinement.max_case_refines`), O(k^2). ``options``
+    are those of :func:`max_case_refines`; only ``time_limit`` may differ from the
+    defaults, with no prior.
+
+    Examples
+    --------
+    >>> import qifldp as q, qifldp.symmetric as sym
+    >>> bool(q.max_case_refines(sym.sue(200, 9.0), sym.oue(200, 9.0)))
+    True
+    """
+    from ..symmetric import SymmetricChannel
+    from ..symmetric.refinement import max_case_refines as symmetric_max_case
+
+    for name in options:
+        if name not in ("method", "exact", "time_limit"):
+            msg = f"max_case_refines_symmetric() got an unexpected keyword argument {name!r}"
+            raise TypeError(msg)
+    if not isinstance(B, SymmetricChannel):
+        msg = (
+            f"max_case_refines does not support a symmetric A with a {type(B).__name__} B: "
+            "both must be symmetric channels (qifldp.symmetric) or both explicit"
+        )
+        raise UnsupportedKindError(msg)
+    if prior is not None or options.get("method", "auto") != "auto" or options.get("exact"):
+        msg = (
+            "max-case refinement of symmetric channels takes no prior, method or exact option "
+            "(its counterexample uses the uniform prior; expand() the channels for more)"
+        )
+        raise ParameterError(msg)
+    r = symmetric_max_case(A, B, time_limit=options.get("time_limit", 120.0))
+    return r.with_channels(A, B)

@@ -376,11 +376,11 @@ def _register() -> None:
             _profiles.privacy_profile: _profiles.privacy_profile_symmetric,
             _profiles.tradeoff_envelope: _profiles.tradeoff_envelope_symmetric,
             core.refines: core.refines_symmetric,
+            core.max_case_refines: core.max_case_refines_symmetric,
         },
     )
     register_unsupported(
         SymmetricChannel,
-        core.max_case_refines,
         _m.hyper,
         _ops.cascade,
         _ops.parallel,

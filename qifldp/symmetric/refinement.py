@@ -35,8 +35,12 @@ from .measures import ldp_epsilon
 from .orbit_certify import (
     EXACT_MAX_GAP_TERMS,
     EXACT_MAX_SUPPORT_CELLS,
+    EXACT_ORBIT_MAX_VARIABLES,
+    ExactOrbitOutcome,
     GapEvaluation,
+    OrbitTimeout,
     exact_gap,
+    exact_orbit_lp,
     exact_support_witness,
     gap_with_bound,
 )
@@ -55,6 +59,7 @@ __all__ = [
     "EXACT_MAX_SUPPORT_CELLS",
     "EXACT_MAX_GAP_TERMS",
     "GAIN_EVAL_MAX_ENTRIES",
+    "EXACT_ORBIT_MAX_VARIABLES",
 ]
 
 #: The API's witness tolerance (qifldp.refinement): every returned orbit witness also
@@ -768,6 +773,318 @@ def _exact_support_result(P: _Problem, v: np.ndarray, t0: float, details: dict):
     return res, why
 
 
+_NO_EXACT = "exact checks skipped (exact=False)"
+
+
+def _check_exact(exact: Any) -> bool | None:
+    if exact is not None and not isinstance(exact, (bool, np.bool_)):
+        msg = f"exact must be None, True or False, got {exact!r}"
+        raise InputTypeError(msg)
+    return None if exact is None else bool(exact)
+
+
+def _run_exact_lp(P: _Problem, hint: np.ndarray | None, clock: _Clock) -> ExactOrbitOutcome:
+    """The exact orbit LP of the stored problem (SizeError beyond its budget)."""
+    if P.n_var > EXACT_ORBIT_MAX_VARIABLES:
+        msg = (
+            f"the exact orbit LP for k = {P.A.k} has {P.n_var} orbit variables, more than "
+            f"EXACT_ORBIT_MAX_VARIABLES = {EXACT_ORBIT_MAX_VARIABLES}; decide with exact=None "
+            "(float certificates), or a smaller k"
+        )
+        raise SizeError(msg)
+    clock.check("the exact orbit LP")
+    deadline = clock.t0 + clock.limit
+    try:
+        return exact_orbit_lp(P.A, P.B, P.variables, P.b_rows, hint=hint, deadline=deadline)
+    except OrbitTimeout:
+        clock.expire("the exact orbit LP (rational simplex)")
+        raise  # pragma: no cover - expire raises
+
+
+def _exact_how(out: ExactOrbitOutcome) -> str:
+    return (
+        f"exact orbit LP: rational phase-1 simplex on the stored class masses (read as "
+        f"rationals, normalised by their exact sums), {out.n_equations} equations x "
+        f"{out.n_variables} orbit variables, {out.pivots} pivots ({out.crash} of them "
+        "warm-started from the float witness's support)"
+    )
+
+
+def _farkas_gain(P: _Problem, y: list) -> SymmetricGain | None:
+    """The exact Farkas certificate's B-row duals as a float gain (max |g| in (1/2, 1])."""
+    nS = P.nS
+    yB = [Fraction(int(v.numerator), int(v.denominator)) for v in y[nS:]]
+    top = max((abs(v) for v in yB), default=Fraction(0))
+    if top == 0:
+        return None
+    e = math.ceil(math.log2(top)) if top.numerator else 0
+    scale = Fraction(2) ** (-e)
+    while top * scale > 1:
+        scale /= 2
+    while top * scale <= Fraction(1, 2):
+        scale *= 2
+    vals = np.array([float(v * scale) for v in yB])
+    row_in, row_out = P.b_rows
+    g_in = np.zeros(P.B.sizes.size)
+    g_out = np.zeros(P.B.sizes.size)
+    g_in[row_in >= 0] = vals[row_in[row_in >= 0] - nS]
+    g_out[row_out >= 0] = vals[row_out[row_out >= 0] - nS]
+    return SymmetricGain(P.B.k, P.B.sizes.tolist(), g_in, g_out)
+
+
+def _exact_orbit_result(
+    P: _Problem, hint: np.ndarray | None, clock: _Clock, details: dict, why_float: str
+) -> RefinementResult:
+    """The verdict of the exact orbit LP when the float route has no certificate either way."""
+    out = _run_exact_lp(P, hint, clock)
+    details = dict(details, exact_pivots=out.pivots, exact_crash_pivots=out.crash)
+    how = _exact_how(out)
+    if out.holds:
+        return _exact_holds(P, out, clock, details, f"{why_float}; {how}")
+    return _exact_fails(P, out, clock, details, f"{why_float}; {how}")
+
+
+def _exact_holds(
+    P: _Problem, out: ExactOrbitOutcome, clock: _Clock, details: dict, how: str
+) -> RefinementResult:
+    assert out.u is not None
+    uq = [Fraction(int(v.numerator), int(v.denominator)) for v in out.u]
+    ue = np.array([float(v) for v in uq])
+    s, t, j = P.variables[2:]
+    details = dict(
+        details,
+        exact_orbit_masses={
+            (int(s[i]), int(t[i]), int(j[i])): uq[i] for i in range(len(uq)) if uq[i] != 0
+        },
+    )
+    _, _, resid, row_err, _ = P.check(ue)
+    return _witness_result(
+        P,
+        ue,
+        resid,
+        row_err,
+        f"proved exactly: {how}; every orbit equation holds exactly and every entry is >= 0 "
+        "(exact for the stored floats read as rationals)",
+        clock.t0,
+        method="symmetric: exact orbit LP",
+        exact=True,
+        details=details,
+    )
+
+
+def _exact_fails(
+    P: _Problem, out: ExactOrbitOutcome, clock: _Clock, details: dict, how: str
+) -> RefinementResult:
+    """A ⋢ B proved by the exact Farkas certificate; the counterexample is its float gain."""
+    assert out.y is not None
+    fv = Fraction(int(out.farkas_value.numerator), int(out.farkas_value.denominator))
+    G = _farkas_gain(P, out.y)
+    gq = None
+    if G is not None:
+        ev = gap_with_bound(P.A, P.B, G)
+        gq = exact_gap(P.A, P.B, G, ev)
+    if G is None or gq is None or not gq > 0:
+        msg = (
+            f"the stored floats fail exactly ({how}; Farkas certificate y with y·M <= 0 and "
+            f"y·rhs = {float(fv):.3e} > 0, checked exactly), but rounding the Farkas gain to "
+            f"floats loses its gap (exact gap of the float gain "
+            f"{'n/a' if gq is None else f'{float(gq):.3g}'}); no float counterexample can be stated"
+        )
+        raise VerificationError(msg)
+    ce = Counterexample(
+        G,
+        _uniform(P.A.k),
+        ev.gap if ev.gap > 0 else float(gq),
+        gap_exact=gq,
+        gap_bound=ev.bound,
+        vulnerability_a=ev.va,
+        vulnerability_b=ev.vb,
+    )
+    return RefinementResult(
+        False,
+        counterexample=ce,
+        method="symmetric: exact orbit LP",
+        exact=True,
+        certified_by=(
+            f"proved exactly: {how}; its Farkas certificate (y·M <= 0 column by column, "
+            f"y·rhs = {float(fv):.3e} > 0, checked exactly) as a symmetric gain has exact gap "
+            f"{float(gq):.3e} > 0 on the stored class masses (exact for the stored floats "
+            "read as rationals)"
+        ),
+        time=time.perf_counter() - clock.t0,
+        details=details,
+    )
+
+
+def _confirm_exact(
+    A: SymmetricChannel, B: SymmetricChannel, r: RefinementResult, clock: _Clock
+) -> RefinementResult:
+    """exact=True: confirm a float-certified verdict by the exact orbit LP of the stored problem."""
+    from dataclasses import replace
+
+    P = _Problem(A, B)
+    clock.n_var = P.n_var
+    hint = None
+    W = r.witness
+    if isinstance(W, OrbitWitness):
+        idx = {key: i for i, key in enumerate(zip(*P.variables[2:], strict=True))}
+        hint = np.zeros(P.n_var)
+        for sv, tv, jv, m in zip(W.s.tolist(), W.t.tolist(), W.j.tolist(), W.mass, strict=True):
+            i = idx.get((sv, tv, jv))
+            if i is not None:
+                hint[i] += m
+    out = _run_exact_lp(P, hint, clock)
+    details = dict(r.details, exact_pivots=out.pivots, exact_crash_pivots=out.crash)
+    how = _exact_how(out)
+    if r.about == "protocols" and not out.holds:  # the tight-ratio reduction's verdict stands
+        fv = Fraction(int(out.farkas_value.numerator), int(out.farkas_value.denominator))
+        return replace(
+            r,
+            certified_by=(
+                f"{r.certified_by}; the stored floats themselves fail exactly ({how}: Farkas "
+                f"certificate with y·rhs = {float(fv):.3e} > 0): they break the ratio identity "
+                "at the last bit"
+            ),
+            time=time.perf_counter() - clock.t0,
+            details=details,
+        )
+    if out.holds:
+        if r.holds:
+            return _exact_holds(P, out, clock, details, f"{how} (confirming: {r.certified_by})")
+        msg = (  # pragma: no cover - a float counterexample is rigorous: never contradicted
+            f"the float counterexample ({r.certified_by}) contradicts the exact witness ({how})"
+        )
+        raise VerificationError(msg)
+    fv = Fraction(int(out.farkas_value.numerator), int(out.farkas_value.denominator))
+    if r.holds:  # a band witness, but the stored floats fail exactly: up to rounding
+        return replace(
+            r,
+            up_to_rounding=True,
+            about="rounding",
+            certified_by=(
+                f"{r.certified_by}; the stored floats fail exactly ({how}: Farkas certificate "
+                f"with y·rhs = {float(fv):.3e} > 0), by less than the rounding band"
+            ),
+            time=time.perf_counter() - clock.t0,
+            details=details,
+        )
+    ce = r.counterexample
+    assert ce is not None and isinstance(ce.gain, SymmetricGain)
+    gq = exact_gap(A, B, ce.gain, gap_with_bound(A, B, ce.gain))
+    if gq is not None and gq > 0:
+        return replace(
+            r,
+            counterexample=replace(ce, gap_exact=gq),
+            exact=True,
+            certified_by=(
+                f"{r.certified_by}; confirmed exactly: the gain's exact gap is "
+                f"{float(gq):.3e} > 0 and {how} ends with a Farkas certificate "
+                f"(y·rhs = {float(fv):.3e} > 0)"
+            ),
+            time=time.perf_counter() - clock.t0,
+            details=details,
+        )
+    return _exact_fails(P, out, clock, details, f"{how} (the float gain: {r.certified_by})")
+
+
+def _tight_ratio_result(P: _Problem, clock: _Clock, details: dict, why_float: str):
+    """A ⊑ B for the real channels when every inner class of B has the extreme ratio, or None.
+
+    Let eps = ldp_epsilon(A) = ldp_epsilon(B) and suppose every inner class t of B
+    (0 < t < k) has a_t / b_t = e^{±eps} *exactly* (its stored closed-form log-ratio
+    equals ±eps: SUE and OUE at the same eps). For x in T, x' not in T, B[x, T] /
+    B[x', T] = e^{eps} while every output S of A has A[x, S] <= e^{eps} A[x', S],
+    with equality only for x in S, x' not in S and a tight class of A. So a witness
+    sends to T only from S = T (from S = T^c for ratio e^{-eps}), with
+    W[S, T] = B[x, T] / A[x, S], the same for every x because both ratios are e^{eps}:
+    w = P^B_in(t) / P^A_in(t) (resp. P^B_in(t) / P^A_out(k - t)). The rest of each row
+    of A, 1 − used_s, goes to B's corner classes (|T| = 0, k), which every x sees with
+    the same probability; their equations then hold because both channels sum to 1.
+    So A ⊑ B iff used_s <= 1 for every size s of A: a comparison of class masses,
+    checked here beyond the stored masses' own rounding (INPUT_BAND_FACTOR u
+    (1 + |ln P|) each, see :data:`INPUT_BAND_FACTOR`).
+    """
+    A, B = P.A, P.B
+    k = A.k
+    ea = ldp_epsilon(A)
+    if not (math.isfinite(ea) and ea > 0 and ldp_epsilon(B) == ea):
+        return None
+    posA = {int(sz): i for i, sz in enumerate(A.sizes) if A.log_ratio[i] == ea}
+    corners = [i for i, t in enumerate(B.sizes) if t in (0, k)]
+    if not corners:
+        return None
+    dA = _input_delta(A)
+    dB = _input_delta(B)
+    # per A size index: list of (t, j, log w, error of log w)
+    matched: dict[int, list[tuple[int, int, float, float]]] = {}
+    for i, t in enumerate(B.sizes.tolist()):
+        if t in (0, k):
+            continue
+        r = float(B.log_ratio[i])
+        if r == ea and t in posA:
+            a = posA[t]
+            lw = float(B.log_in[i] - A.log_in[a])
+            j = t
+        elif r == -ea and (k - t) in posA:
+            a = posA[k - t]
+            lw = float(B.log_in[i] - A.log_out[a])
+            j = 0
+        else:
+            return None
+        err = float(dA[a] + dB[i]) + 4 * _U * (abs(float(B.log_in[i])) + abs(lw) + 1.0)
+        matched.setdefault(a, []).append((t, j, lw, err))
+    # used_s <= 1 beyond rounding: an upper bound of Σ w per A size
+    worst = 0.0
+    for items in matched.values():
+        used_hi = math.fsum(math.exp(lw + err) for _, _, lw, err in items) * (1 + 8 * _U)
+        if not used_hi < 1.0:
+            return None
+        worst = max(worst, used_hi)
+    PiB, PoB = B.class_masses()
+    m0 = float(PoB[B.sizes == 0].sum()) if np.any(B.sizes == 0) else 0.0
+    mk = float(PiB[B.sizes == k].sum()) if np.any(B.sizes == k) else 0.0
+    c0 = m0 / (m0 + mk) if m0 + mk > 0 else 1.0
+    index = {key: n for n, key in enumerate(zip(*P.variables[2:], strict=True))}
+    u = np.zeros(P.n_var)
+    for a, sz in enumerate(A.sizes.tolist()):
+        used = 0.0
+        for t, j, lw, _ in matched.get(a, []):
+            w = math.exp(lw)
+            u[index[(sz, t, j)]] += w
+            used += w
+        rest = max(0.0, 1.0 - used)
+        if np.any(B.sizes == 0):
+            u[index[(sz, 0, 0)]] += rest * c0
+        if np.any(B.sizes == k):
+            u[index[(sz, k, sz)]] += rest * (1.0 - c0 if np.any(B.sizes == 0) else 1.0)
+    u = P.clean(u)
+    _, _, resid, row_err, _ = P.check(u)
+    how = (
+        f"proved for the real channels by the tight-ratio reduction, under the premise that "
+        f"every inner class of B and its matching class of A have likelihood ratio exactly "
+        f"e^(±{ea!r}) = e^(±ldp_epsilon(A)) (their stored closed-form log-ratios agree to the "
+        "last bit, as for SUE and OUE built at the same eps; the verdict does not apply to "
+        "channels whose real ratios differ): a witness then maps each inner output T of B "
+        "to T (or T^c) alone, with W[T, T] = "
+        "P^B_in(t) / P^A_in(t), and the rest of each row to B's corner classes; A ⊑ B iff "
+        f"these weights sum to <= 1 per size of A: largest sum {worst:.6g} < 1, beyond the "
+        f"stored class masses' rounding ({INPUT_BAND_FACTOR:g} u (1 + |ln P|) each). The "
+        f"orbit witness built from it fits the stored floats within {resid:.2e} "
+        f"(rows {row_err:.1e}); ({why_float})"
+    )
+    return _witness_result(
+        P,
+        u,
+        resid,
+        row_err,
+        how,
+        clock.t0,
+        method="symmetric: tight-ratio reduction",
+        about="protocols",
+        details=dict(details, tight_ratio_max_row_weight=worst),
+    )
+
+
 def _identical(A: SymmetricChannel, B: SymmetricChannel, t0: float) -> RefinementResult:
     """Equal class masses: W = I (u(s, s, s) = 1) satisfies every equation exactly."""
     s = A.sizes
@@ -785,8 +1102,27 @@ def _identical(A: SymmetricChannel, B: SymmetricChannel, t0: float) -> Refinemen
     )
 
 
+def _decide(
+    A: SymmetricChannel, B: SymmetricChannel, clock: _Clock, exact: bool | None
+) -> RefinementResult:
+    """The float route with its exact fallbacks (see :func:`refines`)."""
+    t0 = clock.t0
+    st = _State()
+    if (
+        np.array_equal(A.sizes, B.sizes)
+        and np.array_equal(A.log_in, B.log_in)
+        and np.array_equal(A.log_out, B.log_out)
+    ):
+        return _identical(A, B, t0)
+    return _decide_pair(A, B, clock, exact, st)
+
+
 def refines(
-    A: SymmetricChannel, B: SymmetricChannel, *, time_limit: float = 120.0
+    A: SymmetricChannel,
+    B: SymmetricChannel,
+    *,
+    time_limit: float = 120.0,
+    exact: bool | None = None,
 ) -> RefinementResult:
     """Decide A ⊑ B for symmetric channels over the same k by an LP over orbits.
 
@@ -797,6 +1133,12 @@ def refines(
     time_limit : float
         Seconds for the whole decision (HiGHS's ``time_limit`` and checks between
         steps).
+    exact : bool or None
+        None (default): float certificates, rational arithmetic where they are
+        inconclusive, and the exact orbit LP (see Notes) when no certificate
+        either way exists in floats. True: also confirm every verdict by the
+        exact orbit LP (at most :data:`EXACT_ORBIT_MAX_VARIABLES` orbit
+        variables). False: no rational arithmetic (a VerificationError instead).
 
     Returns
     -------
@@ -823,7 +1165,11 @@ def refines(
         HiGHS fails, or ``time_limit`` is reached (never reported as "does not refine").
     VerificationError
         No certificate either way, and the best witness is not even within the
-        rounding band of the inputs.
+        rounding band of the inputs; or the exact orbit LP proves that the stored
+        floats fail, but only by a gap the float gain loses (equal-eps one-hot
+        pairs at the boundary: see Notes); or ``exact=False`` forbids that LP.
+    SizeError
+        ``exact=True`` on an orbit LP beyond :data:`EXACT_ORBIT_MAX_VARIABLES`.
 
     Notes
     -----
@@ -877,6 +1223,37 @@ def refines(
        checked entry by entry (``exact`` True). A band witness is also
        confirmed exactly when that is affordable.
 
+    *The exact orbit LP* (``exact=True``, or automatically when step 1-4 leave no
+    certificate either way): a rational phase-1 simplex on the orbit equations of the
+    stored problem (python-flint ``fmpq``; Dantzig's rule with partial pricing,
+    Bland's rule after a streak of degenerate pivots, so it terminates), warm-started
+    by pivoting the float witness's support into the all-artificial basis. It ends
+    with an exact witness (re-substituted into every equation, u >= 0; ``exact``
+    True, ``method`` "symmetric: exact orbit LP", ``certified_by`` "proved exactly",
+    ``details["exact_orbit_masses"]`` the rational masses by (s, t, j)) or an exact
+    Farkas certificate y (y·M <= 0, y·rhs > 0), stated as its float symmetric gain
+    with a positive exact gap. Measured: sue(50, 8) vs oue(50, 8), 5,002 variables,
+    ~5 s. What it proves is about the stored floats read as rationals. For one-hot
+    pairs at equal eps (SUE, OUE, THE) every inner class of both channels has
+    likelihood ratio e^eps exactly, so any witness maps each inner output T of B to
+    T alone, scaled by the same factor for x in T and x not in T: an identity of
+    e^eps that the stored floats break at the last bit. There the exact verdict on
+    the floats follows rounding, not eps (sue(3, eps) vs oue(3, eps): the stored
+    floats refine at eps = 3, fail at 2 and 5), and at k = 50, eps = 9 they fail
+    by a Farkas value of 1.6e-18 (a VerificationError: no float gain keeps the gap).
+
+    *The tight-ratio reduction* (before the exact orbit LP, when the float route has no
+    certificate): if every inner class of B has the extreme likelihood ratio
+    e^{±ldp_epsilon(A)} exactly, as its matching class of A (premise: their stored
+    closed-form log-ratios agree to the last bit, as for SUE and OUE at the same eps),
+    a witness must send each inner output T of B from S = T (or T^c) alone, with weight
+    P^B_in(t) / P^A_in(t), and the rest of each row to B's corner classes; so A ⊑ B iff
+    these weights sum to at most 1 per size of A. Checked beyond the stored masses'
+    own rounding, this proves the verdict for the real channels (``about`` "protocols",
+    ``method`` "symmetric: tight-ratio reduction", ``exact`` False): SUE ⊑ OUE at
+    k = 50 holds iff (1/2)(1 − q)^49 <= p^50 (p = 1/(1 + e^{-eps/2}), q = 1/(1 + e^eps)),
+    i.e. from eps* = 8.5152, and at eps = 9 with largest weight 0.863.
+
     *Up to rounding.* When a witness is within the rounding band but the stored
     floats fail exactly (a positive exact gap, or the exact support solve fails),
     or when no certificate exists either way but the witness is within the band
@@ -910,15 +1287,19 @@ def refines(
     """
     _check_pair(A, B)
     clock = _Clock(_check_time_limit(time_limit))
+    exact = _check_exact(exact)
+    r = _decide(A, B, clock, exact)
+    if exact is True and not r.exact:
+        return _confirm_exact(A, B, r, clock)
+    return r
+
+
+def _decide_pair(
+    A: SymmetricChannel, B: SymmetricChannel, clock: _Clock, exact: bool | None, st: _State
+) -> RefinementResult:
+    """Steps 0-4 of :func:`refines` for two channels with different class masses."""
     t0 = clock.t0
     k = A.k
-    st = _State()
-    if (
-        np.array_equal(A.sizes, B.sizes)
-        and np.array_equal(A.log_in, B.log_in)
-        and np.array_equal(A.log_out, B.log_out)
-    ):
-        return _identical(A, B, t0)
     # 0. one-hot pairs whose bit channels refine: the lifted witness w^{⊗k} (Lemma 4)
     lift = lifted_refinement(A, B)
     if lift is not None:
@@ -1048,7 +1429,9 @@ def refines(
             f"evaluation error (max residual {resid:.2e}, rows within {row_err:.1e}, "
             "entries >= 0)"
         )
-        exact_res, why = _exact_support_result(P, v, t0, details)
+        exact_res, why = (
+            _exact_support_result(P, v, t0, details) if exact is not False else (None, _NO_EXACT)
+        )
         if exact_res is not None:
             return exact_res
         exact_tried = "skipped" not in why
@@ -1080,7 +1463,7 @@ def refines(
             up_to_rounding=True,
             about="rounding",
         )
-    c = _exact_gain(st, P, clock)
+    c = _exact_gain(st, P, clock) if exact is not False else None
     if c is not None and _exact_of(c) <= c.allowance and st.best_witness[3]:
         v, resid, row_err, _, excess = st.best_witness
         return _witness_result(
@@ -1126,7 +1509,9 @@ def refines(
             details=details,
         )
     v, resid, row_err, in_input, excess = st.best_witness
-    exact_res, why = _exact_support_result(P, v, t0, details)
+    exact_res, why = (
+        _exact_support_result(P, v, t0, details) if exact is not False else (None, _NO_EXACT)
+    )
     if exact_res is not None:
         return exact_res
     if in_input:
@@ -1150,6 +1535,287 @@ def refines(
     msg = (
         f"no certificate either way: the best orbit witness misses its equations by {resid:.3e} "
         f"(a factor {excess:.3g} beyond the rounding band, beyond the inputs' rounding too), "
-        "and no candidate gain has a provably positive gap; no verdict"
+        "and no candidate gain has a provably positive gap"
     )
+    tight = _tight_ratio_result(P, clock, details, msg)
+    if tight is not None:
+        return tight
+    if exact is False:
+        raise VerificationError(msg + "; exact=False forbids the exact orbit LP; no verdict")
+    return _exact_orbit_result(P, v, clock, details, msg)
+
+
+# --------------------------------------------------------------------------------------
+# max-case refinement: a two-dimensional cone per class of B
+# --------------------------------------------------------------------------------------
+#: Relative band (in log space, per class) within which a max-case comparison is left to
+#: the tight-ratio premise: 64 u (1 + the largest |log| involved).
+_MAX_CASE_BAND: float = 64.0 * _U
+
+
+def _generators(
+    A: SymmetricChannel, t: int, logs: tuple[np.ndarray, np.ndarray] | None = None
+) -> tuple[np.ndarray, ...]:
+    """For B's class size t: A's columns averaged over the stabiliser of T, in log space.
+
+    Rows (s, j) over A's sizes and the two extreme overlaps j; returns (s index, j,
+    log of the value at x in T, log of the value at x not in T, pure), ``pure`` True where
+    the average is one entry of A (a_s or b_s on each side: its ratio is A's closed form).
+    """
+    k = A.k
+    la, lb = (A.log_a, A.log_b) if logs is None else logs
+    idx = np.arange(A.sizes.size)
+    s = A.sizes
+    lo, hi = overlap_range(k, s, np.full(s.size, t))
+    ii = np.concatenate([idx, idx])
+    jj = np.concatenate([lo, hi])
+    ss = s[ii]
+    with np.errstate(divide="ignore"):
+        fin = jj / t if t > 0 else np.zeros(jj.size)
+        fout = (ss - jj) / (k - t) if t < k else np.zeros(jj.size)
+        log_in = np.logaddexp(la[ii] + np.log(fin), lb[ii] + np.log1p(-fin))
+        log_out = np.logaddexp(la[ii] + np.log(fout), lb[ii] + np.log1p(-fout))
+    pure = ((fin == 1) & (fout == 0)) | ((fin == 0) & (fout == 1))
+    return ii, jj, log_in, log_out, pure
+
+
+def max_case_refines(
+    A: SymmetricChannel, B: SymmetricChannel, *, time_limit: float = 120.0
+) -> RefinementResult:
+    """Decide A ⊑max B for symmetric channels: every column of B in the cone of A's columns.
+
+    Parameters
+    ----------
+    A, B : SymmetricChannel
+        Over the same k.
+    time_limit : float
+        Seconds (checked between classes).
+
+    Returns
+    -------
+    qifldp.refinement.result.RefinementResult
+        ``relation`` "max-case refinement". ``witness`` an :class:`OrbitWitness` of R
+        (``mass[i]`` = Σ R[S, T] over the T of class (t, j) relative to S; rows need
+        not sum to 1; ``inf`` where an orbit mass exceeds the float range, k beyond
+        ~1000), or ``counterexample`` a one-action gain over the inputs
+        (1 on T, −c off T) separating a column T of B from A's cone.
+
+    Raises
+    ------
+    InputTypeError, ChannelError, ParameterError
+        As :func:`refines`.
+    VerificationError
+        A class of B lies within the rounding band of its cone's boundary and the
+        tight-ratio premise (below) does not apply.
+
+    Notes
+    -----
+    If B[:, T] = Σ_S λ_S A[:, S] with λ >= 0, averaging λ over the permutations that
+    fix T gives weights constant on the orbits (s, j = |S ∩ T|), so B[:, T] lies in the
+    cone of the orbit averages, vectors with one value on T and one off T: the test
+    is two-dimensional. With c_in(s, j) = a_s j/t + b_s (1 − j/t) and c_out(s, j) =
+    a_s (s−j)/(k−t) + b_s (1 − (s−j)/(k−t)), linear in j (the extreme overlaps
+    suffice), the inner class t of B (entries a_t on T, b_t off T) is in the cone iff
+    min_{s,j} c_in/c_out <= a_t / b_t <= max_{s,j} c_in/c_out; the corner classes
+    (t = 0, k) always are. O(|sizes(A)| |sizes(B)|). A ratio within
+    64 u (1 + |log|) of an end of its interval is on the boundary: it counts as
+    inside when the end is one of A's own classes whose stored closed-form log-ratio
+    equals B's to the last bit (premise: the real ratios are then equal, as for SUE
+    and OUE at the same eps; ``about`` "protocols"), else VerificationError.
+    Measured: SUE vs OUE at k = 1000, ~1 s (numpy per class; k = 10^4 ~100 s).
+
+    Examples
+    --------
+    >>> import qifldp.symmetric as sym
+    >>> from qifldp.symmetric.refinement import max_case_refines
+    >>> max_case_refines(sym.sue(50, 2.0), sym.oue(50, 2.0)).holds
+    True
+    >>> max_case_refines(sym.grr(100, 1.0), sym.grr(100, 2.0)).holds
+    False
+    """
+    _check_pair(A, B)
+    clock = _Clock(_check_time_limit(time_limit))
+    k = A.k
+    rows_s: list[int] = []
+    rows_t: list[int] = []
+    rows_j: list[int] = []
+    rows_mass: list[float] = []
+    premise = False
+    logsA = (A.log_a, A.log_b)
+    logaB, logbB, ratioB = B.log_a, B.log_b, B.log_ratio
+    logck = log_comb(k, np.arange(k + 1))
+    for i, t in enumerate(B.sizes.tolist()):
+        clock.check("the max-case classes")
+        ii, jj, lin, lout, pure = _generators(A, t, logsA)
+        if t in (0, k):  # one coordinate: any generator positive there
+            val = lout if t == 0 else lin
+            g = int(np.argmax(val))
+            if not np.isfinite(val[g]):
+                return _max_case_fails_corner(A, B, t, clock)
+            target = float(logbB[i] if t == 0 else logaB[i])
+            mu = [(g, target - float(val[g]))]
+        else:
+            lr = lin - lout  # log c_in / c_out (+-inf where one side is 0)
+            rb = float(ratioB[i])
+            ok = np.isfinite(lin) & np.isfinite(lout)
+            mag = np.maximum(np.abs(lin), np.abs(lout))
+            band = _MAX_CASE_BAND * (1 + np.where(np.isfinite(mag), mag, 0.0))
+            band_b = _MAX_CASE_BAND * (1 + abs(float(logaB[i])) + abs(float(logbB[i])))
+            # a generator with exactly B's ratio (the pure one, same closed form): premise
+            exactly = ok & pure & (_pure_ratio(A, ii, jj, t) == rb)
+            valid = ok | np.isinf(lr)
+            top = float(np.max(np.where(valid, lr, -np.inf)))
+            bot = float(np.min(np.where(valid, lr, np.inf)))
+            gt = int(np.argmax(np.where(valid, lr, -np.inf)))
+            gb = int(np.argmin(np.where(valid, lr, np.inf)))
+            interior = top - rb > band[gt] + band_b and rb - bot > band[gb] + band_b
+            # the two extreme generators: the widest angle, the best-conditioned solve
+            pair = (
+                _two_generators(float(logaB[i]), float(logbB[i]), gt, gb, lin, lout)
+                if interior
+                else None
+            )
+            if pair is not None:
+                mu = pair
+            elif np.any(exactly):  # on the cone's edge, at one of A's own classes
+                g = int(np.flatnonzero(exactly)[0])
+                mu = [(g, float(logaB[i] - lin[g]))]
+                premise = True
+            elif rb - top > band[gt] + band_b or bot - rb > band[gb] + band_b:
+                return _max_case_fails(A, B, i, t, top, bot, rb, clock)
+            else:
+                dist = min(abs(rb - top), abs(rb - bot))
+                msg = (
+                    f"max-case refinement: B's class of size {t} (log-ratio {rb!r}) is within "
+                    f"the rounding band of the edge of A's cone (distance {dist:.2e}), and no "
+                    "class of A has the same closed-form ratio; no verdict"
+                )
+                raise VerificationError(msg)
+        for g, lm in mu:
+            sidx, j = int(ii[g]), int(jj[g])
+            sv = int(A.sizes[sidx])
+            # u(s, t, j) = μ C(k, t) / C(k, s) (R[S, T] = μ / (C(t, j) C(k-t, s-j)))
+            lcs = float(logck[t] - logck[sv])
+            rows_s.append(sv)
+            rows_t.append(t)
+            rows_j.append(j)
+            rows_mass.append(math.exp(lm + lcs) if lm + lcs < 709.0 else math.inf)
+    W = OrbitWitness(
+        k,
+        np.array(rows_s),
+        np.array(rows_t),
+        np.array(rows_j),
+        np.array(rows_mass),
+        0.0,
+        A,
+        B,
+    )
+    how = (
+        "every class of B lies in the two-dimensional cone of A's orbit-averaged columns "
+        "(ratio a_t / b_t between the extreme generator ratios, beyond the rounding band)"
+    )
+    if premise:
+        how += (
+            "; classes on the cone's edge coincide with one of A's own classes, whose stored "
+            "closed-form log-ratio equals B's to the last bit (premise: equal real ratios, as "
+            "for SUE and OUE at the same eps)"
+        )
+    return RefinementResult(
+        True,
+        witness=W,
+        relation="max-case refinement",
+        method="symmetric: max-case cones",
+        certified_by=how,
+        residual=0.0,
+        min_entry=0.0,
+        time=time.perf_counter() - clock.t0,
+        about="protocols" if premise else "channels",
+    )
+
+
+def _pure_ratio(A: SymmetricChannel, ii: np.ndarray, jj: np.ndarray, t: int) -> np.ndarray:
+    """The closed-form log ratio of a pure generator: ±A.log_ratio of its class (nan otherwise)."""
+    k = A.k
+    s = A.sizes[ii]
+    r = A.log_ratio[ii]
+    fin_one = jj == t  # value a_s on T
+    fout_zero = (s - jj) == 0  # value b_s off T
+    fin_zero = jj == 0
+    fout_one = (s - jj) == (k - t)
+    return np.where(fin_one & fout_zero, r, np.where(fin_zero & fout_one, -r, np.nan))
+
+
+def _two_generators(la_b, lb_b, g1, g2, lin, lout):
+    """[(g, log μ)] with μ1 v1 + μ2 v2 = (a, b), μ >= 0, v = (c_in, c_out); None if singular.
+
+    Each column and the target are scaled by their larger coordinate (log space), so
+    classes of mass 1e-300 solve as well as classes of mass 1.
+    """
+    if g1 == g2:
+        return [(g1, la_b - float(lin[g1]))]
+    sc = [max(float(lin[g]), float(lout[g])) for g in (g1, g2)]
+    st = max(la_b, lb_b)
+    v = [
+        (math.exp(float(lin[g]) - c), math.exp(float(lout[g]) - c))
+        for g, c in zip((g1, g2), sc, strict=True)
+    ]
+    a, b = math.exp(la_b - st), math.exp(lb_b - st)
+    det = v[0][0] * v[1][1] - v[1][0] * v[0][1]
+    if det == 0:
+        return None
+    m1 = (a * v[1][1] - v[1][0] * b) / det
+    m2 = (v[0][0] * b - v[0][1] * a) / det
+    if m1 < 0 or m2 < 0:
+        return None
+    return [(g, math.log(m) + st - c) for g, m, c in ((g1, m1, sc[0]), (g2, m2, sc[1])) if m > 0]
+
+
+def _max_case_fails(A, B, i, t, top, bot, rb, clock) -> RefinementResult:
+    """A column T of B outside A's cone: the gain 1 on T, −c off T separates it."""
+    k = A.k
+    if rb > top:  # c between max ratio and B's (geometric mean in log space)
+        c = math.exp(0.5 * (top + rb)) if math.isfinite(top) else math.exp(rb) / 2
+        g = np.where(np.arange(k) < t, 1.0, -c * t / (k - t))
+    else:
+        c = math.exp(0.5 * (bot + rb)) if math.isfinite(bot) else math.exp(rb) * 2
+        g = np.where(np.arange(k) < t, -1.0, c * t / (k - t))
+    g = g / np.abs(g).max()
+    ce = Counterexample(
+        g[None, :],
+        _uniform(k),
+        _max_case_gap(A, B, g, t),
+        kind="max-case",
+    )
+    return RefinementResult(
+        False,
+        counterexample=ce,
+        relation="max-case refinement",
+        method="symmetric: max-case cones",
+        certified_by=(
+            f"B's class of size {t} has log-ratio {rb:.6g} outside [{bot:.6g}, {top:.6g}] "
+            "(the extreme ratios of A's orbit-averaged columns), beyond the rounding band; "
+            "the gain 1 on T = {0..t-1}, −c off T separates it"
+        ),
+        time=time.perf_counter() - clock.t0,
+    )
+
+
+def _max_case_gap(A: SymmetricChannel, B: SymmetricChannel, g: np.ndarray, t: int) -> float:
+    """V_g^max[υ▷B] − V_g^max[υ▷A] for the gain g (g_in on {0..t-1}, g_out elsewhere)."""
+    gi, go = float(g[0]), float(g[-1])
+
+    def vmax(C: SymmetricChannel) -> float:
+        ii, jj, lin, lout, _ = _generators(C, t)
+        with np.errstate(invalid="ignore"):
+            num = t * gi * np.exp(lin) + (k - t) * go * np.exp(lout)
+            den = t * np.exp(lin) + (k - t) * np.exp(lout)
+        ok = den > 0
+        return float(np.max(num[ok] / den[ok]))
+
+    k = A.k
+    return vmax(B) - vmax(A)
+
+
+def _max_case_fails_corner(A, B, t, clock) -> RefinementResult:  # pragma: no cover
+    msg = f"max-case refinement: A has no column with mass on B's corner class of size {t}"
     raise VerificationError(msg)
