@@ -129,6 +129,7 @@ from .protocols.reidentification import (  # re-identification (issue 11)
     reidentification_accuracy,
     reidentification_bayes,
 )
+from .protocols.rr3 import RR, RR3, RR3Design, rr3_design, rr_estimator_mse  # 3-answer RR
 from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
 from .protocols.rsfd_attack import attribute_inference_comparison, attribute_inference_table
 from .protocols.splsmp import smp_protocol, spl_protocol
@@ -402,4 +403,9 @@ __all__ = [
     "pckv_numeric_allocation",
     "pckv_allocation_curves",
     "plot_pckv_allocation_curves",
+    "RR",
+    "RR3",
+    "RR3Design",
+    "rr3_design",
+    "rr_estimator_mse",
 ]

@@ -4,8 +4,12 @@ The extracted text holds the introduction and Sec. II (preliminaries) only. It d
 the m-elements RR in Definition 3 (the genuine answer with probability p, each other
 answer with probability (1 - p)/(m - 1)) and, in Remark 5, the general three-answer
 mechanism as a row-stochastic 3x3 matrix P (entry p_ij: answer i reported as j). Both
-are built here from those words, as explicit channels over the answers 1..m; the
-RR3-based mechanisms of Secs. III-IV are not in the text, and their claim says so.
+are built from those words, as explicit channels over the answers 1..m, in
+:mod:`qifldp.protocols.rr3` (with the three-answer protocol object, its estimators and
+the variance-optimal design) and :mod:`qifldp.protocols.bipartite` (the weighted
+bipartite application); this module holds the claims and imports the mechanisms from
+there. The RR3-based mechanisms of Secs. III-IV are not in the text, and their claim
+says so.
 """
 
 from __future__ import annotations
@@ -16,104 +20,11 @@ import numpy as np
 import sympy as sp
 
 from ..channel import Channel
-from ..errors import ParameterError
+from ..protocols.rr3 import rr3_channel, rr_channel, rr_matrix
 from ._core import AGREE_RTOL, CONFIRMED, INCONCLUSIVE, REFUTED, _cmp, claim
 from ._tools import _exp_rational, _same_secret, _show, _sym
 
 __all__ = ["rr_matrix", "rr_channel", "rr3_channel"]
-
-
-def _check_m(m: Any) -> None:
-    if isinstance(m, bool) or not isinstance(m, int) or m < 2:
-        msg = f"m (the number of answers) must be an integer >= 2, got {m!r}"
-        raise ParameterError(msg)
-
-
-def rr_matrix(m: int, p: Any) -> sp.Matrix:
-    """The m-elements RR of Definition 3 as an exact matrix over the answers 1..m.
-
-    Parameters
-    ----------
-    m : int
-        Number of answers, ``>= 2``.
-    p : sympy number or Symbol
-        Probability of sending the genuine answer.
-
-    Returns
-    -------
-    sympy.Matrix
-        ``P[i, j] = p`` if ``i == j`` else ``(1 - p)/(m - 1)`` (Definition 3).
-
-    Raises
-    ------
-    ParameterError
-        ``m`` is not an integer ``>= 2``.
-
-    Examples
-    --------
-    >>> rr_matrix(3, sp.Rational(1, 2))
-    Matrix([
-    [1/2, 1/4, 1/4],
-    [1/4, 1/2, 1/4],
-    [1/4, 1/4, 1/2]])
-    """
-    _check_m(m)
-    p = sp.sympify(p)
-    return sp.Matrix(m, m, lambda i, j: p if i == j else (1 - p) / (m - 1))
-
-
-def rr_channel(m: int, p: float) -> Channel:
-    """The m-elements RR of Definition 3 as an explicit Channel, answers labelled 1..m.
-
-    Parameters
-    ----------
-    m : int
-        Number of answers, ``>= 2``.
-    p : float
-        Probability of the genuine answer, in [0, 1].
-
-    Returns
-    -------
-    Channel
-
-    Raises
-    ------
-    ParameterError
-        ``m`` is not an integer ``>= 2``, or ``p`` is not in [0, 1].
-
-    Examples
-    --------
-    >>> rr_channel(2, 0.75).matrix.tolist()
-    [[0.75, 0.25], [0.25, 0.75]]
-    """
-    _check_m(m)
-    if not 0.0 <= float(p) <= 1.0:
-        msg = f"p must be a probability in [0, 1], got {p!r}"
-        raise ParameterError(msg)
-    rows = [[p if i == j else (1 - p) / (m - 1) for j in range(m)] for i in range(m)]
-    answers = tuple(range(1, m + 1))
-    return Channel(np.array(rows), answers, answers)
-
-
-def rr3_channel(P: Any) -> Channel:
-    """Remark 5's general three-answer mechanism: a row-stochastic 3x3 matrix P.
-
-    Parameters
-    ----------
-    P : array_like, shape (3, 3)
-        ``P[i, j]``: probability of reporting answer j + 1 for the true answer i + 1.
-
-    Returns
-    -------
-    Channel
-        Over the answers 1, 2, 3 (validated by :class:`qifldp.Channel`).
-
-    Examples
-    --------
-    >>> rr3_channel([[0.5, 0.5, 0], [0, 1, 0], [0.2, 0.2, 0.6]]).inputs
-    (1, 2, 3)
-    """
-    return Channel(np.asarray(P, dtype=float), (1, 2, 3), (1, 2, 3))
 
 
 @claim(
