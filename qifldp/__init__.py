@@ -167,8 +167,10 @@ from .simulation import (
     estimate_sue,
     estimate_the,
     estimate_ue,
+    keyvalue_data,
     load_categorical_csv,
     load_fimi,
+    load_keyvalue_csv,
     project_simplex,
     sample,
     sample_blh,
@@ -408,4 +410,6 @@ __all__ = [
     "RR3Design",
     "rr3_design",
     "rr_estimator_mse",
+    "keyvalue_data",
+    "load_keyvalue_csv",
 ]

@@ -269,6 +269,8 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
     q.write_channel(C, channel_file)
     census_file = figures / "census.csv"
     census_file.write_text("age,sex,race\n39, Male, White\n50, Female, ?\n28, Female, Black\n")
+    kv_csv = figures / "keyvalue.csv"
+    kv_csv.write_text("user,key,value\nu,1,0.5\nv,2,-1\n", encoding="utf-8")
     v = {
         # core
         "qifldp.Channel": (([[0.5, 0.5], [0.25, 0.75]],), {}),
@@ -451,6 +453,9 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.RR": (([[0.6, 0.4], [0.3, 0.7]],), {"eps": 2.0}),
         "qifldp.RR3": (([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.25, 0.25, 0.5]],), {"eps": 2.0}),
         "qifldp.rr3_design": (([0.5, 0.3, 0.2], 1.0), {"starts": 1, "rng": 0}),
+        "qifldp.keyvalue_data": ((20, 5), {"s": 1.0, "mean_length": 2.0, "rng": 0}),
+        "qifldp.load_keyvalue_csv": ((str(kv_csv),), {"d": 4}),
+        "qifldp.simulation.keyvalue_arrays": (([{1: 0.5}, {}, {2: -1.0}],), {"d": 3}),
         "qifldp.rr_estimator_mse": (
             (q.RR3.grr(1.0), [0.5, 0.3, 0.2], [20]),
             {"trials": 3, "rng": 0},
