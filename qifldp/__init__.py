@@ -105,6 +105,7 @@ from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelo
     tradeoff_from_profile,
 )
 from .protocols import GRR, LH, SS, THE, UE, Protocol, protocol
+from .protocols.bipartite import BipartiteRR3
 from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
 from .protocols.multidim import rsfd_grr, smp, spl
 from .protocols.pckv import (
@@ -412,4 +413,5 @@ __all__ = [
     "rr_estimator_mse",
     "keyvalue_data",
     "load_keyvalue_csv",
+    "BipartiteRR3",
 ]

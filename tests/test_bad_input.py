@@ -454,6 +454,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.RR3": (([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.25, 0.25, 0.5]],), {"eps": 2.0}),
         "qifldp.rr3_design": (([0.5, 0.3, 0.2], 1.0), {"starts": 1, "rng": 0}),
         "qifldp.keyvalue_data": ((20, 5), {"s": 1.0, "mean_length": 2.0, "rng": 0}),
+        "qifldp.BipartiteRR3": ((4,), {"rr": [[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.2, 0.2, 0.6]]}),
         "qifldp.load_keyvalue_csv": ((str(kv_csv),), {"d": 4}),
         "qifldp.simulation.keyvalue_arrays": (([{1: 0.5}, {}, {2: -1.0}],), {"d": 3}),
         "qifldp.rr_estimator_mse": (
