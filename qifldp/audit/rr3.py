@@ -21,8 +21,8 @@ import sympy as sp
 
 from ..channel import Channel
 from ..protocols.rr3 import rr3_channel, rr_channel, rr_matrix
-from ._core import AGREE_RTOL, CONFIRMED, INCONCLUSIVE, REFUTED, _cmp, claim
-from ._tools import _exp_rational, _same_secret, _show, _sym
+from ._core import AGREE_RTOL, CONDITIONAL, CONFIRMED, INCONCLUSIVE, REFUTED, _cmp, claim
+from ._tools import _exp_rational, _f, _same_secret, _show, _sym
 
 __all__ = ["rr_matrix", "rr_channel", "rr3_channel"]
 
@@ -139,3 +139,95 @@ def _check_rr3_sections_3_4() -> tuple[str, str]:
         "Secs. III-IV."
     )
     return INCONCLUSIVE, details
+
+
+@claim(
+    "rr3.eq6",
+    "The average degree of the weighted bipartite graph is <k> = sum_j k_j / "
+    "((n + m)(n + m - 1) / 2), and its average weight <w> likewise.",
+    paper="rr3",
+    where="Definition 5, Eq. (6)",
+)
+def _check_rr3_eq6() -> tuple[str, str]:
+    from fractions import Fraction
+
+    from ..protocols.bipartite import BipartiteRR3
+
+    # 3 users, 2 items; edges (user, item, weight): 4 edges, weights +1, -1, +1, +1
+    n, m = 3, 2
+    reports = np.array([[2, 0], [1, 0], [2, 2]])  # no-noise reports of the states
+    B = BipartiteRR3(m, rr=np.eye(3))
+    k, w = B.estimate(reports)
+    edges, weight = Fraction(int(k.sum())), Fraction(int(w.sum()))
+    printed_k = edges / Fraction((n + m) * (n + m - 1), 2)
+    printed_w = weight / Fraction((n + m) * (n + m - 1), 2)
+    items_k, items_w = B.averages(reports)
+    graph_k, _ = B.averages(reports, over="graph")
+    exact_items = edges / m
+    exact_graph = 2 * edges / (n + m)
+    agree = (
+        float(exact_items) == items_k
+        and float(exact_graph) == graph_k
+        and float(weight / m) == items_w
+        and printed_k == exact_graph / (n + m - 1)
+    )
+    details = (
+        "As printed, Eq. (6) divides the total degree of V2 by (n + m)(n + m - 1)/2, the "
+        "number of vertex pairs of the n + m vertices: that is |E| / C(n + m, 2), the edge "
+        "density of the complete graph on V1 u V2 (equal to the average vertex degree "
+        "2|E|/(n + m) divided by n + m - 1), not an average. Example, n = 3 users, m = 2 "
+        f"items, {edges} edges of total weight {weight}: Eq. (6) gives <k> = {printed_k} and "
+        f"<w> = {printed_w}, while the average item degree is |E|/m = {exact_items} "
+        f"(qifldp.BipartiteRR3.averages: {items_k:g}) and the average vertex degree "
+        f"2|E|/(n + m) = {exact_graph} (over='graph': {graph_k:g}). qifldp implements the "
+        "averages (over the items, or over all vertices), with unbiased estimators and "
+        "exact variances."
+    )
+    return (REFUTED if agree and printed_k != exact_items else INCONCLUSIVE), details
+
+
+@claim(
+    "rr3.edges_composition",
+    "Reporting all m edge states of a user with three-answer RRs costs less than the "
+    "sequential composition's m eps: a design can attain a lower privacy budget.",
+    paper="rr3",
+    where="Definition 2, Remarks 2 and 9",
+)
+def _check_rr3_edges_composition() -> tuple[str, str]:
+    from ..measures import ldp_epsilon
+    from ..protocols.bipartite import BipartiteRR3
+    from ..protocols.rr3 import RR3
+
+    eps = 1.0
+    rng = np.random.default_rng(20261202)
+    randoms = [RR3(rng.dirichlet([2.0] * 3, size=3)) for _ in range(3)]
+    mismatch = 0
+    checked = 0
+    for rr in [RR3.grr(eps), *randoms]:
+        for m in (1, 2, 3):
+            B = BipartiteRR3(m, rr=rr)
+            true = ldp_epsilon(B.channel())
+            checked += 1
+            mismatch += _cmp(true, m * rr.eps, "product channel") != 0
+            mismatch += _cmp(B.epsilon(), true, "product structure") != 0
+    m, s = 3, 1
+    B = BipartiteRR3(m, eps=eps)
+    C = B.channel()
+    rows = [i for i, x in enumerate(C.inputs) if sum(v != 0 for v in x) <= s]
+    bounded = ldp_epsilon(Channel(C.matrix[rows]))
+    mismatch += _cmp(bounded, B.epsilon(max_degree=s), "bounded degree") != 0
+    big = BipartiteRR3(1000, eps=eps)
+    details = (
+        "Holds only when a user's number of edges is bounded (s < m/2 for GRR(3)): then only "
+        "tuples with at most s edges are inputs and the true epsilon of the whole report is "
+        f"min(m, 2s) eps (m = {m}, s = {s}, eps = {eps:g}: ldp_epsilon of the explicit "
+        f"27 x 27 product channel restricted to the {len(rows)} possible tuples = "
+        f"{_f(bounded)} < m eps = {m * eps:g}; m = 1000, s = 10: {_f(big.epsilon(10))} "
+        f"instead of {_f(big.epsilon())}). For arbitrary edge tuples it fails: the report is "
+        "the product channel P^(x)m (q.compose of the per-edge channels), whose ldp_epsilon "
+        "is exactly m eps(P), the sequential sum, since the worst pair of states can be "
+        f"chosen on every edge ({checked} cases, GRR(3) and 3 random 3x3 P, m = 1..3, "
+        f"explicit channel vs m eps and vs the product-structure formula: {mismatch} "
+        "mismatches). Edge-level neighbours (tuples differing in one edge) give eps(P)."
+    )
+    return (CONDITIONAL if mismatch == 0 else REFUTED), details

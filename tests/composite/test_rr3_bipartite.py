@@ -165,3 +165,14 @@ def test_bad_input():
         q.BipartiteRR3(7, eps=1.0).channel()
     with pytest.raises(ParameterError, match="max_degree"):
         B.epsilon(max_degree=-1)
+
+
+def test_audit_entries_eq6_and_edges_composition():
+    from qifldp import audit as A
+
+    r = {x.key: x for x in A.audit(["rr3.eq6", "rr3.edges_composition"])}
+    assert r["rr3.eq6"].verdict == A.REFUTED
+    # 4 edges, n + m = 5: printed 4 / 10 = 2/5; the averages 4 / 2 and 8 / 5
+    assert "<k> = 2/5" in r["rr3.eq6"].details and "|E|/m = 2 " in r["rr3.eq6"].details
+    c = r["rr3.edges_composition"]
+    assert c.verdict == A.CONDITIONAL and "0 mismatches" in c.details
