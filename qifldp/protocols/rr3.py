@@ -24,15 +24,17 @@ answers 1..m as the paper does.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-import sympy as sp
 
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
 from ..validation import as_real_array, check_bool, check_choice, check_eps, check_int, check_real
 from .base import Frozen
+
+if TYPE_CHECKING:
+    import sympy as sp
 
 __all__ = [
     "rr_matrix",
@@ -90,12 +92,15 @@ def rr_matrix(m: int, p: Any) -> sp.Matrix:
 
     Examples
     --------
+    >>> import sympy as sp
     >>> rr_matrix(3, sp.Rational(1, 2))
     Matrix([
     [1/2, 1/4, 1/4],
     [1/4, 1/2, 1/4],
     [1/4, 1/4, 1/2]])
     """
+    import sympy as sp
+
     _check_m(m)
     p = sp.sympify(p)
     return sp.Matrix(m, m, lambda i, j: p if i == j else (1 - p) / (m - 1))
