@@ -105,6 +105,7 @@ from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelo
     tradeoff_from_profile,
 )
 from .protocols import GRR, LH, SS, THE, UE, Protocol, protocol
+from .protocols.bipartite import BipartiteRR3
 from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
 from .protocols.multidim import rsfd_grr, smp, spl
 from .protocols.pckv import (
@@ -129,6 +130,7 @@ from .protocols.reidentification import (  # re-identification (issue 11)
     reidentification_accuracy,
     reidentification_bayes,
 )
+from .protocols.rr3 import RR, RR3, RR3Design, rr3_design, rr_estimator_mse  # 3-answer RR
 from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
 from .protocols.rsfd_attack import attribute_inference_comparison, attribute_inference_table
 from .protocols.splsmp import smp_protocol, spl_protocol
@@ -166,8 +168,10 @@ from .simulation import (
     estimate_sue,
     estimate_the,
     estimate_ue,
+    keyvalue_data,
     load_categorical_csv,
     load_fimi,
+    load_keyvalue_csv,
     project_simplex,
     sample,
     sample_blh,
@@ -411,4 +415,12 @@ __all__ = [
     "simulate_counts",
     "allocate_users",
     "block_seed",
+    "RR",
+    "RR3",
+    "RR3Design",
+    "rr3_design",
+    "rr_estimator_mse",
+    "keyvalue_data",
+    "load_keyvalue_csv",
+    "BipartiteRR3",
 ]

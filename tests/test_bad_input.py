@@ -130,6 +130,7 @@ NOT_SWEPT: dict[str, str] = {
     "qifldp.reproduce.figure_7": "a simulation per valid call (~1 s); see figure_4",
     "qifldp.cli.main": "command line (argparse exits with status 2); tested in tests/test_cli.py",
     "qifldp.CompositionEpsilon": "result record of composition_epsilon",
+    "qifldp.RR3Design": "result record of rr3_design",
     "qifldp.audit.Reference": "bibliography record",
     "qifldp.audit.claim": "registration decorator of the audit (module import time)",
     "qifldp.audit.registered": "no arguments: the registry of audit claims",
@@ -273,6 +274,8 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
     q.write_channel(C, channel_file)
     census_file = figures / "census.csv"
     census_file.write_text("age,sex,race\n39, Male, White\n50, Female, ?\n28, Female, Black\n")
+    kv_csv = figures / "keyvalue.csv"
+    kv_csv.write_text("user,key,value\nu,1,0.5\nv,2,-1\n", encoding="utf-8")
     v = {
         # core
         "qifldp.Channel": (([[0.5, 0.5], [0.25, 0.75]],), {}),
@@ -452,6 +455,17 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.pckv_numeric_allocation": ((1.0,), {"ell": 2, "mechanism": "ue", "m": 0.5}),
         "qifldp.pckv_allocation_curves": (([0.5, 1.0],), {}),
         "qifldp.plot_pckv_allocation_curves": (([0.5, 1.0],), {}),
+        "qifldp.RR": (([[0.6, 0.4], [0.3, 0.7]],), {"eps": 2.0}),
+        "qifldp.RR3": (([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.25, 0.25, 0.5]],), {"eps": 2.0}),
+        "qifldp.rr3_design": (([0.5, 0.3, 0.2], 1.0), {"starts": 1, "rng": 0}),
+        "qifldp.keyvalue_data": ((20, 5), {"s": 1.0, "mean_length": 2.0, "rng": 0}),
+        "qifldp.BipartiteRR3": ((4,), {"rr": [[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.2, 0.2, 0.6]]}),
+        "qifldp.load_keyvalue_csv": ((str(kv_csv),), {"d": 4}),
+        "qifldp.simulation.keyvalue_arrays": (([{1: 0.5}, {}, {2: -1.0}],), {"d": 3}),
+        "qifldp.rr_estimator_mse": (
+            (q.RR3.grr(1.0), [0.5, 0.3, 0.2], [20]),
+            {"trials": 3, "rng": 0},
+        ),
         "qifldp.rsfd_grr": (([2, 3], 1.0), {}),
         "qifldp.smp": (([2, 3], 1.0), {}),
         "qifldp.spl": (([2, 3], 1.0), {}),

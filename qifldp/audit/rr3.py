@@ -4,8 +4,12 @@ The extracted text holds the introduction and Sec. II (preliminaries) only. It d
 the m-elements RR in Definition 3 (the genuine answer with probability p, each other
 answer with probability (1 - p)/(m - 1)) and, in Remark 5, the general three-answer
 mechanism as a row-stochastic 3x3 matrix P (entry p_ij: answer i reported as j). Both
-are built here from those words, as explicit channels over the answers 1..m; the
-RR3-based mechanisms of Secs. III-IV are not in the text, and their claim says so.
+are built from those words, as explicit channels over the answers 1..m, in
+:mod:`qifldp.protocols.rr3` (with the three-answer protocol object, its estimators and
+the variance-optimal design) and :mod:`qifldp.protocols.bipartite` (the weighted
+bipartite application); this module holds the claims and imports the mechanisms from
+there. The RR3-based mechanisms of Secs. III-IV are not in the text, and their claim
+says so.
 """
 
 from __future__ import annotations
@@ -16,104 +20,11 @@ import numpy as np
 import sympy as sp
 
 from ..channel import Channel
-from ..errors import ParameterError
-from ._core import AGREE_RTOL, CONFIRMED, INCONCLUSIVE, REFUTED, _cmp, claim
-from ._tools import _exp_rational, _same_secret, _show, _sym
+from ..protocols.rr3 import rr3_channel, rr_channel, rr_matrix
+from ._core import AGREE_RTOL, CONDITIONAL, CONFIRMED, INCONCLUSIVE, REFUTED, _cmp, claim
+from ._tools import _exp_rational, _f, _same_secret, _show, _sym
 
 __all__ = ["rr_matrix", "rr_channel", "rr3_channel"]
-
-
-def _check_m(m: Any) -> None:
-    if isinstance(m, bool) or not isinstance(m, int) or m < 2:
-        msg = f"m (the number of answers) must be an integer >= 2, got {m!r}"
-        raise ParameterError(msg)
-
-
-def rr_matrix(m: int, p: Any) -> sp.Matrix:
-    """The m-elements RR of Definition 3 as an exact matrix over the answers 1..m.
-
-    Parameters
-    ----------
-    m : int
-        Number of answers, ``>= 2``.
-    p : sympy number or Symbol
-        Probability of sending the genuine answer.
-
-    Returns
-    -------
-    sympy.Matrix
-        ``P[i, j] = p`` if ``i == j`` else ``(1 - p)/(m - 1)`` (Definition 3).
-
-    Raises
-    ------
-    ParameterError
-        ``m`` is not an integer ``>= 2``.
-
-    Examples
-    --------
-    >>> rr_matrix(3, sp.Rational(1, 2))
-    Matrix([
-    [1/2, 1/4, 1/4],
-    [1/4, 1/2, 1/4],
-    [1/4, 1/4, 1/2]])
-    """
-    _check_m(m)
-    p = sp.sympify(p)
-    return sp.Matrix(m, m, lambda i, j: p if i == j else (1 - p) / (m - 1))
-
-
-def rr_channel(m: int, p: float) -> Channel:
-    """The m-elements RR of Definition 3 as an explicit Channel, answers labelled 1..m.
-
-    Parameters
-    ----------
-    m : int
-        Number of answers, ``>= 2``.
-    p : float
-        Probability of the genuine answer, in [0, 1].
-
-    Returns
-    -------
-    Channel
-
-    Raises
-    ------
-    ParameterError
-        ``m`` is not an integer ``>= 2``, or ``p`` is not in [0, 1].
-
-    Examples
-    --------
-    >>> rr_channel(2, 0.75).matrix.tolist()
-    [[0.75, 0.25], [0.25, 0.75]]
-    """
-    _check_m(m)
-    if not 0.0 <= float(p) <= 1.0:
-        msg = f"p must be a probability in [0, 1], got {p!r}"
-        raise ParameterError(msg)
-    rows = [[p if i == j else (1 - p) / (m - 1) for j in range(m)] for i in range(m)]
-    answers = tuple(range(1, m + 1))
-    return Channel(np.array(rows), answers, answers)
-
-
-def rr3_channel(P: Any) -> Channel:
-    """Remark 5's general three-answer mechanism: a row-stochastic 3x3 matrix P.
-
-    Parameters
-    ----------
-    P : array_like, shape (3, 3)
-        ``P[i, j]``: probability of reporting answer j + 1 for the true answer i + 1.
-
-    Returns
-    -------
-    Channel
-        Over the answers 1, 2, 3 (validated by :class:`qifldp.Channel`).
-
-    Examples
-    --------
-    >>> rr3_channel([[0.5, 0.5, 0], [0, 1, 0], [0.2, 0.2, 0.6]]).inputs
-    (1, 2, 3)
-    """
-    return Channel(np.asarray(P, dtype=float), (1, 2, 3), (1, 2, 3))
 
 
 @claim(
@@ -228,3 +139,95 @@ def _check_rr3_sections_3_4() -> tuple[str, str]:
         "Secs. III-IV."
     )
     return INCONCLUSIVE, details
+
+
+@claim(
+    "rr3.eq6",
+    "The average degree of the weighted bipartite graph is <k> = sum_j k_j / "
+    "((n + m)(n + m - 1) / 2), and its average weight <w> likewise.",
+    paper="rr3",
+    where="Definition 5, Eq. (6)",
+)
+def _check_rr3_eq6() -> tuple[str, str]:
+    from fractions import Fraction
+
+    from ..protocols.bipartite import BipartiteRR3
+
+    # 3 users, 2 items; edges (user, item, weight): 4 edges, weights +1, -1, +1, +1
+    n, m = 3, 2
+    reports = np.array([[2, 0], [1, 0], [2, 2]])  # no-noise reports of the states
+    B = BipartiteRR3(m, rr=np.eye(3))
+    k, w = B.estimate(reports)
+    edges, weight = Fraction(int(k.sum())), Fraction(int(w.sum()))
+    printed_k = edges / Fraction((n + m) * (n + m - 1), 2)
+    printed_w = weight / Fraction((n + m) * (n + m - 1), 2)
+    items_k, items_w = B.averages(reports)
+    graph_k, _ = B.averages(reports, over="graph")
+    exact_items = edges / m
+    exact_graph = 2 * edges / (n + m)
+    agree = (
+        float(exact_items) == items_k
+        and float(exact_graph) == graph_k
+        and float(weight / m) == items_w
+        and printed_k == exact_graph / (n + m - 1)
+    )
+    details = (
+        "As printed, Eq. (6) divides the total degree of V2 by (n + m)(n + m - 1)/2, the "
+        "number of vertex pairs of the n + m vertices: that is |E| / C(n + m, 2), the edge "
+        "density of the complete graph on V1 u V2 (equal to the average vertex degree "
+        "2|E|/(n + m) divided by n + m - 1), not an average. Example, n = 3 users, m = 2 "
+        f"items, {edges} edges of total weight {weight}: Eq. (6) gives <k> = {printed_k} and "
+        f"<w> = {printed_w}, while the average item degree is |E|/m = {exact_items} "
+        f"(qifldp.BipartiteRR3.averages: {items_k:g}) and the average vertex degree "
+        f"2|E|/(n + m) = {exact_graph} (over='graph': {graph_k:g}). qifldp implements the "
+        "averages (over the items, or over all vertices), with unbiased estimators and "
+        "exact variances."
+    )
+    return (REFUTED if agree and printed_k != exact_items else INCONCLUSIVE), details
+
+
+@claim(
+    "rr3.edges_composition",
+    "Reporting all m edge states of a user with three-answer RRs costs less than the "
+    "sequential composition's m eps: a design can attain a lower privacy budget.",
+    paper="rr3",
+    where="Definition 2, Remarks 2 and 9",
+)
+def _check_rr3_edges_composition() -> tuple[str, str]:
+    from ..measures import ldp_epsilon
+    from ..protocols.bipartite import BipartiteRR3
+    from ..protocols.rr3 import RR3
+
+    eps = 1.0
+    rng = np.random.default_rng(20261202)
+    randoms = [RR3(rng.dirichlet([2.0] * 3, size=3)) for _ in range(3)]
+    mismatch = 0
+    checked = 0
+    for rr in [RR3.grr(eps), *randoms]:
+        for m in (1, 2, 3):
+            B = BipartiteRR3(m, rr=rr)
+            true = ldp_epsilon(B.channel())
+            checked += 1
+            mismatch += _cmp(true, m * rr.eps, "product channel") != 0
+            mismatch += _cmp(B.epsilon(), true, "product structure") != 0
+    m, s = 3, 1
+    B = BipartiteRR3(m, eps=eps)
+    C = B.channel()
+    rows = [i for i, x in enumerate(C.inputs) if sum(v != 0 for v in x) <= s]
+    bounded = ldp_epsilon(Channel(C.matrix[rows]))
+    mismatch += _cmp(bounded, B.epsilon(max_degree=s), "bounded degree") != 0
+    big = BipartiteRR3(1000, eps=eps)
+    details = (
+        "Holds only when a user's number of edges is bounded (s < m/2 for GRR(3)): then only "
+        "tuples with at most s edges are inputs and the true epsilon of the whole report is "
+        f"min(m, 2s) eps (m = {m}, s = {s}, eps = {eps:g}: ldp_epsilon of the explicit "
+        f"27 x 27 product channel restricted to the {len(rows)} possible tuples = "
+        f"{_f(bounded)} < m eps = {m * eps:g}; m = 1000, s = 10: {_f(big.epsilon(10))} "
+        f"instead of {_f(big.epsilon())}). For arbitrary edge tuples it fails: the report is "
+        "the product channel P^(x)m (q.compose of the per-edge channels), whose ldp_epsilon "
+        "is exactly m eps(P), the sequential sum, since the worst pair of states can be "
+        f"chosen on every edge ({checked} cases, GRR(3) and 3 random 3x3 P, m = 1..3, "
+        f"explicit channel vs m eps and vs the product-structure formula: {mismatch} "
+        "mismatches). Edge-level neighbours (tuples differing in one edge) give eps(P)."
+    )
+    return (CONDITIONAL if mismatch == 0 else REFUTED), details
