@@ -396,7 +396,12 @@ def _certificate(r: Any) -> str:
     if r.holds:
         res = getattr(r, "residual", None)
         what = f"witness, residual {res:.1e}" if res is not None else "witness"
-        kind = "exact" if exact else "floating-point: holds up to rounding"
+        if exact:
+            kind = "exact"
+        elif getattr(r, "about", None) == "protocols":
+            kind = "proved for the real channels under its stated premise (see certified_by)"
+        else:
+            kind = "floating-point: holds up to rounding"
     else:
         gap = r.counterexample.gap if r.counterexample is not None else float("nan")
         what = f"counterexample, gap {float(gap):.3g}"
