@@ -249,3 +249,17 @@ def test_rr3_and_threshold_helpers_reject_bad_input():
     # Remark 5: a 3x3 matrix that is not row-stochastic is rejected by Channel
     with pytest.raises(ValueError, match="row"):
         rr3.rr3_channel([[0.5, 0.5, 0.5], [0, 1, 0], [0, 0, 1]])
+
+
+def test_privkvm_composition_confirmed_from_the_round_channels():
+    # independent of the claim's code: one round with virtual value v is the key bit by
+    # binary RR at eps/2 (round 1) and the value bit by binary RR at eps/(2c); a user who
+    # holds the key with value +1 reports <1, +1> in every round with the largest
+    # probability, one who does not hold it with the smallest: the ratio is e^eps
+    r = A.get_claim("pckv.privkvm_composition").check()
+    assert r.verdict == A.CONFIRMED
+    assert "equals eps in 6 of 6 cases" in r.details
+    eps, c = 1.0, 2
+    e2 = eps / (2 * c)
+    first_zero = eps / 2 + math.log(2 / (1 + math.exp(-e2)))  # virtual 0: value is a coin
+    assert f"{first_zero:.6f}" in r.details
