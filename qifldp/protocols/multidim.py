@@ -33,6 +33,30 @@ def _check_ks(ks: Any) -> tuple[int, ...]:
     return tuple(check_int(f"ks[{j}]", k, minimum=2) for j, k in enumerate(ks))
 
 
+def _per_attribute(value: Any, d: int, expected: str, count: str, lists: bool = False) -> list:
+    """``value`` as a list of its d per-attribute entries.
+
+    ``value`` must be a list or tuple (``lists``), or else any iterable but a string,
+    bytes or a mapping; never an array. Otherwise InputTypeError
+    ``"{expected}, got <type>"``; another length than d: ParameterError
+    ``"{count} per attribute (d), got <length>"``.
+    """
+    if lists:
+        refused = isinstance(value, np.ndarray) or not isinstance(value, (list, tuple))
+    else:
+        refused = isinstance(value, (str, bytes, Mapping, np.ndarray)) or not isinstance(
+            value, Iterable
+        )
+    if refused:
+        msg = f"{expected}, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    entries = list(value)
+    if len(entries) != d:
+        msg = f"{count} per attribute ({d}), got {len(entries)}"
+        raise ParameterError(msg)
+    return entries
+
+
 def _guard(what: str, ks: tuple[int, ...], n_cols: int) -> None:
     """Refuse a (Π ks) x n_cols channel beyond MAX_ENTRIES before allocating it."""
     log10_rows = sum(math.log10(k) for k in ks)

@@ -14,7 +14,6 @@ perturbed for UE-r).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,14 @@ from ..priors import as_prior
 from ..validation import check_choice, check_eps
 from .base import Frozen
 from .grr import GRR
-from .multidim import _amplified_eps, _attribute_wise, _call, _check_ks, _guard
+from .multidim import (
+    _amplified_eps,
+    _attribute_wise,
+    _call,
+    _check_ks,
+    _guard,
+    _per_attribute,
+)
 from .ue import UE
 
 __all__ = ["RSFD", "rsfd", "rsrfd", "attribute_inference_accuracy"]
@@ -41,16 +47,13 @@ RFD_RANDOMIZERS: tuple[str, ...] = ("grr", "sue-r", "oue-r")
 
 def _check_priors(priors: Any, ks: tuple[int, ...], name: str = "priors") -> tuple[np.ndarray, ...]:
     """One prior per attribute (length k_j, non-negative, summing to 1); errors name ``name``."""
-    if isinstance(priors, (str, bytes, Mapping, np.ndarray)) or not isinstance(priors, Iterable):
-        msg = (
-            f"{name} must be a sequence of {len(ks)} per-attribute priors (one array of "
-            f"length k_j per attribute), got {type(priors).__name__}"
-        )
-        raise InputTypeError(msg)
-    priors = list(priors)
-    if len(priors) != len(ks):
-        msg = f"{name} must have one prior per attribute ({len(ks)}), got {len(priors)}"
-        raise ParameterError(msg)
+    priors = _per_attribute(
+        priors,
+        len(ks),
+        f"{name} must be a sequence of {len(ks)} per-attribute priors (one array of "
+        "length k_j per attribute)",
+        f"{name} must have one prior",
+    )
     return tuple(
         as_prior(p, k, name=f"{name}[{j}]") for j, (p, k) in enumerate(zip(priors, ks, strict=True))
     )
@@ -332,15 +335,13 @@ class RSFD(Frozen):
                 np.bincount(as_values(arr[:, j], k, name=f"reports[:, {j}]"), minlength=k) / n
                 for j, k in enumerate(self._ks)
             ]
-        if isinstance(reports, np.ndarray) or not isinstance(reports, (list, tuple)):
-            msg = (
-                f"reports must be a list of {d} bit arrays (one (n, k_j) array per "
-                f"attribute), got {type(reports).__name__}"
-            )
-            raise InputTypeError(msg)
-        if len(reports) != d:
-            msg = f"reports must hold one bit array per attribute ({d}), got {len(reports)}"
-            raise ParameterError(msg)
+        reports = _per_attribute(
+            reports,
+            d,
+            f"reports must be a list of {d} bit arrays (one (n, k_j) array per attribute)",
+            "reports must hold one bit array",
+            lists=True,
+        )
         means: list[np.ndarray] = []
         n0 = None
         for j, k in enumerate(self._ks):

@@ -24,7 +24,7 @@ from ..errors import InputTypeError, ParameterError
 from ..operators import cascade, visible_choice
 from ..validation import check_choice, check_eps
 from .base import Frozen, Protocol
-from .multidim import _attribute_wise, _call, _check_ks, _guard, _projection
+from .multidim import _attribute_wise, _call, _check_ks, _guard, _per_attribute, _projection
 
 __all__ = [
     "ORACLES",
@@ -167,16 +167,12 @@ def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
 
     if f is None:
         return [None] * len(ks)
-    if isinstance(f, (str, bytes, Mapping, np.ndarray)) or not isinstance(f, Iterable):
-        msg = (
-            f"f must be a sequence of {len(ks)} per-attribute frequency arrays, "
-            f"got {type(f).__name__}"
-        )
-        raise InputTypeError(msg)
-    fs = list(f)
-    if len(fs) != len(ks):
-        msg = f"f must hold one frequency array per attribute ({len(ks)}), got {len(fs)}"
-        raise ParameterError(msg)
+    fs = _per_attribute(
+        f,
+        len(ks),
+        f"f must be a sequence of {len(ks)} per-attribute frequency arrays",
+        "f must hold one frequency array",
+    )
     out: list[np.ndarray | None] = []
     for j, (fj, k) in enumerate(zip(fs, ks, strict=True)):
         arr = as_real_array(f"f[{j}]", fj, ndim=1)
@@ -407,14 +403,13 @@ class SPL(_Multidim):
         [[0.6, 0.4], [0.0, 1.0]]
         """
         d = len(self._ks)
-        if isinstance(reports, np.ndarray) or not isinstance(reports, (list, tuple)):
-            msg = (
-                f"reports must be a list of {d} per-attribute reports, got {type(reports).__name__}"
-            )
-            raise InputTypeError(msg)
-        if len(reports) != d:
-            msg = f"reports must hold one entry per attribute ({d}), got {len(reports)}"
-            raise ParameterError(msg)
+        reports = _per_attribute(
+            reports,
+            d,
+            f"reports must be a list of {d} per-attribute reports",
+            "reports must hold one entry",
+            lists=True,
+        )
         return [
             np.asarray(o.estimate(r), dtype=np.float64)
             for o, r in zip(self._oracles, reports, strict=True)
