@@ -51,10 +51,10 @@ def _per_attribute(value: Any, d: int, expected: str, count: str, lists: bool = 
         msg = f"{expected}, got {type(value).__name__}"
         raise InputTypeError(msg)
     entries = list(value)
-    if len(entries) != d:
-        msg = f"{count} per attribute ({d}), got {len(entries)}"
-        raise ParameterError(msg)
-    return entries
+    if len(entries) == d:
+        return entries
+    msg = f"{count} per attribute ({d}), got {len(entries)}"
+    raise ParameterError(msg)
 
 
 def _guard(what: str, ks: tuple[int, ...], n_cols: int) -> None:

@@ -47,13 +47,11 @@ RFD_RANDOMIZERS: tuple[str, ...] = ("grr", "sue-r", "oue-r")
 
 def _check_priors(priors: Any, ks: tuple[int, ...], name: str = "priors") -> tuple[np.ndarray, ...]:
     """One prior per attribute (length k_j, non-negative, summing to 1); errors name ``name``."""
-    priors = _per_attribute(
-        priors,
-        len(ks),
-        f"{name} must be a sequence of {len(ks)} per-attribute priors (one array of "
-        "length k_j per attribute)",
-        f"{name} must have one prior",
+    what = (
+        f"{name} must be a sequence of {len(ks)} per-attribute priors "
+        "(one array of length k_j per attribute)"
     )
+    priors = _per_attribute(priors, len(ks), what, f"{name} must have one prior")
     return tuple(
         as_prior(p, k, name=f"{name}[{j}]") for j, (p, k) in enumerate(zip(priors, ks, strict=True))
     )
@@ -335,13 +333,8 @@ class RSFD(Frozen):
                 np.bincount(as_values(arr[:, j], k, name=f"reports[:, {j}]"), minlength=k) / n
                 for j, k in enumerate(self._ks)
             ]
-        reports = _per_attribute(
-            reports,
-            d,
-            f"reports must be a list of {d} bit arrays (one (n, k_j) array per attribute)",
-            "reports must hold one bit array",
-            lists=True,
-        )
+        what = f"reports must be a list of {d} bit arrays (one (n, k_j) array per attribute)"
+        reports = _per_attribute(reports, d, what, "reports must hold one bit array", lists=True)
         means: list[np.ndarray] = []
         n0 = None
         for j, k in enumerate(self._ks):

@@ -167,12 +167,8 @@ def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
 
     if f is None:
         return [None] * len(ks)
-    fs = _per_attribute(
-        f,
-        len(ks),
-        f"f must be a sequence of {len(ks)} per-attribute frequency arrays",
-        "f must hold one frequency array",
-    )
+    what = f"f must be a sequence of {len(ks)} per-attribute frequency arrays"
+    fs = _per_attribute(f, len(ks), what, "f must hold one frequency array")
     out: list[np.ndarray | None] = []
     for j, (fj, k) in enumerate(zip(fs, ks, strict=True)):
         arr = as_real_array(f"f[{j}]", fj, ndim=1)
@@ -403,13 +399,8 @@ class SPL(_Multidim):
         [[0.6, 0.4], [0.0, 1.0]]
         """
         d = len(self._ks)
-        reports = _per_attribute(
-            reports,
-            d,
-            f"reports must be a list of {d} per-attribute reports",
-            "reports must hold one entry",
-            lists=True,
-        )
+        what = f"reports must be a list of {d} per-attribute reports"
+        reports = _per_attribute(reports, d, what, "reports must hold one entry", lists=True)
         return [
             np.asarray(o.estimate(r), dtype=np.float64)
             for o, r in zip(self._oracles, reports, strict=True)
