@@ -32,6 +32,7 @@ from .multidim import (
     _check_ks,
     _guard,
     _per_attribute,
+    _user_tuples,
 )
 from .ue import UE
 
@@ -243,15 +244,7 @@ class RSFD(Frozen):
 
     # -- client and server ------------------------------------------------------------
     def _tuples(self, tuples: Any) -> np.ndarray:
-        from ..simulation.util import as_array, as_values
-
-        arr = as_array(tuples, "tuples")
-        d = len(self._ks)
-        if arr.ndim != 2 or arr.shape[1] != d:
-            msg = f"tuples must have shape (n, {d}) (one value per attribute), got {arr.shape}"
-            raise ParameterError(msg)
-        cols = [as_values(arr[:, j], k, name=f"tuples[:, {j}]") for j, k in enumerate(self._ks)]
-        return np.stack(cols, axis=1) if cols else arr.astype(np.int64)
+        return _user_tuples(tuples, self._ks, empty=True)
 
     def sample(self, tuples: Any, rng: Any = None, return_sampled: bool = False) -> Any:
         """One report per user tuple, vectorised.

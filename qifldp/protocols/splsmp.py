@@ -24,7 +24,15 @@ from ..errors import InputTypeError, ParameterError
 from ..operators import cascade, visible_choice
 from ..validation import check_choice, check_eps
 from .base import Frozen, Protocol
-from .multidim import _attribute_wise, _call, _check_ks, _guard, _per_attribute, _projection
+from .multidim import (
+    _attribute_wise,
+    _call,
+    _check_ks,
+    _guard,
+    _per_attribute,
+    _projection,
+    _user_tuples,
+)
 
 __all__ = [
     "ORACLES",
@@ -137,22 +145,6 @@ def _check_oracles(oracle: Any, d: int) -> tuple[str, ...]:
         msg = f"oracle must name one oracle per attribute ({d}), got {len(names)}"
         raise ParameterError(msg)
     return tuple(check_choice(f"oracle[{j}]", name, ORACLES) for j, name in enumerate(names))
-
-
-def _check_tuples(tuples: Any, ks: tuple[int, ...]) -> np.ndarray:
-    """Users' value tuples as an int64 array of shape (n, d), each column in 0..k_j-1."""
-    from ..simulation.util import as_array, as_values
-
-    arr = as_array(tuples, "tuples")
-    d = len(ks)
-    if arr.ndim != 2 or arr.shape[1] != d or arr.shape[0] == 0:
-        msg = (
-            f"tuples must have shape (n, {d}) with n >= 1 (one value per attribute), "
-            f"got {arr.shape}"
-        )
-        raise ParameterError(msg)
-    cols = [as_values(arr[:, j], k, name=f"tuples[:, {j}]") for j, k in enumerate(ks)]
-    return np.stack(cols, axis=1)
 
 
 def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
@@ -368,7 +360,7 @@ class SPL(_Multidim):
         """
         from ..simulation.util import as_rng
 
-        xs = _check_tuples(tuples, self._ks)
+        xs = _user_tuples(tuples, self._ks)
         gen = as_rng(rng)
         return [o.sample(xs[:, j], gen) for j, o in enumerate(self._oracles)]
 
@@ -573,7 +565,7 @@ class SMP(_Multidim):
         """
         from ..simulation.util import as_rng
 
-        xs = _check_tuples(tuples, self._ks)
+        xs = _user_tuples(tuples, self._ks)
         gen = as_rng(rng)
         attributes = gen.integers(0, len(self._ks), size=xs.shape[0])
         reports = tuple(
