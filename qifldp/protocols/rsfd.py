@@ -391,16 +391,26 @@ class RSFD(Frozen):
         """
         return self._calibrate(self._report_means(reports))
 
+    def _estimator_params(self, purpose: str) -> list[tuple[float, float, np.ndarray]]:
+        """Per attribute: the randomizer's p and q at eps', and the fake prior pi.
+
+        eps = 0 is refused: "eps must be > 0 {purpose} (at eps = 0, p = q)".
+        """
+        if self._eps == 0.0:
+            msg = f"eps must be > 0 {purpose} (at eps = 0, p = q)"
+            raise ParameterError(msg)
+        return [
+            (o.params["p"], o.params["q"], pi)
+            for o, pi in zip(self._oracles, self._priors, strict=True)
+        ]
+
     def _calibrate(self, means: list[np.ndarray]) -> list[np.ndarray]:
         """The estimators of :meth:`estimate` applied to the support fractions ``means``."""
-        if self._eps == 0.0:
-            msg = "eps must be > 0 to estimate frequencies (at eps = 0, p = q)"
-            raise ParameterError(msg)
+        params = self._estimator_params("to estimate frequencies")
         d = len(self._ks)
         out = []
         for j, c in enumerate(means):
-            p, q = self._oracles[j].params["p"], self._oracles[j].params["q"]
-            pi = self._priors[j]
+            p, q, pi = params[j]
             if self._randomizer == "grr":
                 f = (d * c - q - (d - 1) * pi) / (p - q)
             elif self._randomizer.endswith("-z"):
@@ -459,14 +469,10 @@ class RSFD(Frozen):
 
         n = check_n(n)
         fs = check_frequencies(f, self._ks)
-        if self._eps == 0.0:
-            msg = "eps must be > 0 for the estimator's variance (at eps = 0, p = q)"
-            raise ParameterError(msg)
+        params = self._estimator_params("for the estimator's variance")
         d = len(self._ks)
         out = []
-        for j, fj in enumerate(fs):
-            p, q = self._oracles[j].params["p"], self._oracles[j].params["q"]
-            pi = self._priors[j]
+        for (p, q, pi), fj in zip(params, fs, strict=True):
             if self._randomizer == "grr":
                 r1, r0 = (p + (d - 1) * pi) / d, (q + (d - 1) * pi) / d
             elif self._randomizer.endswith("-z"):
