@@ -451,6 +451,24 @@ def _build(
     return spec(k, eps)
 
 
+def _check_protocols(A: Any, B: Any) -> list[str]:
+    """Check that A and B are each a protocol name or a callable; the names among them."""
+    from .protocols import PROTOCOL_NAMES
+
+    for label, spec in (("A", A), ("B", B)):
+        if isinstance(spec, str):
+            if spec not in PROTOCOL_NAMES:
+                msg = f"{label} must be one of {', '.join(PROTOCOL_NAMES)}, got {spec!r}"
+                raise ParameterError(msg)
+        elif not callable(spec):
+            msg = (
+                f"{label} must be a protocol name (str) or a callable (k, eps) -> channel, "
+                f"got {_type_name(spec)}"
+            )
+            raise InputTypeError(msg)
+    return [spec for spec in (A, B) if isinstance(spec, str)]
+
+
 def _check_representation(representation: Any) -> str:
     if not isinstance(representation, str):
         msg = f"representation must be a str, got {_type_name(representation)}"
@@ -827,20 +845,9 @@ def comparability_map(
     """
     import pandas as pd
 
-    from .protocols import _PARAMETERS, PROTOCOL_NAMES
+    from .protocols import _PARAMETERS
 
-    for label, spec in (("A", A), ("B", B)):
-        if isinstance(spec, str):
-            if spec not in PROTOCOL_NAMES:
-                msg = f"{label} must be one of {', '.join(PROTOCOL_NAMES)}, got {spec!r}"
-                raise ParameterError(msg)
-        elif not callable(spec):
-            msg = (
-                f"{label} must be a protocol name (str) or a callable (k, eps) -> channel, "
-                f"got {_type_name(spec)}"
-            )
-            raise InputTypeError(msg)
-    named = [spec for spec in (A, B) if isinstance(spec, str)]
+    named = _check_protocols(A, B)
     for key in params:
         if not any(key in _PARAMETERS[name] for name in named):
             msg = (

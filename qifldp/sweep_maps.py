@@ -24,6 +24,7 @@ from .errors import ParameterError
 from .sweep import (
     _build,
     _check_int,
+    _check_protocols,
     _check_representation,
     _check_seconds,
     _decide,
@@ -190,23 +191,9 @@ def refinement_boundary(
 def _check_specs(A: Any, B: Any, k: int, eps: float, params: dict) -> None:
     """The names, parameters and sizes checks of :func:`qifldp.comparability_map`
     (which builds both protocols at its first point), without running a refinement."""
-    from .protocols import _PARAMETERS, PROTOCOL_NAMES
-    from .sweep import _type_name
+    from .protocols import _PARAMETERS
 
-    for label, spec in (("A", A), ("B", B)):
-        if isinstance(spec, str):
-            if spec not in PROTOCOL_NAMES:
-                msg = f"{label} must be one of {', '.join(PROTOCOL_NAMES)}, got {spec!r}"
-                raise ParameterError(msg)
-        elif not callable(spec):
-            from .errors import InputTypeError
-
-            msg = (
-                f"{label} must be a protocol name (str) or a callable (k, eps) -> channel, "
-                f"got {_type_name(spec)}"
-            )
-            raise InputTypeError(msg)
-    named = [spec for spec in (A, B) if isinstance(spec, str)]
+    named = _check_protocols(A, B)
     for key in params:
         if not any(key in _PARAMETERS[name] for name in named):
             from .errors import InputTypeError

@@ -33,6 +33,47 @@ def _check_ks(ks: Any) -> tuple[int, ...]:
     return tuple(check_int(f"ks[{j}]", k, minimum=2) for j, k in enumerate(ks))
 
 
+def _per_attribute(value: Any, d: int, expected: str, count: str, lists: bool = False) -> list:
+    """``value`` as a list of its d per-attribute entries.
+
+    ``value`` must be a list or tuple (``lists``), or else any iterable but a string,
+    bytes or a mapping; never an array. Otherwise InputTypeError
+    ``"{expected}, got <type>"``; another length than d: ParameterError
+    ``"{count} per attribute (d), got <length>"``.
+    """
+    if lists:
+        refused = isinstance(value, np.ndarray) or not isinstance(value, (list, tuple))
+    else:
+        refused = isinstance(value, (str, bytes, Mapping, np.ndarray)) or not isinstance(
+            value, Iterable
+        )
+    if refused:
+        msg = f"{expected}, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    entries = list(value)
+    if len(entries) == d:
+        return entries
+    msg = f"{count} per attribute ({d}), got {len(entries)}"
+    raise ParameterError(msg)
+
+
+def _user_tuples(tuples: Any, ks: tuple[int, ...], empty: bool = False) -> np.ndarray:
+    """Users' value tuples as an int64 array of shape (n, d), each column in 0..k_j-1.
+
+    n >= 1 unless ``empty`` (then no users is allowed too).
+    """
+    from ..simulation.util import as_array, as_values
+
+    arr = as_array(tuples, "tuples")
+    d = len(ks)
+    if arr.ndim != 2 or arr.shape[1] != d or (arr.shape[0] == 0 and not empty):
+        users = "" if empty else " with n >= 1"
+        msg = f"tuples must have shape (n, {d}){users} (one value per attribute), got {arr.shape}"
+        raise ParameterError(msg)
+    cols = [as_values(arr[:, j], k, name=f"tuples[:, {j}]") for j, k in enumerate(ks)]
+    return np.stack(cols, axis=1)
+
+
 def _guard(what: str, ks: tuple[int, ...], n_cols: int) -> None:
     """Refuse a (Π ks) x n_cols channel beyond MAX_ENTRIES before allocating it."""
     log10_rows = sum(math.log10(k) for k in ks)

@@ -337,10 +337,11 @@ def profiling_channel(
 
 def _check_tuples(tuples: Any, ks: Any) -> tuple[np.ndarray, tuple[int, ...]]:
     """An (n, d) int64 array of value tuples and its domain sizes (inferred when None)."""
-    if tuples is None or isinstance(tuples, (str, bytes, Mapping, set)):
-        msg = f"tuples must be an (n, d) array of integer values, got {type(tuples).__name__}"
-        raise InputTypeError(msg)
-    if not isinstance(tuples, (np.ndarray, Iterable)):
+    if (
+        tuples is None
+        or isinstance(tuples, (str, bytes, Mapping, set))
+        or not isinstance(tuples, (np.ndarray, Iterable))
+    ):
         msg = f"tuples must be an (n, d) array of integer values, got {type(tuples).__name__}"
         raise InputTypeError(msg)
     try:

@@ -14,7 +14,6 @@ perturbed for UE-r).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,15 @@ from ..priors import as_prior
 from ..validation import check_choice, check_eps
 from .base import Frozen
 from .grr import GRR
-from .multidim import _amplified_eps, _attribute_wise, _call, _check_ks, _guard
+from .multidim import (
+    _amplified_eps,
+    _attribute_wise,
+    _call,
+    _check_ks,
+    _guard,
+    _per_attribute,
+    _user_tuples,
+)
 from .ue import UE
 
 __all__ = ["RSFD", "rsfd", "rsrfd", "attribute_inference_accuracy"]
@@ -41,16 +48,11 @@ RFD_RANDOMIZERS: tuple[str, ...] = ("grr", "sue-r", "oue-r")
 
 def _check_priors(priors: Any, ks: tuple[int, ...], name: str = "priors") -> tuple[np.ndarray, ...]:
     """One prior per attribute (length k_j, non-negative, summing to 1); errors name ``name``."""
-    if isinstance(priors, (str, bytes, Mapping, np.ndarray)) or not isinstance(priors, Iterable):
-        msg = (
-            f"{name} must be a sequence of {len(ks)} per-attribute priors (one array of "
-            f"length k_j per attribute), got {type(priors).__name__}"
-        )
-        raise InputTypeError(msg)
-    priors = list(priors)
-    if len(priors) != len(ks):
-        msg = f"{name} must have one prior per attribute ({len(ks)}), got {len(priors)}"
-        raise ParameterError(msg)
+    what = (
+        f"{name} must be a sequence of {len(ks)} per-attribute priors "
+        "(one array of length k_j per attribute)"
+    )
+    priors = _per_attribute(priors, len(ks), what, f"{name} must have one prior")
     return tuple(
         as_prior(p, k, name=f"{name}[{j}]") for j, (p, k) in enumerate(zip(priors, ks, strict=True))
     )
@@ -242,15 +244,7 @@ class RSFD(Frozen):
 
     # -- client and server ------------------------------------------------------------
     def _tuples(self, tuples: Any) -> np.ndarray:
-        from ..simulation.util import as_array, as_values
-
-        arr = as_array(tuples, "tuples")
-        d = len(self._ks)
-        if arr.ndim != 2 or arr.shape[1] != d:
-            msg = f"tuples must have shape (n, {d}) (one value per attribute), got {arr.shape}"
-            raise ParameterError(msg)
-        cols = [as_values(arr[:, j], k, name=f"tuples[:, {j}]") for j, k in enumerate(self._ks)]
-        return np.stack(cols, axis=1) if cols else arr.astype(np.int64)
+        return _user_tuples(tuples, self._ks, empty=True)
 
     def sample(self, tuples: Any, rng: Any = None, return_sampled: bool = False) -> Any:
         """One report per user tuple, vectorised.
@@ -332,15 +326,8 @@ class RSFD(Frozen):
                 np.bincount(as_values(arr[:, j], k, name=f"reports[:, {j}]"), minlength=k) / n
                 for j, k in enumerate(self._ks)
             ]
-        if isinstance(reports, np.ndarray) or not isinstance(reports, (list, tuple)):
-            msg = (
-                f"reports must be a list of {d} bit arrays (one (n, k_j) array per "
-                f"attribute), got {type(reports).__name__}"
-            )
-            raise InputTypeError(msg)
-        if len(reports) != d:
-            msg = f"reports must hold one bit array per attribute ({d}), got {len(reports)}"
-            raise ParameterError(msg)
+        what = f"reports must be a list of {d} bit arrays (one (n, k_j) array per attribute)"
+        reports = _per_attribute(reports, d, what, "reports must hold one bit array", lists=True)
         means: list[np.ndarray] = []
         n0 = None
         for j, k in enumerate(self._ks):
@@ -404,16 +391,26 @@ class RSFD(Frozen):
         """
         return self._calibrate(self._report_means(reports))
 
+    def _estimator_params(self, purpose: str) -> list[tuple[float, float, np.ndarray]]:
+        """Per attribute: the randomizer's p and q at eps', and the fake prior pi.
+
+        eps = 0 is refused: "eps must be > 0 {purpose} (at eps = 0, p = q)".
+        """
+        if self._eps == 0.0:
+            msg = f"eps must be > 0 {purpose} (at eps = 0, p = q)"
+            raise ParameterError(msg)
+        return [
+            (o.params["p"], o.params["q"], pi)
+            for o, pi in zip(self._oracles, self._priors, strict=True)
+        ]
+
     def _calibrate(self, means: list[np.ndarray]) -> list[np.ndarray]:
         """The estimators of :meth:`estimate` applied to the support fractions ``means``."""
-        if self._eps == 0.0:
-            msg = "eps must be > 0 to estimate frequencies (at eps = 0, p = q)"
-            raise ParameterError(msg)
+        params = self._estimator_params("to estimate frequencies")
         d = len(self._ks)
         out = []
         for j, c in enumerate(means):
-            p, q = self._oracles[j].params["p"], self._oracles[j].params["q"]
-            pi = self._priors[j]
+            p, q, pi = params[j]
             if self._randomizer == "grr":
                 f = (d * c - q - (d - 1) * pi) / (p - q)
             elif self._randomizer.endswith("-z"):
@@ -472,14 +469,10 @@ class RSFD(Frozen):
 
         n = check_n(n)
         fs = check_frequencies(f, self._ks)
-        if self._eps == 0.0:
-            msg = "eps must be > 0 for the estimator's variance (at eps = 0, p = q)"
-            raise ParameterError(msg)
+        params = self._estimator_params("for the estimator's variance")
         d = len(self._ks)
         out = []
-        for j, fj in enumerate(fs):
-            p, q = self._oracles[j].params["p"], self._oracles[j].params["q"]
-            pi = self._priors[j]
+        for (p, q, pi), fj in zip(params, fs, strict=True):
             if self._randomizer == "grr":
                 r1, r0 = (p + (d - 1) * pi) / d, (q + (d - 1) * pi) / d
             elif self._randomizer.endswith("-z"):

@@ -24,7 +24,15 @@ from ..errors import InputTypeError, ParameterError
 from ..operators import cascade, visible_choice
 from ..validation import check_choice, check_eps
 from .base import Frozen, Protocol
-from .multidim import _attribute_wise, _call, _check_ks, _guard, _projection
+from .multidim import (
+    _attribute_wise,
+    _call,
+    _check_ks,
+    _guard,
+    _per_attribute,
+    _projection,
+    _user_tuples,
+)
 
 __all__ = [
     "ORACLES",
@@ -139,22 +147,6 @@ def _check_oracles(oracle: Any, d: int) -> tuple[str, ...]:
     return tuple(check_choice(f"oracle[{j}]", name, ORACLES) for j, name in enumerate(names))
 
 
-def _check_tuples(tuples: Any, ks: tuple[int, ...]) -> np.ndarray:
-    """Users' value tuples as an int64 array of shape (n, d), each column in 0..k_j-1."""
-    from ..simulation.util import as_array, as_values
-
-    arr = as_array(tuples, "tuples")
-    d = len(ks)
-    if arr.ndim != 2 or arr.shape[1] != d or arr.shape[0] == 0:
-        msg = (
-            f"tuples must have shape (n, {d}) with n >= 1 (one value per attribute), "
-            f"got {arr.shape}"
-        )
-        raise ParameterError(msg)
-    cols = [as_values(arr[:, j], k, name=f"tuples[:, {j}]") for j, k in enumerate(ks)]
-    return np.stack(cols, axis=1)
-
-
 def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
     """Per-attribute true frequencies: array j of length k_j in [0, 1] (None: each None).
 
@@ -167,16 +159,8 @@ def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
 
     if f is None:
         return [None] * len(ks)
-    if isinstance(f, (str, bytes, Mapping, np.ndarray)) or not isinstance(f, Iterable):
-        msg = (
-            f"f must be a sequence of {len(ks)} per-attribute frequency arrays, "
-            f"got {type(f).__name__}"
-        )
-        raise InputTypeError(msg)
-    fs = list(f)
-    if len(fs) != len(ks):
-        msg = f"f must hold one frequency array per attribute ({len(ks)}), got {len(fs)}"
-        raise ParameterError(msg)
+    what = f"f must be a sequence of {len(ks)} per-attribute frequency arrays"
+    fs = _per_attribute(f, len(ks), what, "f must hold one frequency array")
     out: list[np.ndarray | None] = []
     for j, (fj, k) in enumerate(zip(fs, ks, strict=True)):
         arr = as_real_array(f"f[{j}]", fj, ndim=1)
@@ -376,7 +360,7 @@ class SPL(_Multidim):
         """
         from ..simulation.util import as_rng
 
-        xs = _check_tuples(tuples, self._ks)
+        xs = _user_tuples(tuples, self._ks)
         gen = as_rng(rng)
         return [o.sample(xs[:, j], gen) for j, o in enumerate(self._oracles)]
 
@@ -407,14 +391,8 @@ class SPL(_Multidim):
         [[0.6, 0.4], [0.0, 1.0]]
         """
         d = len(self._ks)
-        if isinstance(reports, np.ndarray) or not isinstance(reports, (list, tuple)):
-            msg = (
-                f"reports must be a list of {d} per-attribute reports, got {type(reports).__name__}"
-            )
-            raise InputTypeError(msg)
-        if len(reports) != d:
-            msg = f"reports must hold one entry per attribute ({d}), got {len(reports)}"
-            raise ParameterError(msg)
+        what = f"reports must be a list of {d} per-attribute reports"
+        reports = _per_attribute(reports, d, what, "reports must hold one entry", lists=True)
         return [
             np.asarray(o.estimate(r), dtype=np.float64)
             for o, r in zip(self._oracles, reports, strict=True)
@@ -587,7 +565,7 @@ class SMP(_Multidim):
         """
         from ..simulation.util import as_rng
 
-        xs = _check_tuples(tuples, self._ks)
+        xs = _user_tuples(tuples, self._ks)
         gen = as_rng(rng)
         attributes = gen.integers(0, len(self._ks), size=xs.shape[0])
         reports = tuple(
