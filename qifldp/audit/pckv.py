@@ -536,8 +536,9 @@ def _check_privkvm_composition() -> tuple[str, str]:
     from ..measures import ldp_epsilon
     from ..protocols.privkvm import PrivKVM
 
-    rows = []
-    over, loose = [], []
+    rows: list[tuple[float, int, float]] = []
+    over: list[tuple[float, int, float]] = []
+    loose: list[tuple[float, int, float]] = []
     for eps in (1.0, 4.0):
         for c in (1, 2, 3):
             P = PrivKVM(3, eps, rounds=c)

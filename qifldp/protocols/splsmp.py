@@ -252,20 +252,35 @@ class _Multidim(Frozen, abc.ABC):
         Returns
         -------
         MultidimEpsilon
-            ``(tuples, one_attribute)``, by :func:`multidim_epsilon`.
+            ``(tuples, one_attribute)``.
 
-        Raises
-        ------
-        SizeError
-            The channel is too large to enumerate.
+        Notes
+        -----
+        From the oracles' own epsilons e_j (:func:`qifldp.ldp_epsilon` of their
+        symmetric channels, any k): SPL's channel is the product of the oracles, so the
+        largest ratio over tuples is the product of theirs (Σ_j e_j) and over one
+        attribute max_j e_j; SMP's outputs (j, y_j) carry one oracle each, so both are
+        max_j e_j. At small ks this equals :func:`multidim_epsilon` of :meth:`channel`
+        (tests).
 
         Examples
         --------
         >>> e = smp_protocol([2, 3], 1.0).ldp_epsilon()
         >>> round(e.tuples, 12), round(e.one_attribute, 12)
         (1.0, 1.0)
+        >>> e = spl_protocol([74, 7, 16], 1.0, "oue").ldp_epsilon()
+        >>> round(e.tuples, 12), round(e.one_attribute, 12)
+        (1.0, 0.333333333333)
         """
-        return multidim_epsilon(self.channel())
+        from ..measures import ldp_epsilon
+
+        per = [float(ldp_epsilon(o.symmetric())) for o in self._oracles]
+        return MultidimEpsilon(self._combine_tuples(per), max(per))
+
+    @staticmethod
+    @abc.abstractmethod
+    def _combine_tuples(per: list[float]) -> float:
+        """The epsilon over whole tuples from the oracles' epsilons."""
 
     @abc.abstractmethod
     def channel(self) -> Channel:
@@ -302,6 +317,10 @@ class SPL(_Multidim):
     @staticmethod
     def _budget(eps: float, d: int) -> float:
         return eps / d
+
+    @staticmethod
+    def _combine_tuples(per: list[float]) -> float:
+        return math.fsum(per)  # the product channel multiplies the ratios
 
     def channel(self) -> Channel:
         """The explicit channel: ``parallel`` of the attributes' oracle channels.
@@ -510,6 +529,10 @@ class SMP(_Multidim):
     @staticmethod
     def _budget(eps: float, d: int) -> float:
         return eps
+
+    @staticmethod
+    def _combine_tuples(per: list[float]) -> float:
+        return max(per)  # each output discloses one attribute's oracle
 
     def channel(self) -> Channel:
         """The explicit channel: the uniform visible choice of projection-then-oracle.
