@@ -17,9 +17,6 @@ numeric minimiser of the MSE approximation, :func:`pckv_mse_coefficients`), and
 from __future__ import annotations
 
 import math
-import numbers
-from collections.abc import Mapping
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -30,13 +27,14 @@ from ..validation import (
     as_real_array,
     check_bool,
     check_choice,
-    check_eps,
     check_int,
     check_real,
 )
 from .base import Frozen
 from .keyvalue import (
+    check_positive_eps,
     check_ue_a,
+    flatten_key_values,
     pckv_epsilon,
     pckv_grr,
     pckv_ue,
@@ -65,14 +63,6 @@ def _check_mechanism(mechanism: Any) -> str:
         msg = f"mechanism must be 'ue' or 'grr' (a str), got {type(mechanism).__name__}"
         raise InputTypeError(msg)
     return check_choice("mechanism", mechanism, _MECHANISMS)  # PCKV-UE or PCKV-GRR
-
-
-def _check_positive_eps(value: Any, name: str) -> float:
-    value = check_eps(value, name)
-    if value <= 0:
-        msg = f"{name} must be > 0 (a zero budget carries no information), got {value}"
-        raise ParameterError(msg)
-    return value
 
 
 def pckv_allocation(eps: float, ell: int = 1, mechanism: str = "ue") -> tuple[float, float]:
@@ -129,7 +119,7 @@ def pckv_allocation(eps: float, ell: int = 1, mechanism: str = "ue") -> tuple[fl
     >>> round(eps2, 6)  # ln(2 (e - 1) + 1)
     1.48988
     """
-    eps = _check_positive_eps(eps, "eps")
+    eps = check_positive_eps(eps, "eps")
     ell = check_int("ell", ell, minimum=1)
     mechanism = _check_mechanism(mechanism)
     if mechanism == "ue":
@@ -246,7 +236,7 @@ class PCKV(Frozen):
         a: float | None = None,
     ) -> None:
         d = check_int("d", d, minimum=1)
-        eps = _check_positive_eps(eps, "eps")
+        eps = check_positive_eps(eps, "eps")
         ell = check_int("ell", ell, minimum=1)
         mechanism = _check_mechanism(mechanism)
         a = check_ue_a(a)
@@ -259,8 +249,8 @@ class PCKV(Frozen):
         if eps1 is None or eps2 is None:
             eps1, eps2 = pckv_allocation(eps, ell, mechanism)
         else:
-            eps1 = _check_positive_eps(eps1, "eps1")
-            eps2 = _check_positive_eps(eps2, "eps2")
+            eps1 = check_positive_eps(eps1, "eps1")
+            eps2 = check_positive_eps(eps2, "eps2")
             total = pckv_epsilon(eps1, eps2, ell, mechanism)
             if total > eps * (1.0 + _COMPOSITION_SLACK):
                 msg = (
@@ -422,41 +412,6 @@ class PCKV(Frozen):
         return pckv_epsilon(self._eps1, self._eps2, self._ell, "grr")
 
     # ------------------------------------------------------------------ client
-    def _flatten(self, data: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(lengths, keys, values) of the users' dicts, concatenated, validated."""
-        if isinstance(data, Mapping) or not hasattr(data, "__len__"):
-            msg = "data must be a list with one dict (key -> value) per user"
-            raise InputTypeError(msg)
-        if len(data) == 0:
-            msg = "data must hold at least one user, got an empty list"
-            raise ParameterError(msg)
-        for kind in set(map(type, data)):  # one check per type, not per user
-            if not issubclass(kind, Mapping):
-                msg = f"data must hold one dict per user (key -> value), got {kind.__name__}"
-                raise InputTypeError(msg)
-        lengths = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
-        raw_keys = list(chain.from_iterable(user.keys() for user in data))
-        raw_values = list(chain.from_iterable(user.values() for user in data))
-        for kind in set(map(type, raw_keys)):  # one check per type, not per key
-            if issubclass(kind, bool) or not issubclass(kind, (int, np.integer)):
-                bad = next(key for key in raw_keys if type(key) is kind)
-                msg = f"data's keys must be integers in 1..{self._d}, got {bad!r}"
-                raise InputTypeError(msg)
-        keys = np.array(raw_keys, dtype=np.int64)
-        if keys.size and (keys.min() < 1 or keys.max() > self._d):
-            bad = keys[(keys < 1) | (keys > self._d)][0]
-            msg = f"data's keys must be in 1..d = 1..{self._d}, got {int(bad)}"
-            raise ParameterError(msg)
-        for kind in set(map(type, raw_values)):
-            if issubclass(kind, (bool, np.bool_)) or not issubclass(kind, numbers.Real):
-                check_real("data's values", next(v for v in raw_values if type(v) is kind))
-        values = np.array(raw_values, dtype=np.float64)
-        if values.size and not (np.all(values >= -1.0) and np.all(values <= 1.0)):
-            bad_value = values[~((values >= -1.0) & (values <= 1.0))][0]
-            msg = f"data's values must be in [-1, 1], got {bad_value}"
-            raise ParameterError(msg)
-        return lengths, keys, values
-
     def sample(self, data: Any, rng: Any = None) -> np.ndarray:
         """Each user's report: padding-and-sampling, discretisation, key-value perturbation.
 
@@ -506,7 +461,7 @@ class PCKV(Frozen):
         """
         from ..simulation.util import as_rng, row_chunks
 
-        lengths, keys, values = self._flatten(data)
+        lengths, keys, values = flatten_key_values(data, self._d, refuse_strings=False)
         rng = as_rng(rng)
         n, d, ell = lengths.size, self._d, self._ell
         offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
@@ -882,8 +837,8 @@ def pckv_mse_coefficients(
     >>> round(g, 12), round(h, 12)  # (1/4)/((1/4)(1/4)), (3/16)/(1/16)
     (4.0, 3.0)
     """
-    eps1 = _check_positive_eps(eps1, "eps1")
-    eps2 = _check_positive_eps(eps2, "eps2")
+    eps1 = check_positive_eps(eps1, "eps1")
+    eps2 = check_positive_eps(eps2, "eps2")
     ell = check_int("ell", ell, minimum=1)
     mechanism = _check_mechanism(mechanism)
     d_checked = _check_d_for(mechanism, d)
@@ -973,7 +928,7 @@ def pckv_numeric_allocation(
     """
     from scipy.optimize import minimize_scalar
 
-    eps = _check_positive_eps(eps, "eps")
+    eps = check_positive_eps(eps, "eps")
     ell = check_int("ell", ell, minimum=1)
     mechanism = _check_mechanism(mechanism)
     d_checked = _check_d_for(mechanism, d)

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping, Sequence
-from itertools import chain
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -30,8 +29,9 @@ from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
 from ..mechanisms import grr
 from ..operators import cascade, parallel
-from ..validation import check_bool, check_eps, check_int, check_real
+from ..validation import check_bool, check_int, check_real
 from .base import Frozen
+from .keyvalue import check_positive_eps, flatten_key_values
 from .params import grr_probabilities
 from .pckv import PCKV
 
@@ -60,50 +60,6 @@ MAX_REPORT_CELLS: int = 2**28
 #: One user's state for the sampled key (inputs of :meth:`PrivKVM.channel`) and the
 #: report alphabet (its outputs): key held with value 1 / -1 (discretised), key not held.
 _STATES = ((1, 1), (1, -1), (0, 0))
-
-
-def _check_positive_eps(value: Any, name: str) -> float:
-    value = check_eps(value, name)
-    if value <= 0:
-        msg = f"{name} must be > 0 (a zero budget carries no information), got {value}"
-        raise ParameterError(msg)
-    return value
-
-
-def _flatten(data: Any, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(lengths, keys, values) of the users' dicts, concatenated, validated (as PCKV's)."""
-    if isinstance(data, (Mapping, str, bytes)) or not hasattr(data, "__len__"):
-        msg = "data must be a list with one dict (key -> value) per user"
-        raise InputTypeError(msg)
-    if len(data) == 0:
-        msg = "data must hold at least one user, got an empty list"
-        raise ParameterError(msg)
-    for user in data:
-        if not isinstance(user, Mapping):
-            msg = f"data must hold one dict per user (key -> value), got {type(user).__name__}"
-            raise InputTypeError(msg)
-    lengths = np.fromiter((len(user) for user in data), dtype=np.int64, count=len(data))
-    raw_keys = list(chain.from_iterable(user.keys() for user in data))
-    raw_values = list(chain.from_iterable(user.values() for user in data))
-    for kind in set(map(type, raw_keys)):  # one check per type, not per key
-        if issubclass(kind, bool) or not issubclass(kind, (int, np.integer)):
-            bad = next(key for key in raw_keys if type(key) is kind)
-            msg = f"data's keys must be integers in 1..{d}, got {bad!r}"
-            raise InputTypeError(msg)
-    keys = np.array(raw_keys, dtype=np.int64)
-    if keys.size and (keys.min() < 1 or keys.max() > d):
-        bad = keys[(keys < 1) | (keys > d)][0]
-        msg = f"data's keys must be in 1..d = 1..{d}, got {int(bad)}"
-        raise ParameterError(msg)
-    for kind in set(map(type, raw_values)):
-        if issubclass(kind, (bool, np.bool_)) or not issubclass(kind, numbers.Real):
-            check_real("data's values", next(v for v in raw_values if type(v) is kind))
-    values = np.array(raw_values, dtype=np.float64)
-    if values.size and not (np.all(values >= -1.0) and np.all(values <= 1.0)):
-        bad_value = values[~((values >= -1.0) & (values <= 1.0))][0]
-        msg = f"data's values must be in [-1, 1], got {bad_value}"
-        raise ParameterError(msg)
-    return lengths, keys, values
 
 
 class PrivKVM(Frozen):
@@ -170,7 +126,7 @@ class PrivKVM(Frozen):
 
     def __init__(self, d: int, eps: float, rounds: int = 1) -> None:
         d = check_int("d", d, minimum=1)
-        eps = _check_positive_eps(eps, "eps")
+        eps = check_positive_eps(eps, "eps")
         rounds = check_int("rounds", rounds, minimum=1, maximum=MAX_ROUNDS)
         eps1, eps2 = _KEY_SHARE * eps, (1.0 - _KEY_SHARE) * eps / rounds
         # randomized response on a bit (GRR over two values): keep w.p. p, flip w.p. q
@@ -381,7 +337,7 @@ class PrivKVM(Frozen):
         """
         from ..simulation.util import as_rng
 
-        lengths, keys, values = _flatten(data, self._d)
+        lengths, keys, values = flatten_key_values(data, self._d)
         rng = as_rng(rng)
         n, d, c = lengths.size, self._d, self._rounds
         j = rng.integers(1, d + 1, size=n)
@@ -598,7 +554,7 @@ def keyvalue_mse(
         if not raw:
             msg = "eps must hold at least one budget, got an empty sequence"
             raise ParameterError(msg)
-    epss = [_check_positive_eps(e, "eps") for e in raw]
+    epss = [check_positive_eps(e, "eps") for e in raw]
     for e in epss:
         if e > MAX_MSE_EPS:
             msg = (
@@ -610,7 +566,7 @@ def keyvalue_mse(
     rounds = check_int("rounds", rounds, minimum=1, maximum=MAX_ROUNDS)
     trials = check_int("trials", trials, minimum=1, maximum=MAX_TRIALS)
     d = check_int("d", d, minimum=1)
-    lengths, keys, values = _flatten(data, d)
+    lengths, keys, values = flatten_key_values(data, d)
     if lengths.size * (d + ell) > MAX_REPORT_CELLS:
         msg = (
             f"n (d + ell) = {lengths.size} x {d + ell} cells exceeds MAX_REPORT_CELLS = "
