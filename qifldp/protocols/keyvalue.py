@@ -194,6 +194,28 @@ def flatten_key_values(
     return lengths, keys, values
 
 
+def check_reports_array(reports: Any, columns: int) -> np.ndarray:
+    """``reports`` as an array, checked: integer-valued, of shape (n, columns), n >= 1.
+
+    What a ``sample()`` of PCKV or PrivKVM returns: an integer dtype, or floats that
+    are all whole numbers. Not converted: the caller casts it where it needs to.
+    """
+    try:
+        R = np.asarray(reports)
+    except (TypeError, ValueError) as exc:
+        msg = f"reports must be the array returned by sample(): {exc}"
+        raise InputTypeError(msg) from None
+    if R.dtype.kind not in "iu" and not (
+        R.dtype.kind == "f" and R.size and np.all(np.isfinite(R)) and np.all(R == np.round(R))
+    ):
+        msg = f"reports must be an integer array as returned by sample(), got dtype {R.dtype}"
+        raise InputTypeError(msg)
+    if R.ndim != 2 or R.shape[0] == 0 or R.shape[1] != columns:
+        msg = f"reports must have shape (n, {columns}) with n >= 1, got shape {R.shape}"
+        raise ParameterError(msg)
+    return R
+
+
 def _unary_key_perturbation(n: int, eps1: float, a: float | None = None) -> Channel:
     """PCKV-UE's key step on (k, v'): unary encoding of k, reporting v' where a 1 survives.
 

@@ -33,6 +33,7 @@ from ..validation import (
 from .base import Frozen
 from .keyvalue import (
     check_positive_eps,
+    check_reports_array,
     check_ue_a,
     flatten_key_values,
     pckv_epsilon,
@@ -498,21 +499,7 @@ class PCKV(Frozen):
     def _counts(self, reports: Any) -> tuple[int, np.ndarray, np.ndarray]:
         """(n, n1, n2): the number of reports supporting (k, 1) and (k, -1), k = 1..d."""
         d, width = self._d, self._d + self._ell
-        try:
-            R = np.asarray(reports)
-        except (TypeError, ValueError) as exc:
-            msg = f"reports must be the array returned by sample(): {exc}"
-            raise InputTypeError(msg) from None
-        if R.dtype.kind not in "iu" and not (
-            R.dtype.kind == "f" and R.size and np.all(np.isfinite(R)) and np.all(R == np.round(R))
-        ):
-            msg = f"reports must be an integer array as returned by sample(), got dtype {R.dtype}"
-            raise InputTypeError(msg)
-        columns = width if self._mechanism == "ue" else 2
-        shape_rule = f"(n, {columns})"
-        if R.ndim != 2 or R.shape[0] == 0 or R.shape[1] != columns:
-            msg = f"reports must have shape {shape_rule} with n >= 1, got shape {R.shape}"
-            raise ParameterError(msg)
+        R = check_reports_array(reports, width if self._mechanism == "ue" else 2)
         n = R.shape[0]
         if self._mechanism == "ue":
             if R.min() < -1 or R.max() > 1:  # integer-valued: so in {1, -1, 0}

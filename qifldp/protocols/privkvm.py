@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..channel import Channel
-from ..errors import InputTypeError, ParameterError
+from ..errors import ParameterError
 from ..mechanisms import grr
 from ..operators import cascade, parallel
 from ..validation import check_bool, check_int, check_real
 from .base import Frozen
-from .keyvalue import check_positive_eps, flatten_key_values
+from .keyvalue import check_positive_eps, check_reports_array, flatten_key_values
 from .params import grr_probabilities
 from .pckv import PCKV
 
@@ -380,21 +380,8 @@ class PrivKVM(Frozen):
         return np.where(total > 0, np.clip(np.nan_to_num(means), -1.0, 1.0), 0.0)
 
     def _check_reports(self, reports: Any) -> np.ndarray:
-        d, c = self._d, self._rounds
-        try:
-            R = np.asarray(reports)
-        except (TypeError, ValueError) as exc:
-            msg = f"reports must be the array returned by sample(): {exc}"
-            raise InputTypeError(msg) from None
-        if R.dtype.kind not in "iu" and not (
-            R.dtype.kind == "f" and R.size and np.all(np.isfinite(R)) and np.all(R == np.round(R))
-        ):
-            msg = f"reports must be an integer array as returned by sample(), got dtype {R.dtype}"
-            raise InputTypeError(msg)
-        if R.ndim != 2 or R.shape[0] == 0 or R.shape[1] != 1 + 2 * c:
-            msg = f"reports must have shape (n, {1 + 2 * c}) with n >= 1, got shape {R.shape}"
-            raise ParameterError(msg)
-        R = R.astype(np.int64)
+        d = self._d
+        R = check_reports_array(reports, 1 + 2 * self._rounds).astype(np.int64)
         j, bits, vals = R[:, 0], R[:, 1::2], R[:, 2::2]
         if not np.all((j >= 1) & (j <= d)):
             msg = f"reports' column 0 (the sampled index) must be in 1..d = 1..{d}"
