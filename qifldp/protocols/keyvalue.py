@@ -15,12 +15,13 @@ from ..errors import InputTypeError, ParameterError, SizeError
 from ..mechanisms import grr, oue_bit
 from ..operators import cascade, hidden_choice, one_hot, parallel
 from ..validation import check_eps, check_int, check_open_interval, check_real
+from .base import Frozen
 
 __all__ = ["pckv_ue", "pckv_grr", "pckv_epsilon"]
 
 # Helpers shared with qifldp.protocols.pckv and qifldp.protocols.privkvm (same
 # package, not exported): ue_key_probabilities, check_ue_a, ue_exact_epsilon,
-# check_positive_eps, flatten_key_values, check_reports_array.
+# check_positive_eps, flatten_key_values, check_reports_array, KeyValueFrozen.
 
 #: The two discretised values of a key-value pair, in label order.
 _VALUES = (1, -1)
@@ -214,6 +215,43 @@ def check_reports_array(reports: Any, columns: int) -> np.ndarray:
         msg = f"reports must have shape (n, {columns}) with n >= 1, got shape {R.shape}"
         raise ParameterError(msg)
     return R
+
+
+class KeyValueFrozen(Frozen):
+    """The base of the frozen key-value protocols (PCKV, PrivKVM): keys 1..d, a total budget.
+
+    A subclass sets the slots ``_d`` (number of keys) and ``_eps`` (total budget) in
+    its ``__init__``, as :class:`~qifldp.protocols.base.Frozen` says, and gets the
+    properties :attr:`d` and :attr:`eps`.
+    """
+
+    __slots__ = ()
+    _d: int
+    _eps: float
+
+    @property
+    def d(self) -> int:
+        """Number of keys (keys 1..d).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.PCKV(4, 1.0).d, q.PrivKVM(4, 1.0).d
+        (4, 4)
+        """
+        return self._d
+
+    @property
+    def eps(self) -> float:
+        """The total budget.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.PCKV(4, 1.5).eps, q.PrivKVM(4, 1.5).eps
+        (1.5, 1.5)
+        """
+        return self._eps
 
 
 def _unary_key_perturbation(n: int, eps1: float, a: float | None = None) -> Channel:

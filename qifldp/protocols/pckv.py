@@ -30,8 +30,8 @@ from ..validation import (
     check_int,
     check_real,
 )
-from .base import Frozen
 from .keyvalue import (
+    KeyValueFrozen,
     check_positive_eps,
     check_reports_array,
     check_ue_a,
@@ -155,7 +155,7 @@ def _coefficients(a: float, b: float, p: float) -> tuple[float, float]:
     return g, h
 
 
-class PCKV(Frozen):
+class PCKV(KeyValueFrozen):
     """PCKV, frozen: allocation, client (Algorithms 1-3) and server (Algorithm 4).
 
     Parameters
@@ -287,28 +287,6 @@ class PCKV(Frozen):
 
     def __reduce__(self) -> tuple:
         return (PCKV, self._key())
-
-    @property
-    def d(self) -> int:
-        """Number of keys (keys 1..d).
-
-        Examples
-        --------
-        >>> PCKV(4, 1.0).d
-        4
-        """
-        return self._d
-
-    @property
-    def eps(self) -> float:
-        """The total budget.
-
-        Examples
-        --------
-        >>> PCKV(4, 1.5).eps
-        1.5
-        """
-        return self._eps
 
     @property
     def ell(self) -> int:

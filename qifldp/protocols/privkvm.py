@@ -30,8 +30,7 @@ from ..errors import ParameterError
 from ..mechanisms import grr
 from ..operators import cascade, parallel
 from ..validation import check_bool, check_int, check_real
-from .base import Frozen
-from .keyvalue import check_positive_eps, check_reports_array, flatten_key_values
+from .keyvalue import KeyValueFrozen, check_positive_eps, check_reports_array, flatten_key_values
 from .params import grr_probabilities
 from .pckv import PCKV
 
@@ -62,7 +61,7 @@ MAX_REPORT_CELLS: int = 2**28
 _STATES = ((1, 1), (1, -1), (0, 0))
 
 
-class PrivKVM(Frozen):
+class PrivKVM(KeyValueFrozen):
     """PrivKVM, frozen: c rounds of uniform index sampling and virtual-value perturbation.
 
     Parameters
@@ -159,28 +158,6 @@ class PrivKVM(Frozen):
 
     def __reduce__(self) -> tuple:
         return (PrivKVM, self._key())
-
-    @property
-    def d(self) -> int:
-        """Number of keys (keys 1..d).
-
-        Examples
-        --------
-        >>> PrivKVM(4, 1.0).d
-        4
-        """
-        return self._d
-
-    @property
-    def eps(self) -> float:
-        """The total budget.
-
-        Examples
-        --------
-        >>> PrivKVM(4, 1.5).eps
-        1.5
-        """
-        return self._eps
 
     @property
     def rounds(self) -> int:
