@@ -220,14 +220,19 @@ def check_reports_array(reports: Any, columns: int) -> np.ndarray:
 class KeyValueFrozen(Frozen):
     """The base of the frozen key-value protocols (PCKV, PrivKVM): keys 1..d, a total budget.
 
-    A subclass sets the slots ``_d`` (number of keys) and ``_eps`` (total budget) in
-    its ``__init__``, as :class:`~qifldp.protocols.base.Frozen` says, and gets the
+    A subclass sets its slots, ``_d`` (number of keys) and ``_eps`` (total budget)
+    among them, once in its ``__init__`` with :meth:`_set_slots`, and gets the
     properties :attr:`d` and :attr:`eps`.
     """
 
     __slots__ = ()
     _d: int
     _eps: float
+
+    def _set_slots(self, **values: Any) -> None:
+        """Set the slots named by the keywords, past the frozen ``__setattr__`` (in order)."""
+        for attr, value in values.items():
+            object.__setattr__(self, attr, value)
 
     @property
     def d(self) -> int:

@@ -262,17 +262,16 @@ class PCKV(KeyValueFrozen):
                 raise ParameterError(msg)
         key_a, b = _key_probabilities(mechanism, d, ell, eps1, a)
         p = 1.0 / (1.0 + math.exp(-eps2))
-        for attr, value in (
-            ("_d", d),
-            ("_eps", eps),
-            ("_ell", ell),
-            ("_mechanism", mechanism),
-            ("_eps1", float(eps1)),
-            ("_eps2", float(eps2)),
-            ("_a", a),
-            ("_params", {"a": key_a, "b": b, "p": p}),
-        ):
-            object.__setattr__(self, attr, value)
+        self._set_slots(
+            _d=d,
+            _eps=eps,
+            _ell=ell,
+            _mechanism=mechanism,
+            _eps1=float(eps1),
+            _eps2=float(eps2),
+            _a=a,
+            _params={"a": key_a, "b": b, "p": p},
+        )
 
     # ------------------------------------------------------------------ frozen object
     def _key(self) -> tuple:

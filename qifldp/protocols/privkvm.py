@@ -139,15 +139,7 @@ class PrivKVM(KeyValueFrozen):
             )
             raise ParameterError(msg)
         params = {"p1": p1, "p2": p2}
-        for attr, value in (
-            ("_d", d),
-            ("_eps", eps),
-            ("_rounds", rounds),
-            ("_params", params),
-            ("_gain1", gain1),
-            ("_gain2", gain2),
-        ):
-            object.__setattr__(self, attr, value)
+        self._set_slots(_d=d, _eps=eps, _rounds=rounds, _params=params, _gain1=gain1, _gain2=gain2)
 
     # ------------------------------------------------------------------ frozen object
     def _key(self) -> tuple:
