@@ -123,13 +123,22 @@ def pckv_allocation(eps: float, ell: int = 1, mechanism: str = "ue") -> tuple[fl
     eps = check_positive_eps(eps, "eps")
     ell = check_int("ell", ell, minimum=1)
     mechanism = _check_mechanism(mechanism)
-    if mechanism == "ue":
-        eps2 = eps
-    else:
-        # ln(ell (e^eps - 1) + 1) = ln(ell) + eps + ln(1 - e^-eps + e^-eps / ell)
-        eps2 = math.log(ell) + eps + math.log1p(-math.exp(-eps) * (1.0 - 1.0 / ell))
+    eps2 = eps if mechanism == "ue" else _log_padded_budget(eps, ell)
     eps1 = float(np.logaddexp(0.0, eps2)) - math.log(2.0)  # ln((e^eps2 + 1) / 2)
     return eps1, eps2
+
+
+def _log_padded_budget(eps: float, ell: int) -> float:
+    """ln(ell (e^eps - 1) + 1) = ln(ell) + eps + ln(1 - e^-eps + e^-eps / ell), in log space."""
+    return math.log(ell) + eps + math.log1p(-math.exp(-eps) * (1.0 - 1.0 / ell))
+
+
+def _check_a_for(mechanism: str, a: Any) -> float | None:
+    a = check_ue_a(a)
+    if a is not None and mechanism != "ue":
+        msg = "a applies to PCKV-UE only (mechanism='ue'); PCKV-GRR's a is set by eps1"
+        raise ParameterError(msg)
+    return a
 
 
 def _key_probabilities(
@@ -240,10 +249,7 @@ class PCKV(KeyValueFrozen):
         eps = check_positive_eps(eps, "eps")
         ell = check_int("ell", ell, minimum=1)
         mechanism = _check_mechanism(mechanism)
-        a = check_ue_a(a)
-        if a is not None and mechanism != "ue":
-            msg = "a applies to PCKV-UE only (mechanism='ue'); PCKV-GRR's a is set by eps1"
-            raise ParameterError(msg)
+        a = _check_a_for(mechanism, a)
         if (eps1 is None) != (eps2 is None):
             msg = "eps1 and eps2 must be given together (or neither, for pckv_allocation)"
             raise ParameterError(msg)
@@ -806,10 +812,7 @@ def pckv_mse_coefficients(
     ell = check_int("ell", ell, minimum=1)
     mechanism = _check_mechanism(mechanism)
     d_checked = _check_d_for(mechanism, d)
-    a = check_ue_a(a)
-    if a is not None and mechanism != "ue":
-        msg = "a applies to PCKV-UE only (mechanism='ue'); PCKV-GRR's a is set by eps1"
-        raise ParameterError(msg)
+    a = _check_a_for(mechanism, a)
     key_a, b = _key_probabilities(mechanism, d_checked or 1, ell, eps1, a)
     return _coefficients(key_a, b, 1.0 / (1.0 + math.exp(-eps2)))
 
@@ -837,7 +840,7 @@ def _eps1_max(eps: float, ell: int, mechanism: str) -> float:
     """The key budget at eps2 = 0: eps (UE), ln(ell (e^eps - 1) + 1) (GRR, Theorem 3)."""
     if mechanism == "ue":
         return eps
-    return math.log(ell) + eps + math.log1p(-math.exp(-eps) * (1.0 - 1.0 / ell))
+    return _log_padded_budget(eps, ell)
 
 
 def pckv_numeric_allocation(
