@@ -61,6 +61,11 @@ MAX_REPORT_CELLS: int = 2**28
 _STATES = ((1, 1), (1, -1), (0, 0))
 
 
+def _key_counts(keys: np.ndarray, d: int) -> np.ndarray:
+    """How often each key 1..d occurs in ``keys`` (ints in 1..d), float64 of shape (d,)."""
+    return np.bincount(keys, minlength=d + 1)[1:].astype(np.float64)
+
+
 class PrivKVM(KeyValueFrozen):
     """PrivKVM, frozen: c rounds of uniform index sampling and virtual-value perturbation.
 
@@ -339,8 +344,8 @@ class PrivKVM(KeyValueFrozen):
         """One round's mean estimates: (N1 - N2) / ((2 p2 - 1) N) per key, N = N1 + N2."""
         d = self._d
         reported = bit.astype(bool)
-        n1 = np.bincount(j[reported & (value == 1)], minlength=d + 1)[1:].astype(np.float64)
-        n2 = np.bincount(j[reported & (value == -1)], minlength=d + 1)[1:].astype(np.float64)
+        n1 = _key_counts(j[reported & (value == 1)], d)
+        n2 = _key_counts(j[reported & (value == -1)], d)
         total = n1 + n2
         with np.errstate(divide="ignore", invalid="ignore"):
             means = (n1 - n2) / (self._gain2 * total)
@@ -410,8 +415,8 @@ class PrivKVM(KeyValueFrozen):
         R = self._check_reports(reports)
         d = self._d
         j = R[:, 0]
-        sampled = np.bincount(j, minlength=d + 1)[1:].astype(np.float64)
-        keyed = np.bincount(j[R[:, 1] == 1], minlength=d + 1)[1:].astype(np.float64)
+        sampled = _key_counts(j, d)
+        keyed = _key_counts(j[R[:, 1] == 1], d)
         with np.errstate(divide="ignore", invalid="ignore"):  # (N/n_k - (1 - p1)) / (2p1 - 1)
             freq = (2.0 * keyed / sampled - 1.0 + self._gain1) / (2.0 * self._gain1)
         means = self._round_means(j, R[:, -2], R[:, -1], correct)
@@ -422,7 +427,7 @@ class PrivKVM(KeyValueFrozen):
 
 def _truth(d: int, lengths: np.ndarray, keys: np.ndarray, values: np.ndarray):
     """True frequencies (fraction of users holding k) and means (over holders; NaN if none)."""
-    held = np.bincount(keys, minlength=d + 1)[1:].astype(np.float64)
+    held = _key_counts(keys, d)
     sums = np.bincount(keys, weights=values, minlength=d + 1)[1:]
     with np.errstate(divide="ignore", invalid="ignore"):
         means = sums / held
