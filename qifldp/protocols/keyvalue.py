@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -12,12 +14,14 @@ from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..mechanisms import grr, oue_bit
 from ..operators import cascade, hidden_choice, one_hot, parallel
-from ..validation import check_eps, check_int, check_open_interval
+from ..validation import check_eps, check_int, check_open_interval, check_real
+from .base import Frozen
 
 __all__ = ["pckv_ue", "pckv_grr", "pckv_epsilon"]
 
-# Helpers shared with qifldp.protocols.pckv (same package, not exported):
-# ue_key_probabilities, check_ue_a, ue_exact_epsilon.
+# Helpers shared with qifldp.protocols.pckv and qifldp.protocols.privkvm (same
+# package, not exported): ue_key_probabilities, check_ue_a, ue_exact_epsilon,
+# check_positive_eps, flatten_key_values, check_reports_array, KeyValueFrozen.
 
 #: The two discretised values of a key-value pair, in label order.
 _VALUES = (1, -1)
@@ -122,6 +126,137 @@ def check_ue_a(a: Any) -> float | None:
     if a is None:
         return None
     return check_open_interval("a", a, 0.0, 1.0)
+
+
+def check_positive_eps(value: Any, name: str) -> float:
+    """Validate a budget of PCKV / PrivKVM: as :func:`qifldp.validation.check_eps`, and ``> 0``."""
+    value = check_eps(value, name)
+    if value <= 0:
+        msg = f"{name} must be > 0 (a zero budget carries no information), got {value}"
+        raise ParameterError(msg)
+    return value
+
+
+def flatten_key_values(
+    data: Any, d: int, *, refuse_strings: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lengths, keys, values) of the users' dicts, concatenated, validated.
+
+    ``data`` is one dict per user, key (int in 1..d) -> value (real in [-1, 1]); the
+    users' pairs come out concatenated in user order, ``lengths`` the number of pairs
+    of each user (int64), ``keys`` int64 and ``values`` float64. The keys' and the
+    values' types are checked once per type, not once per pair.
+
+    ``refuse_strings`` (PrivKVM and :func:`qifldp.keyvalue_mse`, the default): a str
+    or bytes ``data`` is refused as not a list, and the first user (in order) that is
+    not a dict is the one named. False (:meth:`qifldp.PCKV.sample`): a str goes on to
+    the users' check, which names the first type that is not a dict in the order of a
+    set of the users' types.
+    """
+    if (
+        isinstance(data, Mapping)
+        or (refuse_strings and isinstance(data, (str, bytes)))
+        or not hasattr(data, "__len__")
+    ):
+        msg = "data must be a list with one dict (key -> value) per user"
+        raise InputTypeError(msg)
+    if len(data) == 0:
+        msg = "data must hold at least one user, got an empty list"
+        raise ParameterError(msg)
+    if refuse_strings:
+        not_dicts = (type(user) for user in data if not isinstance(user, Mapping))
+    else:
+        not_dicts = (kind for kind in set(map(type, data)) if not issubclass(kind, Mapping))
+    bad_kind = next(not_dicts, None)
+    if bad_kind is not None:
+        msg = f"data must hold one dict per user (key -> value), got {bad_kind.__name__}"
+        raise InputTypeError(msg)
+    lengths = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
+    raw_keys = list(itertools.chain.from_iterable(user.keys() for user in data))
+    raw_values = list(itertools.chain.from_iterable(user.values() for user in data))
+    for kind in set(map(type, raw_keys)):  # one check per type, not per key
+        if issubclass(kind, bool) or not issubclass(kind, (int, np.integer)):
+            bad = next(key for key in raw_keys if type(key) is kind)
+            msg = f"data's keys must be integers in 1..{d}, got {bad!r}"
+            raise InputTypeError(msg)
+    keys = np.array(raw_keys, dtype=np.int64)
+    if keys.size and (keys.min() < 1 or keys.max() > d):
+        bad = keys[(keys < 1) | (keys > d)][0]
+        msg = f"data's keys must be in 1..d = 1..{d}, got {int(bad)}"
+        raise ParameterError(msg)
+    for kind in set(map(type, raw_values)):
+        if issubclass(kind, (bool, np.bool_)) or not issubclass(kind, numbers.Real):
+            check_real("data's values", next(v for v in raw_values if type(v) is kind))
+    values = np.array(raw_values, dtype=np.float64)
+    if values.size and not (np.all(values >= -1.0) and np.all(values <= 1.0)):
+        bad_value = values[~((values >= -1.0) & (values <= 1.0))][0]
+        msg = f"data's values must be in [-1, 1], got {bad_value}"
+        raise ParameterError(msg)
+    return lengths, keys, values
+
+
+def check_reports_array(reports: Any, columns: int) -> np.ndarray:
+    """``reports`` as an array, checked: integer-valued, of shape (n, columns), n >= 1.
+
+    What a ``sample()`` of PCKV or PrivKVM returns: an integer dtype, or floats that
+    are all whole numbers. Not converted: the caller casts it where it needs to.
+    """
+    try:
+        R = np.asarray(reports)
+    except (TypeError, ValueError) as exc:
+        msg = f"reports must be the array returned by sample(): {exc}"
+        raise InputTypeError(msg) from None
+    if R.dtype.kind not in "iu" and not (
+        R.dtype.kind == "f" and R.size and np.all(np.isfinite(R)) and np.all(R == np.round(R))
+    ):
+        msg = f"reports must be an integer array as returned by sample(), got dtype {R.dtype}"
+        raise InputTypeError(msg)
+    if R.ndim != 2 or R.shape[0] == 0 or R.shape[1] != columns:
+        msg = f"reports must have shape (n, {columns}) with n >= 1, got shape {R.shape}"
+        raise ParameterError(msg)
+    return R
+
+
+class KeyValueFrozen(Frozen):
+    """The base of the frozen key-value protocols (PCKV, PrivKVM): keys 1..d, a total budget.
+
+    A subclass sets its slots, ``_d`` (number of keys) and ``_eps`` (total budget)
+    among them, once in its ``__init__`` with :meth:`_set_slots`, and gets the
+    properties :attr:`d` and :attr:`eps`.
+    """
+
+    __slots__ = ()
+    _d: int
+    _eps: float
+
+    def _set_slots(self, **values: Any) -> None:
+        """Set the slots named by the keywords, past the frozen ``__setattr__`` (in order)."""
+        for attr, value in values.items():
+            object.__setattr__(self, attr, value)
+
+    @property
+    def d(self) -> int:
+        """Number of keys (keys 1..d).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.PCKV(4, 1.0).d, q.PrivKVM(4, 1.0).d
+        (4, 4)
+        """
+        return self._d
+
+    @property
+    def eps(self) -> float:
+        """The total budget.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.PCKV(4, 1.5).eps, q.PrivKVM(4, 1.5).eps
+        (1.5, 1.5)
+        """
+        return self._eps
 
 
 def _unary_key_perturbation(n: int, eps1: float, a: float | None = None) -> Channel:

@@ -17,9 +17,6 @@ numeric minimiser of the MSE approximation, :func:`pckv_mse_coefficients`), and
 from __future__ import annotations
 
 import math
-import numbers
-from collections.abc import Mapping
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -30,13 +27,15 @@ from ..validation import (
     as_real_array,
     check_bool,
     check_choice,
-    check_eps,
     check_int,
     check_real,
 )
-from .base import Frozen
 from .keyvalue import (
+    KeyValueFrozen,
+    check_positive_eps,
+    check_reports_array,
     check_ue_a,
+    flatten_key_values,
     pckv_epsilon,
     pckv_grr,
     pckv_ue,
@@ -65,14 +64,6 @@ def _check_mechanism(mechanism: Any) -> str:
         msg = f"mechanism must be 'ue' or 'grr' (a str), got {type(mechanism).__name__}"
         raise InputTypeError(msg)
     return check_choice("mechanism", mechanism, _MECHANISMS)  # PCKV-UE or PCKV-GRR
-
-
-def _check_positive_eps(value: Any, name: str) -> float:
-    value = check_eps(value, name)
-    if value <= 0:
-        msg = f"{name} must be > 0 (a zero budget carries no information), got {value}"
-        raise ParameterError(msg)
-    return value
 
 
 def pckv_allocation(eps: float, ell: int = 1, mechanism: str = "ue") -> tuple[float, float]:
@@ -129,16 +120,25 @@ def pckv_allocation(eps: float, ell: int = 1, mechanism: str = "ue") -> tuple[fl
     >>> round(eps2, 6)  # ln(2 (e - 1) + 1)
     1.48988
     """
-    eps = _check_positive_eps(eps, "eps")
+    eps = check_positive_eps(eps, "eps")
     ell = check_int("ell", ell, minimum=1)
     mechanism = _check_mechanism(mechanism)
-    if mechanism == "ue":
-        eps2 = eps
-    else:
-        # ln(ell (e^eps - 1) + 1) = ln(ell) + eps + ln(1 - e^-eps + e^-eps / ell)
-        eps2 = math.log(ell) + eps + math.log1p(-math.exp(-eps) * (1.0 - 1.0 / ell))
+    eps2 = eps if mechanism == "ue" else _log_padded_budget(eps, ell)
     eps1 = float(np.logaddexp(0.0, eps2)) - math.log(2.0)  # ln((e^eps2 + 1) / 2)
     return eps1, eps2
+
+
+def _log_padded_budget(eps: float, ell: int) -> float:
+    """ln(ell (e^eps - 1) + 1) = ln(ell) + eps + ln(1 - e^-eps + e^-eps / ell), in log space."""
+    return math.log(ell) + eps + math.log1p(-math.exp(-eps) * (1.0 - 1.0 / ell))
+
+
+def _check_a_for(mechanism: str, a: Any) -> float | None:
+    a = check_ue_a(a)
+    if a is not None and mechanism != "ue":
+        msg = "a applies to PCKV-UE only (mechanism='ue'); PCKV-GRR's a is set by eps1"
+        raise ParameterError(msg)
+    return a
 
 
 def _key_probabilities(
@@ -164,7 +164,7 @@ def _coefficients(a: float, b: float, p: float) -> tuple[float, float]:
     return g, h
 
 
-class PCKV(Frozen):
+class PCKV(KeyValueFrozen):
     """PCKV, frozen: allocation, client (Algorithms 1-3) and server (Algorithm 4).
 
     Parameters
@@ -246,21 +246,18 @@ class PCKV(Frozen):
         a: float | None = None,
     ) -> None:
         d = check_int("d", d, minimum=1)
-        eps = _check_positive_eps(eps, "eps")
+        eps = check_positive_eps(eps, "eps")
         ell = check_int("ell", ell, minimum=1)
         mechanism = _check_mechanism(mechanism)
-        a = check_ue_a(a)
-        if a is not None and mechanism != "ue":
-            msg = "a applies to PCKV-UE only (mechanism='ue'); PCKV-GRR's a is set by eps1"
-            raise ParameterError(msg)
+        a = _check_a_for(mechanism, a)
         if (eps1 is None) != (eps2 is None):
             msg = "eps1 and eps2 must be given together (or neither, for pckv_allocation)"
             raise ParameterError(msg)
         if eps1 is None or eps2 is None:
             eps1, eps2 = pckv_allocation(eps, ell, mechanism)
         else:
-            eps1 = _check_positive_eps(eps1, "eps1")
-            eps2 = _check_positive_eps(eps2, "eps2")
+            eps1 = check_positive_eps(eps1, "eps1")
+            eps2 = check_positive_eps(eps2, "eps2")
             total = pckv_epsilon(eps1, eps2, ell, mechanism)
             if total > eps * (1.0 + _COMPOSITION_SLACK):
                 msg = (
@@ -271,17 +268,16 @@ class PCKV(Frozen):
                 raise ParameterError(msg)
         key_a, b = _key_probabilities(mechanism, d, ell, eps1, a)
         p = 1.0 / (1.0 + math.exp(-eps2))
-        for attr, value in (
-            ("_d", d),
-            ("_eps", eps),
-            ("_ell", ell),
-            ("_mechanism", mechanism),
-            ("_eps1", float(eps1)),
-            ("_eps2", float(eps2)),
-            ("_a", a),
-            ("_params", {"a": key_a, "b": b, "p": p}),
-        ):
-            object.__setattr__(self, attr, value)
+        self._set_slots(
+            _d=d,
+            _eps=eps,
+            _ell=ell,
+            _mechanism=mechanism,
+            _eps1=float(eps1),
+            _eps2=float(eps2),
+            _a=a,
+            _params={"a": key_a, "b": b, "p": p},
+        )
 
     # ------------------------------------------------------------------ frozen object
     def _key(self) -> tuple:
@@ -296,28 +292,6 @@ class PCKV(Frozen):
 
     def __reduce__(self) -> tuple:
         return (PCKV, self._key())
-
-    @property
-    def d(self) -> int:
-        """Number of keys (keys 1..d).
-
-        Examples
-        --------
-        >>> PCKV(4, 1.0).d
-        4
-        """
-        return self._d
-
-    @property
-    def eps(self) -> float:
-        """The total budget.
-
-        Examples
-        --------
-        >>> PCKV(4, 1.5).eps
-        1.5
-        """
-        return self._eps
 
     @property
     def ell(self) -> int:
@@ -422,41 +396,6 @@ class PCKV(Frozen):
         return pckv_epsilon(self._eps1, self._eps2, self._ell, "grr")
 
     # ------------------------------------------------------------------ client
-    def _flatten(self, data: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(lengths, keys, values) of the users' dicts, concatenated, validated."""
-        if isinstance(data, Mapping) or not hasattr(data, "__len__"):
-            msg = "data must be a list with one dict (key -> value) per user"
-            raise InputTypeError(msg)
-        if len(data) == 0:
-            msg = "data must hold at least one user, got an empty list"
-            raise ParameterError(msg)
-        for kind in set(map(type, data)):  # one check per type, not per user
-            if not issubclass(kind, Mapping):
-                msg = f"data must hold one dict per user (key -> value), got {kind.__name__}"
-                raise InputTypeError(msg)
-        lengths = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
-        raw_keys = list(chain.from_iterable(user.keys() for user in data))
-        raw_values = list(chain.from_iterable(user.values() for user in data))
-        for kind in set(map(type, raw_keys)):  # one check per type, not per key
-            if issubclass(kind, bool) or not issubclass(kind, (int, np.integer)):
-                bad = next(key for key in raw_keys if type(key) is kind)
-                msg = f"data's keys must be integers in 1..{self._d}, got {bad!r}"
-                raise InputTypeError(msg)
-        keys = np.array(raw_keys, dtype=np.int64)
-        if keys.size and (keys.min() < 1 or keys.max() > self._d):
-            bad = keys[(keys < 1) | (keys > self._d)][0]
-            msg = f"data's keys must be in 1..d = 1..{self._d}, got {int(bad)}"
-            raise ParameterError(msg)
-        for kind in set(map(type, raw_values)):
-            if issubclass(kind, (bool, np.bool_)) or not issubclass(kind, numbers.Real):
-                check_real("data's values", next(v for v in raw_values if type(v) is kind))
-        values = np.array(raw_values, dtype=np.float64)
-        if values.size and not (np.all(values >= -1.0) and np.all(values <= 1.0)):
-            bad_value = values[~((values >= -1.0) & (values <= 1.0))][0]
-            msg = f"data's values must be in [-1, 1], got {bad_value}"
-            raise ParameterError(msg)
-        return lengths, keys, values
-
     def sample(self, data: Any, rng: Any = None) -> np.ndarray:
         """Each user's report: padding-and-sampling, discretisation, key-value perturbation.
 
@@ -506,7 +445,7 @@ class PCKV(Frozen):
         """
         from ..simulation.util import as_rng, row_chunks
 
-        lengths, keys, values = self._flatten(data)
+        lengths, keys, values = flatten_key_values(data, self._d, refuse_strings=False)
         rng = as_rng(rng)
         n, d, ell = lengths.size, self._d, self._ell
         offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
@@ -543,21 +482,7 @@ class PCKV(Frozen):
     def _counts(self, reports: Any) -> tuple[int, np.ndarray, np.ndarray]:
         """(n, n1, n2): the number of reports supporting (k, 1) and (k, -1), k = 1..d."""
         d, width = self._d, self._d + self._ell
-        try:
-            R = np.asarray(reports)
-        except (TypeError, ValueError) as exc:
-            msg = f"reports must be the array returned by sample(): {exc}"
-            raise InputTypeError(msg) from None
-        if R.dtype.kind not in "iu" and not (
-            R.dtype.kind == "f" and R.size and np.all(np.isfinite(R)) and np.all(R == np.round(R))
-        ):
-            msg = f"reports must be an integer array as returned by sample(), got dtype {R.dtype}"
-            raise InputTypeError(msg)
-        columns = width if self._mechanism == "ue" else 2
-        shape_rule = f"(n, {columns})"
-        if R.ndim != 2 or R.shape[0] == 0 or R.shape[1] != columns:
-            msg = f"reports must have shape {shape_rule} with n >= 1, got shape {R.shape}"
-            raise ParameterError(msg)
+        R = check_reports_array(reports, width if self._mechanism == "ue" else 2)
         n = R.shape[0]
         if self._mechanism == "ue":
             if R.min() < -1 or R.max() > 1:  # integer-valued: so in {1, -1, 0}
@@ -882,15 +807,12 @@ def pckv_mse_coefficients(
     >>> round(g, 12), round(h, 12)  # (1/4)/((1/4)(1/4)), (3/16)/(1/16)
     (4.0, 3.0)
     """
-    eps1 = _check_positive_eps(eps1, "eps1")
-    eps2 = _check_positive_eps(eps2, "eps2")
+    eps1 = check_positive_eps(eps1, "eps1")
+    eps2 = check_positive_eps(eps2, "eps2")
     ell = check_int("ell", ell, minimum=1)
     mechanism = _check_mechanism(mechanism)
     d_checked = _check_d_for(mechanism, d)
-    a = check_ue_a(a)
-    if a is not None and mechanism != "ue":
-        msg = "a applies to PCKV-UE only (mechanism='ue'); PCKV-GRR's a is set by eps1"
-        raise ParameterError(msg)
+    a = _check_a_for(mechanism, a)
     key_a, b = _key_probabilities(mechanism, d_checked or 1, ell, eps1, a)
     return _coefficients(key_a, b, 1.0 / (1.0 + math.exp(-eps2)))
 
@@ -918,7 +840,7 @@ def _eps1_max(eps: float, ell: int, mechanism: str) -> float:
     """The key budget at eps2 = 0: eps (UE), ln(ell (e^eps - 1) + 1) (GRR, Theorem 3)."""
     if mechanism == "ue":
         return eps
-    return math.log(ell) + eps + math.log1p(-math.exp(-eps) * (1.0 - 1.0 / ell))
+    return _log_padded_budget(eps, ell)
 
 
 def pckv_numeric_allocation(
@@ -973,7 +895,7 @@ def pckv_numeric_allocation(
     """
     from scipy.optimize import minimize_scalar
 
-    eps = _check_positive_eps(eps, "eps")
+    eps = check_positive_eps(eps, "eps")
     ell = check_int("ell", ell, minimum=1)
     mechanism = _check_mechanism(mechanism)
     d_checked = _check_d_for(mechanism, d)

@@ -20,18 +20,17 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping, Sequence
-from itertools import chain
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..channel import Channel
-from ..errors import InputTypeError, ParameterError
+from ..errors import ParameterError
 from ..mechanisms import grr
 from ..operators import cascade, parallel
-from ..validation import check_bool, check_eps, check_int, check_real
-from .base import Frozen
+from ..validation import check_bool, check_int, check_real
+from .keyvalue import KeyValueFrozen, check_positive_eps, check_reports_array, flatten_key_values
 from .params import grr_probabilities
 from .pckv import PCKV
 
@@ -62,51 +61,12 @@ MAX_REPORT_CELLS: int = 2**28
 _STATES = ((1, 1), (1, -1), (0, 0))
 
 
-def _check_positive_eps(value: Any, name: str) -> float:
-    value = check_eps(value, name)
-    if value <= 0:
-        msg = f"{name} must be > 0 (a zero budget carries no information), got {value}"
-        raise ParameterError(msg)
-    return value
+def _key_counts(keys: np.ndarray, d: int) -> np.ndarray:
+    """How often each key 1..d occurs in ``keys`` (ints in 1..d), float64 of shape (d,)."""
+    return np.bincount(keys, minlength=d + 1)[1:].astype(np.float64)
 
 
-def _flatten(data: Any, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(lengths, keys, values) of the users' dicts, concatenated, validated (as PCKV's)."""
-    if isinstance(data, (Mapping, str, bytes)) or not hasattr(data, "__len__"):
-        msg = "data must be a list with one dict (key -> value) per user"
-        raise InputTypeError(msg)
-    if len(data) == 0:
-        msg = "data must hold at least one user, got an empty list"
-        raise ParameterError(msg)
-    for user in data:
-        if not isinstance(user, Mapping):
-            msg = f"data must hold one dict per user (key -> value), got {type(user).__name__}"
-            raise InputTypeError(msg)
-    lengths = np.fromiter((len(user) for user in data), dtype=np.int64, count=len(data))
-    raw_keys = list(chain.from_iterable(user.keys() for user in data))
-    raw_values = list(chain.from_iterable(user.values() for user in data))
-    for kind in set(map(type, raw_keys)):  # one check per type, not per key
-        if issubclass(kind, bool) or not issubclass(kind, (int, np.integer)):
-            bad = next(key for key in raw_keys if type(key) is kind)
-            msg = f"data's keys must be integers in 1..{d}, got {bad!r}"
-            raise InputTypeError(msg)
-    keys = np.array(raw_keys, dtype=np.int64)
-    if keys.size and (keys.min() < 1 or keys.max() > d):
-        bad = keys[(keys < 1) | (keys > d)][0]
-        msg = f"data's keys must be in 1..d = 1..{d}, got {int(bad)}"
-        raise ParameterError(msg)
-    for kind in set(map(type, raw_values)):
-        if issubclass(kind, (bool, np.bool_)) or not issubclass(kind, numbers.Real):
-            check_real("data's values", next(v for v in raw_values if type(v) is kind))
-    values = np.array(raw_values, dtype=np.float64)
-    if values.size and not (np.all(values >= -1.0) and np.all(values <= 1.0)):
-        bad_value = values[~((values >= -1.0) & (values <= 1.0))][0]
-        msg = f"data's values must be in [-1, 1], got {bad_value}"
-        raise ParameterError(msg)
-    return lengths, keys, values
-
-
-class PrivKVM(Frozen):
+class PrivKVM(KeyValueFrozen):
     """PrivKVM, frozen: c rounds of uniform index sampling and virtual-value perturbation.
 
     Parameters
@@ -170,7 +130,7 @@ class PrivKVM(Frozen):
 
     def __init__(self, d: int, eps: float, rounds: int = 1) -> None:
         d = check_int("d", d, minimum=1)
-        eps = _check_positive_eps(eps, "eps")
+        eps = check_positive_eps(eps, "eps")
         rounds = check_int("rounds", rounds, minimum=1, maximum=MAX_ROUNDS)
         eps1, eps2 = _KEY_SHARE * eps, (1.0 - _KEY_SHARE) * eps / rounds
         # randomized response on a bit (GRR over two values): keep w.p. p, flip w.p. q
@@ -184,15 +144,7 @@ class PrivKVM(Frozen):
             )
             raise ParameterError(msg)
         params = {"p1": p1, "p2": p2}
-        for attr, value in (
-            ("_d", d),
-            ("_eps", eps),
-            ("_rounds", rounds),
-            ("_params", params),
-            ("_gain1", gain1),
-            ("_gain2", gain2),
-        ):
-            object.__setattr__(self, attr, value)
+        self._set_slots(_d=d, _eps=eps, _rounds=rounds, _params=params, _gain1=gain1, _gain2=gain2)
 
     # ------------------------------------------------------------------ frozen object
     def _key(self) -> tuple:
@@ -203,28 +155,6 @@ class PrivKVM(Frozen):
 
     def __reduce__(self) -> tuple:
         return (PrivKVM, self._key())
-
-    @property
-    def d(self) -> int:
-        """Number of keys (keys 1..d).
-
-        Examples
-        --------
-        >>> PrivKVM(4, 1.0).d
-        4
-        """
-        return self._d
-
-    @property
-    def eps(self) -> float:
-        """The total budget.
-
-        Examples
-        --------
-        >>> PrivKVM(4, 1.5).eps
-        1.5
-        """
-        return self._eps
 
     @property
     def rounds(self) -> int:
@@ -381,7 +311,7 @@ class PrivKVM(Frozen):
         """
         from ..simulation.util import as_rng
 
-        lengths, keys, values = _flatten(data, self._d)
+        lengths, keys, values = flatten_key_values(data, self._d)
         rng = as_rng(rng)
         n, d, c = lengths.size, self._d, self._rounds
         j = rng.integers(1, d + 1, size=n)
@@ -414,8 +344,8 @@ class PrivKVM(Frozen):
         """One round's mean estimates: (N1 - N2) / ((2 p2 - 1) N) per key, N = N1 + N2."""
         d = self._d
         reported = bit.astype(bool)
-        n1 = np.bincount(j[reported & (value == 1)], minlength=d + 1)[1:].astype(np.float64)
-        n2 = np.bincount(j[reported & (value == -1)], minlength=d + 1)[1:].astype(np.float64)
+        n1 = _key_counts(j[reported & (value == 1)], d)
+        n2 = _key_counts(j[reported & (value == -1)], d)
         total = n1 + n2
         with np.errstate(divide="ignore", invalid="ignore"):
             means = (n1 - n2) / (self._gain2 * total)
@@ -424,21 +354,8 @@ class PrivKVM(Frozen):
         return np.where(total > 0, np.clip(np.nan_to_num(means), -1.0, 1.0), 0.0)
 
     def _check_reports(self, reports: Any) -> np.ndarray:
-        d, c = self._d, self._rounds
-        try:
-            R = np.asarray(reports)
-        except (TypeError, ValueError) as exc:
-            msg = f"reports must be the array returned by sample(): {exc}"
-            raise InputTypeError(msg) from None
-        if R.dtype.kind not in "iu" and not (
-            R.dtype.kind == "f" and R.size and np.all(np.isfinite(R)) and np.all(R == np.round(R))
-        ):
-            msg = f"reports must be an integer array as returned by sample(), got dtype {R.dtype}"
-            raise InputTypeError(msg)
-        if R.ndim != 2 or R.shape[0] == 0 or R.shape[1] != 1 + 2 * c:
-            msg = f"reports must have shape (n, {1 + 2 * c}) with n >= 1, got shape {R.shape}"
-            raise ParameterError(msg)
-        R = R.astype(np.int64)
+        d = self._d
+        R = check_reports_array(reports, 1 + 2 * self._rounds).astype(np.int64)
         j, bits, vals = R[:, 0], R[:, 1::2], R[:, 2::2]
         if not np.all((j >= 1) & (j <= d)):
             msg = f"reports' column 0 (the sampled index) must be in 1..d = 1..{d}"
@@ -498,8 +415,8 @@ class PrivKVM(Frozen):
         R = self._check_reports(reports)
         d = self._d
         j = R[:, 0]
-        sampled = np.bincount(j, minlength=d + 1)[1:].astype(np.float64)
-        keyed = np.bincount(j[R[:, 1] == 1], minlength=d + 1)[1:].astype(np.float64)
+        sampled = _key_counts(j, d)
+        keyed = _key_counts(j[R[:, 1] == 1], d)
         with np.errstate(divide="ignore", invalid="ignore"):  # (N/n_k - (1 - p1)) / (2p1 - 1)
             freq = (2.0 * keyed / sampled - 1.0 + self._gain1) / (2.0 * self._gain1)
         means = self._round_means(j, R[:, -2], R[:, -1], correct)
@@ -510,7 +427,7 @@ class PrivKVM(Frozen):
 
 def _truth(d: int, lengths: np.ndarray, keys: np.ndarray, values: np.ndarray):
     """True frequencies (fraction of users holding k) and means (over holders; NaN if none)."""
-    held = np.bincount(keys, minlength=d + 1)[1:].astype(np.float64)
+    held = _key_counts(keys, d)
     sums = np.bincount(keys, weights=values, minlength=d + 1)[1:]
     with np.errstate(divide="ignore", invalid="ignore"):
         means = sums / held
@@ -598,7 +515,7 @@ def keyvalue_mse(
         if not raw:
             msg = "eps must hold at least one budget, got an empty sequence"
             raise ParameterError(msg)
-    epss = [_check_positive_eps(e, "eps") for e in raw]
+    epss = [check_positive_eps(e, "eps") for e in raw]
     for e in epss:
         if e > MAX_MSE_EPS:
             msg = (
@@ -610,7 +527,7 @@ def keyvalue_mse(
     rounds = check_int("rounds", rounds, minimum=1, maximum=MAX_ROUNDS)
     trials = check_int("trials", trials, minimum=1, maximum=MAX_TRIALS)
     d = check_int("d", d, minimum=1)
-    lengths, keys, values = _flatten(data, d)
+    lengths, keys, values = flatten_key_values(data, d)
     if lengths.size * (d + ell) > MAX_REPORT_CELLS:
         msg = (
             f"n (d + ell) = {lengths.size} x {d + ell} cells exceeds MAX_REPORT_CELLS = "
