@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 import pytest
+from _report import write_report
 
 import qifldp as q
 from qifldp.mechanisms import lh_encoding, lh_perturbation
@@ -89,10 +90,6 @@ def _run(benchmark, name, build, rounds=None):
 @pytest.fixture(scope="module", autouse=True)
 def _ratio_report(request):
     yield
-    plugins = request.config.pluginmanager
-    reporter, capman = plugins.getplugin("terminalreporter"), plugins.getplugin("capturemanager")
-    if reporter is None or capman is None:
-        return
     lines = ["", "bench_channels: median time and speed-up over each baseline (same run)"]
     for what, ours, base in _PAIRS:
         if ours in _MEDIANS and base in _MEDIANS:
@@ -100,9 +97,7 @@ def _ratio_report(request):
                 f"  {what}: qifldp {_MEDIANS[ours] * 1e3:.1f} ms, {base} "
                 f"{_MEDIANS[base] * 1e3:.1f} ms -> {_MEDIANS[base] / _MEDIANS[ours]:.1f}x"
             )
-    with capman.global_and_fixture_disabled():
-        for line in lines:
-            reporter.write_line(line)
+    write_report(request, lines)
 
 
 @pytest.mark.benchmark(group="oue(16, 1.0): build + bayes_capacity")

@@ -21,6 +21,7 @@ import random
 
 import numpy as np
 import pytest
+from _report import write_report
 
 import qifldp as q
 
@@ -147,10 +148,6 @@ def ours(P: q.PCKV, rng: np.random.Generator) -> np.ndarray:
 @pytest.fixture(scope="module", autouse=True)
 def _ratio_report(request):
     yield
-    plugins = request.config.pluginmanager
-    reporter, capman = plugins.getplugin("terminalreporter"), plugins.getplugin("capturemanager")
-    if reporter is None or capman is None:
-        return
     lines = [
         "",
         f"bench_keyvalue: PCKV client + server, n = 10^6 users, d = {D}, ell = {ELL}, "
@@ -164,9 +161,7 @@ def _ratio_report(request):
                 f"  PCKV-{name.upper()}: qifldp {_MEDIANS[mine]:.3f} s, per-user loop "
                 f"{scaled:.1f} s (scaled) -> {scaled / _MEDIANS[mine]:.0f}x"
             )
-    with capman.global_and_fixture_disabled():
-        for line in lines:
-            reporter.write_line(line)
+    write_report(request, lines)
 
 
 @pytest.mark.parametrize("name", _MECHANISMS)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _report import write_report
 
 import qifldp as q
 from qifldp.refinement import _certify
@@ -69,10 +70,6 @@ SYSTEM = _captured_system()
 @pytest.fixture(scope="module", autouse=True)
 def _report(request):
     yield
-    plugins = request.config.pluginmanager
-    reporter, capman = plugins.getplugin("terminalreporter"), plugins.getplugin("capturemanager")
-    if reporter is None or capman is None:
-        return
     lines = ["", "bench_polish: median seconds, same run"]
     dense, lsqr = _MEDIANS.get("dense"), _MEDIANS.get("lsqr")
     if dense is not None and lsqr is not None:
@@ -80,8 +77,7 @@ def _report(request):
         lines.append(f"  ratio dense / LSQR: {dense / lsqr:.3g}x")
     if "refines" in _MEDIANS:
         lines.append(f"  refines 20x200 vs 20x20 (entropic + polish): {_MEDIANS['refines']:.3f} s")
-    with capman.global_and_fixture_disabled():
-        reporter.write_line("\n".join(lines))
+    write_report(request, lines)
 
 
 def _timed(benchmark, name, job, rounds=5):

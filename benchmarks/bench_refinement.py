@@ -43,6 +43,7 @@ import tracemalloc
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _report import write_report
 from scipy.optimize import linprog
 
 import qifldp as q
@@ -122,10 +123,6 @@ def plain_highs(A: np.ndarray, B: np.ndarray) -> bool:
 @pytest.fixture(scope="module", autouse=True)
 def _report(request):
     yield
-    plugins = request.config.pluginmanager
-    reporter, capman = plugins.getplugin("terminalreporter"), plugins.getplugin("capturemanager")
-    if reporter is None or capman is None:
-        return
     names = [f"{c} {d}" for c in CASES for d in ("holds", "fails")] + [
         f"one-hot k={k} {d}" for k in ONE_HOT for d in ("holds", "fails")
     ]
@@ -143,8 +140,7 @@ def _report(request):
     for name, (a, b) in _VERDICTS.items():
         if a != b:
             lines.append(f"  verdicts differ on {name}: qifldp {a}, qif {b}")
-    with capman.global_and_fixture_disabled():
-        reporter.write_line("\n".join(lines))
+    write_report(request, lines)
 
 
 @pytest.mark.parametrize("direction", ["holds", "fails"])

@@ -18,7 +18,15 @@ import random
 
 import numpy as np
 import pytest
+from _report import write_report
 
+from qifldp.protocols.params import (
+    grr_probabilities as grr_pq,
+    olh_g,
+    oue_probabilities as oue_pq,
+    ss_default_omega as default_omega,
+    the_probabilities as the_pq,
+)
 from qifldp.simulation import (
     estimate_grr,
     estimate_lh,
@@ -38,7 +46,6 @@ from qifldp.simulation import (
     variance_the,
     zipf_data,
 )
-from qifldp.simulation._params import default_omega, grr_pq, olh_g, oue_pq, the_pq
 
 K = 100
 EPS = 1.0
@@ -174,10 +181,6 @@ _VARIANCE = {
 @pytest.fixture(scope="module", autouse=True)
 def _ratio_report(request):
     yield
-    plugins = request.config.pluginmanager
-    reporter, capman = plugins.getplugin("terminalreporter"), plugins.getplugin("capturemanager")
-    if reporter is None or capman is None:
-        return
     lines = [
         "",
         f"bench_simulation: randomise + estimate n = 10^6 users, k = {K}, eps = {EPS} "
@@ -191,9 +194,7 @@ def _ratio_report(request):
                 f"  {name}: qifldp {_MEDIANS[ours]:.3f} s, per-user loop {scaled:.1f} s "
                 f"(scaled) -> {scaled / _MEDIANS[ours]:.0f}x"
             )
-    with capman.global_and_fixture_disabled():
-        for line in lines:
-            reporter.write_line(line)
+    write_report(request, lines)
 
 
 @pytest.mark.parametrize("name", _PROTOCOLS)

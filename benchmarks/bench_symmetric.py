@@ -17,6 +17,7 @@ Groups and baselines (each result is checked against the baseline's by an assert
 from __future__ import annotations
 
 import pytest
+from _report import write_report
 
 import qifldp as q
 import qifldp.symmetric as sym
@@ -44,10 +45,6 @@ def _run(benchmark, name, job, rounds=None):
 @pytest.fixture(scope="module", autouse=True)
 def _ratio_report(request):
     yield
-    plugins = request.config.pluginmanager
-    reporter, capman = plugins.getplugin("terminalreporter"), plugins.getplugin("capturemanager")
-    if reporter is None or capman is None:
-        return
     lines = ["", "bench_symmetric: median time and speed-up over each baseline (same run)"]
     for what, ours, base in _PAIRS:
         if ours in _MEDIANS and base in _MEDIANS:
@@ -58,9 +55,7 @@ def _ratio_report(request):
     for name in ("sym_ref_12", "sym_ref_100"):
         if name in _MEDIANS:
             lines.append(f"  {name}: {_MEDIANS[name] * 1e3:.1f} ms (no explicit baseline)")
-    with capman.global_and_fixture_disabled():
-        for line in lines:
-            reporter.write_line(line)
+    write_report(request, lines)
 
 
 # -- Bayes capacity ----------------------------------------------------------------

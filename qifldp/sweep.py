@@ -716,6 +716,14 @@ def _compare_point(
         seconds = time.perf_counter() - start
         verdicts.append(bool(result))
         certs.update(_certificate(prefix, result, seconds))
+        if result.exact and result.about == "channels" and not result.holds:
+            # decided only in rational arithmetic on the stored floats (the float route
+            # could not): a gap below float resolution, which says nothing of the protocols
+            gap = float(result.counterexample.gap)
+            reasons.append(
+                f"{label} fails only exactly on the stored floats (gap {gap:.3g}, below "
+                "float resolution): a rounding-boundary point, the protocols may refine"
+            )
     ab, ba = verdicts
     if ab is None or ba is None:
         relation = "undecided"
@@ -814,9 +822,12 @@ def comparability_map(
         Columns ``k``, ``eps`` (k outer, eps inner), ``a_refines_b`` (A ⊑ B),
         ``b_refines_a``, ``relation`` in ``{"equivalent", "A⊑B", "B⊑A",
         "incomparable"}``, or ``"undecided"`` (a verdict None) with the failure in
-        ``reason``; then the certificate of each direction (prefix ``ab_`` for
-        A ⊑ B, ``ba_`` for B ⊑ A; :data:`CERTIFICATE_COLUMNS`): ``certified_by``,
-        ``about`` and ``up_to_rounding`` of the :class:`qifldp.RefinementResult`,
+        ``reason`` (which also names a direction that fails only exactly on the
+        stored floats, by a gap below float resolution: a rounding-boundary point,
+        where the protocols themselves may refine); then the certificate of each
+        direction (prefix ``ab_`` for A ⊑ B, ``ba_`` for B ⊑ A;
+        :data:`CERTIFICATE_COLUMNS`): ``certified_by``, ``about`` and
+        ``up_to_rounding`` of the :class:`qifldp.RefinementResult`,
         ``exact`` (proved in rational arithmetic), ``certificate`` (the
         :func:`certificate_digest` of the witness or of the counterexample),
         ``residual`` (of the witness) or ``gap`` (of the counterexample) and

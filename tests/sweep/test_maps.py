@@ -296,3 +296,23 @@ def test_a_sweep_not_interrupted_says_so():
     with cf.ThreadPoolExecutor(1) as pool:
         t = q.sweep(interrupt_at_3, {"k": [0, 1]}, executor=pool, progress=False)
     assert t.attrs["cancelled"] is False
+
+
+def test_rounding_boundary_point_is_named_in_reason():
+    # THE(theta*) vs OUE at k = 200, eps = 2 (symmetric): OUE ⊑ THE fails only in rational
+    # arithmetic on the stored class masses, by a gap far below float resolution
+    # (3.6e-18); the map must say so instead of presenting a plain "incomparable"
+    import qifldp as q
+    from qifldp.sweep import _compare_point
+
+    def the_star(k, eps):
+        theta = float(q.formulas.the_oue_threshold(eps))
+        return q.protocol("the", k, eps, theta=theta).symmetric()
+
+    row = _compare_point(200, 2.0, a=the_star, b="oue", params={}, representation="symmetric")
+    assert row["b_refines_a"] is False and row["ba_exact"] is True
+    assert abs(row["ba_gap"]) < 1e-15
+    assert "fails only exactly on the stored floats" in row["reason"]
+    # an ordinary certified failure is not flagged
+    row = _compare_point(3, 1.0, a="oue", b="grr", params={}, representation="symmetric")
+    assert row["reason"] is None
