@@ -570,10 +570,7 @@ def _explain_average(
         f"{float(ce.gap):.3g} on the certificate's gain) from {nb} than from {na} under {pri}"
     )
     out["goal"] = goal
-    out["summary"] = summary[0].upper() + summary[1:] + "."
-    lines.append(f"  In short: {out['summary']}")
-    out["text"] = "\n".join(lines)
-    return out
+    return _finish(out, lines, summary[0].upper() + summary[1:] + ".")
 
 
 def _explain_max_case(ce: Any, pair: tuple[Any, Any], names: tuple[str, str], top: int) -> dict:
@@ -615,6 +612,11 @@ def _explain_max_case(ce: Any, pair: tuple[Any, Any], names: tuple[str, str], to
         f"The test g reaches {float(ce.gap):.3g} higher on a posterior of {nb} than on any "
         f"posterior of {na}, so {nb} has an output no mixture of {na}'s outputs explains."
     )
+    return _finish(out, lines, summary)
+
+
+def _finish(out: dict[str, Any], lines: list[str], summary: str) -> dict[str, Any]:
+    """Close an account: its one-sentence summary, appended to the lines, and the text."""
     out["summary"] = summary
     lines.append(f"  In short: {summary}")
     out["text"] = "\n".join(lines)
@@ -717,10 +719,7 @@ def _explain_witness(
             f"Every posterior of {nb} is a mixture of {na}'s (R >= 0, {nnz} nonzero entries): "
             f"{nb} leaks no more than {na} in the max case."
         )
-    out["summary"] = summary
-    lines.append(f"  In short: {summary}")
-    out["text"] = "\n".join(lines)
-    return out
+    return _finish(out, lines, summary)
 
 
 def _explain_orbit_witness(W: Any, names: tuple[str, str], top: int) -> dict[str, Any]:
@@ -756,10 +755,7 @@ def _explain_orbit_witness(W: Any, names: tuple[str, str], top: int) -> dict[str
         f"{nb} is {na} followed by a post-processing that treats all inputs alike "
         f"({len(entries)} orbit entries): {nb} leaks no more than {na} for every prior and gain."
     )
-    out["summary"] = summary
-    lines.append(f"  In short: {summary}")
-    out["text"] = "\n".join(lines)
-    return out
+    return _finish(out, lines, summary)
 
 
 def _symmetric_actions(
@@ -906,10 +902,7 @@ def _explain_symmetric_gain(
         f"An adversary who wants {goal} gains {gap / s:.3g} more (gain scaled to [0, 1]; "
         f"{gap:.3g} on the certificate's gain) from {nb} than from {na} under the uniform prior."
     )
-    out["summary"] = summary
-    lines.append(f"  In short: {summary}")
-    out["text"] = "\n".join(lines)
-    return out
+    return _finish(out, lines, summary)
 
 
 def explanation_data(
