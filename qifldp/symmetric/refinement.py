@@ -610,7 +610,8 @@ class _Problem:
         A_eq = sp.hstack([Ms, E, -E], format="csc")
         c = np.concatenate([np.zeros(self.n_var), np.ones(2 * n_b)])
         # a box: the correction is of the size of the residual (u + Δ >= 0 inside it)
-        lower = np.concatenate([np.maximum(-u / cscale, -_REFINEMENT_BOX), np.zeros(2 * n_b)])
+        with np.errstate(over="ignore", divide="ignore"):  # -inf is clipped by the box
+            lower = np.concatenate([np.maximum(-u / cscale, -_REFINEMENT_BOX), np.zeros(2 * n_b)])
         upper = np.concatenate([np.full(self.n_var, _REFINEMENT_BOX), np.full(2 * n_b, np.inf)])
         bounds = np.column_stack([lower, upper])
         res = _solve(c, A_eq, r / rho, bounds, clock, stage)
@@ -783,14 +784,22 @@ def _check_exact(exact: Any) -> bool | None:
     return None if exact is None else bool(exact)
 
 
-def _run_exact_lp(P: _Problem, hint: np.ndarray | None, clock: _Clock) -> ExactOrbitOutcome:
-    """The exact orbit LP of the stored problem (SizeError beyond its budget)."""
+def _run_exact_lp(
+    P: _Problem, hint: np.ndarray | None, clock: _Clock, why_float: str | None = None
+) -> ExactOrbitOutcome:
+    """The exact orbit LP of the stored problem (SizeError beyond its budget).
+
+    ``why_float``: set when the LP runs because the float route found no certificate
+    (exact=None), so the refusal says that instead of suggesting exact=None."""
     if P.n_var > EXACT_ORBIT_MAX_VARIABLES:
-        msg = (
+        size = (
             f"the exact orbit LP for k = {P.A.k} has {P.n_var} orbit variables, more than "
-            f"EXACT_ORBIT_MAX_VARIABLES = {EXACT_ORBIT_MAX_VARIABLES}; decide with exact=None "
-            "(float certificates), or a smaller k"
+            f"EXACT_ORBIT_MAX_VARIABLES = {EXACT_ORBIT_MAX_VARIABLES}"
         )
+        if why_float is None:
+            msg = f"{size}; decide with exact=None (float certificates), or a smaller k"
+        else:
+            msg = f"{why_float}; and {size}: no verdict (try a smaller k)"
         raise SizeError(msg)
     clock.check("the exact orbit LP")
     deadline = clock.t0 + clock.limit
@@ -836,7 +845,7 @@ def _exact_orbit_result(
     P: _Problem, hint: np.ndarray | None, clock: _Clock, details: dict, why_float: str
 ) -> RefinementResult:
     """The verdict of the exact orbit LP when the float route has no certificate either way."""
-    out = _run_exact_lp(P, hint, clock)
+    out = _run_exact_lp(P, hint, clock, why_float)
     details = dict(details, exact_pivots=out.pivots, exact_crash_pivots=out.crash)
     how = _exact_how(out)
     if out.holds:

@@ -241,3 +241,26 @@ def test_tight_ratio_agrees_with_protocols_at_60_digits(k, eps):
     if tight is not None:
         W = tight.witness.expand()
         assert np.abs(A.expand().matrix @ W - B.expand().matrix).max() < 1e-13
+
+
+def test_automatic_exact_lp_refusal_says_the_float_route_had_no_certificate(monkeypatch):
+    # the exact LP runs by itself (exact=None) only when the float route found no
+    # certificate; when it is then too large, the message says that, and does not
+    # suggest exact=None (the mode in use)
+    msg = "no certificate either way: float reason"
+    with pytest.raises(SizeError) as info:
+        R._run_exact_lp(_TooLarge(), None, None, msg)
+    text = str(info.value)
+    assert text.startswith(msg) and "EXACT_ORBIT_MAX_VARIABLES" in text
+    assert "exact=None" not in text
+    with pytest.raises(SizeError, match="decide with exact=None"):
+        R._run_exact_lp(_TooLarge(), None, None)
+
+
+class _TooLarge:
+    """A stand-in problem with more orbit variables than the exact LP takes."""
+
+    class A:
+        k = 7
+
+    n_var = R.EXACT_ORBIT_MAX_VARIABLES + 1
