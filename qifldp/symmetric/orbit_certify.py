@@ -287,6 +287,20 @@ def exact_gap(
     return _to_fraction(vb - va)
 
 
+def _orbit_coefficients(Pi: Any, Po: Any, k: int, s: int, t: int, j: int) -> tuple[Any, Any]:
+    """Exact coefficients of the orbit variable (s, t, j) in B's inner and outer class
+    equations, from A's class masses Pi (on S) and Po (off S) of the size-s class."""
+    cin = fmpq(0)
+    cout = fmpq(0)
+    if s > 0:
+        cin += Pi * fmpq(j, s)
+        cout += Pi * fmpq(s - j, s)
+    if s < k:
+        cin += Po * fmpq(t - j, k - s)
+        cout += Po * fmpq(k - s - t + j, k - s)
+    return cin, cout
+
+
 def exact_support_witness(
     A: SymmetricChannel,
     B: SymmetricChannel,
@@ -345,14 +359,7 @@ def exact_support_witness(
         if a not in cache:
             cache[a] = ma.rational(a)
         Pi, Po = cache[a]
-        cin = fmpq(0)
-        cout = fmpq(0)
-        if sv > 0:
-            cin += Pi * fmpq(jv, sv)
-            cout += Pi * fmpq(sv - jv, sv)
-        if sv < k:
-            cin += Po * fmpq(tv - jv, k - sv)
-            cout += Po * fmpq(k - sv - tv + jv, k - sv)
+        cin, cout = _orbit_coefficients(Pi, Po, k, sv, tv, jv)
         rows[a][c] = fmpq(1)
         if row_in[b] >= 0:
             rows[row_in[b]][c] = cin
@@ -460,14 +467,7 @@ def _exact_columns(
         iS.tolist(), iT.tolist(), s.tolist(), t.tolist(), j.tolist(), strict=True
     ):
         Pi, Po = massA[a]
-        cin = fmpq(0)
-        cout = fmpq(0)
-        if sv > 0:
-            cin += Pi * fmpq(jv, sv)
-            cout += Pi * fmpq(sv - jv, sv)
-        if sv < k:
-            cin += Po * fmpq(tv - jv, k - sv)
-            cout += Po * fmpq(k - sv - tv + jv, k - sv)
+        cin, cout = _orbit_coefficients(Pi, Po, k, sv, tv, jv)
         col = [(int(a), fmpq(1))]
         if row_in[b] >= 0 and cin != 0:
             col.append((int(row_in[b]), cin))
