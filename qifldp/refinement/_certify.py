@@ -13,6 +13,8 @@ from .entropic import weighted_hessian_solve
 __all__ = [
     "UNIT_ROUNDOFF",
     "BAND_FACTOR",
+    "INPUT_BAND_FACTOR",
+    "input_rounding_band",
     "clean_witness",
     "witness_errors",
     "rounding_band",
@@ -52,6 +54,27 @@ def witness_errors(
     resid = float(np.abs(A @ W - B).max())
     rs = float(np.abs(W.sum(axis=1) - 1.0).max()) if rowsum else None
     return resid, rs, float(W.min())
+
+
+#: The band of what rounding of the *inputs* can explain: an entry P computed in log
+#: space (or as a product of factors) carries a relative error up to
+#: INPUT_BAND_FACTOR u (1 + |ln P|). A pair whose best witness is within this band (but
+#: not the rounding band) and has no certificate either way is "holds up to rounding".
+INPUT_BAND_FACTOR: float = 16.0
+
+
+def input_rounding_band(M: np.ndarray) -> np.ndarray:
+    """Entrywise INPUT_BAND_FACTOR u (1 + |ln M|) M: what the inputs' own rounding explains.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(input_rounding_band(np.array([1.0]))[0]) == INPUT_BAND_FACTOR * 2.0**-53
+    True
+    """
+    with np.errstate(divide="ignore"):
+        logs = np.abs(np.log(np.where(M > 0, M, 1.0)))
+    return INPUT_BAND_FACTOR * UNIT_ROUNDOFF * (1.0 + logs) * np.abs(M)
 
 
 def rounding_band(

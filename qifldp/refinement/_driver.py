@@ -14,12 +14,14 @@ from ..errors import SizeError, SolverError, VerificationError
 from . import exact as ex
 from ._certify import (
     BAND_FACTOR,
+    INPUT_BAND_FACTOR,
     band_certificate,
     band_gap_allowance,
     clean_witness,
     float_gap,
     float_max_case_gap,
     gain_from_weighted,
+    input_rounding_band,
     rounding_band,
     witness_errors,
 )
@@ -34,6 +36,7 @@ from ._symmetry import (
 )
 from .entropic import solve_entropic, solve_lbfgs
 from .lp import solve_l1_lp, solve_l1_lp_columns
+from .nnls import solve_nnls_columns
 from .result import (
     TOLERANCES,
     WITNESS_ENTRY_ATOL,
@@ -43,9 +46,20 @@ from .result import (
     RefinementResult,
 )
 
-__all__ = ["Options", "Strategy", "STRATEGIES", "decide", "METHODS", "HIGHS_MAX_VARIABLES"]
+__all__ = [
+    "Options",
+    "Strategy",
+    "STRATEGIES",
+    "decide",
+    "METHODS",
+    "MAX_CASE_METHODS",
+    "HIGHS_MAX_VARIABLES",
+]
 
 METHODS = ("auto", "highs", "entropic", "lbfgs", "exact")
+
+#: The engines of max-case refinement (``nnls`` first under ``method="auto"``, HiGHS second).
+MAX_CASE_METHODS = ("auto", "nnls", "highs", "exact")
 
 #: ``method="auto"`` uses HiGHS when the reduced LP has at most this many
 #: witness entries (|Y_A| |Y_B|), the entropic Newton engine above it.
@@ -438,6 +452,10 @@ def _exact_result(
             gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(
                 E.Aq_full, E.Bq_full, g, P.prior
             )
+            if not P.rowsum and not strict:
+                rounded = _rounding_witness(P, E, W_hint)
+                if rounded is not None:  # a witness within the rounding band
+                    return _rounding_result(P, rounded, gq, "float gain, exact gap > 0")
             if gq > band_gap_allowance(P.An.shape[1], g, P.prior) or not P.rowsum:
                 _, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
                 return _fails_result(
@@ -663,7 +681,7 @@ def _run_engine(
     """Candidates (W on reduced channels, π-weighted gain H) from one float engine."""
     Ar, Br = P.Ar, P.Br
     info: dict[str, Any] = {"engine": engine}
-    if engine == "highs" and not P.rowsum:
+    if engine in ("highs", "nnls") and not P.rowsum:
         # columns with the most extreme posteriors first; stop at the first certified hyperplane
         post = Br / Br.sum(axis=0)
         order = np.argsort(-post.max(axis=0), kind="stable")
@@ -677,7 +695,8 @@ def _run_engine(
                 return True
             return False
 
-        out = solve_l1_lp_columns(Ar, Br, order=order, stop=stop, time_limit=opts.left())
+        solve = solve_nnls_columns if engine == "nnls" else solve_l1_lp_columns
+        out = solve(Ar, Br, order=order, stop=stop, time_limit=opts.left())
         info.update(lp_optimum=out.optimum, iterations=out.iterations)
         if "H" in found:
             return None, found["H"], info
@@ -842,7 +861,55 @@ def _try_orbits(P: _Problem, labels: Any) -> RefinementResult | str:
             f"{float(np.abs(P.Bn - AW).max()):.3g})"
         )
         return _holds_result(P, W, "orbits", False, how, expanded=True)
-    return "the expanded orbit witness is not within the rounding band"
+    return _orbit_transfer_result(P, W, AW, sres, max(SA.deviation, SB.deviation), SA.k)
+
+
+#: Largest deviation of an explicit entry C from its class value, in units of
+#: u (1 + |ln C|), for which an orbit verdict is carried over to the explicit channels
+#: "up to rounding": the rounding of an entry computed in log space, the band the
+#: symmetric route grants its own stored masses (INPUT_BAND_FACTOR there); k more units
+#: are allowed for an entry computed as a product of k factors.
+ORBIT_TRANSFER_UNITS: float = 16.0
+
+
+def _orbit_transfer_result(
+    P: _Problem,
+    W: np.ndarray,
+    AW: np.ndarray,
+    sres: RefinementResult,
+    deviation: float,
+    k: int,
+) -> RefinementResult | str:
+    """The orbit verdict "holds" on the explicit channels when its expansion misses the band.
+
+    The orbit LP decided the class masses read off these channels (each explicit entry
+    is its class value up to ``deviation`` u (1 + |ln C|), u = 2^-53; the symmetric
+    channel stores the masses in log space, another few units of rounding). Expanded to
+    2^k x 2^k floats, its witness can miss the explicit entrywise band (tiny entries,
+    many terms) by rounding of the expansion alone. The verdict is then carried over
+    as "holds up to rounding" (``about="rounding"``), with the explicit residual
+    stated, instead of no verdict.
+    """
+    limit = ORBIT_TRANSFER_UNITS + k  # + the rounding of a product of k factors
+    if not deviation <= limit:
+        return (
+            "the expanded orbit witness is not within the rounding band, and the channels' "
+            f"entries deviate from their class values by up to {deviation:.3g} u (1 + |ln C|), "
+            f"beyond ORBIT_TRANSFER_UNITS + k = {limit:g}"
+        )
+    resid = float(np.abs(P.Bn - AW).max())
+    band = rounding_band(P.An, P.Bn, W, AW)
+    excess = float(np.max(np.abs(P.Bn - AW) - band))
+    how = (
+        f"up to rounding: A ⊑ B holds for the class masses read off these channels "
+        f"({sres.certified_by}); the channels' entries equal their class values within "
+        f"{deviation:.3g} u (1 + |ln C|), and the orbit witness expanded to {W.shape[0]} x "
+        f"{W.shape[1]} floats re-checks to max|A·W − B| = {resid:.3g}, missing the explicit "
+        f"entrywise rounding band {BAND_FACTOR:g} (|Y_A| + 2) u (A·W + B) by up to "
+        f"{excess:.2g}: rounding of the expansion and of the class masses"
+    )
+    res = _holds_result(P, W, "orbits", False, how, expanded=True)
+    return replace(res, up_to_rounding=True, about="rounding")
 
 
 # -- the pipeline ---------------------------------------------------------------------
@@ -937,8 +1004,10 @@ def _engine_order(P: _Problem) -> list[str]:
     """The float engines for this problem: the chosen one, then the second opinion."""
     size = P.Ar.shape[1] * P.Br.shape[1]
     engine = P.opts.method
+    if not P.rowsum:  # max case: least squares per column, HiGHS as the second opinion
+        return ["highs"] if engine == "highs" else ["nnls", "highs"]
     if engine == "auto":
-        engine = "highs" if (size <= HIGHS_MAX_VARIABLES or not P.rowsum) else "entropic"
+        engine = "highs" if size <= HIGHS_MAX_VARIABLES else "entropic"
     if engine == "highs":
         second = ["entropic"] if P.rowsum else []
     else:
@@ -1005,12 +1074,57 @@ def _run_exact_fallback(P: _Problem) -> _Outcome:
     except ex.ExactTooLarge as exc:
         if all_failed:
             raise SolverError(f"{why}; {exc}; no verdict") from None
+        within = _input_band_result(P, f"{why}; {exc}")
+        if within is not None:
+            return _Decided(within, final=True)
         msg = (
             f"{why}; {exc}. No certificate either way within the budgets: the pair "
             "is close to the refinement boundary (raise time_limit, or compare "
             "smaller or symmetric channels)"
         )
         raise VerificationError(msg) from None
+
+
+def _input_band_result(P: _Problem, why: str) -> RefinementResult | None:
+    """"Holds up to rounding" when the best float witness is within the inputs' own rounding.
+
+    No certificate either way and exact arithmetic out of reach: if the float
+    witness (clipped, rows renormalised) fits |B − A·W| <= the rounding band plus
+    what rounding of the inputs explains (:func:`input_rounding_band` of B, and of A
+    carried through W), the floats cannot tell the pair from one that refines; the
+    symmetric route says the same of its class masses. None otherwise.
+    """
+    W_red = P.hints[0]
+    if W_red is None or not np.all(np.isfinite(W_red)):
+        return None
+    W = clean_witness(W_red, P.rowsum)
+    AW = P.Ar @ W
+    band = rounding_band(P.Ar, P.Br, W, AW) + input_rounding_band(P.Br)
+    band += input_rounding_band(P.Ar) @ W
+    excess = np.abs(P.Br - AW) - band
+    if not np.all(excess <= 0):
+        return None
+    Wo = clean_witness(expand_witness(W, P.ra, P.rb, P.rowsum), P.rowsum)
+    c = _verify(P, witness=Wo)
+    how = (
+        "up to rounding: no certificate either way — the best float witness misses the "
+        f"rounding band but fits within what the inputs' own rounding explains "
+        f"({INPUT_BAND_FACTOR:g} u (1 + |ln P|) per entry of A and B; max residual "
+        f"{c.residual:.3g}), and no gain has a gap above its rounding bound ({why})"
+    )
+    return _result(
+        P,
+        True,
+        witness=Wo,
+        method="float",
+        exact=False,
+        certified_by=how,
+        residual=c.residual,
+        row_sum_error=c.row_sum_error,
+        min_entry=c.min_entry,
+        up_to_rounding=True,
+        about="rounding",
+    )
 
 
 #: The decision pipeline, in order; the first verified verdict ends it. ``method="exact"``

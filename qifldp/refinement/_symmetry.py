@@ -50,6 +50,9 @@ class BitSymmetric:
     alpha: np.ndarray  # (2, k + 1), NaN where the class is empty
     bits: np.ndarray  # (2^k, k) int8, row j = output label j
     weight: np.ndarray  # (2^k,) Hamming weights
+    #: largest |C[x, y] − α| / (α u (1 + |ln α|)) over the entries, u = 2^-53
+    #: (0.0: every entry equals its class value bit for bit)
+    deviation: float = 0.0
 
 
 def bit_symmetric(M: np.ndarray, inputs: tuple, outputs: tuple) -> BitSymmetric | None:
@@ -74,8 +77,22 @@ def bit_symmetric(M: np.ndarray, inputs: tuple, outputs: tuple) -> BitSymmetric 
     dev = np.abs(vals - mean[cls])
     if np.any(dev > _CLASS_RTOL * np.abs(mean[cls])):
         return None
+    lo = np.full(counts.size, np.inf)
+    hi = np.full(counts.size, -np.inf)
+    np.minimum.at(lo, cls, vals)
+    np.maximum.at(hi, cls, vals)
+    mean = np.where(lo == hi, lo, mean)  # a class of equal floats keeps its value bit for bit
+    dev = np.abs(vals - mean[cls])
     alpha = np.where(counts > 0, mean, np.nan).reshape(2, k + 1)
-    return BitSymmetric(k, alpha, bits.astype(np.int8), weight)
+    nz = vals != 0
+    ref = np.abs(mean[cls][nz])
+    # in units of u (1 + |ln α|): the rounding of an entry computed in log space
+    deviation = (
+        float((dev[nz] / (ref * 2.0**-53 * (1.0 + np.abs(np.log(ref))))).max())
+        if np.any(nz)
+        else 0.0
+    )
+    return BitSymmetric(k, alpha, bits.astype(np.int8), weight, deviation)
 
 
 def as_symmetric(S: BitSymmetric) -> SymmetricChannel:

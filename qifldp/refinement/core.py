@@ -19,7 +19,7 @@ from ..errors import (
 )
 from ..priors import as_prior
 from ..protocols import Protocol
-from ._driver import METHODS, Options, decide
+from ._driver import MAX_CASE_METHODS, METHODS, Options, decide
 from .result import RefinementResult
 
 __all__ = [
@@ -31,7 +31,16 @@ __all__ = [
 ]
 
 
-def _prepare(A: Any, B: Any, prior: Any, method: str, exact: Any, max_iter: Any, time_limit: Any):
+def _prepare(
+    A: Any,
+    B: Any,
+    prior: Any,
+    method: str,
+    exact: Any,
+    max_iter: Any,
+    time_limit: Any,
+    methods: tuple[str, ...] = METHODS,
+):
     Ac = as_channel(A, "A")
     Bc = as_channel(B, "B")
     if Ac.n_inputs != Bc.n_inputs:
@@ -40,8 +49,9 @@ def _prepare(A: Any, B: Any, prior: Any, method: str, exact: Any, max_iter: Any,
             f"B has {Bc.n_inputs}"
         )
         raise ChannelError(msg)
-    if not isinstance(method, str) or method not in METHODS:
-        msg = f"method must be one of {METHODS}, got {method!r}"
+    if not isinstance(method, str) or method not in methods:
+        what = "" if methods == METHODS else " for max-case refinement"
+        msg = f"method must be one of {methods}{what}, got {method!r}"
         raise ParameterError(msg)
     if exact is not None and not isinstance(exact, (bool, np.bool_)):
         msg = f"exact must be None, True or False, got {exact!r}"
@@ -350,8 +360,10 @@ def max_case_refines(
     A, B : Channel or array_like, shapes (|X|, |Y_A|) and (|X|, |Y_B|)
     prior : array_like, optional
         Prior of the counterexample (uniform by default); must be positive.
-    method : {"auto", "highs", "exact"}
-        ``auto``/``highs``: one HiGHS LP per column of B; ``exact``: rational arithmetic only.
+    method : {"auto", "nnls", "highs", "exact"}
+        ``auto``/``nnls``: one nonnegative least-squares solve per column of B
+        (:func:`qifldp.refinement.nnls.solve_nnls_columns`), HiGHS as the second
+        opinion; ``highs``: one HiGHS LP per column; ``exact``: rational arithmetic only.
     exact : bool or None
         As in :func:`refines`.
     time_limit : float
@@ -377,9 +389,11 @@ def max_case_refines(
     Column j of B is in the cone of A's columns iff min Σ|A r − B[:, j]| over
     r >= 0 is 0; otherwise the LP dual y (Aᵀy <= 0, yᵀB[:, j] > 0) is the
     hyperplane: the linear gain g = y/π is <= 0 on every posterior of A and
-    positive on posterior j of B. Certificates and the exact band are as in
-    :func:`refines` (the rounding band per column; closed form or rational
-    simplex per column). Cost: |Y_B| LPs with |X| rows and |Y_A| columns. Two
+    positive on posterior j of B; the least-squares residual at the optimum of
+    min ||A r − B[:, j]||, r >= 0, is such a y too. Certificates and the exact band
+    are as in :func:`refines` (the rounding band per column; closed form or rational
+    simplex per column). Cost: |Y_B| active-set solves with |X| rows and |Y_A|
+    columns (50 x 200 vs 50 x 200: ~0.15 s, 20x faster than |Y_B| LPs). Two
     symmetric channels (``qifldp.symmetric``) over the same k are decided by one
     two-dimensional cone test per class of B, O(k^2)
     (:func:`max_case_refines_symmetric`).
@@ -395,10 +409,9 @@ def max_case_refines(
     if isinstance(B, Protocol):
         raise _mixed_protocol()
     A, B = align_inputs(A, B, what="max_case_refines")
-    if method not in ("auto", "highs", "exact"):
-        msg = f"method must be 'auto', 'highs' or 'exact' for max-case refinement, got {method!r}"
-        raise ParameterError(msg)
-    Am, Bm, pi, opts, _ = _prepare(A, B, prior, method, exact, 200, time_limit)
+    Am, Bm, pi, opts, _ = _prepare(
+        A, B, prior, method, exact, 200, time_limit, methods=MAX_CASE_METHODS
+    )
     return decide(Am, Bm, pi, False, opts).with_channels(A, B)
 
 

@@ -21,6 +21,7 @@ from ..errors import (
     SolverError,
     VerificationError,
 )
+from ..refinement._certify import INPUT_BAND_FACTOR
 from ..refinement.result import (
     WITNESS_RESIDUAL_ATOL,
     WITNESS_ROW_SUM_ATOL,
@@ -73,11 +74,10 @@ ROW_ATOL: float = WITNESS_ROW_SUM_ATOL
 #: its rigorous evaluation error): the orbit analogue of the explicit route's rounding
 #: band (qifldp.refinement, BAND_FACTOR = 4, |Y_A| terms per entry).
 ORBIT_BAND_FACTOR: float = 4.0
-#: The band of what rounding of the *inputs* can explain: a class mass P computed in log
-#: space carries a relative error up to INPUT_BAND_FACTOR u (1 + |ln P|). A pair whose
-#: witness is within this band (but not the rounding band) and has no certificate either
-#: way is "holds up to rounding".
-INPUT_BAND_FACTOR: float = 16.0
+#: INPUT_BAND_FACTOR (from qifldp.refinement._certify, shared with the explicit route):
+#: a class mass P computed in log space carries a relative error up to
+#: INPUT_BAND_FACTOR u (1 + |ln P|); a pair whose witness is within this band (but not the
+#: rounding band) and has no certificate either way is "holds up to rounding".
 #: Iterative-refinement rounds: LPs on the scaled residual of the previous solution, which
 #: resolve gaps and residuals far below HiGHS's own tolerances.
 REFINEMENT_ROUNDS: int = 3

@@ -81,12 +81,17 @@ def test_highs_failure_is_a_solver_error_not_a_no(monkeypatch):
             np.full((m, p), np.nan), np.zeros((A.shape[0], p)), np.nan, False, 1
         )
 
+    def broken_nnls(A, B, **kwargs):
+        raise SolverError("the nonnegative least squares did not converge (simulated)")
+
     monkeypatch.setattr(lp, "linprog", _failed_linprog)
     monkeypatch.setattr(_driver, "solve_entropic", broken)
+    monkeypatch.setattr(_driver, "solve_nnls_columns", broken_nnls)
     with pytest.raises(SolverError, match="HiGHS failed"):
         q.refines(q.grr(3, 1.0), q.grr(3, 2.0), exact=False)
-    with pytest.raises(SolverError, match="HiGHS failed"):
+    with pytest.raises(SolverError, match="HiGHS failed") as info:
         q.max_case_refines(q.grr(3, 1.0), q.grr(3, 2.0), exact=False)
+    assert "least squares did not converge" in str(info.value)
 
 
 def test_failed_engine_hands_over_to_a_verified_verdict(monkeypatch):
@@ -97,7 +102,9 @@ def test_failed_engine_hands_over_to_a_verified_verdict(monkeypatch):
     assert not r.holds and r.counterexample.gap > 0
     assert "HiGHS failed" in " ".join(r.details.get("solver_failures", []))
     assert q.refines(q.grr(3, 2.0), q.grr(3, 1.0)).holds
-    m = q.max_case_refines(q.grr(3, 1.0), q.grr(3, 2.0))
+    m = q.max_case_refines(q.grr(3, 1.0), q.grr(3, 2.0))  # least squares decides
+    assert not m.holds and m.method == "nnls" and m.counterexample.gap > 0
+    m = q.max_case_refines(q.grr(3, 1.0), q.grr(3, 2.0), method="highs")  # HiGHS only: exact
     assert not m.holds and m.exact
 
 

@@ -1,0 +1,140 @@
+"""The max-case cone test by nonnegative least squares: one active-set solve per column of B.
+
+Column b of B lies in the cone of A's columns iff min ||D (A r − b)|| over r >= 0 is 0
+(D = diag(1 / B[:, j]), so that every entry counts relatively, as in the rounding band
+that certifies the witness). Lawson and Hanson's active-set method (scipy's ``nnls``)
+returns a vertex r of at most |X| nonzeros, and at its optimum the weighted residual
+gives the separating hyperplane for free: with y = D² (b − A r), the optimality
+conditions read Aᵀy <= 0 and, by complementarity, yᵀb = ||D (b − A r)||² > 0 — the
+same Farkas certificate as the LP dual of :func:`qifldp.refinement.lp.solve_l1_lp_columns`.
+One solve costs O(|X|² |Y_A|) per active-set step instead of a simplex on
+|Y_A| + 2 |X| variables: 10–20 times faster on dense pairs (``benchmarks/bench_refinement.py``).
+Like every engine's output, W and H are candidates; the driver certifies them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+from scipy.optimize import nnls
+
+from ..errors import SolverError
+from .lp import LPOutcome
+
+__all__ = ["solve_nnls_columns"]
+
+
+def _relative_weights(B: np.ndarray) -> np.ndarray:
+    """1 / B[x, j] (zero entries: 1 / the column's smallest positive entry): relative equations.
+
+    Unlike the LP's floored weights, tiny entries keep their relative weight: the
+    rounding band that certifies the witness is relative entry by entry.
+    """
+    pos = np.where(B > 0, B, np.inf)
+    floor = pos.min(axis=0)
+    floor[~np.isfinite(floor)] = 1.0
+    return 1.0 / np.where(B > 0, B, floor[None, :])
+
+
+def _edge_fit(A: np.ndarray, b: np.ndarray, w: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """r, or c·e_z for a column z of its support when that fits b better (relative max-norm).
+
+    A column of B on an edge of A's cone is a multiple of one column of A; the
+    active-set solution then spreads rounding-sized weights over nearly collinear
+    columns and its residual can stay far above rounding in the small entries
+    (SUE vs OUE at the same eps: 1e-12 relative). The single-column fit is exact
+    to rounding there.
+    """
+    best, err = r, float(np.abs(w * (A @ r - b)).max())
+    for z in np.flatnonzero(r):
+        a = A[:, z] * w
+        c = float(a @ (w * b)) / float(a @ a)
+        if not c > 0:
+            continue
+        e = float(np.abs(w * (c * A[:, z] - b)).max())
+        if e < err:
+            best, err = np.zeros_like(r), e
+            best[z] = c
+    return best
+
+
+def solve_nnls_columns(
+    A: np.ndarray,
+    B: np.ndarray,
+    order: np.ndarray | None = None,
+    stop: Callable[[int, np.ndarray, float], bool] | None = None,
+    time_limit: float | None = None,
+) -> LPOutcome:
+    """Per column b of B: r >= 0 minimising ||D (A r − b)||₂, and its Farkas vector.
+
+    Parameters
+    ----------
+    A, B : numpy.ndarray, shapes (n, m) and (n, p)
+    order : array of int, optional
+        Order in which the columns are solved.
+    stop : callable, optional
+        ``stop(j, y_j, optimum_j)`` is called after each column whose L1 residual
+        is positive; returning True ends the loop (the remaining columns stay 0).
+    time_limit : float or None
+        Seconds for all columns together; None: no limit.
+
+    Returns
+    -------
+    LPOutcome
+        W = R (m x p); row j of H is y_j = D² (b_j − A r_j) (Aᵀ y_j <= 0 and
+        y_j·b_j > 0 when b_j is outside the cone, up to rounding); ``optimum`` is the
+        largest Σ_x |A r_j − b_j| over the columns; ``iterations`` counts columns.
+
+    Raises
+    ------
+    SolverError
+        The active-set method did not converge on a column, or the time limit passed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]])
+    >>> out = solve_nnls_columns(A, np.array([[0.25, 0.75], [0.75, 0.25]]))
+    >>> float(np.abs(A @ out.W - [[0.25, 0.75], [0.75, 0.25]]).max()) < 1e-15
+    True
+    >>> out = solve_nnls_columns(A, np.array([[1.0], [0.0]]))  # outside the cone
+    >>> y = out.H[0]
+    >>> bool(np.all(A.T @ y <= 1e-15) and y @ [1.0, 0.0] > 0)
+    True
+    """
+    n, m = A.shape
+    p = B.shape[1]
+    weights = _relative_weights(B)
+    W = np.zeros((m, p))
+    H = np.zeros((p, n))
+    worst = 0.0
+    done = 0
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    for j in range(p) if order is None else order:
+        if deadline is not None and time.perf_counter() >= deadline:
+            msg = (
+                f"the max-case least-squares solves reached the time limit (time_limit = "
+                f"{time_limit:g} s) before column {j} of {p}; no verdict: raise time_limit"
+            )
+            raise SolverError(msg)
+        w = weights[:, j]
+        Aw = A * w[:, None]
+        scale = np.linalg.norm(Aw, axis=0)
+        scale[scale == 0] = 1.0
+        try:
+            r, _ = nnls(Aw / scale, w * B[:, j], maxiter=50 * max(m, n))
+        except RuntimeError as exc:  # the active set did not settle
+            msg = f"the nonnegative least squares of column {j} did not converge ({exc})"
+            raise SolverError(msg) from None
+        r = _edge_fit(A, B[:, j], w, r / scale)
+        W[:, j] = r
+        res = B[:, j] - A @ r
+        H[j] = w * w * res
+        opt = float(np.abs(res).sum())
+        worst = max(worst, opt)
+        done += 1
+        if stop is not None and opt > 0 and stop(int(j), H[j], opt):
+            break
+    return LPOutcome(W, H, worst, done)
