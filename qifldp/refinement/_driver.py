@@ -897,6 +897,16 @@ def _orbit_transfer_result(
             f"entries deviate from their class values by up to {deviation:.3g} u (1 + |ln C|), "
             f"beyond ORBIT_TRANSFER_UNITS + k = {limit:g}"
         )
+    unused = ~np.any(P.An > 0, axis=0)  # outputs of A that never occur: any row will do
+    if np.any(unused):
+        W = W.copy()
+        W[unused] = P.Bn.sum(axis=0) / P.Bn.sum()
+    row_err = float(np.abs(W.sum(axis=1) - 1.0).max())
+    if not row_err <= 8.0 * (W.shape[1] + 2) * 2.0**-53:
+        return (
+            "the expanded orbit witness is not within the rounding band, and its rows miss 1 "
+            f"by up to {row_err:.3g}"
+        )
     resid = float(np.abs(P.Bn - AW).max())
     band = rounding_band(P.An, P.Bn, W, AW)
     excess = float(np.max(np.abs(P.Bn - AW) - band))

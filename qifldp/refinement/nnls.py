@@ -99,6 +99,7 @@ def solve_nnls_columns(
     >>> out = solve_nnls_columns(A, np.array([[0.25, 0.75], [0.75, 0.25]]))
     >>> float(np.abs(A @ out.W - [[0.25, 0.75], [0.75, 0.25]]).max()) < 1e-15
     True
+    >>> A = np.array([[0.75, 0.25], [0.25, 0.75]])
     >>> out = solve_nnls_columns(A, np.array([[1.0], [0.0]]))  # outside the cone
     >>> y = out.H[0]
     >>> bool(np.all(A.T @ y <= 1e-15) and y @ [1.0, 0.0] > 0)

@@ -44,3 +44,16 @@ def test_a_chain_of_near_neighbours_is_not_merged_beyond_the_tolerance():
         for g in red.groups
     ]
     assert max(spread) <= 4 * REDUCE_RTOL + 1e-16
+
+
+@pytest.mark.parametrize("n", [3, 64, 65, 130])
+def test_zero_patterns_group_alike_above_and_below_64_rows(n):
+    # the zero-pattern key is one integer per column up to 64 rows, a row of bytes above:
+    # both give the groups of a brute-force comparison of patterns and ratios
+    rng = np.random.default_rng(n)
+    base = rng.random((n, 6)) * (rng.random((n, 6)) > 0.4)
+    base[0] = 1.0  # no zero column
+    M = np.column_stack([base, 3.0 * base[:, [1, 4]], base[:, [2]] * 0.5])
+    red = reduce_columns(M)
+    expected = {0: [0], 1: [1, 6], 2: [2, 8], 3: [3], 4: [4, 7], 5: [5]}
+    assert sorted(g.tolist() for g in red.groups) == sorted(expected.values())

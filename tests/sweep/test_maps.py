@@ -81,15 +81,17 @@ def test_certificates_are_kept_per_point_and_match_direct_refinement():
 
 
 def test_a_point_over_its_time_limit_is_undecided_and_the_map_goes_on():
-    # explicit engines cannot certify SUE ⊑ OUE at k = 5, eps = 12 (> 20 s without a limit)
+    # SUE ⊑ OUE at k = 200, eps = 12 on the symmetric channels: neither a float certificate
+    # nor the exact orbit LP (too large) within 1 s
     m = q.comparability_map(
         "sue",
         "oue",
-        [5],
+        [200],
         [1.0, 12.0],
         executor=cf.ThreadPoolExecutor(1),
         progress=False,
         time_limit=1.0,
+        representation="symmetric",
     )
     row = m.iloc[1]
     assert row["relation"] == "undecided" and row["a_refines_b"] is None
@@ -101,7 +103,9 @@ def test_a_point_over_its_time_limit_is_undecided_and_the_map_goes_on():
     assert row["reason"].startswith("A⊑B: ") and "B⊑A" not in row["reason"]
     assert row["ab_certificate"] is None and row["ab_seconds"] > 0
     # the other direction is decided and certified: OUE ⋢ SUE, by the same gap as direct
-    direct = q.refines(q.protocol("oue", 5, 12.0), q.protocol("sue", 5, 12.0))
+    direct = q.refines(
+        q.protocol("oue", 200, 12.0).symmetric(), q.protocol("sue", 200, 12.0).symmetric()
+    )
     assert row["b_refines_a"] is not None and not row["b_refines_a"]
     assert row["ba_gap"] == direct.counterexample.gap > 0
     assert m.iloc[0]["relation"] == "incomparable" and m["error"].tolist() == [None, None]
@@ -139,7 +143,10 @@ def test_the_symmetric_representation_decides_where_explicit_engines_give_up():
         progress=False,
         representation="symmetric",
     )
-    assert m["relation"].tolist() == ["A⊑B"] and m["ab_certified_by"][0].startswith("orbit")
+    # the orbit witness in the rounding band, or solved exactly on its support (which one
+    # depends on the rounding of the stored class masses)
+    how = m["ab_certified_by"][0]
+    assert m["relation"].tolist() == ["A⊑B"] and (how.startswith("orbit") or "orbit" in how)
     # the orbit witness expanded to the explicit 32 x 32 W: row-stochastic, SUE·W = OUE
     r = q.refines(q.protocol("sue", 5, 12.0).symmetric(), q.protocol("oue", 5, 12.0).symmetric())
     assert m["ab_certificate"][0] == certificate_digest(r.witness)
@@ -197,7 +204,9 @@ def test_bracket_ends_that_agree_are_said_not_bisected():
 
 
 def test_an_undecided_end_is_said():
-    b = q.refinement_boundary("sue", "oue", 5, 1.0, 12.0, tol=0.1, time_limit=1.0)
+    b = q.refinement_boundary(
+        "sue", "oue", 200, 1.0, 12.0, tol=0.1, time_limit=1.0, representation="symmetric"
+    )
     assert b.eps is None and b.holds_hi is None and b.note.startswith("undecided at hi = 12")
 
 
@@ -237,11 +246,12 @@ def test_figure_colours_each_cell_by_its_relation_and_overlays_the_boundary():
         m = q.comparability_map(
             "sue",
             "oue",
-            [2, 3, 5],
+            [2, 3, 200],
             [1.0, 3.0, 12.0],
             executor=pool,
             progress=False,
             time_limit=1.0,
+            representation="symmetric",
         )
         curve = q.boundary_curve(
             "sue", "oue", [3], 0.5, 8.0, tol=0.5, executor=pool, progress=False
@@ -251,10 +261,10 @@ def test_figure_colours_each_cell_by_its_relation_and_overlays_the_boundary():
     codes = np.asarray(ax.collections[0].get_array()).reshape(3, 3)  # eps rows, k columns
     relations = list(RELATION_COLORS)
     for row in m.itertuples():
-        i, j = [1.0, 3.0, 12.0].index(row.eps), [2, 3, 5].index(row.k)
+        i, j = [1.0, 3.0, 12.0].index(row.eps), [2, 3, 200].index(row.k)
         assert relations[int(codes[i, j])] == row.relation
     hatched = [c for c in ax.collections[1:] if c.get_hatch() == "//"]
-    assert len(hatched) == (m["relation"] == "undecided").sum() >= 1  # k=5, eps=12
+    assert len(hatched) == (m["relation"] == "undecided").sum() >= 1  # k=200, eps=12
     line = ax.lines[0]
     assert line.get_xdata().tolist() == [1] and line.get_ydata().tolist() == [
         curve["eps_star"].iloc[0]

@@ -113,7 +113,8 @@ def test_exact_lp_decides_where_the_float_route_has_no_certificate(monkeypatch):
     r = sym.refines(sym.sue(50, 8.0), sym.oue(50, 8.0))
     assert not r.holds and r.counterexample.gap > 0.05
     monkeypatch.setattr(R, "_tight_ratio_result", lambda *a: None)
-    with pytest.raises(VerificationError, match=r"stored floats fail exactly .*y·rhs = 1\.\d+e-18"):
+    farkas = r"stored floats fail exactly .*y·rhs = \d\.\d+e-1[78] > 0"
+    with pytest.raises(VerificationError, match=farkas):
         sym.refines(sym.sue(50, 9.0), sym.oue(50, 9.0), exact=None)
     with pytest.raises(VerificationError, match="exact=False forbids"):
         sym.refines(sym.sue(50, 9.0), sym.oue(50, 9.0), exact=False)
@@ -125,7 +126,9 @@ def test_equal_eps_knife_edge_at_small_k():
     not in T: an identity of e^eps that the stored floats break at the last bit. The
     exact verdict on the stored floats then depends on rounding, not on eps."""
     verdicts = set()
-    for eps in (2.0, 3.0, 5.0):
+    # which eps land on which side is the rounding of the stored class masses (it moved
+    # between numpy releases): over 21 values both verdicts occur
+    for eps in np.linspace(3.0, 8.0, 21):
         A, B = sym.sue(3, eps), sym.oue(3, eps)
         _, _, variables, _, b_rows = R._equations(A, B)
         out = exact_orbit_lp(A, B, variables, b_rows)
