@@ -1342,7 +1342,12 @@ def refines(
     own rounding, this proves the verdict for the real channels (``about`` "protocols",
     ``method`` "symmetric: tight-ratio reduction", ``exact`` False): SUE ⊑ OUE at
     k = 50 holds iff (1/2)(1 − q)^49 <= p^50 (p = 1/(1 + e^{-eps/2}), q = 1/(1 + e^eps)),
-    i.e. from eps* = 8.5152, and at eps = 9 with largest weight 0.863.
+    i.e. from eps* = 8.5152, and at eps = 9 with largest weight 0.863. The same
+    reduction on protocol objects (``q.refines(q.protocol("sue", 50, 9.0),
+    q.protocol("oue", 50, 9.0))``, :func:`qifldp.symmetric.tight_ratio_refines`)
+    proves the premise (sympy, on the symbolic twin) and bounds the weights from the
+    exact eps with arb: ``exact`` True, no premise; :func:`qifldp.symmetric.sue_oue_boundary`
+    encloses eps*(k).
 
     *Up to rounding.* When a witness is within the rounding band but the stored
     floats fail exactly (a positive exact gap, or the exact support solve fails),
