@@ -8,6 +8,12 @@ the channels are rebuilt from the symbolic twin at
 :data:`HIGH_PRECISION_DIGITS` significant digits and decided in exact rational
 arithmetic. The verdict is then about the protocols (``about="protocols"``),
 exact up to rounding at 10^-HIGH_PRECISION_DIGITS instead of 10^-16.
+
+One-hot pairs at the same eps (SUE and OUE) are first decided by the tight-ratio
+reduction for the real channels (:func:`qifldp.symmetric.tight_ratio_refines`:
+the equal-ratio premise proved with sympy on the symbolic twin, the weights
+enclosed with arb), at any k; only when an enclosure contains 1 do they take the
+route above.
 """
 
 from __future__ import annotations
@@ -82,10 +88,22 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
     >>> r = q.refines(q.protocol("olh", 2, 2.0), q.protocol("oue", 2, 2.0))
     >>> r.holds, r.up_to_rounding, r.about
     (True, False, 'protocols')
+    >>> r = q.refines(q.protocol("sue", 50, 9.0), q.protocol("oue", 50, 9.0))
+    >>> r.holds, r.exact, r.about, r.method
+    (True, True, 'protocols', 'symmetric: tight-ratio reduction (exact)')
     """
+    from ..symmetric.tight_ratio import tight_ratio_refines
     from .core import refines
 
     t0 = time.perf_counter()
+    if (
+        options.get("prior") is None
+        and options.get("method", "auto") == "auto"
+        and options.get("exact") is not False
+    ):
+        tight = tight_ratio_refines(A, B, time_limit=options.get("time_limit", 120.0))
+        if tight is not None:
+            return tight
     try:
         CA, CB = A.channel(), B.channel()
     except SizeError:  # too large to enumerate: the symmetric route (no high-precision step)

@@ -46,6 +46,7 @@ from .mechanisms import (  # the constructors, named so that type checkers see t
     unary_encoding as unary_encoding,
 )
 from .refinement import OrbitWitness, refines
+from .tight_ratio import sue_oue_boundary, tight_ratio_refines
 
 _register()
 
@@ -56,4 +57,6 @@ __all__ = [
     *measures.__all__,
     "refines",
     "OrbitWitness",
+    "tight_ratio_refines",
+    "sue_oue_boundary",
 ]

@@ -996,85 +996,166 @@ def _confirm_exact(
     return _exact_fails(P, out, clock, details, f"{how} (the float gain: {r.certified_by})")
 
 
-def _tight_ratio_result(P: _Problem, clock: _Clock, details: dict, why_float: str):
-    """A ⊑ B for the real channels when every inner class of B has the extreme ratio, or None.
+@dataclass(frozen=True)
+class _TightMatch:
+    """One inner class of B in the tight-ratio reduction and the class of A it is forced from.
+
+    B's class ``b`` (size t) receives only from A's class ``a`` (size s, orbit (s, t, j)):
+    S = T (``side`` "in", j = t, w = P^B_in(t) / P^A_in(s)) or S = T^c (``side`` "out",
+    j = 0, w = P^B_in(t) / P^A_out(s)).
+    """
+
+    a: int
+    b: int
+    s: int
+    t: int
+    j: int
+    side: str
+
+
+@dataclass(frozen=True)
+class _TightPlan:
+    """The matching of the tight-ratio reduction (see :func:`_tight_ratio_plan`)."""
+
+    eps: float
+    matches: tuple[_TightMatch, ...]
+
+
+def _tight_ratio_plan(
+    A: SymmetricChannel, B: SymmetricChannel, tight: tuple[Any, Any] | None = None
+) -> _TightPlan | None:
+    """The tight-ratio reduction's matching of B's inner classes to A's, or None.
 
     Let eps = ldp_epsilon(A) = ldp_epsilon(B) and suppose every inner class t of B
-    (0 < t < k) has a_t / b_t = e^{±eps} *exactly* (its stored closed-form log-ratio
-    equals ±eps: SUE and OUE at the same eps). For x in T, x' not in T, B[x, T] /
-    B[x', T] = e^{eps} while every output S of A has A[x, S] <= e^{eps} A[x', S],
-    with equality only for x in S, x' not in S and a tight class of A. So a witness
-    sends to T only from S = T (from S = T^c for ratio e^{-eps}), with
-    W[S, T] = B[x, T] / A[x, S], the same for every x because both ratios are e^{eps}:
-    w = P^B_in(t) / P^A_in(t) (resp. P^B_in(t) / P^A_out(k - t)). The rest of each row
-    of A, 1 − used_s, goes to B's corner classes (|T| = 0, k), which every x sees with
-    the same probability; their equations then hold because both channels sum to 1.
-    So A ⊑ B iff used_s <= 1 for every size s of A: a comparison of class masses,
-    checked here beyond the stored masses' own rounding (INPUT_BAND_FACTOR u
-    (1 + |ln P|) each, see :data:`INPUT_BAND_FACTOR`).
+    (0 < t < k) has a_t / b_t = e^{±eps} *exactly*, as its matching class of A (SUE and
+    OUE at the same eps). For x in T, x' not in T, B[x, T] / B[x', T] = e^{eps} while
+    every output S of A has A[x, S] <= e^{eps} A[x', S], with equality only for x in S,
+    x' not in S and a tight class of A. So a witness sends to T only from S = T (from
+    S = T^c for ratio e^{-eps}), with W[S, T] = B[x, T] / A[x, S], the same for every x
+    because both ratios are e^{eps}: w = P^B_in(t) / P^A_in(t) (resp. P^B_in(t) /
+    P^A_out(k - t)). The rest of each row of A, 1 − used_s, goes to B's corner classes
+    (|T| = 0, k), which every x sees with the same probability; their equations then
+    hold because both channels sum to 1. So A ⊑ B iff used_s = Σ w <= 1 for every size
+    s of A (:func:`_tight_ratio_verdict`).
+
+    ``tight`` gives, per class of A and of B, +1 / −1 where the ratio is e^{±eps}
+    exactly and 0 elsewhere (the protocol route, :mod:`qifldp.symmetric.tight_ratio`,
+    after proving it with sympy; eps is then A's stored eps). Without it the classes
+    are read from the stored log-ratios (== ±ldp_epsilon(A)): whether the real ratios
+    are exactly e^{±eps} is then the premise the float route states.
     """
-    A, B = P.A, P.B
     k = A.k
     ea = ldp_epsilon(A)
-    if not (math.isfinite(ea) and ea > 0 and ldp_epsilon(B) == ea):
+    if not (math.isfinite(ea) and ea > 0):
         return None
-    posA = {int(sz): i for i, sz in enumerate(A.sizes) if A.log_ratio[i] == ea}
-    corners = [i for i, t in enumerate(B.sizes) if t in (0, k)]
-    if not corners:
+    if tight is None:
+        if ldp_epsilon(B) != ea:
+            return None
+        tight = (
+            np.where(A.log_ratio == ea, 1, np.where(A.log_ratio == -ea, -1, 0)),
+            np.where(B.log_ratio == ea, 1, np.where(B.log_ratio == -ea, -1, 0)),
+        )
+    tA, tB = (np.asarray(v).tolist() for v in tight)
+    posA = {int(sz): i for i, sz in enumerate(A.sizes) if tA[i] == 1}
+    if not any(t in (0, k) for t in B.sizes.tolist()):
         return None
-    dA = _input_delta(A)
-    dB = _input_delta(B)
-    # per A size index: list of (t, j, log w, error of log w)
-    matched: dict[int, list[tuple[int, int, float, float]]] = {}
+    matches = []
     for i, t in enumerate(B.sizes.tolist()):
         if t in (0, k):
             continue
-        r = float(B.log_ratio[i])
-        if r == ea and t in posA:
-            a = posA[t]
-            lw = float(B.log_in[i] - A.log_in[a])
-            j = t
-        elif r == -ea and (k - t) in posA:
-            a = posA[k - t]
-            lw = float(B.log_in[i] - A.log_out[a])
-            j = 0
+        if tB[i] == 1 and t in posA:
+            matches.append(_TightMatch(posA[t], i, t, t, t, "in"))
+        elif tB[i] == -1 and (k - t) in posA:
+            matches.append(_TightMatch(posA[k - t], i, k - t, t, 0, "out"))
         else:
             return None
-        err = float(dA[a] + dB[i]) + 4 * _U * (abs(float(B.log_in[i])) + abs(lw) + 1.0)
-        matched.setdefault(a, []).append((t, j, lw, err))
-    # used_s <= 1 beyond rounding: an upper bound of Σ w per A size
-    worst = 0.0
-    for items in matched.values():
-        used_hi = math.fsum(math.exp(lw + err) for _, _, lw, err in items) * (1 + 8 * _U)
-        if not used_hi < 1.0:
-            return None
-        worst = max(worst, used_hi)
+    return _TightPlan(ea, tuple(matches))
+
+
+def _tight_ratio_verdict(bounds: list[tuple[bool, bool]]) -> bool | None:
+    """The reduction's verdict from (used_s provably < 1, used_s provably > 1) per size s.
+
+    True when every used_s is provably below 1 (A ⊑ B), False when one is provably
+    above 1 (A ⋢ B: the reduction is an iff), None when an enclosure contains 1.
+    """
+    if any(above for _, above in bounds):
+        return False
+    if all(below for below, _ in bounds):
+        return True
+    return None
+
+
+def _tight_ratio_witness(
+    P: _Problem, plan: _TightPlan, w: list[float]
+) -> tuple[np.ndarray, float, float]:
+    """The orbit witness of the reduction from the weights ``w`` (one per match, floats):
+    u(s, t, j) = w on the matched orbits, the rest of each row to B's corner classes in
+    proportion to their masses; with its residual and row error on the stored floats."""
+    A, B = P.A, P.B
+    k = A.k
     PiB, PoB = B.class_masses()
-    m0 = float(PoB[B.sizes == 0].sum()) if np.any(B.sizes == 0) else 0.0
-    mk = float(PiB[B.sizes == k].sum()) if np.any(B.sizes == k) else 0.0
+    has0, hask = bool(np.any(B.sizes == 0)), bool(np.any(B.sizes == k))
+    m0 = float(PoB[B.sizes == 0].sum()) if has0 else 0.0
+    mk = float(PiB[B.sizes == k].sum()) if hask else 0.0
     c0 = m0 / (m0 + mk) if m0 + mk > 0 else 1.0
     index = {key: n for n, key in enumerate(zip(*P.variables[2:], strict=True))}
     u = np.zeros(P.n_var)
+    used = np.zeros(A.sizes.size)
+    for m, wm in zip(plan.matches, w, strict=True):
+        u[index[(m.s, m.t, m.j)]] += wm
+        used[m.a] += wm
     for a, sz in enumerate(A.sizes.tolist()):
-        used = 0.0
-        for t, j, lw, _ in matched.get(a, []):
-            w = math.exp(lw)
-            u[index[(sz, t, j)]] += w
-            used += w
-        rest = max(0.0, 1.0 - used)
-        if np.any(B.sizes == 0):
+        rest = max(0.0, 1.0 - float(used[a]))
+        if has0:
             u[index[(sz, 0, 0)]] += rest * c0
-        if np.any(B.sizes == k):
-            u[index[(sz, k, sz)]] += rest * (1.0 - c0 if np.any(B.sizes == 0) else 1.0)
+        if hask:
+            u[index[(sz, k, sz)]] += rest * (1.0 - c0 if has0 else 1.0)
     u = P.clean(u)
     _, _, resid, row_err, _ = P.check(u)
+    return u, resid, row_err
+
+
+def _tight_ratio_result(P: _Problem, clock: _Clock, details: dict, why_float: str):
+    """A ⊑ B by the tight-ratio reduction (:func:`_tight_ratio_plan`) on the stored masses, or None.
+
+    The weights are bounded from the stored class masses beyond their own rounding
+    (INPUT_BAND_FACTOR u (1 + |ln P|) each, see :data:`INPUT_BAND_FACTOR`); the
+    equal-ratio premise is stated, not proved (the protocol route proves it:
+    :func:`qifldp.symmetric.tight_ratio.tight_ratio_refines`).
+    """
+    A, B = P.A, P.B
+    plan = _tight_ratio_plan(A, B)
+    if plan is None:
+        return None
+    ea = plan.eps
+    dA = _input_delta(A)
+    dB = _input_delta(B)
+    lws = []
+    per_a: dict[int, list[tuple[float, float]]] = {}
+    for m in plan.matches:
+        den = A.log_in[m.a] if m.side == "in" else A.log_out[m.a]
+        lw = float(B.log_in[m.b] - den)
+        err = float(dA[m.a] + dB[m.b]) + 4 * _U * (abs(float(B.log_in[m.b])) + abs(lw) + 1.0)
+        lws.append(lw)
+        per_a.setdefault(m.a, []).append((lw, err))
+    # used_s <= 1 beyond rounding: bounds of Σ w per A size
+    bounds, worst = [], 0.0
+    for items in per_a.values():
+        hi = math.fsum(math.exp(lw + err) for lw, err in items) * (1 + 8 * _U)
+        lo = math.fsum(math.exp(lw - err) for lw, err in items) * (1 - 8 * _U)
+        bounds.append((hi < 1.0, lo > 1.0))
+        worst = max(worst, hi)
+    if _tight_ratio_verdict(bounds) is not True:
+        return None
+    u, resid, row_err = _tight_ratio_witness(P, plan, [math.exp(lw) for lw in lws])
     how = (
         f"proved for the real channels by the tight-ratio reduction, under the premise that "
         f"every inner class of B and its matching class of A have likelihood ratio exactly "
         f"e^(±{ea!r}) = e^(±ldp_epsilon(A)) (their stored closed-form log-ratios agree to the "
         "last bit, as for SUE and OUE built at the same eps; the verdict does not apply to "
-        "channels whose real ratios differ): a witness then maps each inner output T of B "
-        "to T (or T^c) alone, with W[T, T] = "
+        "channels whose real ratios differ; protocol objects prove it: "
+        "qifldp.refines(qifldp.protocol(...), ...)): a witness then maps each inner output T "
+        "of B to T (or T^c) alone, with W[T, T] = "
         "P^B_in(t) / P^A_in(t), and the rest of each row to B's corner classes; A ⊑ B iff "
         f"these weights sum to <= 1 per size of A: largest sum {worst:.6g} < 1, beyond the "
         f"stored class masses' rounding ({INPUT_BAND_FACTOR:g} u (1 + |ln P|) each). The "
@@ -1261,7 +1342,12 @@ def refines(
     own rounding, this proves the verdict for the real channels (``about`` "protocols",
     ``method`` "symmetric: tight-ratio reduction", ``exact`` False): SUE ⊑ OUE at
     k = 50 holds iff (1/2)(1 − q)^49 <= p^50 (p = 1/(1 + e^{-eps/2}), q = 1/(1 + e^eps)),
-    i.e. from eps* = 8.5152, and at eps = 9 with largest weight 0.863.
+    i.e. from eps* = 8.5152, and at eps = 9 with largest weight 0.863. The same
+    reduction on protocol objects (``q.refines(q.protocol("sue", 50, 9.0),
+    q.protocol("oue", 50, 9.0))``, :func:`qifldp.symmetric.tight_ratio_refines`)
+    proves the premise (sympy, on the symbolic twin) and bounds the weights from the
+    exact eps with arb: ``exact`` True, no premise; :func:`qifldp.symmetric.sue_oue_boundary`
+    encloses eps*(k).
 
     *Up to rounding.* When a witness is within the rounding band but the stored
     floats fail exactly (a positive exact gap, or the exact support solve fails),

@@ -80,6 +80,14 @@ def test_certificates_are_kept_per_point_and_match_direct_refinement():
             assert get("seconds") >= 0
 
 
+def test_sue_oue_at_equal_eps_is_decided_by_the_exact_reduction():
+    m = q.comparability_map(
+        "sue", "oue", [5], [12.0], executor=cf.ThreadPoolExecutor(1), progress=False, time_limit=1.0
+    )
+    assert m["relation"].tolist() == ["A⊑B"]
+    assert "tight-ratio reduction" in m["ab_certified_by"][0]
+
+
 def test_a_point_over_its_time_limit_is_undecided_and_the_map_goes_on():
     # SUE ⊑ OUE at k = 200, eps = 12 on the symmetric channels: neither a float certificate
     # nor the exact orbit LP (too large) within 1 s
