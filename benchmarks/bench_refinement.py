@@ -137,6 +137,13 @@ def _report(request):
             if t is not None:
                 text += f" | {base} {t:.3f} s ({t / ours:.3g}x)"
         lines.append(text)
+    for name in [f"{c} {d}" for c in _MAX_CASE_CASES for d in ("holds", "fails")]:
+        ours, lp = _MEDIANS.get("max-case nnls " + name), _MEDIANS.get("max-case highs " + name)
+        if ours is not None and lp is not None:
+            lines.append(
+                f"  max-case {name}: nnls {ours:.3f} s | one HiGHS LP per column {lp:.3f} s "
+                f"({lp / ours:.3g}x)"
+            )
     for name, (a, b) in _VERDICTS.items():
         if a != b:
             lines.append(f"  verdicts differ on {name}: qifldp {a}, qif {b}")
@@ -227,3 +234,27 @@ def test_qif_near_boundary_verdict():
         r.holds,
         bool(qif.refinement.refined_by(A.matrix, B.matrix)),
     )
+
+
+_MAX_CASE_CASES = ["30x80 vs 30x80", "50x200 vs 50x200", "16x1024 vs 16x64"]
+
+
+@pytest.mark.parametrize("method", ["nnls", "highs"])
+@pytest.mark.parametrize("direction", ["holds", "fails"])
+@pytest.mark.parametrize("case", _MAX_CASE_CASES)
+def test_max_case(benchmark, case, direction, method):
+    """max_case_refines: least squares per column (the default) vs one HiGHS LP per column."""
+    A, B = CASES[case]
+    if direction == "fails":
+        A, B = B, A
+    r = _timed(
+        benchmark,
+        f"max-case {method} {case} {direction}",
+        lambda: q.max_case_refines(A, B, method=method),
+        rounds=3,
+    )
+    assert r.holds == (direction == "holds")
+    if r.holds:
+        assert r.witness.min() >= 0 and np.abs(A @ r.witness - B).max() <= 1e-12
+    else:
+        assert r.counterexample.gap > 0

@@ -47,16 +47,19 @@ def _edge_fit(A: np.ndarray, b: np.ndarray, w: np.ndarray, r: np.ndarray) -> np.
     (SUE vs OUE at the same eps: 1e-12 relative). The single-column fit is exact
     to rounding there.
     """
-    best, err = r, float(np.abs(w * (A @ r - b)).max())
-    for z in np.flatnonzero(r):
-        a = A[:, z] * w
-        c = float(a @ (w * b)) / float(a @ a)
-        if not c > 0:
-            continue
-        e = float(np.abs(w * (c * A[:, z] - b)).max())
-        if e < err:
-            best, err = np.zeros_like(r), e
-            best[z] = c
+    err = float(np.abs(w * (A @ r - b)).max())
+    support = np.flatnonzero(r)
+    if err <= 8 * A.shape[0] * 2.0**-53 or support.size == 0:  # already at rounding
+        return r
+    a = A[:, support] * w[:, None]  # weighted candidate columns
+    c = (a.T @ (w * b)) / np.einsum("ij,ij->j", a, a)
+    errs = np.abs(a * c[None, :] - (w * b)[:, None]).max(axis=0)
+    errs[~(c > 0)] = np.inf
+    z = int(np.argmin(errs))
+    if not errs[z] < err:
+        return r
+    best = np.zeros_like(r)
+    best[support[z]] = c[z]
     return best
 
 
