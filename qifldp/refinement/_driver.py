@@ -1115,26 +1115,15 @@ def _input_band_result(P: _Problem, why: str) -> RefinementResult | None:
     if not np.all(excess <= 0):
         return None
     Wo = clean_witness(expand_witness(W, P.ra, P.rb, P.rowsum), P.rowsum)
-    c = _verify(P, witness=Wo)
+    resid = float(np.abs(P.A @ Wo - P.B).max())
     how = (
         "up to rounding: no certificate either way — the best float witness misses the "
         f"rounding band but fits within what the inputs' own rounding explains "
         f"({INPUT_BAND_FACTOR:g} u (1 + |ln P|) per entry of A and B; max residual "
-        f"{c.residual:.3g}), and no gain has a gap above its rounding bound ({why})"
+        f"{resid:.3g}), and no gain has a gap above its rounding bound ({why})"
     )
-    return _result(
-        P,
-        True,
-        witness=Wo,
-        method="float",
-        exact=False,
-        certified_by=how,
-        residual=c.residual,
-        row_sum_error=c.row_sum_error,
-        min_entry=c.min_entry,
-        up_to_rounding=True,
-        about="rounding",
-    )
+    res = _holds_result(P, Wo, "float", False, how, expanded=True)
+    return replace(res, up_to_rounding=True, about="rounding")
 
 
 #: The decision pipeline, in order; the first verified verdict ends it. ``method="exact"``
