@@ -1168,6 +1168,14 @@ def decide(
     opts = replace(opts, deadline=t0 + opts.time_limit)
     An, Bn = normalise_rows(A), normalise_rows(B)
     ra, rb = reduce_columns(An), reduce_columns(Bn)
+    spent = time.perf_counter() - t0
+    if spent >= opts.time_limit:
+        msg = (
+            f"the time limit (time_limit = {opts.time_limit:g} s) ran out while merging "
+            f"proportional columns ({spent:.3g} s for {A.shape[1]} + {B.shape[1]} columns), "
+            "before any solver: no verdict; raise time_limit"
+        )
+        raise SolverError(msg)
     P = _Problem(A, B, An, Bn, ra, rb, prior, rowsum, opts=opts, t0=t0, labels=labels)
     P.details.update(reduced_shapes=(ra.matrix.shape, rb.matrix.shape))
     decided: _Decided | None = None

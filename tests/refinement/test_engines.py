@@ -153,3 +153,22 @@ def test_result_fields_and_tolerances():
     assert r.residual <= 1e-7 and r.min_entry >= -1e-9 and r.row_sum_error <= 1e-9
     assert r.time >= 0 and r.method and r.certified_by
     assert r.relation == "refinement"
+
+
+def test_a_time_limit_spent_merging_columns_is_a_solver_error(monkeypatch):
+    import time as _time
+
+    from qifldp.refinement import _driver
+
+    inner = _driver.reduce_columns
+
+    def slow(M):
+        _time.sleep(0.3)
+        return inner(M)
+
+    monkeypatch.setattr(_driver, "reduce_columns", slow)
+    A = np.array([[0.9, 0.1], [0.2, 0.8]])
+    B = A @ np.array([[0.7, 0.3], [0.4, 0.6]])
+    with pytest.raises(q.SolverError, match="while merging proportional columns"):
+        q.refines(A, B, time_limit=0.5)
+    assert q.refines(A, B, time_limit=5).holds
