@@ -437,6 +437,7 @@ def _exact_result(
     """
     E = P.exact_problem()
     out = _exact_from_hints(P, E, W_hint, H_hint)
+    max_case_band: tuple[np.ndarray | None] | None = None  # computed once, when first needed
     if out is None and H_hint is not None:
         for Hc in _gain_candidates(H_hint, P.rowsum):
             g = gain_from_weighted(Hc, P.prior)
@@ -452,10 +453,11 @@ def _exact_result(
             gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(
                 E.Aq_full, E.Bq_full, g, P.prior
             )
-            if not P.rowsum and not strict:
-                rounded = _rounding_witness(P, E, W_hint)
-                if rounded is not None:  # a witness within the rounding band
-                    return _rounding_result(P, rounded, gq, "float gain, exact gap > 0")
+            if not P.rowsum and not strict:  # a witness within the rounding band wins
+                if max_case_band is None:
+                    max_case_band = (_rounding_witness(P, E, W_hint),)
+                if max_case_band[0] is not None:
+                    return _rounding_result(P, max_case_band[0], gq, "float gain, exact gap > 0")
             if gq > band_gap_allowance(P.An.shape[1], g, P.prior) or not P.rowsum:
                 _, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
                 return _fails_result(
