@@ -542,11 +542,12 @@ def _rounding_witness(P: _Problem, E: _ExactProblem, W_hint: np.ndarray | None):
     Returns the witness on the original columns.
     """
     cands = [] if W_hint is None else [W_hint]
-    try:
-        out = solve_l1_lp(P.Ar, P.Br) if P.rowsum else solve_l1_lp_columns(P.Ar, P.Br)
-        cands.append(out.W)
-    except SolverError:
-        pass
+    solvers = [solve_l1_lp] if P.rowsum else [solve_nnls_columns, solve_l1_lp_columns]
+    for solve in solvers:
+        try:
+            cands.append(solve(P.Ar, P.Br).W)
+        except SolverError:
+            pass
     for W_red in cands:
         if W_red is None or not np.all(np.isfinite(W_red)):
             continue
