@@ -1579,6 +1579,19 @@ def _decide_pair(
             up_to_rounding=True,
             about="rounding",
         )
+    if c is not None and _exact_of(c) <= c.allowance:
+        # a gap that rounding of the masses explains: the stored floats fail, but a pair
+        # with equal likelihood ratios is decided for the real channels first (otherwise
+        # the verdict would depend on which of the two routes the time budget reaches)
+        tight = _tight_ratio_result(
+            P,
+            clock,
+            details,
+            f"the stored floats fail exactly by a rounding-sized gap "
+            f"{float(_exact_of(c)):.3e} <= {c.allowance:.1e}",
+        )
+        if tight is not None:
+            return tight
     if c is not None:
         ce = Counterexample(
             c.G,
