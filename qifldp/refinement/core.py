@@ -393,7 +393,7 @@ def max_case_refines(
     min ||A r − B[:, j]||, r >= 0, is such a y too. Certificates and the exact band
     are as in :func:`refines` (the rounding band per column; closed form or rational
     simplex per column). Cost: |Y_B| active-set solves with |X| rows and |Y_A|
-    columns (50 x 200 vs 50 x 200: ~0.15 s, 20x faster than |Y_B| LPs). Two
+    columns (50 x 200 vs 50 x 200: 0.14 s, 13x faster than |Y_B| LPs). Two
     symmetric channels (``qifldp.symmetric``) over the same k are decided by one
     two-dimensional cone test per class of B, O(k^2)
     (:func:`max_case_refines_symmetric`).
