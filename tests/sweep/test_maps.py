@@ -118,6 +118,7 @@ def test_a_point_over_its_time_limit_is_undecided_and_the_map_goes_on(no_tight_r
         "VerificationError",
         "SolverError",
         "TimeoutError",
+        "SizeError",  # on an idle machine the exact orbit LP is reached, and refused (size)
     )
     assert row["reason"].startswith("A⊑B: ") and "B⊑A" not in row["reason"]
     assert row["ab_certificate"] is None and row["ab_seconds"] > 0
