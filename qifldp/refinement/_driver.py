@@ -542,7 +542,9 @@ def _rounding_witness(P: _Problem, E: _ExactProblem, W_hint: np.ndarray | None):
     Returns the witness on the original columns.
     """
     cands = [] if W_hint is None else [W_hint]
-    solvers = [solve_l1_lp] if P.rowsum else [solve_nnls_columns, solve_l1_lp_columns]
+    solvers: list[Callable[[np.ndarray, np.ndarray], Any]] = (
+        [solve_l1_lp] if P.rowsum else [solve_nnls_columns, solve_l1_lp_columns]
+    )
     for solve in solvers:
         try:
             cands.append(solve(P.Ar, P.Br).W)
