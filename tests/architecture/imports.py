@@ -18,7 +18,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("channel", "priors", "gains", "alignment", "channel_io", "plotting"),
     ("measures", "operators", "composition", "profiles", "tradeoff"),
     ("refinement",),
-    ("symmetric", "symbolic", "oracles"),
+    ("symmetric", "symbolic", "simulation"),
     ("protocols",),
     ("sweeps",),
     ("faces", "mechanisms", "formulas"),
