@@ -48,7 +48,10 @@ def test_farkas_vector_of_a_column_outside_the_cone():
     b = np.array([[0.9], [0.05], [0.05]])  # posterior more extreme than any of A's
     out = solve_nnls_columns(A, b)
     y = out.H[0]
-    assert np.all(A.T @ y <= 1e-15) and y @ b[:, 0] > 0
+    # a candidate (the driver certifies it): A^T y <= 0 up to the rounding of the
+    # residual, tens of ulp of |y| (4.3e-15 with numpy 2.4 / scipy 1.17), and y . b > 0 by far
+    assert np.all(A.T @ y <= 64 * np.finfo(float).eps * np.abs(y).max())
+    assert y @ b[:, 0] > 0.5
     assert out.optimum > 0.1
 
 
