@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from .dispatch import remedy
 from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
-from .kinds import remedy
 from .reduction import REDUCE_RTOL, reduce_columns
 
 __all__ = ["Channel", "as_channel", "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]

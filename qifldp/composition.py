@@ -25,8 +25,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .channel import Channel, as_channel, check_size
+from .dispatch import dispatch_on_first_channel, to_explicit
 from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
-from .kinds import dispatch_on_first_channel, to_explicit
 from .validation import check_bool, check_int
 
 __all__ = [
@@ -628,7 +628,7 @@ def _log_capacity_repeated_grr(k: int, n: int, log_a: float, log_b: float) -> fl
 
 
 def _register() -> None:
-    from .kinds import n_inputs
+    from .dispatch import n_inputs
     from .measures import bayes_capacity, ldp_epsilon
     from .refinement.fdp import tradeoff_curve
 

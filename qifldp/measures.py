@@ -4,7 +4,7 @@ Every measure taking a channel first is a :func:`functools.singledispatch`
 function: explicit channels (and 2-D arrays) are handled here, and the symbolic
 and symmetric channel kinds register their own implementations under the same
 names, so ``q.bayes_capacity(C)`` works on each kind of channel (see
-:mod:`qifldp.kinds`). The primitives are the vulnerabilities, ``bayes_capacity``
+:mod:`qifldp.dispatch`). The primitives are the vulnerabilities, ``bayes_capacity``
 and ``ldp_epsilon``; the derived measures (``asr``, ``max_case_capacity``, the
 leakages) are written once over them and so hold for every kind; a kind
 overrides one only where it is numerically better.
@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .channel import as_channel
+from .dispatch import exp_value, is_nonpositive, log2_value, n_inputs, tidy_value
 from .errors import GainError, InputTypeError, ParameterError
 from .gains import as_gain
-from .kinds import exp_value, is_nonpositive, log2_value, n_inputs, tidy_value
 from .priors import as_prior
 from .reduction import reduce_columns
 from .validation import _real, check_bool

@@ -2,7 +2,7 @@
 
 Composite protocols are built from these so that their channels are correct by
 construction (Alvim et al., *The Science of Quantitative Information Flow*, ch. 8).
-Each operator dispatches on the kind of its first channel (:mod:`qifldp.kinds`):
+Each operator dispatches on the kind of its first channel (:mod:`qifldp.dispatch`):
 the explicit implementation is here, :mod:`qifldp.symbolic` registers cascade,
 parallel and one_hot, and a kind without an implementation gets an error that
 says what to do.
@@ -20,8 +20,8 @@ import numpy as np
 
 from .alignment import align_many, align_rows, is_default_labels
 from .channel import Channel, as_channel, check_size, guard_size
+from .dispatch import dispatch_on_first_channel
 from .errors import ChannelError, InputTypeError, ParameterError
-from .kinds import dispatch_on_first_channel
 from .validation import check_int
 
 __all__ = ["cascade", "parallel", "one_hot", "visible_choice", "hidden_choice"]

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..arrays import float_array
 from ..channel import Channel, as_channel
+from ..dispatch import entries as _entries_of
 from ..errors import (
     ChannelError,
     InputTypeError,
@@ -21,7 +22,6 @@ from ..errors import (
     UnsupportedKindError,
     VerificationError,
 )
-from ..kinds import entries as _entries_of
 from ..validation import check_bool, check_optional_bool, check_real
 
 __all__ = [

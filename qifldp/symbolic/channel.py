@@ -13,8 +13,8 @@ import numpy as np
 import sympy as sp
 
 from ..channel import Channel, LabelledRows, _labels
+from ..dispatch import entries, n_inputs, register_all, remedy
 from ..errors import ChannelError, InputTypeError, ParameterError, SizeError
-from ..kinds import entries, n_inputs, register_all, remedy
 from . import _sign
 
 __all__ = [

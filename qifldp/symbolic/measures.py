@@ -32,8 +32,7 @@ from typing import Any
 import sympy as sp
 
 from .. import measures as _m
-from ..errors import ChannelError, GainError, InputTypeError, ParameterError, PriorError
-from ..kinds import (
+from ..dispatch import (
     exp_value,
     is_nonpositive,
     log2_value,
@@ -41,6 +40,7 @@ from ..kinds import (
     register_unsupported,
     tidy_value,
 )
+from ..errors import ChannelError, GainError, InputTypeError, ParameterError, PriorError
 from . import _sign
 from .channel import SymbolicChannel, _relations, as_symbolic, to_expr
 

@@ -9,8 +9,8 @@ import sympy as sp
 
 from .. import operators as _ops
 from ..alignment import align_rows
+from ..dispatch import register_unsupported
 from ..errors import ChannelError, SizeError
-from ..kinds import register_unsupported
 from ..validation import check_int
 from .channel import MAX_SYMBOLIC_ENTRIES, SymbolicChannel, as_symbolic
 

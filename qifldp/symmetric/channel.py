@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
+from ..dispatch import entries, n_inputs, register_all, remedy, to_explicit
 from ..errors import ChannelError, InputTypeError
-from ..kinds import entries, n_inputs, register_all, remedy, to_explicit
 from ..validation import check_int
 from .binomial import log_comb, logsumexp
 

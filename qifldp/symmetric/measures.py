@@ -10,8 +10,8 @@ import numpy as np
 
 from .. import composition as _comp, measures as _m, operators as _ops, profiles as _profiles
 from ..channel import Channel
+from ..dispatch import register_all, register_unsupported
 from ..errors import GainError, InputTypeError, ParameterError, PriorError
-from ..kinds import register_all, register_unsupported
 from ..priors import as_prior
 from ..refinement import fdp as _fdp
 from .binomial import logsumexp

@@ -41,8 +41,8 @@ import qifldp.refinement.fdp
 import qifldp.symbolic as Y
 import qifldp.symmetric as S
 from qifldp.composition import CompositionEpsilon, SymmetricComposition
+from qifldp.dispatch import is_unsupported
 from qifldp.errors import UnsupportedKindError
-from qifldp.kinds import is_unsupported
 from qifldp.measures import Hyper
 from qifldp.refinement.fdp import TradeoffCurve
 from qifldp.refinement.result import Counterexample
