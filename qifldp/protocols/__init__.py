@@ -1,5 +1,12 @@
-"""The frequency oracles as protocol objects, and their parameters.
+"""Protocols (layer L5): the frozen protocol objects, their parameters and the catalogue.
 
+May import the layers below (kinds, kernels, refinement, measures, channel, errors);
+never :mod:`qifldp.faces`, :mod:`qifldp.mechanisms`, the sweeps or the command line.
+
+:data:`CATALOGUE` holds every protocol (:mod:`qifldp.protocols.catalogue`: name,
+aliases, parameter schema, reference, family class) and ``protocol(name, *args,
+**params)`` builds any of them, the composite ones included (PCKV, PrivKVM, RR, RR3,
+bipartite RR3, SPL, SMP, RS+FD, RS+RFD). For a frequency oracle,
 ``protocol(name, k, eps, **params)`` returns a frozen :class:`Protocol` (one class
 per family: :class:`GRR`, :class:`SS`, :class:`LH` for lh/blh/olh, :class:`UE` for
 ue/sue/oue, :class:`THE`) whose parameters are validated and computed once; every
@@ -18,20 +25,25 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..errors import InputTypeError, ParameterError
 from . import params
-from .base import ClosedForm, Protocol, refuse_unknown
+from .base import ClosedForm, Protocol
+from .catalogue import CATALOGUE, Entry, Parameter, ProtocolName, lookup, protocol
 from .grr import GRR, GRRClosedForm
 from .lh import LH, LHClosedForm, lh_encoding, lh_perturbation
+from .oracles import ORACLE_NAMES, ORACLE_PARAMETERS, oracle
 from .ss import SS, SSClosedForm
 from .the import THE, THEClosedForm, the_bit
 from .ue import UE, UEClosedForm, oue_bit, sue_bit
 
 __all__ = [
+    "CATALOGUE",
+    "Entry",
+    "Parameter",
+    "ProtocolName",
+    "lookup",
     "PROTOCOL_NAMES",
     "protocol",
+    "oracle",
     "Protocol",
     "ClosedForm",
     "GRR",
@@ -52,81 +64,8 @@ __all__ = [
     "params",
 ]
 
-#: Each name's parameters besides k (and eps, which every name but "ue" takes).
-_PARAMETERS: dict[str, tuple[str, ...]] = {
-    "grr": (),
-    "ss": ("omega",),
-    "lh": ("g",),
-    "blh": (),
-    "olh": (),
-    "ue": ("p", "q"),
-    "sue": (),
-    "oue": (),
-    "the": ("theta",),
-}
+#: The frequency oracles' parameters besides k and eps (read by the sweeps).
+_PARAMETERS = ORACLE_PARAMETERS
 
-#: The names :func:`protocol` accepts.
-PROTOCOL_NAMES: tuple[str, ...] = tuple(_PARAMETERS)
-
-
-def protocol(name: str, k: int, eps: float | None = None, **params: Any) -> Protocol:
-    """The frozen protocol object of a frequency oracle.
-
-    Parameters
-    ----------
-    name : str
-        One of ``grr``, ``ss``, ``lh``, ``blh``, ``olh``, ``ue``, ``sue``, ``oue``, ``the``.
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter, finite and ``>= 0`` (``ue`` takes p and q instead).
-    **params
-        ``omega`` (ss, optional), ``g`` (lh), ``p`` and ``q`` (ue), ``theta`` (the),
-        as for the flat constructors.
-
-    Returns
-    -------
-    Protocol
-        Frozen and hashable; equal to another when name and parameters are equal.
-
-    Raises
-    ------
-    ParameterError
-        Unknown ``name`` (the message lists the valid ones); parameters out of
-        range, exactly as the flat constructors (``qifldp.grr`` ...) raise.
-    InputTypeError
-        ``name`` not a string; a parameter the protocol does not take; wrong types.
-
-    Examples
-    --------
-    >>> import qifldp as q
-    >>> P = q.protocol("the", 4, 1.0, theta=0.7)
-    >>> P
-    protocol('the', k=4, eps=1.0, theta=0.7)
-    >>> P.channel().shape, round(P.params["q"], 6)
-    ((4, 16), 0.352344)
-    >>> q.protocol("ue", 3, p=0.75, q=0.25).params
-    {'p': 0.75, 'q': 0.25}
-    """
-    if not isinstance(name, str):
-        msg = f"name must be a protocol name (a str), got {name!r} of type {type(name).__name__}"
-        raise InputTypeError(msg)
-    if name not in _PARAMETERS:
-        msg = f"name must be one of {', '.join(PROTOCOL_NAMES)}, got {name!r}"
-        raise ParameterError(msg)
-    allowed = _PARAMETERS[name]
-    takes = ", ".join(allowed) if allowed else "no parameters besides k and eps"
-    refuse_unknown(
-        params, allowed, InputTypeError, lambda got: f"protocol {name!r} takes {takes}; got {got}"
-    )
-    if name in ("ue", "sue", "oue"):
-        return UE(k, eps, p=params.get("p"), q=params.get("q"), variant=name)
-    e: Any = eps  # None (or any bad value) is refused by the family's check_eps
-    if name == "grr":
-        return GRR(k, e)
-    if name == "ss":
-        return SS(k, e, params.get("omega"))
-    if name in ("lh", "blh", "olh"):
-        return LH(k, e, params.get("g"), variant=name)
-    theta: Any = params.get("theta")  # None is refused by check_theta
-    return THE(k, e, theta)
+#: The frequency oracles' names (every catalogue name: ``tuple(CATALOGUE)``).
+PROTOCOL_NAMES: tuple[str, ...] = ORACLE_NAMES

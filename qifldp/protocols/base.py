@@ -208,9 +208,7 @@ class Protocol(Frozen, abc.ABC):
         return f"protocol({self._name!r}, k={self._k}, {shown})"
 
     def __reduce__(self) -> tuple:
-        from . import protocol
-
-        return (_rebuild, (protocol, self._name, self._k, dict(self._args)))
+        return (_rebuild, (type(self), self._name, self._k, dict(self._args)))
 
     # ---------------------------------------------------------------- parameters
     @property
@@ -457,9 +455,11 @@ class Protocol(Frozen, abc.ABC):
     _closed_form_type: Callable[[Protocol], ClosedForm]
 
 
-def _rebuild(factory: Callable[..., Protocol], name: str, k: int, args: dict) -> Protocol:
-    """Unpickle a protocol by building it again from its arguments."""
-    return factory(name, k, **args)
+def _rebuild(family: type[Protocol], name: str, k: int, args: dict) -> Protocol:
+    """Unpickle a protocol by building it again from its family class and arguments
+    (a family of several variants, LH and UE, takes the variant's name)."""
+    variants = getattr(family, "_VARIANTS", ())
+    return family(k, **args, **({"variant": name} if variants else {}))  # type: ignore[call-arg]
 
 
 class ClosedForm(abc.ABC):

@@ -12,10 +12,11 @@ import numpy as np
 
 from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
-from ..mechanisms import grr, oue_bit
 from ..operators import cascade, hidden_choice, one_hot, parallel
 from ..validation import check_eps, check_int, check_open_interval, check_real
 from .base import Frozen
+from .grr import GRR
+from .ue import oue_bit
 
 __all__ = ["pckv_ue", "pckv_grr", "pckv_epsilon"]
 
@@ -100,7 +101,7 @@ def _padding_and_sampling(sets: tuple, d: int, ell: int) -> Channel:
 
 def _value_perturbation(eps2: float) -> Channel:
     """Randomized response on the value ±1: GRR over two values with eps2."""
-    return grr(2, eps2).relabel(inputs=_VALUES, outputs=_VALUES)
+    return GRR(2, eps2).channel().relabel(inputs=_VALUES, outputs=_VALUES)
 
 
 def _keys_identity(n: int) -> Channel:
@@ -429,7 +430,7 @@ def pckv_grr(d: int, eps1: float, eps2: float, ell: int = 1) -> Channel:
     what = f"pckv_grr({d}, {eps1}, {eps2}, ell={ell})"
     _guard(what, d, ell, math.log10(2 * n), lambda: 2 * n)
     sampling = _padding_and_sampling(_key_value_sets(d, ell), d, ell)
-    keys = grr(n, eps1).matrix
+    keys = GRR(n, eps1).channel().matrix
     kept = parallel(_keys_identity(n), _value_perturbation(eps2))
     labels = tuple(range(1, n + 1))
     other_key = Channel((1.0 - np.eye(n)) / (n - 1), labels, labels)

@@ -660,6 +660,8 @@ class LH(Protocol):
     """
 
     __slots__ = ()
+    #: The variants this family builds (their names are the protocols' names).
+    _VARIANTS: tuple[str, ...] = ("lh", "blh", "olh")
     _closed_form_type = LHClosedForm
 
     def __init__(self, k: int, eps: float, g: int | None = None, *, variant: str = "lh") -> None:

@@ -13,7 +13,7 @@ from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..operators import cascade, hidden_choice, parallel, visible_choice
 from ..validation import check_eps, check_int
-from . import GRR
+from .grr import GRR
 
 __all__ = ["spl", "smp", "rsfd_grr"]
 

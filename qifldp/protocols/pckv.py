@@ -63,7 +63,8 @@ def _check_mechanism(mechanism: Any) -> str:
     if not isinstance(mechanism, str):
         msg = f"mechanism must be 'ue' or 'grr' (a str), got {type(mechanism).__name__}"
         raise InputTypeError(msg)
-    return check_choice("mechanism", mechanism, _MECHANISMS)  # PCKV-UE or PCKV-GRR
+    # PCKV-UE or PCKV-GRR, in any case
+    return check_choice("mechanism", mechanism.strip().lower(), _MECHANISMS)
 
 
 def pckv_allocation(eps: float, ell: int = 1, mechanism: str = "ue") -> tuple[float, float]:

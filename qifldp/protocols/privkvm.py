@@ -27,9 +27,9 @@ import numpy as np
 
 from ..channel import Channel
 from ..errors import ParameterError
-from ..mechanisms import grr
 from ..operators import cascade, parallel
 from ..validation import check_bool, check_int, check_real
+from .grr import GRR
 from .keyvalue import KeyValueFrozen, check_positive_eps, check_reports_array, flatten_key_values
 from .params import grr_probabilities
 from .pckv import PCKV
@@ -260,8 +260,8 @@ class PrivKVM(KeyValueFrozen):
         )
         key_budget = self.eps1 if round_number == 1 else 0.0
         perturb = parallel(
-            grr(2, key_budget).relabel(inputs=(1, 0), outputs=(1, 0)),
-            grr(2, self.eps2).relabel(inputs=(1, -1), outputs=(1, -1)),
+            GRR(2, key_budget).channel().relabel(inputs=(1, 0), outputs=(1, 0)),
+            GRR(2, self.eps2).channel().relabel(inputs=(1, -1), outputs=(1, -1)),
         )
         report = Channel(
             [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1]],

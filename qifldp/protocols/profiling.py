@@ -59,8 +59,8 @@ from ..operators import cascade, visible_choice
 from ..simulation.attacks import EmpiricalRate
 from ..simulation.util import as_rng, check_memory
 from ..validation import check_choice, check_eps, check_int
-from . import protocol
 from .multidim import _check_ks, _projection, _tuples
+from .oracles import oracle as protocol
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -36,7 +36,7 @@ from ..measures import bayes_vulnerability
 from ..operators import visible_choice
 from ..simulation.util import as_rng
 from ..validation import check_int
-from . import protocol
+from .oracles import oracle as protocol
 from .profiling import _check_setting, _check_tuples, survey_profiles, survey_sets
 
 __all__ = ["Reidentification", "reidentification_accuracy", "reidentification_bayes"]

@@ -32,6 +32,7 @@ from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
 from ..validation import as_real_array, check_bool, check_choice, check_eps, check_int, check_real
 from .base import Frozen
+from .grr import GRR
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -716,10 +717,8 @@ class RR3(RR):
         >>> bool(np.allclose(q.RR3.grr(1.0).matrix, q.grr(3, 1.0).matrix))
         True
         """
-        from ..mechanisms import grr
-
         eps = check_eps(eps)
-        return cls(grr(3, eps).matrix)
+        return cls(GRR(3, eps).channel().matrix)
 
     @property
     def params(self) -> dict[str, float]:
@@ -875,9 +874,7 @@ def _repair(x: np.ndarray, eps: float) -> np.ndarray:
 def _starts(eps: float, rng: np.random.Generator, count: int) -> list[np.ndarray]:
     """GRR(3), its relabelling-free variants and random feasible points (Dirichlet rows
     mixed with the uniform matrix just enough to be eps-LDP)."""
-    from ..mechanisms import grr
-
-    starts = [grr(3, eps).matrix.reshape(-1)]
+    starts = [GRR(3, eps).channel().matrix.reshape(-1)]
     for _ in range(count):
         starts.append(_repair(rng.dirichlet(np.ones(3), size=3).reshape(-1), eps))
     return starts
@@ -946,7 +943,6 @@ def rr3_design(pi: Any, eps: float, starts: int = 24, rng: Any = 0) -> RR3Design
     >>> round(d.total_variance, 6), round(d.grr_total_variance, 6)  # GRR(3) is optimal here
     (4.820088, 4.820088)
     """
-    from ..mechanisms import grr
     from ..simulation.util import as_rng
 
     pi = _check_distribution(pi, 3)
@@ -960,7 +956,7 @@ def rr3_design(pi: Any, eps: float, starts: int = 24, rng: Any = 0) -> RR3Design
         if value < best_value:
             best, best_value = x, value
     assert best is not None
-    G = grr(3, eps).matrix
+    G = GRR(3, eps).channel().matrix
     grr_value = float(_objective(G.reshape(1, 3, 3), pi)[0])
     if grr_value <= best_value:  # never report worse than the start
         best, best_value = G.reshape(-1), grr_value

@@ -107,6 +107,8 @@ class RSFD(Frozen):
     def __init__(self, ks: Any, eps: float, randomizer: str = "grr", priors: Any = None) -> None:
         ks = _check_ks(ks)
         eps = check_eps(eps)
+        if isinstance(randomizer, str):  # any case, "_" as "-"
+            randomizer = randomizer.strip().lower().replace("_", "-")
         randomizer = check_choice("randomizer", randomizer, RANDOMIZERS)
         rfd = priors is not None
         if rfd:

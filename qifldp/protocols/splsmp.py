@@ -33,6 +33,7 @@ from .multidim import (
     _projection,
     _user_tuples,
 )
+from .oracles import oracle as build_oracle
 
 __all__ = [
     "ORACLES",
@@ -133,7 +134,7 @@ def multidim_epsilon(C: Channel) -> MultidimEpsilon:
 def _check_oracles(oracle: Any, d: int) -> tuple[str, ...]:
     """One oracle name per attribute (a single name is used for all)."""
     if isinstance(oracle, str):
-        return (check_choice("oracle", oracle, ORACLES),) * d
+        return (check_choice("oracle", _lower(oracle), ORACLES),) * d
     if isinstance(oracle, (bytes, Mapping)) or not isinstance(oracle, Iterable):
         msg = (
             f"oracle must be a name in {', '.join(ORACLES)} or a sequence of {d} such names, "
@@ -144,7 +145,14 @@ def _check_oracles(oracle: Any, d: int) -> tuple[str, ...]:
     if len(names) != d:
         msg = f"oracle must name one oracle per attribute ({d}), got {len(names)}"
         raise ParameterError(msg)
-    return tuple(check_choice(f"oracle[{j}]", name, ORACLES) for j, name in enumerate(names))
+    return tuple(
+        check_choice(f"oracle[{j}]", _lower(name), ORACLES) for j, name in enumerate(names)
+    )
+
+
+def _lower(name: Any) -> Any:
+    """A name in lower case (names are case-insensitive); anything else as it is."""
+    return name.strip().lower() if isinstance(name, str) else name
 
 
 def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
@@ -185,13 +193,11 @@ class _Multidim(Frozen, abc.ABC):
     _name = ""
 
     def __init__(self, ks: Any, eps: float, oracle: Any = "grr") -> None:
-        from . import protocol
-
         ks = _check_ks(ks)
         eps = check_eps(eps)
         names = _check_oracles(oracle, len(ks))
         budget = self._budget(eps, len(ks))
-        oracles = tuple(protocol(name, k, budget) for name, k in zip(names, ks, strict=True))
+        oracles = tuple(build_oracle(name, k, budget) for name, k in zip(names, ks, strict=True))
         object.__setattr__(self, "_ks", ks)
         object.__setattr__(self, "_eps", eps)
         object.__setattr__(self, "_oracle_names", names)

@@ -671,6 +671,8 @@ class UE(Protocol):
     """
 
     __slots__ = ()
+    #: The variants this family builds (their names are the protocols' names).
+    _VARIANTS: tuple[str, ...] = ("ue", "sue", "oue")
     _closed_form_type = UEClosedForm
 
     def __init__(

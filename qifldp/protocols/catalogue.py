@@ -1,0 +1,752 @@
+"""The catalogue of protocols: one entry per protocol, the one source of every surface.
+
+:data:`CATALOGUE` maps each protocol's name to its :class:`Entry`: its aliases, its
+parameter schema (each :class:`Parameter` with its kind, default and rule), its
+reference and the class of the frozen object it builds. From it come
+:func:`protocol` (``q.protocol(name, *args, **params)`` for every entry), the flat
+aliases of :mod:`qifldp.faces`, the command line's specs (``pckv:d=50,ell=4,eps=1``,
+parsed with :meth:`Entry.parse`) and its ``protocols`` listing.
+
+Names are case-insensitive and ``-`` and ``_`` are alike (:func:`normalize_name`);
+an alias may fix parameters (``pckv-grr`` is ``pckv`` with ``mechanism="grr"``).
+
+>>> P = protocol("PCKV-GRR", d=3, eps=1.0)
+>>> P.mechanism, P == protocol("pckv", 3, 1.0, mechanism="GRR")
+('grr', True)
+>>> CATALOGUE["the"].signature()
+'the(k, eps, theta)'
+>>> CATALOGUE["pckv"].parse({"d": "50", "ell": "4", "eps": "1"})
+{'d': 50, 'ell': 4, 'eps': 1.0}
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+from ..errors import InputTypeError, ParameterError
+from .base import refuse_unknown
+from .bipartite import BipartiteRR3
+from .grr import GRR
+from .lh import LH
+from .oracles import ORACLE_PARAMETERS, oracle
+from .pckv import PCKV
+from .privkvm import PrivKVM
+from .rr3 import RR, RR3
+from .rsfd import RANDOMIZERS, RFD_RANDOMIZERS, RSFD, rsfd, rsrfd
+from .splsmp import ORACLES, SMP, SPL, smp_protocol, spl_protocol
+from .ss import SS
+from .the import THE
+from .ue import UE
+
+__all__ = [
+    "CATALOGUE",
+    "ALIASES",
+    "Entry",
+    "Parameter",
+    "ParameterKind",
+    "ProtocolName",
+    "REQUIRED",
+    "lookup",
+    "normalize_name",
+    "protocol",
+]
+
+#: The kinds of parameter values (what :meth:`Parameter.parse` reads from text):
+#: ``int``, ``real``, ``choice`` (one of ``choices``), ``ints`` (a tuple of ints),
+#: ``names`` (one name of ``choices``, or one per attribute), ``matrix`` (rows of
+#: reals) and ``distributions`` (one row of reals per attribute, lengths may differ).
+ParameterKind = Literal["int", "real", "choice", "ints", "names", "matrix", "distributions"]
+
+#: Every catalogue name, for the type checkers of the faces.
+ProtocolName = Literal[
+    "grr",
+    "ss",
+    "lh",
+    "blh",
+    "olh",
+    "ue",
+    "sue",
+    "oue",
+    "the",
+    "pckv",
+    "privkvm",
+    "rr",
+    "rr3",
+    "bipartite_rr3",
+    "spl",
+    "smp",
+    "rsfd",
+    "rsrfd",
+]
+
+
+class _Required:
+    """The default of a parameter that must be given."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+#: Marks a parameter without a default.
+REQUIRED: Any = _Required()
+
+#: In text (command-line specs), items of a tuple or a row are separated by "/" or spaces
+#: (the spec's own separator is the comma); rows of a matrix by ";".
+_ITEM = re.compile(r"[/\s]+")
+
+
+def _text_items(name: str, text: str) -> list[str]:
+    items = [t for t in _ITEM.split(text.strip()) if t]
+    if not items:
+        msg = f"parameter {name} must not be empty, got {text!r}"
+        raise ParameterError(msg)
+    return items
+
+
+def _parse_int(name: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        msg = f"parameter {name} must be an integer, got {text!r}"
+        raise ParameterError(msg) from None
+
+
+def _parse_real(name: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isnan(value):
+        msg = f"parameter {name} must be a number, got {text!r}"
+        raise ParameterError(msg)
+    return value
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a catalogue entry.
+
+    Attributes
+    ----------
+    name : str
+        As the protocol's constructor names it (``k``, ``eps``, ``ell`` ...).
+    kind : str
+        One of :data:`ParameterKind`: how the value is read from text.
+    default : object
+        :data:`REQUIRED` when it must be given; ``None`` when the protocol computes
+        it (the rule says how).
+    rule : str
+        What a valid value is, in words (``"integer >= 2"``).
+    choices : tuple of str
+        The allowed names of a ``choice`` or ``names`` parameter.
+
+    Examples
+    --------
+    >>> k = CATALOGUE["grr"].parameter("k")
+    >>> k.required, k.parse("5"), k.format(5)
+    (True, 5, '5')
+    >>> CATALOGUE["spl"].parameter("ks").parse("2/3/4")
+    (2, 3, 4)
+    >>> CATALOGUE["rr"].parameter("P").parse("0.9/0.1; 0.1/0.9")
+    ((0.9, 0.1), (0.1, 0.9))
+    """
+
+    name: str
+    kind: ParameterKind
+    default: Any = REQUIRED
+    rule: str = ""
+    choices: tuple[str, ...] = ()
+
+    @property
+    def required(self) -> bool:
+        """True when the parameter has no default."""
+        return self.default is REQUIRED
+
+    def parse(self, text: str) -> Any:
+        """The value written as ``text`` (as in a command-line spec).
+
+        Raises
+        ------
+        ParameterError
+            ``text`` is not a value of this kind (the message names the parameter).
+        """
+        name, kind = self.name, self.kind
+        if not isinstance(text, str):
+            msg = f"parameter {name} must be given as text, got {type(text).__name__}"
+            raise InputTypeError(msg)
+        if kind == "int":
+            return _parse_int(name, text.strip())
+        if kind == "real":
+            return _parse_real(name, text.strip())
+        if kind == "choice":
+            return text.strip().lower()
+        if kind == "ints":
+            return tuple(_parse_int(name, t) for t in _text_items(name, text))
+        if kind == "names":
+            names = [t.lower() for t in _text_items(name, text)]
+            return names[0] if len(names) == 1 else tuple(names)
+        rows = [row for row in text.split(";") if row.strip()]
+        if not rows:
+            msg = f"parameter {name} must not be empty, got {text!r}"
+            raise ParameterError(msg)
+        return tuple(tuple(_parse_real(name, t) for t in _text_items(name, row)) for row in rows)
+
+    def format(self, value: Any) -> str:
+        """``value`` as text that :meth:`parse` reads back.
+
+        Examples
+        --------
+        >>> CATALOGUE["rsrfd"].parameter("priors").format([[0.8, 0.2], [0.5, 0.5]])
+        '0.8/0.2;0.5/0.5'
+        """
+        if self.kind in ("ints", "names") and not isinstance(value, str):
+            return "/".join(str(v) for v in value)
+        if self.kind in ("matrix", "distributions"):
+            return ";".join("/".join(repr(float(v)) for v in row) for row in value)
+        return str(value)
+
+    def describe(self) -> str:
+        """One line for listings: name, default and rule.
+
+        Examples
+        --------
+        >>> CATALOGUE["pckv"].parameter("mechanism").describe()
+        "mechanism = 'ue': one of ue, grr"
+        """
+        head = self.name if self.required else f"{self.name} = {self.default!r}"
+        return f"{head}: {self.rule}" if self.rule else head
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One protocol of the catalogue.
+
+    Attributes
+    ----------
+    name : str
+        The protocol's name (lower case, ``_`` between words).
+    aliases : tuple of str
+        Other names :func:`protocol` accepts (spelled as shown; any case, ``-`` or ``_``).
+    parameters : tuple of Parameter
+        The schema, in the order of the positional arguments.
+    reference : str
+        Where the protocol is defined.
+    family : type
+        The class of the frozen object :func:`protocol` returns.
+    summary : str
+        One line on what the protocol does.
+    example : mapping
+        Small documented parameters (the tests build every entry with them).
+    presets : mapping
+        Alias -> the parameters it fixes (``pckv-grr`` -> ``{"mechanism": "grr"}``).
+    positional : tuple of str
+        The names that positional arguments bind to (default: the parameters' order).
+
+    Examples
+    --------
+    >>> e = CATALOGUE["pckv"]
+    >>> e.name, e.aliases, e.family.__name__
+    ('pckv', ('pckv-ue', 'pckv-grr'), 'PCKV')
+    >>> e.build(**e.example).channel().shape
+    (5, 27)
+    """
+
+    name: str
+    aliases: tuple[str, ...]
+    parameters: tuple[Parameter, ...]
+    reference: str
+    family: type
+    summary: str
+    example: Mapping[str, Any]
+    builder: Callable[..., Any] = field(repr=False, compare=False)
+    presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    positional: tuple[str, ...] = ()
+    #: Names accepted besides the parameters (refused by the builder with its own message).
+    extra: tuple[str, ...] = ()
+
+    def parameter(self, name: str) -> Parameter:
+        """The parameter called ``name`` (KeyError when there is none)."""
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The parameters' names, in order."""
+        return tuple(p.name for p in self.parameters)
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        """The names of the parameters that must be given."""
+        return tuple(p.name for p in self.parameters if p.required)
+
+    def signature(self) -> str:
+        """The call as text, defaults shown: ``pckv(d, eps, ell=1, mechanism='ue', ...)``."""
+        shown = [p.name if p.required else f"{p.name}={p.default!r}" for p in self.parameters]
+        return f"{self.name}({', '.join(shown)})"
+
+    def bind(self, args: Sequence[Any], params: Mapping[str, Any]) -> dict[str, Any]:
+        """The keyword parameters of a call ``protocol(name, *args, **params)``.
+
+        Raises
+        ------
+        InputTypeError
+            Too many positional arguments, a parameter given twice, an unknown
+            parameter, or a required one missing.
+        """
+        order = self.positional or self.names
+        if len(args) > len(order):
+            msg = (
+                f"protocol {self.name!r} takes at most {len(order)} positional arguments "
+                f"({', '.join(order)}), got {len(args)}"
+            )
+            raise InputTypeError(msg)
+        bound = dict(zip(order, args, strict=False))
+        twice = sorted(set(bound) & set(params))
+        if twice:
+            msg = f"protocol {self.name!r} got {', '.join(twice)} both by position and by name"
+            raise InputTypeError(msg)
+        bound.update(params)
+        return bound
+
+    def check(self, params: Mapping[str, Any]) -> None:
+        """Refuse unknown and missing parameters (InputTypeError naming them)."""
+        allowed = (*self.names, *self.extra)
+        refuse_unknown(
+            params,
+            allowed,
+            InputTypeError,
+            lambda got: f"protocol {self.name!r} takes {', '.join(self.names)}; got {got}",
+        )
+        missing = [name for name in self.required if name not in params]
+        if missing:
+            msg = f"protocol {self.name!r} needs {', '.join(missing)} ({self.signature()})"
+            raise InputTypeError(msg)
+
+    def build(self, **params: Any) -> Any:
+        """The frozen protocol object from keyword parameters (checked against the schema)."""
+        self.check(params)
+        return self.builder(**params)
+
+    def parse(self, texts: Mapping[str, str]) -> dict[str, Any]:
+        """Parameters written as text (a command-line spec's ``key=value`` items), read.
+
+        Unknown names are left to :meth:`check` (through :func:`protocol`).
+
+        Examples
+        --------
+        >>> CATALOGUE["rsfd"].parse({"ks": "2/3", "eps": "1", "randomizer": "OUE-Z"})
+        {'ks': (2, 3), 'eps': 1.0, 'randomizer': 'oue-z'}
+        """
+        known = {p.name: p for p in self.parameters}
+        return {
+            key: known[key].parse(text) if key in known else text for key, text in texts.items()
+        }
+
+    def spec(self, **params: Any) -> str:
+        """A command-line spec ``name:key=value,...`` of these parameters.
+
+        Examples
+        --------
+        >>> CATALOGUE["spl"].spec(ks=(2, 3), eps=1.0)
+        'spl:ks=2/3,eps=1.0'
+        """
+        known = {p.name: p for p in self.parameters}
+        items = [f"{k}={known[k].format(v) if k in known else v}" for k, v in params.items()]
+        return f"{self.name}:{','.join(items)}"
+
+
+def normalize_name(name: str) -> str:
+    """A protocol name as the catalogue keys it: lower case, ``-`` (and spaces) as ``_``.
+
+    Examples
+    --------
+    >>> normalize_name("PCKV-GRR"), normalize_name(" Bipartite-RR3 ")
+    ('pckv_grr', 'bipartite_rr3')
+    """
+    return re.sub(r"[-\s]+", "_", name.strip().lower())
+
+
+# ---------------------------------------------------------------------- the entries
+def _k() -> Parameter:
+    return Parameter("k", "int", rule="domain size, integer >= 2 (inputs 0..k-1)")
+
+
+def _eps(rule: str = "finite, >= 0") -> Parameter:
+    return Parameter("eps", "real", rule=rule)
+
+
+def _ks() -> Parameter:
+    return Parameter("ks", "ints", rule="attribute domain sizes k_1..k_d, each >= 2")
+
+
+def _oracle_builder(name: str) -> Callable[..., Any]:
+    def build(k: Any = None, eps: Any = None, **params: Any) -> Any:
+        return oracle(name, k, eps, **params)
+
+    build.__name__ = build.__qualname__ = f"build_{name}"
+    return build
+
+
+_WANG = (
+    "Wang, Blocki, Li, Jha: Locally differentially private protocols for frequency "
+    "estimation, USENIX Security 2017"
+)
+_QIF = "the QIF paper, Sec. V"
+
+
+def _oracle_entry(
+    name: str,
+    family: type,
+    summary: str,
+    reference: str,
+    extra: tuple[Parameter, ...] = (),
+    example: Mapping[str, Any] | None = None,
+    aliases: tuple[str, ...] = (),
+) -> Entry:
+    eps_params: tuple[Parameter, ...] = () if name == "ue" else (_eps(),)
+    params = (_k(), *eps_params, *extra)
+    assert tuple(p.name for p in extra) == ORACLE_PARAMETERS[name]
+    return Entry(
+        name=name,
+        aliases=aliases,
+        parameters=params,
+        reference=reference,
+        family=family,
+        summary=summary,
+        example=example if example is not None else {"k": 3, "eps": 1.0},
+        builder=_oracle_builder(name),
+        # ue: the second positional is eps, refused by UE with its own message
+        positional=("k", "eps", *(p.name for p in extra)),
+        extra=("eps",) if name == "ue" else (),
+    )
+
+
+def _entries() -> Iterator[Entry]:
+    yield _oracle_entry(
+        "grr",
+        GRR,
+        "generalized randomized response: the true value w.p. p, any other w.p. q",
+        f"Kairouz, Bonawitz, Ramage, ICML 2016; {_WANG}; {_QIF}-A",
+    )
+    yield _oracle_entry(
+        "ss",
+        SS,
+        "omega-subset selection: report an omega-subset that contains the truth w.p. p",
+        f"Ye and Barg, IEEE Trans. Inf. Theory 2018; Wang et al. 2016; {_QIF}-B",
+        (
+            Parameter(
+                "omega", "int", None, "subset size in 1..k; default max(1, round(k / (e^eps + 1)))"
+            ),
+        ),
+        {"k": 4, "eps": 1.0},
+        ("subset_selection",),
+    )
+    yield _oracle_entry(
+        "lh",
+        LH,
+        "local hashing: a random hash h: [k] -> [g], then GRR on h(x); output (h, value)",
+        f"Bassily and Smith, STOC 2015; {_WANG}; {_QIF}-C",
+        (Parameter("g", "int", rule="hash range, integer >= 2"),),
+        {"k": 3, "eps": 1.0, "g": 2},
+        ("local_hashing",),
+    )
+    yield _oracle_entry(
+        "blh",
+        LH,
+        "binary local hashing: local hashing with g = 2",
+        f"Bassily and Smith, STOC 2015; {_QIF}-C",
+    )
+    yield _oracle_entry(
+        "olh",
+        LH,
+        "optimized local hashing: local hashing with g = round(e^eps + 1)",
+        f"{_WANG}; {_QIF}-C",
+    )
+    yield _oracle_entry(
+        "ue",
+        UE,
+        "unary encoding: one-hot encode, keep a 1 bit w.p. p, raise a 0 bit w.p. q",
+        f"{_WANG}; {_QIF}-D",
+        (
+            Parameter("p", "real", rule="Pr[output bit 1 | input bit 1], 0 <= q < p <= 1"),
+            Parameter("q", "real", rule="Pr[output bit 1 | input bit 0], 0 <= q < p <= 1"),
+        ),
+        {"k": 3, "p": 0.75, "q": 0.25},
+        ("unary_encoding",),
+    )
+    yield _oracle_entry(
+        "sue",
+        UE,
+        "symmetric unary encoding (basic RAPPOR): p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p",
+        f"Erlingsson, Pihur, Korolova, CCS 2014; {_WANG}; {_QIF}-D",
+    )
+    yield _oracle_entry(
+        "oue",
+        UE,
+        "optimized unary encoding: p = 1/2, q = 1 / (e^eps + 1)",
+        f"{_WANG}; {_QIF}-D",
+    )
+    yield _oracle_entry(
+        "the",
+        THE,
+        "thresholding with histogram encoding: Laplace-perturbed one-hot vector, bits above theta",
+        f"{_WANG}; {_QIF}-E",
+        (Parameter("theta", "real", rule="threshold in (0.5, 1)"),),
+        {"k": 3, "eps": 1.0, "theta": 0.7},
+    )
+    yield Entry(
+        name="pckv",
+        aliases=("pckv-ue", "pckv-grr"),
+        parameters=(
+            Parameter("d", "int", rule="number of keys, integer >= 1 (keys 1..d)"),
+            _eps("total budget, finite, > 0"),
+            Parameter("ell", "int", 1, "padding length, integer >= 1"),
+            Parameter("mechanism", "choice", "ue", "one of ue, grr", ("ue", "grr")),
+            Parameter(
+                "eps1", "real", None, "key budget > 0 (with eps2); default: the optimised split"
+            ),
+            Parameter(
+                "eps2", "real", None, "value budget > 0 (with eps1); default: the optimised split"
+            ),
+            Parameter(
+                "a", "real", None, "PCKV-UE only: Pr[own position reported], in (0, 1); default 1/2"
+            ),
+        ),
+        reference="Gu, Li, Cheng, Xiong, Cao: PCKV, USENIX Security 2020",
+        family=PCKV,
+        summary="key-value pairs: padding and sampling, the key by UE or GRR, the value by RR",
+        example={"d": 2, "eps": 1.0},
+        builder=PCKV,
+        presets={"pckv-ue": {"mechanism": "ue"}, "pckv-grr": {"mechanism": "grr"}},
+    )
+    yield Entry(
+        name="privkvm",
+        aliases=("privkv",),
+        parameters=(
+            Parameter("d", "int", rule="number of keys, integer >= 1 (keys 1..d)"),
+            _eps("total budget, finite, > 0"),
+            Parameter("rounds", "int", 1, "number of rounds c, integer in 1..1000"),
+        ),
+        reference="Ye, Hu, Meng, Zheng: PrivKV, IEEE S&P 2019 (as described by PCKV, Sec. 4.2)",
+        family=PrivKVM,
+        summary="key-value baseline: one sampled key, c rounds of virtual-value perturbation",
+        example={"d": 2, "eps": 1.0},
+        builder=PrivKVM,
+    )
+    yield Entry(
+        name="rr",
+        aliases=("randomized_response",),
+        parameters=(
+            Parameter("P", "matrix", rule="row-stochastic m x m matrix, m >= 2"),
+            Parameter("eps", "real", None, "a budget P must satisfy (ldp_epsilon(P) <= eps)"),
+        ),
+        reference="Warner, JASA 1965; Ma and Wang, arXiv 2021, Definition 3",
+        family=RR,
+        summary="randomized response with m answers: any row-stochastic m x m matrix",
+        example={"P": ((0.5, 0.25, 0.25), (0.25, 0.5, 0.25), (0.25, 0.25, 0.5))},
+        builder=RR,
+    )
+    yield Entry(
+        name="rr3",
+        aliases=(),
+        parameters=(
+            Parameter("P", "matrix", None, "row-stochastic 3 x 3 matrix (or its entries p11..p33)"),
+            Parameter("eps", "real", None, "a budget P must satisfy (ldp_epsilon(P) <= eps)"),
+            *(
+                Parameter(f"p{i}{j}", "real", None, f"entry ({i}, {j}) of P (all nine or none)")
+                for i in (1, 2, 3)
+                for j in (1, 2, 3)
+            ),
+        ),
+        reference="Ma and Wang, arXiv 2021, Remark 5",
+        family=RR3,
+        summary="randomized response with three answers",
+        example={"P": ((0.6, 0.2, 0.2), (0.2, 0.6, 0.2), (0.2, 0.2, 0.6))},
+        builder=RR3,
+    )
+    yield Entry(
+        name="bipartite_rr3",
+        aliases=("bipartite",),
+        parameters=(
+            Parameter("m", "int", rule="number of items, integer >= 1"),
+            Parameter("rr", "matrix", None, "the per-edge 3 x 3 channel (give rr or eps)"),
+            Parameter("eps", "real", None, "per-edge budget of GRR(3) (give rr or eps)"),
+        ),
+        reference="Ma and Wang, arXiv 2021, Definition 5",
+        family=BipartiteRR3,
+        summary="weighted bipartite graphs: every (user, item) edge state through one RR3",
+        example={"m": 2, "eps": 1.0},
+        builder=BipartiteRR3,
+        positional=("m", "rr", "eps"),
+    )
+    oracle_rule = f"oracle per attribute: one of {', '.join(ORACLES)} (or one per attribute)"
+    for name, family, builder, summary in (
+        ("spl", SPL, spl_protocol, "every attribute reported with its oracle at budget eps / d"),
+        (
+            "smp",
+            SMP,
+            smp_protocol,
+            "one attribute sampled, reported with the whole eps and disclosed",
+        ),
+    ):
+        yield Entry(
+            name=name,
+            aliases=(),
+            parameters=(_ks(), _eps(), Parameter("oracle", "names", "grr", oracle_rule, ORACLES)),
+            reference="Arcolezi et al., CIKM 2021; VLDB 2023, Sec. 2.3",
+            family=family,
+            summary=summary,
+            example={"ks": (2, 3), "eps": 1.0},
+            builder=builder,
+        )
+    yield Entry(
+        name="rsfd",
+        aliases=("rs+fd", *(f"rsfd-{r}" for r in RANDOMIZERS)),
+        parameters=(
+            _ks(),
+            _eps("finite, >= 0 (the sampled attribute uses ln(d (e^eps - 1) + 1))"),
+            Parameter(
+                "randomizer", "choice", "grr", f"one of {', '.join(RANDOMIZERS)}", RANDOMIZERS
+            ),
+        ),
+        reference="Arcolezi et al., CIKM 2021; VLDB 2023, Sec. 2.3.2",
+        family=RSFD,
+        summary="random sampling plus fake data: one attribute randomised, uniform fakes elsewhere",
+        example={"ks": (2, 3), "eps": 1.0},
+        builder=rsfd,
+        presets={f"rsfd-{r}": {"randomizer": r} for r in RANDOMIZERS},
+    )
+    yield Entry(
+        name="rsrfd",
+        aliases=("rs+rfd",),
+        parameters=(
+            _ks(),
+            _eps("finite, >= 0 (the sampled attribute uses ln(d (e^eps - 1) + 1))"),
+            Parameter(
+                "priors", "distributions", rule="one fake-data prior per attribute, of length k_j"
+            ),
+            Parameter(
+                "randomizer",
+                "choice",
+                "grr",
+                f"one of {', '.join(RFD_RANDOMIZERS)}",
+                RFD_RANDOMIZERS,
+            ),
+        ),
+        reference="Arcolezi et al., VLDB 2023",
+        family=RSFD,
+        summary="RS+FD with fake values drawn from given per-attribute priors",
+        example={"ks": (2, 2), "eps": 1.0, "priors": ((0.8, 0.2), (0.5, 0.5))},
+        builder=rsrfd,
+    )
+
+
+#: name -> entry, for every protocol (read-only).
+CATALOGUE: Mapping[str, Entry] = MappingProxyType({e.name: e for e in _entries()})
+
+#: Every accepted spelling (normalised) -> (entry name, parameters the alias fixes).
+ALIASES: Mapping[str, tuple[str, Mapping[str, Any]]] = MappingProxyType(
+    {
+        normalize_name(spelling): (e.name, MappingProxyType(dict(e.presets.get(spelling, {}))))
+        for e in CATALOGUE.values()
+        for spelling in (e.name, *e.aliases)
+    }
+)
+
+
+def lookup(name: str) -> tuple[Entry, Mapping[str, Any]]:
+    """The entry of a name or alias (any case, ``-`` or ``_``) and the parameters it fixes.
+
+    Raises
+    ------
+    InputTypeError
+        ``name`` is not a string.
+    ParameterError
+        No entry has that name; the message lists the valid names.
+
+    Examples
+    --------
+    >>> entry, fixed = lookup("RSFD_OUE-Z")
+    >>> entry.name, dict(fixed)
+    ('rsfd', {'randomizer': 'oue-z'})
+    """
+    if not isinstance(name, str):
+        msg = f"name must be a protocol name (a str), got {name!r} of type {type(name).__name__}"
+        raise InputTypeError(msg)
+    found = ALIASES.get(normalize_name(name))
+    if found is None:
+        msg = (
+            f"name must be one of {', '.join(CATALOGUE)} (or an alias: "
+            f"{', '.join(a for e in CATALOGUE.values() for a in e.aliases)}), got {name!r}"
+        )
+        raise ParameterError(msg)
+    entry, fixed = found
+    return CATALOGUE[entry], fixed
+
+
+def protocol(name: str, *args: Any, **params: Any) -> Any:
+    """The frozen protocol object of any catalogue entry.
+
+    Parameters
+    ----------
+    name : str
+        A name or alias of :data:`CATALOGUE` (any case; ``-`` and ``_`` alike): the
+        frequency oracles ``grr``, ``ss``, ``lh``, ``blh``, ``olh``, ``ue``, ``sue``,
+        ``oue``, ``the`` and the composite ``pckv`` (``pckv-ue``, ``pckv-grr``),
+        ``privkvm``, ``rr``, ``rr3``, ``bipartite_rr3``, ``spl``, ``smp``, ``rsfd``
+        (``rsfd-grr``, ``rsfd-oue-z`` ...), ``rsrfd``.
+    *args
+        Parameters by position, in the entry's order (oracles: ``k, eps``; ``pckv``:
+        ``d, eps, ell, ...``; ``ue`` takes p and q by name).
+    **params
+        Parameters by name, as the entry's schema (``CATALOGUE[name].parameters``).
+
+    Returns
+    -------
+    Protocol or a composite protocol object
+        Frozen and hashable; equal to another when name and parameters are equal.
+
+    Raises
+    ------
+    ParameterError
+        Unknown ``name`` (the message lists the valid ones); parameters out of
+        range, exactly as the flat constructors and the classes raise.
+    InputTypeError
+        ``name`` not a string; a parameter the protocol does not take, a required
+        one missing, an alias's fixed parameter given otherwise; wrong types.
+
+    Examples
+    --------
+    >>> P = protocol("the", 4, 1.0, theta=0.7)
+    >>> P
+    protocol('the', k=4, eps=1.0, theta=0.7)
+    >>> P.channel().shape, round(P.params["q"], 6)
+    ((4, 16), 0.352344)
+    >>> protocol("ue", 3, p=0.75, q=0.25).params
+    {'p': 0.75, 'q': 0.25}
+    >>> protocol("SPL", ks=[2, 3], eps=1.0)
+    spl_protocol([2, 3], 1.0, oracle='grr')
+    >>> protocol("kv", 3, 1.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ParameterError: name must be one of grr, ss, lh, blh, olh, ue, ...
+    """
+    entry, fixed = lookup(name)
+    bound = entry.bind(args, params)
+    for key, value in fixed.items():
+        if key in bound and _normalized(bound[key]) != value:
+            msg = f"{name!r} fixes {key} = {value!r}, got {key} = {bound[key]!r}"
+            raise InputTypeError(msg)
+        bound[key] = value
+    return entry.build(**bound)
+
+
+def _normalized(value: Any) -> Any:
+    return value.strip().lower().replace("_", "-") if isinstance(value, str) else value

@@ -1,0 +1,88 @@
+"""The frequency oracles by name: one function that builds the frozen object of each.
+
+``oracle(name, k, eps, **params)`` is what :func:`qifldp.protocol` calls for the nine
+frequency-oracle names (grr, ss, lh, blh, olh, ue, sue, oue, the); the composite
+protocols that run one oracle per attribute (SPL, SMP) build theirs with it too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import InputTypeError, ParameterError
+from .base import Protocol, refuse_unknown
+from .grr import GRR
+from .lh import LH
+from .ss import SS
+from .the import THE
+from .ue import UE
+
+__all__ = ["ORACLE_PARAMETERS", "ORACLE_NAMES", "oracle"]
+
+#: Each oracle's parameters besides k (and eps, which every name but "ue" takes).
+ORACLE_PARAMETERS: dict[str, tuple[str, ...]] = {
+    "grr": (),
+    "ss": ("omega",),
+    "lh": ("g",),
+    "blh": (),
+    "olh": (),
+    "ue": ("p", "q"),
+    "sue": (),
+    "oue": (),
+    "the": ("theta",),
+}
+
+#: The frequency oracles' names.
+ORACLE_NAMES: tuple[str, ...] = tuple(ORACLE_PARAMETERS)
+
+
+def oracle(name: str, k: int, eps: float | None = None, **params: Any) -> Protocol:
+    """The frozen protocol object of a frequency oracle.
+
+    Parameters
+    ----------
+    name : str
+        One of ``grr``, ``ss``, ``lh``, ``blh``, ``olh``, ``ue``, ``sue``, ``oue``,
+        ``the`` (exactly; :func:`qifldp.protocol` normalises spellings first).
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float
+        Privacy parameter, finite and ``>= 0`` (``ue`` takes p and q instead).
+    **params
+        ``omega`` (ss, optional), ``g`` (lh), ``p`` and ``q`` (ue), ``theta`` (the).
+
+    Raises
+    ------
+    ParameterError
+        Unknown ``name``; parameters out of range, as the family classes raise.
+    InputTypeError
+        A parameter the oracle does not take; wrong types.
+
+    Examples
+    --------
+    >>> oracle("the", 4, 1.0, theta=0.7)
+    protocol('the', k=4, eps=1.0, theta=0.7)
+    >>> oracle("grr", 3, 1.0, g=2)
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.InputTypeError: protocol 'grr' takes no parameters besides k and eps; got g
+    """
+    if name not in ORACLE_PARAMETERS:
+        msg = f"name must be one of {', '.join(ORACLE_NAMES)}, got {name!r}"
+        raise ParameterError(msg)
+    allowed = ORACLE_PARAMETERS[name]
+    takes = ", ".join(allowed) if allowed else "no parameters besides k and eps"
+    refuse_unknown(
+        params, allowed, InputTypeError, lambda got: f"protocol {name!r} takes {takes}; got {got}"
+    )
+    if name in ("ue", "sue", "oue"):
+        return UE(k, eps, p=params.get("p"), q=params.get("q"), variant=name)
+    e: Any = eps  # None (or any bad value) is refused by the family's check_eps
+    if name == "grr":
+        return GRR(k, e)
+    if name == "ss":
+        return SS(k, e, params.get("omega"))
+    if name in ("lh", "blh", "olh"):
+        return LH(k, e, params.get("g"), variant=name)
+    theta: Any = params.get("theta")  # None is refused by check_theta
+    return THE(k, e, theta)
