@@ -33,6 +33,10 @@ import numpy as np
 from ..alignment import align_inputs
 from ..channel import Channel
 from ..errors import ChannelError, InputTypeError, SolverError, VerificationError
+from ..refinement.core import refines as float_refines
+from ..refinement.exact import exact_decide, exact_verify_witness
+from ..refinement.explain import explain_refinement
+from ..refinement.fdp import refines_binary
 from .channel import as_symbolic
 
 __all__ = ["ExactRefinement", "ExactCounterexample", "refines", "to_fractions"]
@@ -79,15 +83,13 @@ class ExactRefinement:
 
     def explain(self, A: Any = None, B: Any = None, **options: Any) -> str:
         """A human-readable account of the certificate (pass A and B for the adversary's
-        action per output); see :func:`qifldp.refinement.result.explain_refinement`.
+        action per output); see :func:`qifldp.refinement.explain.explain_refinement`.
 
         >>> import sympy as sp, qifldp.symbolic as s
         >>> r = s.refines(s.grr(3, sp.log(4)), s.grr(3, sp.log(2)))
         >>> r.explain().splitlines()[0]
         'A ⊑ B: B = A·W for the row-stochastic W below (exact rationals).'
         """
-        from ..refinement.result import explain_refinement
-
         return explain_refinement(self, A, B, **options)
 
 
@@ -215,9 +217,6 @@ def refines(A: Any, B: Any) -> ExactRefinement:
     >>> symbolic.refines(B, A).counterexample.gap > 0
     True
     """
-    from ..refinement import refines as float_refines
-    from ..refinement.exact import exact_decide, exact_verify_witness
-
     A, B = align_inputs(as_symbolic(A, "A"), as_symbolic(B, "B"), what="symbolic.refines")
     a, b = to_fractions(A, "A"), to_fractions(B, "B")
     n = len(a)
@@ -226,8 +225,6 @@ def refines(A: Any, B: Any) -> ExactRefinement:
         raise ChannelError(msg)
     expected = None
     if n == 2:
-        from ..refinement.fdp import refines_binary
-
         expected = bool(refines_binary(a, b))
     # 1. floating certificate, re-checked exactly on the rational channels
     r = None

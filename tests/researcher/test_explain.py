@@ -10,7 +10,7 @@ import pytest
 
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
-from qifldp.refinement.result import explain_refinement, explanation_data
+from qifldp.refinement.explain import explain_refinement, explanation_data
 
 
 def _enumerated_best(M: np.ndarray, gain: np.ndarray, prior: np.ndarray, y: int) -> float:
