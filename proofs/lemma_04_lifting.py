@@ -34,8 +34,8 @@ def main() -> int:
     from sympy import kronecker_product as kron
 
     import qifldp as q
-    from qifldp.refinement import fdp, lifting
     from qifldp import symbolic as sym
+    from qifldp.refinement import fdp, lifting
 
     P = Proof(
         "Lemma 4: A ⊑ B (bits) implies A^{⊗k} ⊑ B^{⊗k} and one_hot(A, k) ⊑ one_hot(B, k)",

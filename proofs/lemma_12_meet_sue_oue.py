@@ -42,8 +42,8 @@ def main() -> int:
     import sympy as sp
 
     import qifldp as q
-    from qifldp.refinement import lattice
     from qifldp import symbolic as sym
+    from qifldp.refinement import lattice
 
     P = Proof(
         "Lemma 12: M_eps is the meet (greatest lower bound) of the SUE and OUE bit channels",

@@ -5,7 +5,7 @@ For every k in 3..50 there is one eps*(k) > 0 with sue(k, eps) ⊑ oue(k, eps) i
 eps >= eps*(k); for k = 2 the refinement holds at every eps. The enclosures of eps*(k)
 printed here have width <= 1e-12; eps*(50) = 8.514854727738 (bisection of the float route).
 
-Proof checked here. The tight-ratio reduction (qifldp.symmetric.tight_ratio): every inner
+Proof checked here. The tight-ratio reduction (qifldp.protocols.tight_ratio): every inner
 class of both channels has a_s / b_s = e^eps exactly (an identity of the symbolic twin's
 closed forms, sympy), so a witness maps each inner output T of OUE to T alone and
 SUE ⊑ OUE iff used_s = P^OUE_in(s) / P^SUE_in(s) <= 1 for every s. With H = e^{eps/2},
@@ -24,7 +24,7 @@ def main() -> int:
     import sympy as sp
 
     import qifldp as q
-    import qifldp.symmetric as S
+    from qifldp.protocols.tight_ratio import sue_oue_boundary
 
     P = Proof(
         "SUE ⊑ OUE for the real channels at k = 50, eps = 9; the boundary eps*(k), k = 2..50",
@@ -83,7 +83,7 @@ def main() -> int:
     P.section("eps*(k) for k = 2..50, enclosures [lo, hi] proved with arb")
     rows, good = [], True
     for kk_ in range(2, 51):
-        lo, hi = S.sue_oue_boundary(kk_)
+        lo, hi = sue_oue_boundary(kk_)
         good = good and (hi - lo <= 1e-12) and (kk_ == 2 or 0 < lo < hi)
         rows.append(f"k = {kk_:2d}: eps* in [{lo!r}, {hi!r}]")
         if kk_ == 50:
@@ -96,7 +96,7 @@ def main() -> int:
     )
     ends = []
     for kk_ in (3, 10, 50):
-        lo, hi = S.sue_oue_boundary(kk_)
+        lo, hi = sue_oue_boundary(kk_)
         e_lo, e_hi = lo * (1 - 1e-9), hi * (1 + 1e-9)
         below = q.refines(q.protocol("sue", kk_, e_lo), q.protocol("oue", kk_, e_lo))
         above = q.refines(q.protocol("sue", kk_, e_hi), q.protocol("oue", kk_, e_hi))

@@ -46,6 +46,8 @@ __all__ = [
     "entries",
     "first_channel",
     "dispatch_on_first_channel",
+    "kind_rank",
+    "dispatch_on_pair",
     "exp_value",
     "log2_value",
     "is_nonpositive",
@@ -265,6 +267,64 @@ def dispatch_on_first_channel(func: Callable[..., Any]) -> Any:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         return inner.dispatch(type(first_channel(args)))(*args, **kwargs)
+
+    wrapper.register = inner.register  # type: ignore[attr-defined]  # singledispatch interface
+    wrapper.dispatch = inner.dispatch  # type: ignore[attr-defined]  # singledispatch interface
+    wrapper.registry = inner.registry  # type: ignore[attr-defined]  # singledispatch interface
+    return wrapper
+
+
+@singledispatch
+def kind_rank(C: Any) -> int:
+    """How rich the kind of ``C`` is, for :func:`dispatch_on_pair`: 0 for explicit channels.
+
+    Explicit channels and array-likes are the default kind (0); the other kinds
+    and the protocol objects register a higher rank (a pair of two kinds goes to
+    the implementation of the richer one).
+
+    >>> kind_rank([[1.0, 0.0], [0.0, 1.0]])
+    0
+    """
+    return 0
+
+
+def dispatch_on_pair(func: Callable[..., Any]) -> Any:
+    """Like :func:`functools.singledispatch`, dispatching on the richer kind of (A, B).
+
+    For order relations of two channels (``refines(A, B)``): the implementation
+    registered for the kind of A or of B, whichever has the higher
+    :func:`kind_rank` (A on a tie), so that a mixed pair (an explicit channel with
+    a symbolic one, in either order) is decided by the richer kind, which accepts
+    or refuses the other. An :func:`unsupported` implementation names the argument
+    of that kind. The wrapper has the ``register``, ``dispatch`` and ``registry``
+    of a singledispatch function.
+
+    Examples
+    --------
+    >>> class Rich:
+    ...     pass
+    >>> @dispatch_on_pair
+    ... def relation(A, B):
+    ...     return "explicit"
+    >>> @relation.register(Rich)
+    ... def _(A, B):
+    ...     return "rich"
+    >>> @kind_rank.register(Rich)
+    ... def _(C):
+    ...     return 1
+    >>> relation([[1.0]], [[1.0]]), relation([[1.0]], Rich()), relation(Rich(), [[1.0]])
+    ('explicit', 'rich', 'rich')
+    """
+    inner = singledispatch(func)
+
+    @functools.wraps(func)
+    def wrapper(A: Any, B: Any, *args: Any, **kwargs: Any) -> Any:
+        on_b = kind_rank(B) > kind_rank(A)
+        C = B if on_b else A
+        impl = inner.dispatch(type(C))
+        if getattr(impl, "_qifldp_unsupported", False):
+            raise unsupported_kind(func.__name__, C, "B" if on_b else "A")
+        return impl(A, B, *args, **kwargs)
 
     wrapper.register = inner.register  # type: ignore[attr-defined]  # singledispatch interface
     wrapper.dispatch = inner.dispatch  # type: ignore[attr-defined]  # singledispatch interface

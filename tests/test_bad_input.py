@@ -53,6 +53,7 @@ MODULES = (
     "qifldp.mechanisms",
     "qifldp.protocols",
     "qifldp.protocols.params",
+    "qifldp.protocols.tight_ratio",
     "qifldp.refinement",
     "qifldp.refinement.fdp",
     "qifldp.gains",
@@ -511,11 +512,11 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.symmetric.tradeoff_curve": ((S,), {"x0": 0, "x1": 1}),
         "qifldp.symmetric.pair_atoms": ((S,), {"same": False}),
         "qifldp.symmetric.refines": ((S, s.grr(3, 0.5)), {}),
-        "qifldp.symmetric.tight_ratio_refines": (
+        "qifldp.protocols.tight_ratio.tight_ratio_refines": (
             (q.protocol("sue", 3, 9.0), q.protocol("oue", 3, 9.0)),
             {"time_limit": 10.0},
         ),
-        "qifldp.symmetric.sue_oue_boundary": ((3,), {"width": 1e-6}),
+        "qifldp.protocols.tight_ratio.sue_oue_boundary": ((3,), {"width": 1e-6}),
         # formulas
         **{
             f"qifldp.formulas.{name}": ((4, 1.0), {})

@@ -69,3 +69,7 @@ _PARAMETERS = ORACLE_PARAMETERS
 
 #: The frequency oracles' names (every catalogue name: ``tuple(CATALOGUE)``).
 PROTOCOL_NAMES: tuple[str, ...] = ORACLE_NAMES
+
+
+# registrations last: they import the engines, which read this package's classes
+from . import register as register  # noqa: E402

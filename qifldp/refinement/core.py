@@ -1,34 +1,25 @@
-"""refines and max_case_refines: decide the refinement orders with verified certificates."""
+"""refines and max_case_refines: decide the refinement orders with verified certificates.
+
+Both dispatch on the richer kind of the pair (:func:`qifldp.dispatch.dispatch_on_pair`):
+the explicit implementation is here; :mod:`qifldp.symmetric`, :mod:`qifldp.symbolic`
+and :mod:`qifldp.protocols` register theirs from above.
+"""
 
 from __future__ import annotations
 
-import sys
-from functools import singledispatch
 from typing import Any
 
 import numpy as np
 
 from ..alignment import align_inputs
 from ..channel import as_channel
-from ..errors import (
-    ChannelError,
-    InputTypeError,
-    ParameterError,
-    PriorError,
-    UnsupportedKindError,
-)
+from ..dispatch import dispatch_on_pair
+from ..errors import ChannelError, InputTypeError, ParameterError, PriorError
 from ..priors import as_prior
-from ..protocols import Protocol
 from ._driver import MAX_CASE_METHODS, METHODS, Options, decide
 from .result import RefinementResult
 
-__all__ = [
-    "refines",
-    "max_case_refines",
-    "refines_symmetric",
-    "refines_symbolic",
-    "max_case_refines_symmetric",
-]
+__all__ = ["refines", "max_case_refines", "refinement_options"]
 
 
 def _prepare(
@@ -80,7 +71,7 @@ def _prepare(
     return Ac.matrix, Bc.matrix, pi, opts, labels
 
 
-@singledispatch
+@dispatch_on_pair
 def refines(
     A: Any,
     B: Any,
@@ -222,123 +213,36 @@ def refines(
     >>> bool(s), s.counterexample.gap > 0
     (False, True)
     """
-    if isinstance(B, Protocol):
-        raise _mixed_protocol()
-    # an explicit A against a symbolic B is decided exactly like a symbolic pair
-    # (a SymbolicChannel exists only once qifldp.symbolic is imported)
-    symbolic = sys.modules.get("qifldp.symbolic")
-    if symbolic is not None and isinstance(B, symbolic.SymbolicChannel):
-        return refines_symbolic(A, B, prior=prior, method=method)
     A, B = align_inputs(A, B, what="refines")
     Am, Bm, pi, opts, labels = _prepare(A, B, prior, method, exact, max_iter, time_limit)
     return decide(Am, Bm, pi, True, opts, labels).with_channels(A, B)
 
 
-def _mixed_protocol() -> InputTypeError:
-    msg = (
-        "A and B must both be protocol objects (qifldp.protocol) or both channels; "
-        "use .channel() or .symmetric() on the protocol"
-    )
-    return InputTypeError(msg)
-
-
 #: The keyword options of :func:`refines` and their defaults, for its registrations.
-_OPTIONS: dict[str, Any] = {"method": "auto", "exact": None, "max_iter": 200, "time_limit": 120.0}
+REFINES_OPTIONS: dict[str, Any] = {
+    "method": "auto",
+    "exact": None,
+    "max_iter": 200,
+    "time_limit": 120.0,
+}
 
 
-def _options(function: str, options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` over the defaults of :func:`refines`; an unknown one is refused as
-    Python refuses an unexpected keyword argument of ``function``."""
+def refinement_options(function: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` over the defaults of :func:`refines`, for the implementations other
+    kinds register; an unknown one is refused as Python refuses an unexpected keyword
+    argument of ``function``.
+
+    >>> refinement_options("refines", {"time_limit": 5.0})["time_limit"]
+    5.0
+    """
     for name in options:
-        if name not in _OPTIONS:
+        if name not in REFINES_OPTIONS:
             msg = f"{function}() got an unexpected keyword argument {name!r}"
             raise TypeError(msg)
-    return {**_OPTIONS, **options}
+    return {**REFINES_OPTIONS, **options}
 
 
-@refines.register(Protocol)
-def _refines_protocol(A: Protocol, B: Any, prior: Any = None, **options: Any) -> Any:
-    """A pair of protocol objects: decided on their best representation."""
-    from .protocols import refines_protocols
-
-    opts = _options("_refines_protocol", options)
-    if not isinstance(B, Protocol):
-        raise _mixed_protocol()
-    return refines_protocols(A, B, prior=prior, **opts)
-
-
-def refines_symbolic(A: Any, B: Any, prior: Any = None, **options: Any) -> Any:
-    """:func:`refines` of a symbolic channel A (registered by :mod:`qifldp.symbolic`).
-
-    Decided exactly in rationals by :func:`qifldp.symbolic.refines`; the channels
-    must have no free parameters. ``options`` are the keyword options of
-    :func:`refines` (``method``, ``exact``, ``max_iter``, ``time_limit``); only
-    the default ``method`` is accepted, and no prior.
-
-    Examples
-    --------
-    >>> import sympy as sp, qifldp as q
-    >>> from qifldp import symbolic
-    >>> bool(q.refines(symbolic.grr(3, sp.log(4)), symbolic.grr(3, sp.log(2))))
-    True
-    """
-    from ..symbolic import SymbolicChannel, refines as symbolic_refines
-
-    opts = _options("refines_symbolic", options)
-    if isinstance(B, Protocol):
-        raise _mixed_protocol()
-    A, B = align_inputs(A, B, what="refines")
-    if prior is not None or opts["method"] != "auto":
-        msg = "refinement of symbolic channels takes no prior or method option"
-        raise ParameterError(msg)
-    for name, C in (("A", A), ("B", B)):
-        free = C.free_symbols if isinstance(C, SymbolicChannel) else frozenset()
-        if free:
-            syms = ", ".join(sorted(map(str, free)))
-            msg = (
-                f"{name} has free parameters ({syms}): substitute numbers with .subs(...) "
-                "for an exact decision, or .evaluate(...) for a float one"
-            )
-            raise ParameterError(msg)
-    return symbolic_refines(A, B)
-
-
-def refines_symmetric(A: Any, B: Any, prior: Any = None, **options: Any) -> RefinementResult:
-    """:func:`refines` of a symmetric channel A (registered by :mod:`qifldp.symmetric`).
-
-    Both channels symmetric over the same k: the polynomial LP over orbits
-    (:func:`qifldp.symmetric.refines`). ``options`` are the keyword options of
-    :func:`refines`; only ``time_limit``, ``exact`` (the exact orbit LP, see
-    :func:`qifldp.symmetric.refines`) and ``max_iter`` (unused) may differ from the
-    defaults, with no prior.
-
-    Examples
-    --------
-    >>> import qifldp as q, qifldp.symmetric as sym
-    >>> bool(q.refines(sym.grr(10, 2.0), sym.grr(10, 1.0)))
-    True
-    """
-    from ..symmetric import SymmetricChannel, refines as symmetric_refines
-
-    opts = _options("refines_symmetric", options)
-    if not isinstance(B, SymmetricChannel):
-        msg = (
-            f"refines does not support a symmetric A with a {type(B).__name__} B: A and B must "
-            "both be symmetric channels (qifldp.symmetric) or both explicit; use A.expand() "
-            "for the explicit Channel (small k only)"
-        )
-        raise UnsupportedKindError(msg)
-    if prior is not None or opts["method"] != "auto":
-        msg = (
-            "refinement of symmetric channels takes no prior or method option "
-            "(its counterexample uses the uniform prior; expand() the channels for more)"
-        )
-        raise ParameterError(msg)
-    r = symmetric_refines(A, B, time_limit=opts["time_limit"], exact=opts["exact"])
-    return r.with_channels(A, B)
-
-
-@singledispatch
+@dispatch_on_pair
 def max_case_refines(
     A: Any,
     B: Any,
@@ -396,7 +300,7 @@ def max_case_refines(
     columns (50 x 200 vs 50 x 200: 0.14 s, 13x faster than |Y_B| LPs). Two
     symmetric channels (``qifldp.symmetric``) over the same k are decided by one
     two-dimensional cone test per class of B, O(k^2)
-    (:func:`max_case_refines_symmetric`).
+    (:func:`qifldp.symmetric.max_case.max_case_refines`).
 
     Examples
     --------
@@ -406,49 +310,8 @@ def max_case_refines(
     >>> bool(q.max_case_refines(A, B)), bool(q.max_case_refines(B, A))
     (True, False)
     """
-    if isinstance(B, Protocol):
-        raise _mixed_protocol()
     A, B = align_inputs(A, B, what="max_case_refines")
     Am, Bm, pi, opts, _ = _prepare(
         A, B, prior, method, exact, 200, time_limit, methods=MAX_CASE_METHODS
     )
     return decide(Am, Bm, pi, False, opts).with_channels(A, B)
-
-
-def max_case_refines_symmetric(
-    A: Any, B: Any, prior: Any = None, **options: Any
-) -> RefinementResult:
-    """:func:`max_case_refines` of a symmetric channel A (registered by :mod:`qifldp.symmetric`).
-
-    Both channels symmetric over the same k: one two-dimensional cone test per class
-    of B (:func:`qifldp.symmetric.refinement.max_case_refines`), O(k^2). ``options``
-    are those of :func:`max_case_refines`; only ``time_limit`` may differ from the
-    defaults, with no prior.
-
-    Examples
-    --------
-    >>> import qifldp as q, qifldp.symmetric as sym
-    >>> bool(q.max_case_refines(sym.sue(200, 9.0), sym.oue(200, 9.0)))
-    True
-    """
-    from ..symmetric import SymmetricChannel
-    from ..symmetric.refinement import max_case_refines as symmetric_max_case
-
-    for name in options:
-        if name not in ("method", "exact", "time_limit"):
-            msg = f"max_case_refines_symmetric() got an unexpected keyword argument {name!r}"
-            raise TypeError(msg)
-    if not isinstance(B, SymmetricChannel):
-        msg = (
-            f"max_case_refines does not support a symmetric A with a {type(B).__name__} B: "
-            "both must be symmetric channels (qifldp.symmetric) or both explicit"
-        )
-        raise UnsupportedKindError(msg)
-    if prior is not None or options.get("method", "auto") != "auto" or options.get("exact"):
-        msg = (
-            "max-case refinement of symmetric channels takes no prior, method or exact option "
-            "(its counterexample uses the uniform prior; expand() the channels for more)"
-        )
-        raise ParameterError(msg)
-    r = symmetric_max_case(A, B, time_limit=options.get("time_limit", 120.0))
-    return r.with_channels(A, B)

@@ -158,7 +158,7 @@ def estimate_exact_cost(n: int, m: int, p: int, rowsum: bool = True) -> int:
 # -- small exact linear algebra -------------------------------------------------------
 
 
-def _rref(M: list[list[Fraction]]) -> tuple[list[list[Fraction]], list[int]]:
+def rref(M: list[list[Fraction]]) -> tuple[list[list[Fraction]], list[int]]:
     """Reduced row echelon form (copy) and the pivot columns."""
     R = [row[:] for row in M]
     rows = len(R)
@@ -189,7 +189,7 @@ def _solve_square(S: list[list[Fraction]], rhs: list[list[Fraction]]) -> list[li
     """Solve S X = rhs exactly for invertible square S (rhs has several columns)."""
     k = len(S)
     aug = [S[i][:] + rhs[i][:] for i in range(k)]
-    R, piv = _rref(aug)
+    R, piv = rref(aug)
     if piv[:k] != list(range(k)):  # pragma: no cover - callers pass invertible S
         msg = "internal error: singular system in the exact closed form"
         raise VerificationError(msg)
@@ -325,7 +325,7 @@ def _closed_form(
     n, m, p = len(Aq), len(Aq[0]), len(Bq[0])
     if m > n:
         return None
-    _, piv = _rref(_transpose(Aq))  # pivot columns of Aᵀ = independent rows of A
+    _, piv = rref(_transpose(Aq))  # pivot columns of Aᵀ = independent rows of A
     if len(piv) < m:
         return None
     S = piv[:m]

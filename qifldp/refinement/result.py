@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..channel import as_channel
+from ..dispatch import kind_rank
 from .explain import explanation_data
 
 __all__ = [
@@ -228,7 +229,7 @@ class RefinementResult:
         """
 
         def keep(C: Any, name: str) -> Any:
-            if type(C).__name__ == "SymmetricChannel" and hasattr(C, "log_in"):
+            if kind_rank(C):  # another kind (symmetric): kept as it is
                 return C
             return as_channel(C, name)
 

@@ -49,7 +49,12 @@ Closed forms are in :mod:`qifldp.symbolic.formulas`:
 
 from __future__ import annotations
 
-from . import formulas, measures, mechanisms
+from . import (
+    formulas,
+    measures,
+    mechanisms,
+    register as register,  # registers the symbolic refinement implementations
+)
 from .channel import EVALUATE_DPS, MAX_SYMBOLIC_ENTRIES, SymbolicChannel
 from .exact import refines, to_fractions
 from .measures import *  # noqa: F403  (bayes_capacity, asr, ldp_epsilon, ...)

@@ -32,14 +32,20 @@ import numpy as np
 
 from ..alignment import align_inputs
 from ..channel import Channel
-from ..errors import ChannelError, InputTypeError, SolverError, VerificationError
-from ..refinement.core import refines as float_refines
+from ..errors import ChannelError, InputTypeError, ParameterError, SolverError, VerificationError
+from ..refinement.core import refinement_options, refines as float_refines
 from ..refinement.exact import exact_decide, exact_verify_witness
 from ..refinement.explain import explain_refinement
 from ..refinement.fdp import refines_binary
-from .channel import as_symbolic
+from .channel import SymbolicChannel, as_symbolic
 
-__all__ = ["ExactRefinement", "ExactCounterexample", "refines", "to_fractions"]
+__all__ = [
+    "ExactRefinement",
+    "ExactCounterexample",
+    "refines",
+    "refines_symbolic",
+    "to_fractions",
+]
 
 
 @dataclass(frozen=True)
@@ -270,3 +276,36 @@ def refines(A: Any, B: Any) -> ExactRefinement:
             return ExactRefinement(False, None, found, how)
     msg = f"the exact certificate ({how}) failed its re-check; please report"
     raise VerificationError(msg)
+
+
+def refines_symbolic(A: Any, B: Any, prior: Any = None, **options: Any) -> Any:
+    """:func:`qifldp.refines` of a pair with a symbolic channel (registered by
+    :mod:`qifldp.symbolic`).
+
+    Decided exactly in rationals by :func:`qifldp.symbolic.refines`; the channels
+    must have no free parameters. ``options`` are the keyword options of
+    :func:`qifldp.refines` (``method``, ``exact``, ``max_iter``, ``time_limit``); only
+    the default ``method`` is accepted, and no prior.
+
+    Examples
+    --------
+    >>> import sympy as sp, qifldp as q
+    >>> from qifldp import symbolic
+    >>> bool(q.refines(symbolic.grr(3, sp.log(4)), symbolic.grr(3, sp.log(2))))
+    True
+    """
+    opts = refinement_options("refines_symbolic", options)
+    A, B = align_inputs(A, B, what="refines")
+    if prior is not None or opts["method"] != "auto":
+        msg = "refinement of symbolic channels takes no prior or method option"
+        raise ParameterError(msg)
+    for name, C in (("A", A), ("B", B)):
+        free = C.free_symbols if isinstance(C, SymbolicChannel) else frozenset()
+        if free:
+            syms = ", ".join(sorted(map(str, free)))
+            msg = (
+                f"{name} has free parameters ({syms}): substitute numbers with .subs(...) "
+                "for an exact decision, or .evaluate(...) for a float one"
+            )
+            raise ParameterError(msg)
+    return refines(A, B)

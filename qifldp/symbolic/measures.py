@@ -654,7 +654,7 @@ def _nonpositive(x: sp.Basic) -> bool:
 
 def _register() -> None:
     from .. import composition, profiles
-    from ..refinement import core, fdp
+    from ..refinement import fdp
 
     register_all(
         SymbolicChannel,
@@ -665,7 +665,6 @@ def _register() -> None:
             _m.ldp_epsilon: ldp_epsilon,
             _m.channel_prior_vulnerability: channel_prior_vulnerability,
             fdp.tradeoff_point: tradeoff_point,
-            core.refines: core.refines_symbolic,
         },
     )
     register_unsupported(
@@ -677,7 +676,6 @@ def _register() -> None:
         profiles.privacy_profile,
         profiles.tradeoff_envelope,
         profiles.gdp_mu,
-        core.max_case_refines,
     )
     # the scalar steps of the derived measures on sympy values
     register_all(

@@ -29,7 +29,11 @@ Importing this module registers the symmetric implementations on qifldp's
 
 from __future__ import annotations
 
-from . import measures, mechanisms
+from . import (
+    measures,
+    mechanisms,
+    register as register,  # registers the symmetric refinement implementations
+)
 from .channel import SymmetricChannel
 from .gain import SymmetricGain
 from .measures import *  # noqa: F403  (bayes_capacity, asr, ldp_epsilon, ...)
@@ -45,8 +49,8 @@ from .mechanisms import (  # the constructors, named so that type checkers see t
     the as the,
     unary_encoding as unary_encoding,
 )
-from .refinement import OrbitWitness, refines
-from .tight_ratio import sue_oue_boundary, tight_ratio_refines
+from .orbit_witness import OrbitWitness
+from .refinement import refines
 
 _register()
 
@@ -57,6 +61,4 @@ __all__ = [
     *measures.__all__,
     "refines",
     "OrbitWitness",
-    "tight_ratio_refines",
-    "sue_oue_boundary",
 ]

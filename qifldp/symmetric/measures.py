@@ -359,8 +359,6 @@ def _index(name: str, x: Any, k: int) -> int:
 
 
 def _register() -> None:
-    from ..refinement import core
-
     register_all(
         SymmetricChannel,
         {
@@ -375,8 +373,6 @@ def _register() -> None:
             _comp.composition_epsilon: _comp.composition_epsilon_symmetric,
             _profiles.privacy_profile: _profiles.privacy_profile_symmetric,
             _profiles.tradeoff_envelope: _profiles.tradeoff_envelope_symmetric,
-            core.refines: core.refines_symmetric,
-            core.max_case_refines: core.max_case_refines_symmetric,
         },
     )
     register_unsupported(

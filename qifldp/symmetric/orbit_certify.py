@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..refinement.exact import rref
 from .channel import SymmetricChannel
 from .gain import SymmetricGain, overlap_range
 
@@ -43,9 +44,7 @@ class _Rref:
     """Row echelon form of a dense rational matrix, indexed R[r, c] as flint's."""
 
     def __init__(self, rows: list[list]) -> None:
-        from ..refinement.exact import _rref
-
-        self._R, piv = _rref(rows)
+        self._R, piv = rref(rows)
         self.rank = len(piv)
 
     def __getitem__(self, rc: tuple[int, int]):
@@ -653,9 +652,9 @@ def exact_orbit_lp(
     Examples
     --------
     >>> import qifldp.symmetric as sym
-    >>> from qifldp.symmetric.refinement import _equations
+    >>> from qifldp.symmetric.orbit_lp import orbit_equations
     >>> A, B = sym.sue(4, 2.0), sym.oue(4, 2.0)
-    >>> _, _, variables, _, b_rows = _equations(A, B)
+    >>> _, _, variables, _, b_rows = orbit_equations(A, B)
     >>> exact_orbit_lp(A, B, variables, b_rows).holds
     False
     """

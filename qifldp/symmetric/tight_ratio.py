@@ -1,419 +1,217 @@
-"""The tight-ratio reduction decided for the real protocols: sympy premise, arb weights.
+"""The tight-ratio reduction of symmetric refinement on class masses.
 
-For one-hot protocols at the same eps (SUE and OUE), every inner class of both
-channels has likelihood ratio e^eps exactly, and A ⊑ B reduces to one comparison
-per size s of A: used_s = Σ_t P^B_in(t) / P^A_in(s) <= 1 (the reduction of
-:func:`qifldp.symmetric.refinement._tight_ratio_plan`, an iff). The float route
-bounds used_s from the stored class masses under the *premise* that the real
-ratios are exactly e^eps. Here both steps are proved for the real channels:
-
-1. the premise, as an identity of the closed forms: the bit channel of the
-   protocol's symbolic twin (the marginals of ``protocol(name, 2, eps).symbolic()``)
-   gives a_s = p q^(s-1) (1-q)^(k-s) and b_s = (1-p) q^s (1-q)^(k-1-s), and sympy
-   simplifies a_s / b_s − e^eps to 0 for every inner s, with eps a positive symbol;
-2. every used_s enclosed by interval arithmetic (python-flint ``arb``, at
-   :data:`ARB_PRECISION_BITS` bits) from those closed forms at the protocol's exact
-   eps (the symbolic twin's reading of the float: its shortest decimal, 9.0 -> 9).
-
-An upper bound below 1 for every s proves A ⊑ B; a lower bound above 1 for some s
-proves A ⋢ B. :func:`sue_oue_boundary` locates the eps where SUE ⊑ OUE begins.
+When every inner class of B has the extreme likelihood ratio e^{±eps} of its matching
+class of A (SUE and OUE at the same eps), a witness is forced, and A ⊑ B reduces to one
+sum of weights per size of A (:func:`tight_ratio_plan`, :func:`tight_ratio_verdict`).
+:func:`tight_ratio_result` decides it from the stored masses under the equal-ratio
+premise; :mod:`qifldp.protocols.tight_ratio` proves the premise for protocol objects.
 """
 
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import replace
-from fractions import Fraction
+from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InputTypeError, ParameterError, SolverError, VerificationError
-from ..refinement.result import RefinementResult
-from ..validation import check_int, check_real
+import numpy as np
+
+from ..refinement._certify import INPUT_BAND_FACTOR
+from .channel import SymmetricChannel
+from .measures import ldp_epsilon
+from .orbit_certify import (
+    UNIT_ROUNDOFF as _U,
+)
+from .orbit_lp import (
+    Clock,
+    OrbitProblem,
+    input_delta,
+    witness_result,
+)
 
 __all__ = [
-    "ARB_PRECISION_BITS",
-    "TIGHT_RATIO_PROTOCOLS",
-    "BOUNDARY_MAX_K",
-    "tight_ratio_refines",
-    "sue_oue_boundary",
+    "TightMatch",
+    "TightPlan",
+    "tight_ratio_plan",
+    "tight_ratio_verdict",
+    "tight_ratio_witness",
+    "tight_ratio_result",
 ]
 
-#: Working precision (bits) of the arb enclosures of the class masses and weights.
-ARB_PRECISION_BITS: int = 200
-#: Protocols whose channels are one-hot of a bit channel with every inner class at
-#: ratio e^eps (checked, not assumed): the pairs the exact reduction decides.
-TIGHT_RATIO_PROTOCOLS: tuple[str, ...] = ("sue", "oue")
-#: Largest k for :func:`sue_oue_boundary` (each bisection step is O(k) arb operations).
-BOUNDARY_MAX_K: int = 10_000
+
+@dataclass(frozen=True)
+class TightMatch:
+    """One inner class of B in the tight-ratio reduction and the class of A it is forced from.
+
+    B's class ``b`` (size t) receives only from A's class ``a`` (size s, orbit (s, t, j)):
+    S = T (``side`` "in", j = t, w = P^B_in(t) / P^A_in(s)) or S = T^c (``side`` "out",
+    j = 0, w = P^B_in(t) / P^A_out(s)).
+    """
+
+    a: int
+    b: int
+    s: int
+    t: int
+    j: int
+    side: str
 
 
-def _is_protocol(C: Any) -> bool:
-    return type(C).__module__.startswith("qifldp.protocols")
+@dataclass(frozen=True)
+class TightPlan:
+    """The matching of the tight-ratio reduction (see :func:`tight_ratio_plan`)."""
+
+    eps: float
+    matches: tuple[TightMatch, ...]
 
 
-def _eps_symbol() -> Any:
-    import sympy as sp
+def tight_ratio_plan(
+    A: SymmetricChannel, B: SymmetricChannel, tight: tuple[Any, Any] | None = None
+) -> TightPlan | None:
+    """The tight-ratio reduction's matching of B's inner classes to A's, or None.
 
-    return sp.Symbol("eps", positive=True)
+    Let eps = ldp_epsilon(A) = ldp_epsilon(B) and suppose every inner class t of B
+    (0 < t < k) has a_t / b_t = e^{±eps} *exactly*, as its matching class of A (SUE and
+    OUE at the same eps). For x in T, x' not in T, B[x, T] / B[x', T] = e^{eps} while
+    every output S of A has A[x, S] <= e^{eps} A[x', S], with equality only for x in S,
+    x' not in S and a tight class of A. So a witness sends to T only from S = T (from
+    S = T^c for ratio e^{-eps}), with W[S, T] = B[x, T] / A[x, S], the same for every x
+    because both ratios are e^{eps}: w = P^B_in(t) / P^A_in(t) (resp. P^B_in(t) /
+    P^A_out(k - t)). The rest of each row of A, 1 − used_s, goes to B's corner classes
+    (|T| = 0, k), which every x sees with the same probability; their equations then
+    hold because both channels sum to 1. So A ⊑ B iff used_s = Σ w <= 1 for every size
+    s of A (:func:`tight_ratio_verdict`).
 
-
-def _bits(name: str) -> tuple[Any, Any, Any, Any]:
-    """(p, 1-p, q, 1-q) of a one-hot protocol in the positive symbol eps, from its symbolic
-    twin at k = 2: row 0 of one_hot(B, 2) is B[1, y0] B[0, y1], whose marginals are B's rows."""
-    import sympy as sp
-
-    from ..protocols import protocol
-
-    C = protocol(name, 2, 1.0).symbolic(eps=_eps_symbol())
-    M, outs = C.matrix, C.outputs
-
-    def marginal(coord: int, v: int) -> Any:
-        return sp.simplify(sum(M[0, c] for c, y in enumerate(outs) if y[coord] == v))
-
-    b1 = (marginal(0, 0), marginal(0, 1))  # B[1, 0], B[1, 1]
-    b0 = (marginal(1, 0), marginal(1, 1))  # B[0, 0], B[0, 1]
-    for c, y in enumerate(outs):  # the twin is the product of its marginals
-        if sp.simplify(M[0, c] - b1[y[0]] * b0[y[1]]) != 0:  # pragma: no cover - by one_hot
-            msg = f"the symbolic twin of {name!r} is not one-hot of a bit channel"
-            raise VerificationError(msg)
-    return b1[1], b1[0], b0[1], b0[0]
-
-
-def _premise(name: str, k: int) -> tuple[Any, Any, Any, Any]:
-    """The bits of ``name``, after proving a_s / b_s = e^eps for every inner size s (sympy)."""
-    import sympy as sp
-
-    eps = _eps_symbol()
-    p, omp, q, omq = _bits(name)
-    seen: dict[Any, bool] = {}
-    for s in range(1, k):
-        ratio = (p * q ** (s - 1) * omq ** (k - s)) / (omp * q**s * omq ** (k - 1 - s))
-        if ratio not in seen:
-            seen[ratio] = sp.simplify(ratio - sp.exp(eps)) == 0
-        if not seen[ratio]:
-            msg = f"{name}: a_{s} / b_{s} = {ratio} is not e^eps identically"
-            raise VerificationError(msg)
-    return p, omp, q, omq
-
-
-def _to_arb(e: Any, env: dict) -> Any:
-    """A sympy expression in rationals, env's symbols, +, *, integer powers and exp, in arb."""
-    import sympy as sp
-    from flint import arb
-
-    if e in env:
-        return env[e]
-    if e.is_Rational:
-        return arb(int(e.p)) / int(e.q)
-    if isinstance(e, sp.Add):
-        out = arb(0)
-        for a in e.args:
-            out += _to_arb(a, env)
-        return out
-    if isinstance(e, sp.Mul):
-        out = arb(1)
-        for a in e.args:
-            out *= _to_arb(a, env)
-        return out
-    if isinstance(e, sp.exp):
-        return _to_arb(e.args[0], env).exp()
-    if isinstance(e, sp.Pow) and e.exp.is_Integer:
-        base, n = _to_arb(e.base, env), int(e.exp)
-        return base**n if n >= 0 else 1 / base ** (-n)
-    msg = f"no interval evaluation for {e}"  # pragma: no cover - the twins need none
-    raise VerificationError(msg)
-
-
-def _arb_masses(bits: tuple, eps: Fraction, k: int) -> tuple[list, list]:
-    """(P_in(s), P_out(s)) for s = 0..k as arb: C(k-1, s-1) p q^(s-1) (1-q)^(k-s) and
-    C(k-1, s) (1-p) q^s (1-q)^(k-1-s), the class masses of one_hot(B, k)."""
-    from flint import arb
-
-    env = {_eps_symbol(): arb(eps.numerator) / eps.denominator}
-    p, omp, q, omq = (_to_arb(b, env) for b in bits)
-    p_in = [arb(0)] + [
-        math.comb(k - 1, s - 1) * p * q ** (s - 1) * omq ** (k - s) for s in range(1, k + 1)
-    ]
-    p_out = [math.comb(k - 1, s) * omp * q**s * omq ** (k - 1 - s) for s in range(k)] + [arb(0)]
-    return p_in, p_out
-
-
-def _exact_used(plan: Any, A: Any, bits_a: tuple, bits_b: tuple, eps: Fraction) -> tuple:
-    """(weights per match, used_s per size index of A) as arb, from the closed forms."""
+    ``tight`` gives, per class of A and of B, +1 / −1 where the ratio is e^{±eps}
+    exactly and 0 elsewhere (the protocol route, :mod:`qifldp.symmetric.tight_ratio`,
+    after proving it with sympy; eps is then A's stored eps). Without it the classes
+    are read from the stored log-ratios (== ±ldp_epsilon(A)): whether the real ratios
+    are exactly e^{±eps} is then the premise the float route states.
+    """
     k = A.k
-    ain, aout = _arb_masses(bits_a, eps, k)
-    bin_, _ = _arb_masses(bits_b, eps, k)
-    w = [bin_[m.t] / (ain[m.s] if m.side == "in" else aout[m.s]) for m in plan.matches]
-    used: dict[int, Any] = {}
-    for m, wm in zip(plan.matches, w, strict=True):
-        used[m.a] = used[m.a] + wm if m.a in used else wm
-    return w, used
-
-
-def _inner(C: Any) -> list[int]:
-    """+1 on the inner classes (0 < s < k), whose ratio :func:`_premise` proved e^eps."""
-    return [1 if 0 < s < C.k else 0 for s in C.sizes.tolist()]
-
-
-def _check_pair(A: Any, B: Any) -> None:
-    for name, C in (("A", A), ("B", B)):
-        if not _is_protocol(C):
-            msg = f"{name} must be a protocol object (qifldp.protocol), got {type(C).__name__}"
-            raise InputTypeError(msg)
-
-
-def _reduction(A: Any, B: Any) -> tuple | None:
-    """(plan, exact eps, used_s enclosures, weights, symmetric channels) or None when the
-    reduction does not apply (other protocols, other k or eps, no python-flint)."""
-    from ..symbolic.channel import to_expr
-    from .refinement import _tight_ratio_plan
-
-    if A.name not in TIGHT_RATIO_PROTOCOLS or B.name not in TIGHT_RATIO_PROTOCOLS:
+    ea = ldp_epsilon(A)
+    if not (math.isfinite(ea) and ea > 0):
         return None
-    if A.k != B.k or A.eps != B.eps or not (0 < A.eps < math.inf):
-        return None
-    try:
-        from flint import ctx
-    except ImportError:  # pragma: no cover - python-flint is a dependency where it installs
-        return None
-    bits_a, bits_b = _premise(A.name, A.k), _premise(B.name, B.k)
-    SA, SB = A.symmetric(), B.symmetric()
-    plan = _tight_ratio_plan(SA, SB, (_inner(SA), _inner(SB)))
-    if plan is None:  # pragma: no cover - one-hot channels have corners and inner classes
-        return None
-    e = to_expr(A.eps, "eps")  # the symbolic twin's exact eps
-    eps = Fraction(int(e.p), int(e.q))
-    with ctx.workprec(ARB_PRECISION_BITS):
-        w, used = _exact_used(plan, SA, bits_a, bits_b, eps)
-    return plan, eps, used, w, SA, SB
-
-
-def tight_ratio_refines(A: Any, B: Any, *, time_limit: float = 120.0) -> RefinementResult | None:
-    """A ⊑ B for two one-hot protocols at the same eps, proved for the real channels, or None.
-
-    Parameters
-    ----------
-    A, B : qifldp.protocols.Protocol
-        Protocol objects (:func:`qifldp.protocol`); the reduction applies to
-        :data:`TIGHT_RATIO_PROTOCOLS` at equal k and eps > 0.
-    time_limit : float
-        Seconds for the float route that supplies the counterexample of a "fails".
-
-    Returns
-    -------
-    RefinementResult or None
-        None when the reduction does not apply or an enclosure of some used_s
-        contains 1 (the caller decides otherwise). "holds": ``about`` "protocols",
-        ``exact`` True, ``up_to_rounding`` False, the orbit witness of the
-        reduction in floats (its residual on the stored floats in ``residual``),
-        ``details["tight_ratio_used_upper"]`` the largest upper bound of used_s.
-        "fails": the symmetric float route's verified counterexample with
-        ``about`` "protocols"; when the stored floats refine although the real
-        channels do not, the float route's witness "up to rounding".
-
-    Raises
-    ------
-    InputTypeError
-        A or B not a protocol object.
-    ParameterError
-        ``time_limit`` not a positive number.
-
-    Notes
-    -----
-    The premise (every inner class has a_s / b_s = e^eps) is an identity of the
-    symbolic twin's closed forms (module docstring, step 1); the weights
-    w = P^B_in(s) / P^A_in(s) are enclosed in arb at :data:`ARB_PRECISION_BITS`
-    bits (step 2). Cost: O(k) sympy ratio checks (cached: every s gives the same
-    ratio) and O(k) arb operations; the witness needs the orbit problem
-    (O(k^2) variables).
-
-    Examples
-    --------
-    >>> import qifldp as q
-    >>> r = tight_ratio_refines(q.protocol("sue", 50, 9.0), q.protocol("oue", 50, 9.0))
-    >>> r.holds, r.exact, r.about, r.up_to_rounding
-    (True, True, 'protocols', False)
-    >>> tight_ratio_refines(q.protocol("grr", 3, 1.0), q.protocol("oue", 3, 1.0)) is None
-    True
-    """
-    from .refinement import (
-        MAX_ORBIT_VARIABLES,
-        _check_time_limit,
-        _Problem,
-        _tight_ratio_verdict,
-        _tight_ratio_witness,
-        _witness_result,
-        refines,
-    )
-
-    _check_pair(A, B)
-    limit = _check_time_limit(time_limit)
-    t0 = time.perf_counter()
-    red = _reduction(A, B)
-    if red is None:
-        return None
-    plan, eps, used, w, SA, SB = red
-    bounds = [(bool(v < 1), bool(v > 1)) for v in used.values()]
-    verdict = _tight_ratio_verdict(bounds)
-    if verdict is None:
-        return None
-    hi = max((float(v.mid()) + float(v.rad()) for v in used.values()), default=0.0)
-    premise = (
-        f"(1) the premise, proved: for every inner size s of {A!r} and {B!r}, a_s / b_s of "
-        "the closed forms p q^(s-1) (1-q)^(k-s) / ((1-p) q^s (1-q)^(k-1-s)) (p, q the bit "
-        "channel of the symbolic twin) simplifies to exactly e^eps with sympy, eps a "
-        f"positive symbol; (2) at eps = {eps} exactly, used_s = Σ_t P^B_in(t) / P^A_in(s) "
-        f"enclosed with arb at {ARB_PRECISION_BITS} bits from the closed forms"
-    )
-    if verdict:
-        if 2 * SA.sizes.size * SB.sizes.size > MAX_ORBIT_VARIABLES:
+    if tight is None:
+        if ldp_epsilon(B) != ea:
             return None
-        P = _Problem(SA, SB)
-        u, resid, row_err = _tight_ratio_witness(P, plan, [float(v.mid()) for v in w])
-        how = (
-            "proved for the real channels by the tight-ratio reduction (a witness maps each "
-            "inner output T of B to T alone with W[T, T] = P^B_in(t) / P^A_in(t), the rest of "
-            "each row to B's corner classes; A ⊑ B iff these weights sum to <= 1 per size of "
-            f"A): {premise}: every upper bound < 1 (largest {hi:.12g}). The orbit witness "
-            f"in floats fits the stored floats within {resid:.2e} (rows {row_err:.1e})"
+        tight = (
+            np.where(A.log_ratio == ea, 1, np.where(A.log_ratio == -ea, -1, 0)),
+            np.where(B.log_ratio == ea, 1, np.where(B.log_ratio == -ea, -1, 0)),
         )
-        return _witness_result(
-            P,
-            u,
-            resid,
-            row_err,
-            how,
-            t0,
-            method="symmetric: tight-ratio reduction (exact)",
-            about="protocols",
-            exact=True,
-            details={"tight_ratio_used_upper": hi, "tight_ratio_eps": eps},
-        )
-    worst = max(used.values(), key=lambda v: float(v.mid()))
-    lo = float(worst.mid()) - float(worst.rad())
-    fails = (
-        f"the real channels do not refine, by the tight-ratio reduction (an iff): {premise}: "
-        f"one used_s has lower bound {lo:.12g} > 1"
-    )
-    try:
-        r = refines(SA, SB, time_limit=limit)
-    except (SolverError, VerificationError):
+    tA, tB = (np.asarray(v).tolist() for v in tight)
+    posA = {int(sz): i for i, sz in enumerate(A.sizes) if tA[i] == 1}
+    if not any(t in (0, k) for t in B.sizes.tolist()):
         return None
-    if not r.holds:
-        return replace(
-            r,
-            about="protocols",
-            exact=True,
-            certified_by=f"{fails}; the stored floats' counterexample: {r.certified_by}",
-            time=time.perf_counter() - t0,
-        )
-    return replace(  # pragma: no cover - only within rounding of the boundary
-        r,
-        up_to_rounding=True,
-        about="rounding",
-        certified_by=f"{r.certified_by}; but {fails}: the stored floats refine by rounding",
-        time=time.perf_counter() - t0,
-    )
+    matches = []
+    for i, t in enumerate(B.sizes.tolist()):
+        if t in (0, k):
+            continue
+        if tB[i] == 1 and t in posA:
+            matches.append(TightMatch(posA[t], i, t, t, t, "in"))
+        elif tB[i] == -1 and (k - t) in posA:
+            matches.append(TightMatch(posA[k - t], i, k - t, t, 0, "out"))
+        else:
+            return None
+    return TightPlan(ea, tuple(matches))
 
 
-def _boundary_sign(k: int, eps: float, bits: tuple) -> int:
-    """+1 when SUE ⋢ OUE at the float eps read exactly (some used_s > 1), −1 when SUE ⊑ OUE
-    (every used_s < 1), 0 when an enclosure contains 1: the reduction's verdict in arb."""
-    from . import mechanisms as mech
-    from .refinement import _tight_ratio_plan, _tight_ratio_verdict
+def tight_ratio_verdict(bounds: list[tuple[bool, bool]]) -> bool | None:
+    """The reduction's verdict from (used_s provably < 1, used_s provably > 1) per size s.
 
-    SA, SB = mech.sue(k, eps), mech.oue(k, eps)
-    plan = _tight_ratio_plan(SA, SB, (_inner(SA), _inner(SB)))
-    if plan is None:  # pragma: no cover - every eps > 0 gives the same matching
-        msg = f"sue({k}, {eps!r}) and oue({k}, {eps!r}) are not a tight-ratio pair"
-        raise VerificationError(msg)
-    _, used = _exact_used(plan, SA, bits[0], bits[1], Fraction(eps))
-    verdict = _tight_ratio_verdict([(bool(v < 1), bool(v > 1)) for v in used.values()])
-    return 0 if verdict is None else (-1 if verdict else 1)
-
-
-def sue_oue_boundary(k: int, *, width: float = 1e-12) -> tuple[float, float]:
-    """The eps*(k) from which SUE ⊑ OUE holds, enclosed: (lo, hi) with lo < eps* <= hi.
-
-    Parameters
-    ----------
-    k : int
-        Domain size, ``2 <= k <=`` :data:`BOUNDARY_MAX_K`.
-    width : float
-        Stop bisecting when hi − lo <= width (or when the floats between them run
-        out), ``width > 0``.
-
-    Returns
-    -------
-    (float, float)
-        Floats lo < hi, each read as the exact rational it is, with
-        max_s used_s(lo) > 1 (sue(k, lo) ⋢ oue(k, lo)) and max_s used_s(hi) < 1
-        (sue(k, hi) ⊑ oue(k, hi)), both proved with arb. For k = 2, (0.0, 0.0):
-        SUE ⊑ OUE at every eps (see Notes).
-
-    Raises
-    ------
-    InputTypeError, ParameterError
-        ``k`` not an integer in [2, BOUNDARY_MAX_K]; ``width`` not a positive number.
-
-    Notes
-    -----
-    The tight-ratio reduction gives, with H = e^(eps/2), used_s = (1/2) H^(k-s-1)
-    (1+H)^k / (1+H^2)^(k-1), largest at s = 1 (H > 1). Its log has derivative in
-    h = eps/2 of 2(k-1)/(1+H^2) − k/(1+H), whose sign is that of
-    −(k H^2 − 2(k-1) H − (k-2)): one positive root H0 (H0 = 1 for k = 2, > 1 beyond).
-    So for k >= 3, used_1 rises from 1 at eps = 0 and falls to 1/2 as eps -> ∞: it
-    crosses 1 exactly once, at eps*, and SUE ⊑ OUE iff eps >= eps*. For k = 2 it
-    only falls: SUE ⊑ OUE at every eps >= 0. The bisection evaluates the reduction
-    itself (max over all s, premise proved with sympy) at each float; each step's
-    sign is an arb comparison, so (lo, hi) is a rigorous enclosure. Cost
-    O(k log(1/width)) arb operations.
-
-    Examples
-    --------
-    >>> lo, hi = sue_oue_boundary(50)
-    >>> round(lo, 12), hi - lo <= 1e-12
-    (8.514854727738, True)
-    >>> sue_oue_boundary(2)
-    (0.0, 0.0)
+    True when every used_s is provably below 1 (A ⊑ B), False when one is provably
+    above 1 (A ⋢ B: the reduction is an iff), None when an enclosure contains 1.
     """
-    k = check_int("k", k, minimum=2)
-    if k > BOUNDARY_MAX_K:
-        msg = f"k must be at most BOUNDARY_MAX_K = {BOUNDARY_MAX_K}, got {k}"
-        raise ParameterError(msg)
-    width = check_real("width", width)
-    if not (width > 0 and math.isfinite(width)):
-        msg = f"width must be a positive finite number, got {width!r}"
-        raise ParameterError(msg)
-    if k == 2:
-        return 0.0, 0.0
-    from flint import ctx
+    if any(above for _, above in bounds):
+        return False
+    if all(below for below, _ in bounds):
+        return True
+    return None
 
-    bits = (_premise("sue", k), _premise("oue", k))
-    with ctx.workprec(ARB_PRECISION_BITS):
 
-        def sign(e: float) -> int:
-            return _boundary_sign(k, e, bits)
+def tight_ratio_witness(
+    P: OrbitProblem, plan: TightPlan, w: list[float]
+) -> tuple[np.ndarray, float, float]:
+    """The orbit witness of the reduction from the weights ``w`` (one per match, floats):
+    u(s, t, j) = w on the matched orbits, the rest of each row to B's corner classes in
+    proportion to their masses; with its residual and row error on the stored floats."""
+    A, B = P.A, P.B
+    k = A.k
+    PiB, PoB = B.class_masses()
+    has0, hask = bool(np.any(B.sizes == 0)), bool(np.any(B.sizes == k))
+    m0 = float(PoB[B.sizes == 0].sum()) if has0 else 0.0
+    mk = float(PiB[B.sizes == k].sum()) if hask else 0.0
+    c0 = m0 / (m0 + mk) if m0 + mk > 0 else 1.0
+    index = {key: n for n, key in enumerate(zip(*P.variables[2:], strict=True))}
+    u = np.zeros(P.n_var)
+    used = np.zeros(A.sizes.size)
+    for m, wm in zip(plan.matches, w, strict=True):
+        u[index[(m.s, m.t, m.j)]] += wm
+        used[m.a] += wm
+    for a, sz in enumerate(A.sizes.tolist()):
+        rest = max(0.0, 1.0 - float(used[a]))
+        if has0:
+            u[index[(sz, 0, 0)]] += rest * c0
+        if hask:
+            u[index[(sz, k, sz)]] += rest * (1.0 - c0 if has0 else 1.0)
+    u = P.clean(u)
+    _, _, resid, row_err, _ = P.check(u)
+    return u, resid, row_err
 
-        hi = 1.0
-        while sign(hi) >= 0:
-            hi *= 2.0
-        lo = hi / 2.0
-        while sign(lo) <= 0:
-            lo /= 2.0
-            if lo < 1e-300:  # pragma: no cover - used_1 > 1 near 0 for k >= 3 (Notes)
-                msg = f"no eps with used_s > 1 found for k = {k}"
-                raise VerificationError(msg)
-        while hi - lo > width:
-            mid = lo + (hi - lo) / 2.0
-            if mid in (lo, hi):
-                break
-            sg = sign(mid)
-            if sg > 0:
-                lo = mid
-            elif sg < 0:
-                hi = mid
-            else:  # pragma: no cover - an enclosure of width 2^-200 around 1
-                break
-    return lo, hi
+
+def tight_ratio_result(P: OrbitProblem, clock: Clock, details: dict, why_float: str):
+    """A ⊑ B by the tight-ratio reduction (:func:`tight_ratio_plan`) on the stored masses, or None.
+
+    The weights are bounded from the stored class masses beyond their own rounding
+    (INPUT_BAND_FACTOR u (1 + |ln P|) each, see :data:`INPUT_BAND_FACTOR`); the
+    equal-ratio premise is stated, not proved (the protocol route proves it:
+    :func:`qifldp.symmetric.tight_ratio.tight_ratio_refines`).
+    """
+    A, B = P.A, P.B
+    plan = tight_ratio_plan(A, B)
+    if plan is None:
+        return None
+    ea = plan.eps
+    dA = input_delta(A)
+    dB = input_delta(B)
+    lws = []
+    per_a: dict[int, list[tuple[float, float]]] = {}
+    for m in plan.matches:
+        den = A.log_in[m.a] if m.side == "in" else A.log_out[m.a]
+        lw = float(B.log_in[m.b] - den)
+        err = float(dA[m.a] + dB[m.b]) + 4 * _U * (abs(float(B.log_in[m.b])) + abs(lw) + 1.0)
+        lws.append(lw)
+        per_a.setdefault(m.a, []).append((lw, err))
+    # used_s <= 1 beyond rounding: bounds of Σ w per A size
+    bounds, worst = [], 0.0
+    for items in per_a.values():
+        hi = math.fsum(math.exp(lw + err) for lw, err in items) * (1 + 8 * _U)
+        lo = math.fsum(math.exp(lw - err) for lw, err in items) * (1 - 8 * _U)
+        bounds.append((hi < 1.0, lo > 1.0))
+        worst = max(worst, hi)
+    if tight_ratio_verdict(bounds) is not True:
+        return None
+    u, resid, row_err = tight_ratio_witness(P, plan, [math.exp(lw) for lw in lws])
+    how = (
+        f"proved for the real channels by the tight-ratio reduction, under the premise that "
+        f"every inner class of B and its matching class of A have likelihood ratio exactly "
+        f"e^(±{ea!r}) = e^(±ldp_epsilon(A)) (their stored closed-form log-ratios agree to the "
+        "last bit, as for SUE and OUE built at the same eps; the verdict does not apply to "
+        "channels whose real ratios differ; protocol objects prove it: "
+        "qifldp.refines(qifldp.protocol(...), ...)): a witness then maps each inner output T "
+        "of B to T (or T^c) alone, with W[T, T] = "
+        "P^B_in(t) / P^A_in(t), and the rest of each row to B's corner classes; A ⊑ B iff "
+        f"these weights sum to <= 1 per size of A: largest sum {worst:.6g} < 1, beyond the "
+        f"stored class masses' rounding ({INPUT_BAND_FACTOR:g} u (1 + |ln P|) each). The "
+        f"orbit witness built from it fits the stored floats within {resid:.2e} "
+        f"(rows {row_err:.1e}); ({why_float})"
+    )
+    return witness_result(
+        P,
+        u,
+        resid,
+        row_err,
+        how,
+        clock.t0,
+        method="symmetric: tight-ratio reduction",
+        about="protocols",
+        details=dict(details, tight_ratio_max_row_weight=worst),
+    )

@@ -88,7 +88,7 @@ def no_tight_ratio(monkeypatch):
     (the map runs in this process or a fork of it: the patch holds)."""
     import qifldp.symmetric.refinement as R
 
-    monkeypatch.setattr(R, "_tight_ratio_result", lambda *args, **kwargs: None)
+    monkeypatch.setattr(R, "tight_ratio_result", lambda *args, **kwargs: None)
 
 
 def test_sue_oue_at_equal_eps_is_decided_by_the_exact_reduction():

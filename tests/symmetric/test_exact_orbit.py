@@ -10,7 +10,7 @@ import pytest
 import qifldp as q
 import qifldp.symmetric as sym
 from qifldp.errors import InputTypeError, SizeError, VerificationError
-from qifldp.symmetric import refinement as R
+from qifldp.symmetric import orbit_exact, orbit_lp, refinement as R, tight_ratio as T
 from qifldp.symmetric.orbit_certify import exact_orbit_lp
 
 
@@ -112,7 +112,7 @@ def test_exact_lp_decides_where_the_float_route_has_no_certificate(monkeypatch):
     LP finds that the stored floats fail exactly, by rounding."""
     r = sym.refines(sym.sue(50, 8.0), sym.oue(50, 8.0))
     assert not r.holds and r.counterexample.gap > 0.05
-    monkeypatch.setattr(R, "_tight_ratio_result", lambda *a: None)
+    monkeypatch.setattr(R, "tight_ratio_result", lambda *a: None)
     farkas = r"stored floats fail exactly .*y·rhs = \d\.\d+e-1[78] > 0"
     with pytest.raises(VerificationError, match=farkas):
         sym.refines(sym.sue(50, 9.0), sym.oue(50, 9.0), exact=None)
@@ -130,7 +130,7 @@ def test_equal_eps_knife_edge_at_small_k():
     # between numpy releases): over 21 values both verdicts occur
     for eps in np.linspace(3.0, 8.0, 21):
         A, B = sym.sue(3, eps), sym.oue(3, eps)
-        _, _, variables, _, b_rows = R._equations(A, B)
+        _, _, variables, _, b_rows = orbit_lp.orbit_equations(A, B)
         out = exact_orbit_lp(A, B, variables, b_rows)
         if not out.holds:
             y = np.array([float(v) for v in out.y])
@@ -148,7 +148,7 @@ def test_exact_false_and_bad_exact():
 
 
 def test_exact_budget(monkeypatch):
-    monkeypatch.setattr(R, "EXACT_ORBIT_MAX_VARIABLES", 10)
+    monkeypatch.setattr(orbit_exact, "EXACT_ORBIT_MAX_VARIABLES", 10)
     with pytest.raises(SizeError, match="EXACT_ORBIT_MAX_VARIABLES = 10"):
         sym.refines(sym.sue(5, 3.0), sym.oue(5, 2.0), exact=True)
 
@@ -160,7 +160,7 @@ def test_exact_orbit_lp_on_a_pair_the_floats_cannot_separate():
     A, B = sym.grr(3, 41.0), sym.grr(3, 40.0)
     r = sym.refines(A, B, exact=True)
     assert r.holds and r.exact
-    _, _, variables, _, b_rows = R._equations(A, B)
+    _, _, variables, _, b_rows = orbit_lp.orbit_equations(A, B)
     out = exact_orbit_lp(A, B, variables, b_rows)
     assert out.holds
     s, t, j = variables[2:]
@@ -231,8 +231,8 @@ def test_tight_ratio_agrees_with_protocols_at_60_digits(k, eps):
     inner = slice(1, k)
     if not (np.all(A.log_ratio[inner] == eps) and np.all(B.log_ratio[inner] == eps)):
         pytest.skip("the stored log-ratios differ in the last bit: the premise is not met")
-    P = R._Problem(A, B)
-    tight = R._tight_ratio_result(P, R._Clock(60.0), {}, "test")
+    P = orbit_lp.OrbitProblem(A, B)
+    tight = T.tight_ratio_result(P, orbit_lp.Clock(60.0), {}, "test")
     closed = _max_weight_closed_form(k, eps) < 1
     assert (tight is not None) == closed
     try:
@@ -252,12 +252,12 @@ def test_automatic_exact_lp_refusal_says_the_float_route_had_no_certificate(monk
     # suggest exact=None (the mode in use)
     msg = "no certificate either way: float reason"
     with pytest.raises(SizeError) as info:
-        R._run_exact_lp(_TooLarge(), None, None, msg)
+        orbit_exact.run_exact_lp(_TooLarge(), None, None, msg)
     text = str(info.value)
     assert text.startswith(msg) and "EXACT_ORBIT_MAX_VARIABLES" in text
     assert "exact=None" not in text
     with pytest.raises(SizeError, match="decide with exact=None"):
-        R._run_exact_lp(_TooLarge(), None, None)
+        orbit_exact.run_exact_lp(_TooLarge(), None, None)
 
 
 class _TooLarge:

@@ -1,4 +1,4 @@
-"""The tight-ratio reduction for the real protocols (qifldp.symmetric.tight_ratio).
+"""The tight-ratio reduction for the real protocols (qifldp.protocols.tight_ratio).
 
 Provenance of the expected values: the float route of qifldp.symmetric.refines
 (bisection), exact rational channels built here by enumeration of one-hot bit
@@ -21,8 +21,8 @@ import sympy as sp
 import qifldp as q
 import qifldp.symmetric as S
 from qifldp.errors import InputTypeError, ParameterError
+from qifldp.protocols.tight_ratio import BOUNDARY_MAX_K, sue_oue_boundary, tight_ratio_refines
 from qifldp.refinement import exact as ex
-from qifldp.symmetric.tight_ratio import BOUNDARY_MAX_K, tight_ratio_refines
 
 
 def _used_1(k: int, eps: float) -> mpmath.mpf:
@@ -48,7 +48,7 @@ def _float_boundary(k: int, lo: float, hi: float, steps: int = 34) -> tuple[floa
 # -- the boundary eps*(k) ---------------------------------------------------------------
 @pytest.mark.parametrize("k", range(3, 13))
 def test_boundary_agrees_with_bisection_of_the_float_route(k):
-    lo, hi = S.sue_oue_boundary(k)
+    lo, hi = sue_oue_boundary(k)
     assert 0 < lo < hi and hi - lo <= 1e-12
     flo, fhi = _float_boundary(k, lo - 0.05, hi + 0.05)
     assert fhi - flo < 1e-9
@@ -59,21 +59,21 @@ def test_boundary_agrees_with_bisection_of_the_float_route(k):
 
 
 def test_k2_refines_at_every_eps():
-    assert S.sue_oue_boundary(2) == (0.0, 0.0)
+    assert sue_oue_boundary(2) == (0.0, 0.0)
     for e in (0.01, 0.5, 2.0, 9.0, 30.0):
         assert q.refines(S.sue(2, e), S.oue(2, e)).holds
         assert _used_1(2, e) < 1
 
 
 def test_boundary_at_k50_matches_the_known_value():
-    lo, hi = S.sue_oue_boundary(50)
+    lo, hi = sue_oue_boundary(50)
     assert lo <= 8.514854727738 <= hi + 1e-12 and hi - lo <= 1e-12
     assert _used_1(50, lo) > 1 > _used_1(50, hi)
 
 
 def test_coarse_width_still_encloses():
-    lo, hi = S.sue_oue_boundary(12, width=0.1)
-    fine_lo, fine_hi = S.sue_oue_boundary(12)
+    lo, hi = sue_oue_boundary(12, width=0.1)
+    fine_lo, fine_hi = sue_oue_boundary(12)
     assert lo <= fine_lo and fine_hi <= hi and hi - lo <= 0.1
 
 
@@ -214,21 +214,21 @@ def test_bad_input_names_the_argument():
     with pytest.raises(ParameterError, match="time_limit"):
         tight_ratio_refines(P, P, time_limit=-1.0)
     with pytest.raises(ParameterError, match="k"):
-        S.sue_oue_boundary(1)
+        sue_oue_boundary(1)
     with pytest.raises(ParameterError, match="BOUNDARY_MAX_K"):
-        S.sue_oue_boundary(BOUNDARY_MAX_K + 1)
+        sue_oue_boundary(BOUNDARY_MAX_K + 1)
     with pytest.raises(InputTypeError, match="k"):
-        S.sue_oue_boundary(3.5)
+        sue_oue_boundary(3.5)
     for bad in (0.0, -1.0, float("nan"), float("inf")):
         with pytest.raises(ParameterError, match="width"):
-            S.sue_oue_boundary(3, width=bad)
+            sue_oue_boundary(3, width=bad)
 
 
 def test_a_rounding_sized_gap_does_not_outrank_the_reduction():
     # k = 175, eps = 11.0846, above eps*(175) = 11.0507: the orbit LP's dual gain has an
     # exact gap on the stored masses below what rounding explains; the verdict was "fails"
     # when that gain was found within the time budget and "holds" (reduction) otherwise
-    lo, hi = S.sue_oue_boundary(175)
+    lo, hi = sue_oue_boundary(175)
     assert hi < 11.0846
     for limit in (2.0, 60.0):
         r = q.refines(S.sue(175, 11.0846), S.oue(175, 11.0846), time_limit=limit)

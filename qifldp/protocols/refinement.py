@@ -1,5 +1,8 @@
 """Refinement between protocol objects: at the rounding boundary, decided on the protocols.
 
+Layer L5 (protocols): registers :class:`Protocol` on :func:`qifldp.refines` (the pair
+dispatcher of :mod:`qifldp.dispatch` picks it when either argument is a protocol).
+
 Two :class:`qifldp.protocols.Protocol` objects know their parameters exactly
 (eps, p, q, theta as exact numbers, every entry a closed form in e^eps). Their
 refinement is first decided on their float channels like any other pair; when
@@ -10,7 +13,7 @@ arithmetic. The verdict is then about the protocols (``about="protocols"``),
 exact up to rounding at 10^-HIGH_PRECISION_DIGITS instead of 10^-16.
 
 One-hot pairs at the same eps (SUE and OUE) are first decided by the tight-ratio
-reduction for the real channels (:func:`qifldp.symmetric.tight_ratio_refines`:
+reduction for the real channels (:func:`qifldp.protocols.tight_ratio.tight_ratio_refines`:
 the equal-ratio premise proved with sympy on the symbolic twin, the weights
 enclosed with arb), at any k; only when an enclosure contains 1 do they take the
 route above.
@@ -25,12 +28,21 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import SizeError
-from . import exact as ex
-from ._prep import normalise_rows, reduce_columns
-from .result import RefinementResult
+from ..errors import InputTypeError, SizeError
+from ..refinement import exact as ex
+from ..refinement._certify import gain_from_weighted
+from ..refinement._prep import normalise_rows, reduce_columns
+from ..refinement.core import refinement_options, refines
+from ..refinement.result import Counterexample, RefinementResult
+from .base import Protocol
+from .tight_ratio import tight_ratio_refines
 
-__all__ = ["HIGH_PRECISION_DIGITS", "MAX_HIGH_PRECISION_ENTRIES", "refines_protocols"]
+__all__ = [
+    "HIGH_PRECISION_DIGITS",
+    "MAX_HIGH_PRECISION_ENTRIES",
+    "refines_protocols",
+    "refines_protocol_pair",
+]
 
 #: Significant digits of the channels rebuilt from the symbolic twin at the boundary.
 HIGH_PRECISION_DIGITS: int = 60
@@ -41,11 +53,6 @@ MAX_HIGH_PRECISION_ENTRIES: int = 20_000
 #: A separating gap at high precision counts as real (not rounding at
 #: HIGH_PRECISION_DIGITS) when it exceeds 10^-(HIGH_PRECISION_DIGITS - 15).
 _REAL_GAP_DIGITS: int = HIGH_PRECISION_DIGITS - 15
-
-
-def is_protocol(C: Any) -> bool:
-    """True for a :class:`qifldp.protocols.Protocol` (checked by module, no import)."""
-    return type(C).__module__.startswith("qifldp.protocols")
 
 
 def _rows(P: Any, M: np.ndarray, digits: int) -> list[list[Fraction]]:
@@ -92,9 +99,6 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
     >>> r.holds, r.exact, r.about, r.method
     (True, True, 'protocols', 'symmetric: tight-ratio reduction (exact)')
     """
-    from ..symmetric.tight_ratio import tight_ratio_refines
-    from .core import refines
-
     t0 = time.perf_counter()
     if (
         options.get("prior") is None
@@ -147,9 +151,6 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
     gap = gap / top if top else gap
     if gap > Fraction(1, 10**_REAL_GAP_DIGITS):
         # the protocols fail beyond high-precision rounding: a counterexample for them
-        from ._certify import gain_from_weighted
-        from .result import Counterexample
-
         prior = np.full(n, 1.0 / n)
         g = gain_from_weighted(np.array([[float(v) for v in row] for row in out.H]), prior)
         gq = ex.exact_gap(Aq, Bq, g, prior)
@@ -179,3 +180,31 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
         ),
         time=time.perf_counter() - t0,
     )
+
+
+def mixed_protocol_error() -> InputTypeError:
+    """The error for a protocol object paired with a channel."""
+    msg = (
+        "A and B must both be protocol objects (qifldp.protocol) or both channels; "
+        "use .channel() or .symmetric() on the protocol"
+    )
+    return InputTypeError(msg)
+
+
+def refines_protocol_pair(A: Any, B: Any, prior: Any = None, **options: Any) -> Any:
+    """:func:`qifldp.refines` when A or B is a protocol object: both must be.
+
+    Registered for :class:`Protocol` on the pair dispatcher of :func:`qifldp.refines`;
+    a protocol with a channel (either order) is refused.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> r = q.refines(q.protocol("grr", 4, 2.0), q.protocol("grr", 4, 1.0))
+    >>> r.holds, r.about
+    (True, 'channels')
+    """
+    opts = refinement_options("refines", options)
+    if not (isinstance(A, Protocol) and isinstance(B, Protocol)):
+        raise mixed_protocol_error()
+    return refines_protocols(A, B, prior=prior, **opts)

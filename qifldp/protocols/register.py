@@ -1,0 +1,27 @@
+"""The protocol objects' registrations on the dispatched operations of lower layers.
+
+Imported by :mod:`qifldp.protocols`: registers :class:`Protocol` on
+:func:`qifldp.refines` (decided on the protocols: the tight-ratio proof, then the
+channels, rebuilt at high precision at the rounding boundary) with the highest rank of
+the pair dispatcher, so that a protocol paired with a channel is refused.
+"""
+
+from __future__ import annotations
+
+from ..dispatch import kind_rank, register_all
+from ..refinement.core import refines
+from .base import Protocol
+from .refinement import refines_protocol_pair
+
+__all__ = ["PROTOCOL_RANK"]
+
+#: The rank of protocol objects for :func:`qifldp.dispatch.dispatch_on_pair`: above every
+#: kind of channel.
+PROTOCOL_RANK: int = 3
+
+
+def _rank(C: Protocol) -> int:
+    return PROTOCOL_RANK
+
+
+register_all(Protocol, {kind_rank: _rank, refines: refines_protocol_pair})
