@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
-from scipy.sparse.linalg import lsqr
+
+if TYPE_CHECKING:  # pragma: no cover
+    from scipy import sparse
 
 from .entropic import weighted_hessian_solve
 
@@ -131,6 +133,8 @@ def _support_system(
     the size of its entries (the band is relative per entry) and the row-sum
     equations get the median weight. Each column of M has |X| (+1) entries.
     """
+    from scipy import sparse
+
     n, m = A.shape
     p = W.shape[1]
     zs, js = np.nonzero(W > 0)
@@ -170,6 +174,8 @@ def _support_correction(
     measured at 600 x 4000). An LSQR run that stops at its iteration limit
     falls back to the dense solve.
     """
+    from scipy.sparse.linalg import lsqr
+
     M, rhs, zs, js = _support_system(A, W, R, rowsum, scale)
     sq = np.sqrt(W[zs, js])
     e = None

@@ -1101,7 +1101,7 @@ def _run_exact_fallback(P: _Problem) -> _Outcome:
 
 
 def _input_band_result(P: _Problem, why: str) -> RefinementResult | None:
-    """"Holds up to rounding" when the best float witness is within the inputs' own rounding.
+    """ "Holds up to rounding" when the best float witness is within the inputs' own rounding.
 
     No certificate either way and exact arithmetic out of reach: if the float
     witness (clipped, rows renormalised) fits |B − A·W| <= the rounding band plus

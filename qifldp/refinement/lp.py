@@ -7,8 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.optimize import linprog
 
 from ..errors import SolverError
 
@@ -109,6 +107,9 @@ def solve_l1_lp(
     >>> bool(gap >= out.optimum * (1 - 1e-12))  # relative: the optimum is ~6e11 here
     True
     """
+    import scipy.sparse as sp
+    from scipy.optimize import linprog
+
     n, m = A.shape
     p = B.shape[1]
     nw = m * p
@@ -191,6 +192,9 @@ def solve_l1_lp_columns(
     >>> round(out.optimum, 9)
     0.0
     """
+    import scipy.sparse as sp
+    from scipy.optimize import linprog
+
     n, m = A.shape
     p = B.shape[1]
     weights = _equation_weights(B)

@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from scipy.optimize import nnls
 
 from ..errors import SolverError
 from .lp import LPOutcome
@@ -109,6 +108,8 @@ def solve_nnls_columns(
     >>> bool(np.all(A.T @ y <= 1e-15) and y @ [1.0, 0.0] > 0)
     True
     """
+    from scipy.optimize import nnls
+
     n, m = A.shape
     p = B.shape[1]
     weights = _relative_weights(B)

@@ -118,7 +118,7 @@ def max_case_refines(
     Examples
     --------
     >>> import qifldp.symmetric as sym
-    >>> from qifldp.symmetric.refinement import max_case_refines
+    >>> from qifldp.symmetric.max_case import max_case_refines
     >>> max_case_refines(sym.sue(50, 2.0), sym.oue(50, 2.0)).holds
     True
     >>> max_case_refines(sym.grr(100, 1.0), sym.grr(100, 2.0)).holds

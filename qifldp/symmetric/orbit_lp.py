@@ -17,8 +17,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.optimize import linprog
 
 from ..errors import (
     ChannelError,
@@ -136,6 +134,8 @@ def orbit_equations(A: SymmetricChannel, B: SymmetricChannel):
     Both coefficients are sums of non-negative terms (c_out is not formed as a
     difference), so each has a relative rounding error of a few ulp.
     """
+    import scipy.sparse as sp
+
     k = A.k
     iS, iT, s, t, j = _orbit_variables(A, B)
     n_var = s.size
@@ -190,6 +190,7 @@ class Clock:
     """The time budget of one call: raises SolverError naming the limit when it is spent."""
 
     def __init__(self, limit: float, n_var: int = 0) -> None:
+
         self.t0 = time.perf_counter()
         self.limit = limit
         self.n_var = n_var
@@ -218,6 +219,8 @@ def solve_orbit_lp(
     c: np.ndarray, A_eq: Any, b_eq: np.ndarray, bounds: Any, clock: Clock, stage: str
 ):
     """HiGHS on a phase-1 LP, retrying other settings when it reports a failure."""
+    from scipy.optimize import linprog
+
     messages = []
     for options in _ATTEMPTS:
         left = clock.check(stage)
@@ -362,6 +365,8 @@ class OrbitProblem:
     """The orbit equations with everything the checks need (scaling, bands, sizes)."""
 
     def __init__(self, A: SymmetricChannel, B: SymmetricChannel) -> None:
+        import scipy.sparse as sp
+
         self.A, self.B = A, B
         M, rhs, variables, nS, b_rows = orbit_equations(A, B)
         self.M, self.rhs, self.variables, self.nS, self.b_rows = M, rhs, variables, nS, b_rows
@@ -466,6 +471,8 @@ class OrbitProblem:
         is <= 1), which keeps classes of mass 1e-27 next to classes of mass 1
         visible to HiGHS. The dual of row e, divided by ρ_e, is a symmetric gain.
         """
+        import scipy.sparse as sp
+
         nS = self.nS
         M = self.M.tocoo()
         Mu = self.M @ u
