@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.optimize
 from scipy.optimize import OptimizeResult
 
 import qifldp as q
@@ -84,7 +85,7 @@ def test_highs_failure_is_a_solver_error_not_a_no(monkeypatch):
     def broken_nnls(A, B, **kwargs):
         raise SolverError("the nonnegative least squares did not converge (simulated)")
 
-    monkeypatch.setattr(lp, "linprog", _failed_linprog)
+    monkeypatch.setattr(scipy.optimize, "linprog", _failed_linprog)
     monkeypatch.setattr(_driver, "solve_entropic", broken)
     monkeypatch.setattr(_driver, "solve_nnls_columns", broken_nnls)
     with pytest.raises(SolverError, match="HiGHS failed"):
@@ -97,7 +98,7 @@ def test_highs_failure_is_a_solver_error_not_a_no(monkeypatch):
 def test_failed_engine_hands_over_to_a_verified_verdict(monkeypatch):
     # HiGHS fails; the entropic engine or exact arithmetic still decide, with a certificate
     # re-checked as always. GRR family (QIF paper Lemma 3): grr(1) ⋢ grr(2), grr(2) ⊑ grr(1).
-    monkeypatch.setattr(lp, "linprog", _failed_linprog)
+    monkeypatch.setattr(scipy.optimize, "linprog", _failed_linprog)
     r = q.refines(q.grr(3, 1.0), q.grr(3, 2.0))
     assert not r.holds and r.counterexample.gap > 0
     assert "HiGHS failed" in " ".join(r.details.get("solver_failures", []))
@@ -122,7 +123,7 @@ def test_entropic_failure_is_a_solver_error(monkeypatch):
     r = q.refines(q.grr(3, 1.0), q.grr(3, 2.0), method="entropic")
     assert not r.holds and "non-finite" in " ".join(r.details["solver_failures"])
     # with HiGHS failing too and rational arithmetic forbidden: no verdict
-    monkeypatch.setattr(lp, "linprog", _failed_linprog)
+    monkeypatch.setattr(scipy.optimize, "linprog", _failed_linprog)
     with pytest.raises(SolverError):
         q.refines(q.grr(3, 1.0), q.grr(3, 2.0), method="entropic", exact=False)
 
