@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from scipy import sparse
+    import scipy.sparse as sparse
 
 from .entropic import weighted_hessian_solve
 
@@ -133,7 +133,7 @@ def _support_system(
     the size of its entries (the band is relative per entry) and the row-sum
     equations get the median weight. Each column of M has |X| (+1) entries.
     """
-    from scipy import sparse
+    import scipy.sparse as sparse
 
     n, m = A.shape
     p = W.shape[1]

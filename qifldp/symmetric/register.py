@@ -2,14 +2,17 @@
 
 Imported by :mod:`qifldp.symmetric`: registers :class:`SymmetricChannel` on
 :func:`qifldp.refines` and :func:`qifldp.max_case_refines` (the orbit LP and the
-two-dimensional cone test) and its rank for the pair dispatcher.
+two-dimensional cone test) and its rank for the pair dispatcher, and its orbit LP as
+the refinement driver's decider of explicit one-hot pairs.
 """
 
 from __future__ import annotations
 
 from ..dispatch import kind_rank, register_all
+from ..refinement._orbits import register_orbit_decider
 from ..refinement.core import max_case_refines, refines
 from .channel import SymmetricChannel
+from .explicit_orbits import decide_class_tables
 from .max_case import max_case_refines_symmetric
 from .refinement import refines_symmetric
 
@@ -33,3 +36,4 @@ register_all(
         max_case_refines: max_case_refines_symmetric,
     },
 )
+register_orbit_decider(decide_class_tables)

@@ -93,4 +93,3 @@ def test_time_limit_spent_before_a_column_is_a_solver_error():
     A, B = _instance(4, 6, 6, 1)
     with pytest.raises(q.SolverError, match="time limit"):
         solve_nnls_columns(A, B, time_limit=-1.0)
-

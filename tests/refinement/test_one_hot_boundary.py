@@ -12,10 +12,11 @@ import pytest
 
 import qifldp as q
 import qifldp.symmetric as sym
-from qifldp.refinement import _driver
+from qifldp.refinement import _exact_route, _orbits
 from qifldp.refinement._certify import INPUT_BAND_FACTOR, input_rounding_band
+from qifldp.refinement._orbits import bit_symmetric
 from qifldp.refinement._prep import normalise_rows, reduce_columns
-from qifldp.refinement._symmetry import bit_symmetric
+from qifldp.refinement._problem import Problem
 
 U = 2.0**-53
 BOUNDARY = [(5, 7.0), (6, 5.0), (8, 6.5), (9, 5.0), (6, 12.0)]
@@ -69,16 +70,16 @@ def test_an_orbit_verdict_is_carried_over_only_for_entries_on_their_classes():
     W = q.refines(A, B).witness
     P = _problem(A.matrix, B.matrix, None)
     AW = P.An @ W
-    limit = _driver.ORBIT_TRANSFER_UNITS + 5
-    out = _driver._orbit_transfer_result(P, W, AW, sres, limit, 5)
+    limit = _orbits.ORBIT_TRANSFER_UNITS + 5
+    out = _orbits.orbit_transfer_result(P, W, AW, sres, limit, 5)
     assert out.holds and out.up_to_rounding and "class masses" in out.certified_by
-    why = _driver._orbit_transfer_result(P, W, AW, sres, 2 * limit, 5)
+    why = _orbits.orbit_transfer_result(P, W, AW, sres, 2 * limit, 5)
     assert isinstance(why, str) and "deviate from their class values" in why
 
 
 def _problem(A, B, W):
     An, Bn = normalise_rows(A), normalise_rows(B)
-    P = _driver._Problem(
+    P = Problem(
         A, B, An, Bn, reduce_columns(An), reduce_columns(Bn), np.full(A.shape[0], 0.5), True
     )
     P.hints = (W, None)
@@ -98,7 +99,7 @@ def test_input_band_verdict_within_and_beyond_the_inputs_rounding():
         P = _problem(A, B, W)
         band = input_rounding_band(P.Br)
         assert band[0, 1] == pytest.approx(INPUT_BAND_FACTOR * U * (1 + np.log(1e30)) * B[0, 1])
-        res = _driver._input_band_result(P, "test")
+        res = _exact_route.input_band_result(P, "test")
         if inside:
             assert res is not None and res.holds and res.up_to_rounding
             assert res.about == "rounding"

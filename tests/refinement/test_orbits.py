@@ -8,14 +8,19 @@ import pytest
 import qifldp as q
 import qifldp.symmetric as sym
 from qifldp.errors import SizeError
-from qifldp.refinement._symmetry import (
+from qifldp.refinement._orbits import (
     MAX_WITNESS_ENTRIES,
-    as_symmetric,
     bit_symmetric,
     explicit_witness,
 )
+from qifldp.symmetric.channel import SymmetricChannel
 
 from ._helpers import assert_counterexample, assert_witness
+
+
+def as_symmetric(S):
+    """The symmetric channel of a detected one-hot channel (as the orbit decider builds it)."""
+    return SymmetricChannel._from_bit_table(S.alpha, name=f"detected one-hot channel (k={S.k})")
 
 
 def test_detection_of_bit_symmetric_channels():

@@ -9,7 +9,7 @@ import pytest
 
 import qifldp as q
 from qifldp.errors import VerificationError
-from qifldp.refinement import _driver, entropic
+from qifldp.refinement import _driver, _exact_route, _problem, entropic
 
 from ._helpers import assert_counterexample, assert_witness
 
@@ -116,13 +116,13 @@ def test_failed_engine_is_recorded(monkeypatch):
 )
 def test_exact_problem_is_built_at_most_once(monkeypatch, A, B, exact, builds):
     calls = []
-    inner = _driver._exact_problem
+    inner = _exact_route.build_exact_problem
 
     def counted(P):
         calls.append(1)
         return inner(P)
 
-    monkeypatch.setattr(_driver, "_exact_problem", counted)
+    monkeypatch.setattr(_exact_route, "build_exact_problem", counted)
     r = q.refines(A, B, exact=exact)
     assert len(calls) == builds
     if builds and exact:
@@ -131,13 +131,13 @@ def test_exact_problem_is_built_at_most_once(monkeypatch, A, B, exact, builds):
 
 def test_a_witness_off_by_more_than_the_tolerance_is_refused(monkeypatch):
     # corrupt the witness after certification: the shared re-check must catch it
-    inner = _driver.expand_witness
+    inner = _problem.expand_witness
 
     def corrupted(W, ra, rb, rowsum):
         out = inner(W, ra, rb, rowsum).copy()
         out[0] = np.roll(out[0], 1)  # still row-stochastic, but A·W != B
         return out
 
-    monkeypatch.setattr(_driver, "expand_witness", corrupted)
+    monkeypatch.setattr(_problem, "expand_witness", corrupted)
     with pytest.raises(VerificationError, match=r"witness failed its re-check .*tolerances"):
         q.refines(q.grr(3, 2.0), q.grr(3, 1.0))
