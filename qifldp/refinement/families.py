@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import InputTypeError, ParameterError
 from ..validation import check_bool, check_eps
+from .core import refines
 
 __all__ = ["FamilyStep", "FamilyResult", "check_refinement_family"]
 
@@ -132,11 +133,9 @@ class FamilyResult:
         return f"FamilyResult({'is' if self.holds else 'is not'} a {kind} on eps = [{grid}]{tail})"
 
 
-def _decider(decide: Callable[[Any, Any], Any] | None) -> Callable[[Any, Any], Any]:
+def decider(decide: Callable[[Any, Any], Any] | None) -> Callable[[Any, Any], Any]:
     """``decide``, :func:`qifldp.refines` when None; InputTypeError when not callable."""
     if decide is None:
-        from . import refines
-
         return refines
     if not callable(decide):
         msg = f"decide must be callable (A, B) -> verdict, got {type(decide).__name__}"
@@ -205,7 +204,7 @@ def check_refinement_family(
     if not callable(mechanism):
         msg = f"mechanism must be callable (eps -> channel), got {type(mechanism).__name__}"
         raise InputTypeError(msg)
-    decide = _decider(decide)
+    decide = decider(decide)
     strict = check_bool("strict", strict)
     if isinstance(eps_grid, (str, bytes)) or not hasattr(eps_grid, "__iter__"):
         msg = f"eps_grid must be an iterable of numbers, got {type(eps_grid).__name__}"

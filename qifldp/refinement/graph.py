@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import InputTypeError, VerificationError
-from .families import _decider
+from .families import decider
 
 if TYPE_CHECKING:  # networkx is imported on first use: ``import qifldp`` stays fast
     import networkx as nx
@@ -74,7 +75,7 @@ def refinement_graph(
     if not isinstance(channels, Mapping) or not channels:
         msg = "channels must be a non-empty dict name -> channel"
         raise InputTypeError(msg)
-    decide = _decider(decide)
+    decide = decider(decide)
     names = list(channels)
     results: dict[tuple[Hashable, Hashable], Any] = {}
     for a in names:
@@ -354,8 +355,6 @@ def plot_refinement_graph(
     ax.set_axis_off()
     inc = G.graph.get("incomparable")
     if inc:  # under the axes, so that a title above stays free
-        import textwrap
-
         # no-break spaces inside a pair: lines wrap between pairs only
         def unbroken(name: Hashable) -> str:
             return str(name).replace(" ", "\u00a0")
