@@ -244,6 +244,14 @@ def first_channel(args: tuple) -> Any:
     return x
 
 
+def _with_singledispatch_interface(wrapper: Any, inner: Any) -> Any:
+    """``wrapper`` with the ``register``, ``dispatch`` and ``registry`` of ``inner``."""
+    wrapper.register = inner.register
+    wrapper.dispatch = inner.dispatch
+    wrapper.registry = inner.registry
+    return wrapper
+
+
 def dispatch_on_first_channel(func: Callable[..., Any]) -> Any:
     """Like :func:`functools.singledispatch`, dispatching on :func:`first_channel` of the call.
 
@@ -268,10 +276,7 @@ def dispatch_on_first_channel(func: Callable[..., Any]) -> Any:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         return inner.dispatch(type(first_channel(args)))(*args, **kwargs)
 
-    wrapper.register = inner.register  # type: ignore[attr-defined]  # singledispatch interface
-    wrapper.dispatch = inner.dispatch  # type: ignore[attr-defined]  # singledispatch interface
-    wrapper.registry = inner.registry  # type: ignore[attr-defined]  # singledispatch interface
-    return wrapper
+    return _with_singledispatch_interface(wrapper, inner)
 
 
 @singledispatch
@@ -326,10 +331,7 @@ def dispatch_on_pair(func: Callable[..., Any]) -> Any:
             raise unsupported_kind(func.__name__, C, "B" if on_b else "A")
         return impl(A, B, *args, **kwargs)
 
-    wrapper.register = inner.register  # type: ignore[attr-defined]  # singledispatch interface
-    wrapper.dispatch = inner.dispatch  # type: ignore[attr-defined]  # singledispatch interface
-    wrapper.registry = inner.registry  # type: ignore[attr-defined]  # singledispatch interface
-    return wrapper
+    return _with_singledispatch_interface(wrapper, inner)
 
 
 # -- scalar steps of the derived measures, by the type of the value ----------------------

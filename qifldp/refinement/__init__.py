@@ -1,5 +1,11 @@
 """Refinement of channels (A ⊑ B iff B = A·W) and max-case refinement, with verified certificates.
 
+Layer L3 (the refinement engines): imports only from L0-L2 (errors, validation,
+dispatch, channel, priors, gains, alignment, measures, operators, ...), never from
+the kinds, protocols or faces above; :mod:`qifldp.symmetric`, :mod:`qifldp.symbolic`
+and :mod:`qifldp.protocols` register their implementations of :func:`refines` and
+:func:`max_case_refines` (and the orbit decider of one-hot pairs) from above.
+
 >>> import qifldp as q
 >>> r = q.refines(q.Channel([[0.9, 0.1], [0.1, 0.9]]), q.Channel([[0.6, 0.4], [0.4, 0.6]]))
 >>> bool(r), r.exact
