@@ -44,7 +44,11 @@ channels for large domains (``q.symmetric``), both imported on first use:
 
 from __future__ import annotations
 
-from . import formulas, simulation
+from .faces import install as _install_faces
+
+_install_faces()  # before any kind package is imported: they receive their faces' names
+
+from . import formulas, simulation  # noqa: E402
 from .channel import MAX_ENTRIES, Channel, as_channel
 from .channel_io import ChannelFileError, read_channel, write_channel
 from .composition import (  # researcher surfaces: same-secret composition
@@ -84,15 +88,18 @@ from .measures import (
 from .mechanisms import (
     blh,
     grr,
+    lh,
     local_hashing,
     olh,
     oue,
     oue_bit,
+    ss,
     subset_selection,
     sue,
     sue_bit,
     the,
     the_bit,
+    ue,
     unary_encoding,
 )
 from .operators import cascade, hidden_choice, one_hot, parallel, visible_choice
@@ -131,8 +138,12 @@ from .protocols.reidentification import (  # re-identification (issue 11)
     reidentification_bayes,
 )
 from .protocols.rr3 import RR, RR3, RR3Design, rr3_design, rr_estimator_mse  # 3-answer RR
-from .protocols.rsfd import attribute_inference_accuracy, rsfd, rsrfd
-from .protocols.rsfd_attack import attribute_inference_comparison, attribute_inference_table
+from .protocols.rsfd import rsfd, rsrfd
+from .protocols.rsfd_attack import (
+    attribute_inference_accuracy,
+    attribute_inference_comparison,
+    attribute_inference_table,
+)
 from .protocols.splsmp import smp_protocol, spl_protocol
 from .refinement.families import FamilyResult, check_refinement_family
 from .refinement.fdp import (

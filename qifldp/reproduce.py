@@ -190,6 +190,7 @@ def figure_5(out: Path, quick: bool = False, data: Any = None, seed: int = 5) ->
     ...     s["oue_mse"] < max(s["the_mse"]), fig.series["runs"]   # OUE beats THE
     (True, 5)
     """
+    from .faces.simulation import variance_the
     from .simulation import (
         estimate_oue,
         estimate_sue,
@@ -200,7 +201,6 @@ def figure_5(out: Path, quick: bool = False, data: Any = None, seed: int = 5) ->
         variance_oue,
         variance_sue,
     )
-    from .simulation.estimators import variance_the
 
     out, quick, seed = _check_args(out, quick, seed)
     rng = np.random.default_rng(seed)

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import InputTypeError
+from ..channel import Channel
+from ..errors import InputTypeError, ParameterError
+from ..simulation import frequency_variance
 
 if TYPE_CHECKING:
     import sympy as sp
 
-    from ..channel import Channel
     from ..symbolic import SymbolicChannel
     from ..symmetric import SymmetricChannel
 
@@ -416,7 +417,6 @@ class Protocol(Frozen, abc.ABC):
         >>> round(q.protocol("oue", 4, 1.0).variance(1000), 8)  # 4 e / (n (e - 1)^2)
         0.00368269
         """
-        from ..simulation import frequency_variance
 
         return frequency_variance(*self.support_probabilities(**options), n, f)
 
@@ -609,7 +609,6 @@ def check_bit_width(reports: Any, k: int) -> None:
     ...
     qifldp.errors.ParameterError: reports must have k = 3 columns (one bit per value), got 2
     """
-    from ..errors import ParameterError
 
     try:
         shape = np.shape(reports)

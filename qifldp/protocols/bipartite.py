@@ -23,7 +23,10 @@ from typing import Any
 import numpy as np
 
 from ..channel import Channel
+from ..composition import compose
 from ..errors import InputTypeError, ParameterError, SizeError
+from ..simulation.data import keyvalue_arrays
+from ..simulation.util import as_rng, check_memory
 from ..validation import check_choice, check_int
 from .base import Frozen
 from .rr3 import RR3
@@ -149,11 +152,9 @@ class BipartiteRR3(Frozen):
     # ------------------------------------------------------------------ client
     def _dense(self, data: Any) -> tuple[np.ndarray, np.ndarray]:
         """(edge, weight): (n, m) bool and float arrays of the users' edges."""
-        from ..simulation.data import keyvalue_arrays
 
         lengths, keys, values = keyvalue_arrays(data, self._m)
         n = lengths.size
-        from ..simulation.util import check_memory
 
         check_memory(float(n) * self._m, 10, f"{n} users x m = {self._m} items", "fewer users")
         users = np.repeat(np.arange(n), lengths)
@@ -183,7 +184,6 @@ class BipartiteRR3(Frozen):
         >>> BipartiteRR3(3, eps=1.0).states([{1: 1.0, 2: -1.0}], rng=0).tolist()
         [[2, 1, 0]]
         """
-        from ..simulation.util import as_rng
 
         edge, weight = self._dense(data)
         gen = as_rng(rng)
@@ -211,7 +211,6 @@ class BipartiteRR3(Frozen):
         >>> B.sample([{1: 1.0}, {2: -1.0}], rng=0).tolist()
         [[2, 0], [0, 1]]
         """
-        from ..simulation.util import as_rng
 
         gen = as_rng(rng)
         S = self.states(data, gen)
@@ -412,7 +411,6 @@ class BipartiteRR3(Frozen):
         >>> C.shape, round(q.ldp_epsilon(C), 12)
         ((9, 9), 2.0)
         """
-        from ..composition import compose
 
         return compose(*self.edge_channels())
 

@@ -8,9 +8,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..channel import Channel, guard_size
-from ..validation import check_eps
+from ..errors import ParameterError
+from ..simulation import calibrate, support_counts
+from ..simulation.samplers import n_reports
+from ..simulation.util import MAX_SS_K, as_array, as_rng, as_values
+from ..validation import check_eps, check_int
 from .base import ClosedForm, Protocol, no_options, size_alternative
 from .params import check_k, grr_expressions, grr_probabilities, log_grr
+from .sympy_args import exact_eps, exact_int
 from .vectorize import (
     as_eps,
     as_ints,
@@ -119,7 +124,6 @@ def symbolic_bayes_capacity_grr(k: Any, eps: Any) -> sp.Expr:
     """
     import sympy as sp
 
-    from .sympy_args import exact_eps, exact_int
 
     k, E = exact_int(k), sp.exp(exact_eps(eps))
     return k * E / (E + k - 1)
@@ -338,8 +342,6 @@ class GRR(Protocol):
         >>> GRR(4, 50.0).sample([3, 2], rng=0).tolist()
         [3, 2]
         """
-        from ..simulation.util import MAX_SS_K, as_rng, as_values
-        from ..validation import check_int
 
         no_options("sample", options)
         k = check_int("k", self.k, minimum=2, maximum=MAX_SS_K)
@@ -368,8 +370,6 @@ class GRR(Protocol):
         >>> GRR(2, 50.0).estimate([0, 0, 1, 0]).tolist()
         [0.75, 0.25]
         """
-        from ..simulation import calibrate, support_counts
-        from ..simulation.util import n_reports
 
         p, q = self.support_probabilities()
         counts = support_counts(reports, self.k)
@@ -431,8 +431,6 @@ def attack_values(reports: Any) -> np.ndarray:
     >>> attack_values([2, 0]).tolist()
     [2, 0]
     """
-    from ..errors import ParameterError
-    from ..simulation.util import as_array
 
     arr = as_array(reports, "reports")
     if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):

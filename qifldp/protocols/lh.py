@@ -10,8 +10,25 @@ import numpy as np
 from scipy.special import expit
 
 from ..channel import Channel, check_size, guard_size
-from ..errors import ParameterError
-from ..validation import check_choice, check_eps
+from ..errors import InputTypeError, ParameterError
+from ..simulation import (
+    DEFAULT_PRIME,
+    LHReports,
+    calibrate,
+    lh_collision_probability,
+    support_counts,
+    universal_hash,
+)
+from ..simulation.util import (
+    CHUNK_CELLS,
+    as_rng,
+    as_values,
+    check_prime,
+    choose_uniform_true,
+    method_options,
+    row_chunks,
+)
+from ..validation import check_choice, check_eps, check_int
 from .base import ClosedForm, Protocol, size_alternative
 from .params import (
     OLH_FLOAT_EPS_LIMIT,
@@ -22,6 +39,7 @@ from .params import (
     log_grr,
     olh_g,
 )
+from .sympy_args import check_bits, exact_eps, exact_int, power_bits
 from .vectorize import (
     as_eps,
     as_ints,
@@ -38,7 +56,6 @@ from .vectorize import (
 if TYPE_CHECKING:
     import sympy as sp
 
-    from ..simulation import LHReports
     from ..symbolic import SymbolicChannel
     from ..symmetric import SymmetricChannel
 
@@ -477,7 +494,6 @@ def _symbolic_lh_args(k: Any, eps: Any, g: Any) -> tuple[sp.Expr, sp.Expr, sp.Ex
     """k, e^eps and g of the symbolic closed forms."""
     import sympy as sp
 
-    from .sympy_args import exact_eps, exact_int
 
     return exact_int(k), sp.exp(exact_eps(eps)), exact_int(g, "g")
 
@@ -497,7 +513,6 @@ def symbolic_bayes_capacity_lh(k: Any, eps: Any, g: Any) -> sp.Expr:
     >>> symbolic_bayes_capacity_lh(2, "eps", 2)
     (3*exp(eps) + 1)/(2*exp(eps) + 2)
     """
-    from .sympy_args import check_bits, power_bits
 
     k, E, g = _symbolic_lh_args(k, eps, g)
     check_bits(f"bayes_capacity_lh({k}, eps, {g})", power_bits(g, k))
@@ -505,7 +520,6 @@ def symbolic_bayes_capacity_lh(k: Any, eps: Any, g: Any) -> sp.Expr:
 
 
 def _exact_per_k(ml: sp.Expr, k: Any) -> sp.Expr:
-    from .sympy_args import exact_int
 
     return ml / exact_int(k)
 
@@ -803,8 +817,6 @@ class LH(Protocol):
         >>> R.y.shape, int(R.y.max()) < 3, LH(4, 1.0, variant="olh").sample([0], rng=0).g
         ((4,), True, 4)
         """
-        from ..simulation import DEFAULT_PRIME, LHReports, universal_hash
-        from ..simulation.util import as_rng, as_values, check_prime, method_options
 
         opts = method_options("sample", options, hash="universal", prime=DEFAULT_PRIME)
         k, g, p = self.k, self.params["g"], self.params["p"]
@@ -853,7 +865,6 @@ class LH(Protocol):
         >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
         [0.6, 0.3, 0.1]
         """
-        from ..simulation import calibrate, support_counts
 
         R = check_lh_reports(reports)
         if (R.k, R.g) != (self.k, self.params["g"]):
@@ -901,8 +912,6 @@ class LH(Protocol):
         >>> LH(4, 0.0, 4).support_probabilities(hash="uniform")
         (0.25, 0.25)
         """
-        from ..simulation import DEFAULT_PRIME, lh_collision_probability
-        from ..simulation.util import method_options
 
         opts = method_options("support_probabilities", options, hash="universal", prime=None)
         family = check_choice("hash", opts["hash"], ("universal", "uniform"))
@@ -941,8 +950,6 @@ def check_lh_reports(reports: Any) -> LHReports:
     ...
     qifldp.errors.InputTypeError: reports must be LHReports (from sample_lh), got list
     """
-    from ..errors import InputTypeError
-    from ..simulation import LHReports
 
     if not isinstance(reports, LHReports):
         msg = f"reports must be LHReports (from sample_lh), got {type(reports).__name__}"
@@ -984,7 +991,6 @@ def attack_hashes(reports: LHReports, rng: Any = None) -> np.ndarray:
     >>> bool(np.all(R.matches()[np.arange(3), attack_hashes(R, rng=0)]))
     True
     """
-    from ..simulation.util import as_rng, choose_uniform_true, row_chunks
 
     R = check_lh_reports(reports)
     gen = as_rng(rng)
@@ -1016,8 +1022,6 @@ def _attack_lh_rejection(R: LHReports, rng: np.random.Generator) -> np.ndarray:
     matches, or none) are enumerated exactly in blocks of values
     (:func:`_lh_enumerate`); mixing the two routes keeps the law exact.
     """
-    from ..simulation import universal_hash
-    from ..simulation.util import CHUNK_CELLS
 
     n, k, g = len(R), R.k, R.g
     a, b, prime = R.universal_parameters()
@@ -1041,8 +1045,6 @@ def _attack_lh_rejection(R: LHReports, rng: np.random.Generator) -> np.ndarray:
 
 def _lh_enumerate(R: LHReports, j: int, rng: np.random.Generator) -> int:
     """Uniform value among {v : h_j(v) = y_j} (uniform over 0..k-1 if empty), in blocks."""
-    from ..simulation import universal_hash
-    from ..simulation.util import CHUNK_CELLS
 
     A, B, prime = R.universal_parameters()
     a, b, y = int(A[j]), int(B[j]), int(R.y[j])
@@ -1069,3 +1071,58 @@ __all__ += [
     "check_lh_reports",
     "attack_hashes",
 ]
+
+
+def universal_lh_channel(k: int, eps: float, g: int, prime: int) -> Channel:
+    """The explicit channel of local hashing with the universal family of :func:`sample_lh`.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float
+        Privacy parameter.
+    g : int
+        Number of hash values, ``g >= 2``.
+    prime : int
+        A prime P >= max(k, g); keep it small (the channel has P (P − 1) g outputs).
+
+    Returns
+    -------
+    Channel, shape (k, P (P − 1) g)
+        Outputs labelled (a, b, y) with a in 1..P-1, b in 0..P-1, y in 0..g-1;
+        C[x, (a, b, y)] = (p if h_{a,b}(x) = y else q') / (P (P − 1)),
+        p = e^ε/(e^ε + g − 1), q' = 1/(e^ε + g − 1).
+
+    Raises
+    ------
+    SizeError
+        When k P (P − 1) g exceeds :data:`qifldp.MAX_ENTRIES`.
+
+    Notes
+    -----
+    This is the channel that :func:`sample_lh` (``hash="universal"``) realises;
+    it differs from the paper's ``local_hashing`` (uniform over all g^k functions).
+    O(k P² g).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> C = universal_lh_channel(2, 1.0, 2, prime=3)
+    >>> C.shape
+    (2, 12)
+    """
+    k = check_int("k", k, minimum=2)
+    g = check_int("g", g, minimum=2)
+    eps = check_eps(eps)
+    prime = check_prime(prime, k, g)
+    n_out = prime * (prime - 1) * g
+    check_size(k, n_out, f"universal_lh_channel({k}, {eps}, {g}, {prime})")
+    p, qq = lh_probabilities(g, eps)
+    a = np.repeat(np.arange(1, prime), prime)
+    b = np.tile(np.arange(prime), prime - 1)
+    H = universal_hash(a[None, :], b[None, :], np.arange(k)[:, None], g, prime)  # (k, P(P-1))
+    match = H[:, :, None] == np.arange(g)[None, None, :]
+    M = np.where(match, p, qq) / (prime * (prime - 1))
+    outputs = [(int(ai), int(bi), y) for ai, bi in zip(a, b, strict=True) for y in range(g)]
+    return Channel(M.reshape(k, n_out), outputs=outputs)

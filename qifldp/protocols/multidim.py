@@ -12,6 +12,7 @@ import numpy as np
 from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..operators import cascade, hidden_choice, parallel, visible_choice
+from ..simulation.util import as_array, as_values
 from ..validation import check_eps, check_int
 from .grr import GRR
 
@@ -62,7 +63,6 @@ def _user_tuples(tuples: Any, ks: tuple[int, ...], empty: bool = False) -> np.nd
 
     n >= 1 unless ``empty`` (then no users is allowed too).
     """
-    from ..simulation.util import as_array, as_values
 
     arr = as_array(tuples, "tuples")
     d = len(ks)

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
+from ..simulation.util import as_rng, row_chunks
 from ..validation import (
     as_real_array,
     check_bool,
@@ -444,7 +445,6 @@ class PCKV(KeyValueFrozen):
         >>> q.PCKV(3, 1.0).sample([{1: 0.5}], rng=0).shape
         (1, 4)
         """
-        from ..simulation.util import as_rng, row_chunks
 
         lengths, keys, values = flatten_key_values(data, self._d, refuse_strings=False)
         rng = as_rng(rng)

@@ -28,6 +28,7 @@ import numpy as np
 from ..channel import Channel
 from ..errors import ParameterError
 from ..operators import cascade, parallel
+from ..simulation.util import as_rng
 from ..validation import check_bool, check_int, check_real
 from .grr import GRR
 from .keyvalue import KeyValueFrozen, check_positive_eps, check_reports_array, flatten_key_values
@@ -309,7 +310,6 @@ class PrivKVM(KeyValueFrozen):
         >>> R.shape
         (3, 5)
         """
-        from ..simulation.util import as_rng
 
         lengths, keys, values = flatten_key_values(data, self._d)
         rng = as_rng(rng)
@@ -505,7 +505,6 @@ def keyvalue_mse(
     """
     import pandas as pd
 
-    from ..simulation.util import as_rng
 
     raw: list[Any]
     if isinstance(eps, (numbers.Number, str, bytes)) or not hasattr(eps, "__iter__"):

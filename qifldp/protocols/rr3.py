@@ -30,6 +30,9 @@ import numpy as np
 
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
+from ..measures import ldp_epsilon
+from ..simulation import estimate_inversion, inversion_matrix, project_simplex, variance_inversion
+from ..simulation.util import as_rng, as_values, check_n
 from ..validation import as_real_array, check_bool, check_choice, check_eps, check_int, check_real
 from .base import Frozen
 from .grr import GRR
@@ -224,7 +227,6 @@ class RR(Frozen):
     _eps: float
 
     def __init__(self, P: Any, eps: float | None = None) -> None:
-        from ..measures import ldp_epsilon
 
         M = _as_matrix(P)
         self._check_shape(M)
@@ -326,7 +328,6 @@ class RR(Frozen):
         >>> RR([[1.0, 0.0], [0.0, 1.0]]).sample([1, 0, 1], rng=0).tolist()
         [1, 0, 1]
         """
-        from ..simulation.util import as_rng, as_values
 
         xs = as_values(xs, self.m)
         rng = as_rng(rng)
@@ -337,7 +338,6 @@ class RR(Frozen):
 
     # ------------------------------------------------------------------ server
     def _counts(self, reports: Any) -> np.ndarray:
-        from ..simulation.util import as_values
 
         ys = as_values(reports, self.m, name="reports")
         if ys.size == 0:
@@ -396,7 +396,6 @@ class RR(Frozen):
         >>> R.estimate([0, 0, 0, 1], method="em").round(4).tolist()
         [1.0, 0.0, 0.0]
         """
-        from ..simulation import estimate_inversion, project_simplex
 
         method = check_choice("method", method, _METHODS)
         project = check_bool("project", project)
@@ -448,8 +447,6 @@ class RR(Frozen):
         >>> R.covariance([0.5, 0.5], 100).round(6).tolist()  # (1/4) / (n (2p - 1)^2)
         [[0.01, -0.01], [-0.01, 0.01]]
         """
-        from ..simulation import variance_inversion
-        from ..simulation.util import check_n
 
         model = check_choice("model", model, _MODELS)
         pi = _check_distribution(pi, self.m)
@@ -495,7 +492,6 @@ def _check_distribution(pi: Any, m: int, name: str = "pi") -> np.ndarray:
 
 
 def _inverse(P: np.ndarray) -> np.ndarray:
-    from ..simulation import inversion_matrix
 
     return np.asarray(inversion_matrix(Channel(P)))
 
@@ -581,7 +577,6 @@ def rr_estimator_mse(
     >>> rows[0]["em_mse"] < rows[0]["inversion_mse"]
     True
     """
-    from ..simulation.util import as_rng, check_n
 
     if not isinstance(rr, RR):
         msg = f"rr must be an RR (or RR3) protocol object, got {type(rr).__name__}"
@@ -943,7 +938,6 @@ def rr3_design(pi: Any, eps: float, starts: int = 24, rng: Any = 0) -> RR3Design
     >>> round(d.total_variance, 6), round(d.grr_total_variance, 6)  # GRR(3) is optimal here
     (4.820088, 4.820088)
     """
-    from ..simulation.util import as_rng
 
     pi = _check_distribution(pi, 3)
     eps = _check_design_eps(eps)

@@ -22,7 +22,8 @@ from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
 from ..operators import hidden_choice
 from ..priors import as_prior
-from ..validation import check_choice, check_eps
+from ..simulation.util import as_array, as_rng, as_values, check_n
+from ..validation import check_bool, check_choice, check_eps
 from .base import Frozen
 from .grr import GRR
 from .multidim import (
@@ -34,9 +35,11 @@ from .multidim import (
     _per_attribute,
     _user_tuples,
 )
-from .ue import UE
+from .rsfd_epsilon import lumped_epsilon
+from .splsmp import MultidimEpsilon, check_frequencies
+from .ue import UE, sample_bits
 
-__all__ = ["RSFD", "rsfd", "rsrfd", "attribute_inference_accuracy"]
+__all__ = ["RSFD", "rsfd", "rsrfd", "rsfd_epsilon"]
 
 #: The local randomizers of RS+FD: GRR, and unary encoding (SUE or OUE parameters)
 #: with zero-vector ("-z") or random one-hot ("-r") fake data.
@@ -283,9 +286,6 @@ class RSFD(Frozen):
         >>> rsfd([2, 3], 1.0).sample([[0, 2], [1, 1]], rng=0).shape
         (2, 2)
         """
-        from ..simulation.util import as_rng
-        from ..validation import check_bool
-        from .ue import sample_bits
 
         return_sampled = check_bool("return_sampled", return_sampled)
         xs = self._tuples(tuples)
@@ -315,7 +315,6 @@ class RSFD(Frozen):
 
     def _report_means(self, reports: Any) -> list[np.ndarray]:
         """The fraction of reports supporting each value, per attribute."""
-        from ..simulation.util import as_array, as_values
 
         d = len(self._ks)
         if self._randomizer == "grr":
@@ -466,8 +465,6 @@ class RSFD(Frozen):
         >>> round(float(v[0][0]), 12)  # r0 = 3/8: 4 (3/8)(5/8) / (100 (1/2)^2)
         0.0375
         """
-        from ..simulation.util import check_n
-        from .splsmp import check_frequencies
 
         n = check_n(n)
         fs = check_frequencies(f, self._ks)
@@ -513,10 +510,8 @@ class RSFD(Frozen):
         >>> round(e.one_attribute, 9), round(e.tuples, 9) == round(math.log(2 * math.e - 1), 9)
         (1.0, True)
         """
-        from .rsfd_epsilon import rsfd_epsilon
-        from .splsmp import MultidimEpsilon
 
-        return MultidimEpsilon(*rsfd_epsilon(self))
+        return MultidimEpsilon(*lumped_epsilon(self))
 
     # -- the attribute-inference attack --------------------------------------------
     def _joint_sampled(self, prior: np.ndarray) -> np.ndarray:
@@ -621,72 +616,34 @@ def rsrfd(ks: Any, eps: float, priors: Any, randomizer: str = "grr") -> RSFD:
     return RSFD(ks, eps, randomizer, priors)
 
 
-def attribute_inference_accuracy(P: Any, prior: Any = None, marginals: Any = None) -> float:
-    """The exact Bayes-optimal probability of guessing the sampled attribute from one report.
+def rsfd_epsilon(P: Any) -> tuple[float, float]:
+    """(tuples, one_attribute) LDP epsilons of the RS+FD / RS+RFD protocol ``P``, lumped.
 
     Parameters
     ----------
     P : RSFD
-        An RS+FD or RS+RFD protocol (:func:`rsfd`, :func:`rsrfd`).
-    prior : array_like, optional
-        The distribution of the user's tuple over the Π k_j tuples in lexicographic
-        order (the population's joint distribution); None means uniform.
-    marginals : sequence of array_like, optional
-        Instead of ``prior``: the population's per-attribute marginals (array j of
-        length k_j, summing to 1); only these matter.
+        From :func:`qifldp.rsfd` or :func:`qifldp.rsrfd`.
 
     Returns
     -------
-    float
-        V = Σ_y max_j Pr(j, y), in [1/d, 1].
+    tuple of float
+        ln of the largest likelihood ratio of a report over all pairs of value tuples,
+        and over pairs differing in one attribute (``inf`` when a report is possible
+        under one tuple and not another).
 
     Raises
     ------
     InputTypeError
-        ``P`` not an RSFD protocol; both ``prior`` and ``marginals`` given.
-    PriorError
-        A bad ``prior`` or marginal.
-    SizeError
-        UE: one attribute's lumped statistic above
-        :data:`qifldp.protocols.rsfd_attack.MAX_LUMPED_STATES` states (marginals with
-        many distinct values on a large domain).
-
-    Notes
-    -----
-    The secret is (tuple x, sampled attribute j), x ~ prior and j uniform. Given j,
-    C_j[x, y] = R_j[x_j, y_j] Π_{i != j} F_i[y_i] (R_j the randomizer at eps', F_i the
-    fake-report law), so Pr(j, y) = (1/d) (m_j R_j)[y_j] Π_{i != j} F_i[y_i] with m_j the
-    prior's marginal on attribute j: only the marginals matter, and the guess is
-    argmax_j of the likelihood ratio L_j(y_j) = (m_j R_j)[y_j] / F_j[y_j]. That ratio
-    depends on y_j through a sufficient statistic (GRR: the value; UE: the number of
-    bits set in each class of values with equal marginal and fake probability, so
-    k_j + 1 states for uniform marginals), and the reports of the attributes are
-    independent given j, so V is a sum over each attribute's states
-    (:mod:`qifldp.protocols.rsfd_attack`). Exact; ks = (74, 7, 16) with UE (2^97
-    reports) takes milliseconds. Cost O(Σ_j S_j log S_j), S_j the states of attribute j.
+        ``P`` not an RS+FD protocol object.
 
     Examples
     --------
     >>> import qifldp as q
-    >>> round(q.attribute_inference_accuracy(q.rsfd([2, 2], 0.0)), 6)  # eps = 0: a coin
-    0.5
-    >>> round(q.attribute_inference_accuracy(q.rsfd([74, 7, 16], 1.0, "oue-z")), 4)
-    0.413
+    >>> t, one = rsfd_epsilon(q.rsfd([74, 7, 16], 1.0, "grr"))
+    >>> round(t, 6), round(one, 6)
+    (1.81724, 1.139652)
     """
-    from .rsfd_attack import lumped_accuracy
-
     if not isinstance(P, RSFD):
         msg = f"P must be an RS+FD protocol (qifldp.rsfd or qifldp.rsrfd), got {type(P).__name__}"
         raise InputTypeError(msg)
-    if marginals is not None:
-        if prior is not None:
-            msg = "give either prior (the joint distribution) or marginals, not both"
-            raise InputTypeError(msg)
-        ms = list(_check_priors(marginals, P.ks, "marginals"))
-    else:
-        n_tuples = math.prod(P.ks)
-        pri = as_prior(prior, n_tuples)
-        joint = pri.reshape(P.ks)
-        d = len(P.ks)
-        ms = [joint.sum(axis=tuple(i for i in range(d) if i != j)) for j in range(d)]
-    return lumped_accuracy(P, ms)
+    return lumped_epsilon(P)

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["rsfd_epsilon"]
+__all__ = ["lumped_epsilon"]
 
 
 def _classes(P: Any, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -87,39 +87,9 @@ def _max_ratio(a: list[np.ndarray], b: list[np.ndarray]) -> float:
     return lam  # pragma: no cover - Dinkelbach terminates on finite sets
 
 
-def rsfd_epsilon(P: Any) -> tuple[float, float]:
-    """(tuples, one_attribute) LDP epsilons of the RS+FD / RS+RFD protocol ``P``, lumped.
-
-    Parameters
-    ----------
-    P : RSFD
-        From :func:`qifldp.rsfd` or :func:`qifldp.rsrfd`.
-
-    Returns
-    -------
-    tuple of float
-        ln of the largest likelihood ratio of a report over all pairs of value tuples,
-        and over pairs differing in one attribute (``inf`` when a report is possible
-        under one tuple and not another).
-
-    Raises
-    ------
-    InputTypeError
-        ``P`` not an RS+FD protocol object.
-
-    Examples
-    --------
-    >>> import qifldp as q
-    >>> t, one = rsfd_epsilon(q.rsfd([74, 7, 16], 1.0, "grr"))
-    >>> round(t, 6), round(one, 6)
-    (1.81724, 1.139652)
-    """
-    from ..errors import InputTypeError
-    from .rsfd import RSFD
-
-    if not isinstance(P, RSFD):
-        msg = f"P must be an RS+FD protocol (qifldp.rsfd or qifldp.rsrfd), got {type(P).__name__}"
-        raise InputTypeError(msg)
+def lumped_epsilon(P: Any) -> tuple[float, float]:
+    """(tuples, one_attribute) LDP epsilons of an RS+FD / RS+RFD protocol object, lumped
+    (no type check: :func:`qifldp.protocols.rsfd.rsfd_epsilon` is the public entry)."""
     d = len(P.ks)
     pos_a, pos_b, zero_ratios = [], [], []
     for j in range(d):

@@ -18,11 +18,15 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
+from scipy import stats
 
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
+from ..measures import ldp_epsilon
 from ..operators import cascade, visible_choice
-from ..validation import check_choice, check_eps
+from ..simulation.samplers import n_reports
+from ..simulation.util import as_rng, check_n
+from ..validation import as_real_array, check_choice, check_eps
 from .base import Frozen, Protocol
 from .multidim import (
     _attribute_wise,
@@ -112,7 +116,6 @@ def multidim_epsilon(C: Channel) -> MultidimEpsilon:
     >>> round(e.tuples, 12), round(e.one_attribute, 12)
     (1.0, 0.5)
     """
-    from ..measures import ldp_epsilon
 
     if not isinstance(C, Channel):
         msg = f"C must be a Channel over value tuples, got {type(C).__name__}"
@@ -163,7 +166,6 @@ def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
     >>> check_frequencies([[0.5, 0.5], [0, 1, 0]], (2, 3))[1].tolist()
     [0.0, 1.0, 0.0]
     """
-    from ..validation import as_real_array
 
     if f is None:
         return [None] * len(ks)
@@ -278,7 +280,6 @@ class _Multidim(Frozen, abc.ABC):
         >>> round(e.tuples, 12), round(e.one_attribute, 12)
         (1.0, 0.333333333333)
         """
-        from ..measures import ldp_epsilon
 
         per = [float(ldp_epsilon(o.symmetric())) for o in self._oracles]
         return MultidimEpsilon(self._combine_tuples(per), max(per))
@@ -383,7 +384,6 @@ class SPL(_Multidim):
         >>> len(R), R[1].shape
         (2, (2,))
         """
-        from ..simulation.util import as_rng
 
         xs = _user_tuples(tuples, self._ks)
         gen = as_rng(rng)
@@ -505,7 +505,6 @@ def _expected_inverse(n: int, d: int) -> float:
         k4 = var * (1 - 6 * p * (1 - p))
         m2, m3, m4 = var / mean**2, k3 / mean**3, (3 * var**2 + k4) / mean**4
         return (1 + m2 - m3 + m4) / mean
-    from scipy import stats
 
     m = np.arange(lo, hi + 1, dtype=np.float64)
     pmf = stats.binom.pmf(m, n, p)
@@ -592,7 +591,6 @@ class SMP(_Multidim):
         >>> R.attributes.shape, sum(len(r) for r in R.reports if r is not None)
         ((3,), 3)
         """
-        from ..simulation.util import as_rng
 
         xs = _user_tuples(tuples, self._ks)
         gen = as_rng(rng)
@@ -636,7 +634,6 @@ class SMP(_Multidim):
         >>> [f.round(1).tolist() for f in P.estimate(P.sample(tuples, rng=1))]
         [[0.6, 0.4], [0.0, 1.0]]
         """
-        from ..simulation.util import n_reports
 
         if not isinstance(reports, SMPReports):
             msg = f"reports must be the SMPReports of SMP.sample, got {type(reports).__name__}"
@@ -698,7 +695,6 @@ class SMP(_Multidim):
         >>> [a.shape for a in v]
         [(2,), (3,)]
         """
-        from ..simulation.util import check_n
 
         n = check_n(n)
         fs = check_frequencies(f, self._ks)

@@ -10,7 +10,19 @@ import numpy as np
 from scipy.special import expit
 
 from ..channel import Channel, guard_size
-from ..errors import ParameterError
+from ..errors import InputTypeError, ParameterError
+from ..simulation import calibrate, support_counts
+from ..simulation.samplers import n_reports
+from ..simulation.util import (
+    MAX_SS_K,
+    as_array,
+    as_rng,
+    as_values,
+    check_memory,
+    choose_uniform_true,
+    method_options,
+)
+from ..validation import check_choice, check_int
 from .base import ClosedForm, Protocol, no_options, size_alternative
 from .params import (
     check_k,
@@ -22,6 +34,7 @@ from .params import (
     ss_inclusion_probabilities,
     ss_probabilities,
 )
+from .sympy_args import check_bits, exact_eps, exact_int
 from .vectorize import (
     as_eps,
     as_ints,
@@ -174,7 +187,6 @@ def _symbolic_ss_args(k: Any, eps: Any, omega: Any) -> tuple[sp.Expr, sp.Expr, s
     """k, e^eps and omega of the symbolic closed forms, omega <= k checked when concrete."""
     import sympy as sp
 
-    from .sympy_args import exact_eps, exact_int
 
     k, E = exact_int(k), sp.exp(exact_eps(eps))
     w = exact_int(omega, "omega", minimum=1)
@@ -218,7 +230,6 @@ def symbolic_bayes_capacity_ss_printed(k: Any, eps: Any, omega: Any) -> sp.Expr:
     """
     import sympy as sp
 
-    from .sympy_args import check_bits
 
     k, E, w = _symbolic_ss_args(k, eps, omega)
     p = w * E / (w * E + k - w)
@@ -517,9 +528,6 @@ class SS(Protocol):
         >>> S.shape, bool((S[:, 0] < S[:, 1]).all())
         ((2, 2), True)
         """
-        from ..errors import ParameterError
-        from ..simulation.util import MAX_SS_K, as_rng, as_values, check_memory, method_options
-        from ..validation import check_choice
 
         output = method_options("sample", options, output="subsets")["output"]
         k, omega, p = self.k, self.params["omega"], self.params["p"]
@@ -580,8 +588,6 @@ class SS(Protocol):
         >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
         [0.4, 0.3, 0.2, 0.1]
         """
-        from ..simulation import calibrate, support_counts
-        from ..simulation.util import n_reports
 
         report_omega(reports, self.k, self.params["omega"])  # omega read from the reports
         counts = support_counts(reports, self.k)
@@ -764,9 +770,6 @@ def report_omega(reports: Any, k: int, omega: int | None = None) -> int:
     >>> report_omega(np.array([[0, 2], [1, 3]]), 4)
     2
     """
-    from ..errors import ParameterError
-    from ..simulation.util import as_array
-    from ..validation import check_int
 
     check_int("k", k, minimum=2)
     arr = as_array(reports, "reports")
@@ -831,8 +834,6 @@ def attack_subsets(reports: Any, rng: Any = None) -> np.ndarray:
     >>> guesses in ([1, 0], [1, 2], [3, 0], [3, 2])
     True
     """
-    from ..errors import InputTypeError, ParameterError
-    from ..simulation.util import as_array, as_rng, choose_uniform_true
 
     arr = as_array(reports, "reports")
     rng = as_rng(rng)

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..channel import Channel, guard_size
+from ..channel import Channel, check_size, guard_size
 from ..operators import one_hot
-from ..validation import check_eps
+from ..simulation.util import as_rng, as_values, method_options, row_chunks
+from ..validation import check_choice, check_eps
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative
 from .params import (
     check_k,
@@ -21,7 +22,8 @@ from .params import (
     the_probabilities,
     the_small_bits,
 )
-from .ue import symbolic_one_hot, ue_capacity
+from .sympy_args import check_bits, exact_eps, exact_int, exact_params, power_bits
+from .ue import attack_bits, estimate_bits, sample_bits, symbolic_one_hot, ue_capacity
 from .vectorize import as_eps, as_ints, as_theta, asr_from, closed_form_doc, is_scalar, output
 
 if TYPE_CHECKING:
@@ -270,7 +272,6 @@ def symbolic_bayes_capacity_the(k: Any, eps: Any, theta: Any) -> sp.Expr:
     """
     import sympy as sp
 
-    from .sympy_args import check_bits, exact_int, exact_params, power_bits
 
     k = exact_int(k)
     e, t = exact_params(eps=eps, theta=theta)
@@ -297,7 +298,6 @@ def symbolic_the_oue_threshold(eps: Any) -> sp.Expr:
     """
     import sympy as sp
 
-    from .sympy_args import exact_eps
 
     e = exact_eps(eps)
     if e == 0:  # 0/0 at eps = 0: the continuous extension (the limit above), not NaN
@@ -499,10 +499,6 @@ class THE(Protocol):
         >>> THE(3, 80.0, 0.7).sample([0, 1], rng=0).astype(int).tolist()
         [[1, 0, 0], [0, 1, 0]]
         """
-        from ..channel import check_size
-        from ..simulation.util import as_rng, as_values, method_options, row_chunks
-        from ..validation import check_choice
-        from .ue import sample_bits
 
         method = method_options("sample", options, method="laplace")["method"]
         k, eps, theta = self.k, self.eps, self.params["theta"]
@@ -554,7 +550,6 @@ class THE(Protocol):
         >>> P.estimate(P.sample(np.repeat([0, 1], [6000, 4000]), rng=0)).round(1).tolist()
         [0.6, 0.4]
         """
-        from .ue import estimate_bits
 
         check_bit_width(reports, self.k)
         return estimate_bits(reports, self.params["p"], self.params["q"], project)
@@ -586,7 +581,6 @@ class THE(Protocol):
         >>> THE(3, 1.0, 0.75).attack([[0, 0, 1], [1, 0, 0]], rng=0).tolist()  # 0/1 rows
         [2, 0]
         """
-        from .ue import attack_bits
 
         check_bit_width(reports, self.k)
         return attack_bits(reports, rng)

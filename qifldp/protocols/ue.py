@@ -9,10 +9,20 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy.special import expit, gammaln
 
-from ..channel import Channel, guard_size
+from ..channel import Channel, check_size, guard_size
 from ..errors import InputTypeError, ParameterError
 from ..operators import one_hot
-from ..validation import check_choice, check_eps
+from ..simulation import calibrate, support_counts
+from ..simulation.samplers import n_reports
+from ..simulation.util import (
+    as_array,
+    as_rng,
+    as_values,
+    check_bits,
+    choose_uniform_true,
+    row_chunks,
+)
+from ..validation import check_choice, check_eps, check_int
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative, ue_log_ratio
 from .params import (
     check_k,
@@ -27,6 +37,13 @@ from .params import (
     sue_bits,
     sue_expressions,
     sue_probabilities,
+)
+from .sympy_args import (
+    check_bits as check_exact_bits,
+    exact_eps,
+    exact_int,
+    exact_params,
+    power_bits,
 )
 from .vectorize import (
     as_eps,
@@ -503,14 +520,13 @@ def symbolic_bayes_capacity_ue(k: Any, p: Any, q: Any) -> sp.Expr:
     >>> symbolic_bayes_capacity_ue(2, "p", "q")
     p/q + (1 - q)*(-p/q + 1)
     """
-    from .sympy_args import check_bits, exact_int, exact_params, power_bits
 
     k = exact_int(k)
     pe, qe = exact_params(p=p, q=q)
     if (pe - qe).is_number and not (pe - qe).is_positive:
         msg = f"p and q must satisfy 0 < q < p <= 1, got p = {pe}, q = {qe}"
         raise ParameterError(msg)
-    check_bits(f"bayes_capacity_ue({k}, p, q)", power_bits(1 - qe, k - 1))
+    check_exact_bits(f"bayes_capacity_ue({k}, p, q)", power_bits(1 - qe, k - 1))
     return (1 - qe) ** (k - 1) * (1 - pe / qe) + pe / qe
 
 
@@ -527,12 +543,11 @@ def symbolic_bayes_capacity_sue(k: Any, eps: Any) -> sp.Expr:
     """
     import sympy as sp
 
-    from .sympy_args import check_bits, exact_eps, exact_int, power_bits
 
     k = exact_int(k)
     H = sp.exp(exact_eps(eps) / 2)
     p = H / (H + 1)
-    check_bits(f"bayes_capacity_sue({k}, eps)", power_bits(p, k - 1))
+    check_exact_bits(f"bayes_capacity_sue({k}, eps)", power_bits(p, k - 1))
     return (p + p ** (k - 1) * (1 - 2 * p)) / (1 - p)
 
 
@@ -548,11 +563,10 @@ def symbolic_bayes_capacity_oue(k: Any, eps: Any) -> sp.Expr:
     """
     import sympy as sp
 
-    from .sympy_args import check_bits, exact_eps, exact_int, power_bits
 
     k = exact_int(k)
     q = 1 / (sp.exp(exact_eps(eps)) + 1)
-    check_bits(f"bayes_capacity_oue({k}, eps)", power_bits(1 - q, k - 1))
+    check_exact_bits(f"bayes_capacity_oue({k}, eps)", power_bits(1 - q, k - 1))
     return ((1 - q) ** (k - 1) * (2 * q - 1) + 1) / (2 * q)
 
 
@@ -903,9 +917,6 @@ def sample_bits(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndar
     >>> sample_bits([0, 2], 3, 1.0, 0.0, rng=0).astype(int).tolist()
     [[1, 0, 0], [0, 0, 1]]
     """
-    from ..channel import check_size
-    from ..simulation.util import as_rng, as_values, row_chunks
-    from ..validation import check_int
 
     k = check_int("k", k, minimum=2)
     xs = as_values(xs, k)
@@ -955,8 +966,6 @@ def estimate_bits(bits: Any, p: float, q: float, project: bool = False) -> np.nd
     >>> estimate_bits(np.array([[1, 0], [1, 1]], dtype=bool), 0.75, 0.25).tolist()
     [1.5, 0.5]
     """
-    from ..simulation import calibrate, support_counts
-    from ..simulation.util import check_bits, n_reports
 
     arr = check_bits(bits)
     return calibrate(support_counts(arr), n_reports(arr), p, q, project=project)
@@ -995,8 +1004,6 @@ def attack_bits(bits: Any, rng: Any = None) -> np.ndarray:
     >>> attack_bits(np.array([[0, 1, 0]], dtype=bool), rng=0).tolist()
     [1]
     """
-    from ..errors import ParameterError
-    from ..simulation.util import as_array, as_rng, choose_uniform_true
 
     arr = as_array(bits, "bits")
     if arr.ndim != 2 or arr.shape[1] == 0:
@@ -1019,7 +1026,6 @@ def bit_width(bits: Any) -> int:
     >>> bit_width([[True, False, False]])
     3
     """
-    from ..simulation.util import check_bits
 
     return int(check_bits(bits).shape[1])
 

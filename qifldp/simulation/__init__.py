@@ -1,12 +1,17 @@
-"""Simulation of LDP protocols: client-side samplers, server-side estimators, attacks, data.
+"""Simulation kernels (layer L4): sampling, counting, rates, data and RNG helpers.
+
+May import the layers below (channel, measures, errors, validation); never the
+protocols, the faces or anything above (the kinds symmetric and symbolic neither).
 
 Each protocol samples, estimates, computes its variance and attacks its own
 reports: ``q.protocol("oue", k, eps).sample(xs)``, ``.estimate(reports)``,
 ``.variance(n, f)``, ``.support_probabilities()``, ``.attack(reports)``, all
-implemented in its family module of :mod:`qifldp.protocols`. The flat names
-here (``sample_grr`` ... ``sample_the``, ``estimate_*``, ``variance_*``,
-``*_pq_star``, ``attack_*``) are one-line aliases onto those methods, with their
-former signatures, values and errors.
+implemented in its family module of :mod:`qifldp.protocols` on the kernels here.
+The flat names ``sample_grr`` ... ``sample_the``, ``estimate_*``, ``variance_*``,
+``*_pq_star``, ``attack_*`` are one-line aliases onto those methods, with their
+former signatures, values and errors: they live in :mod:`qifldp.faces.simulation`
+and are attached to this package from above (``from qifldp.simulation import
+sample_oue`` works once ``qifldp`` is imported, which any import of this package does).
 
 What is generic lives here and serves every protocol: client side
 (:mod:`.samplers`): :func:`sample` through any explicit channel, local
@@ -35,6 +40,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import attacks, data, estimators, samplers
 from .attacks import *  # noqa: F403 (the names of attacks.__all__)
 from .data import *  # noqa: F403
@@ -49,3 +56,10 @@ __all__ = [
     *attacks.__all__,
     *data.__all__,
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The constructors and flat names this package receives from above: ``qifldp.faces``
+    replaces this function when the package is imported (:func:`qifldp.faces.attach`)."""
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)

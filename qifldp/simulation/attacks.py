@@ -1,10 +1,9 @@
-"""Data-reconstruction attacks on simulated reports: Bayes-optimal for any channel, and the
-flat names of the protocols' plausible-deniability attacks.
+"""Data-reconstruction attacks on simulated reports: Bayes-optimal for any channel.
 
 :func:`bayes_attack`, :func:`empirical_asr` and :func:`simulate_attack` work on
 any channel. Each protocol's attack is its method ``Protocol.attack`` in
-:mod:`qifldp.protocols`; ``attack_grr`` ... ``attack_lh`` are flat aliases of the
-family helpers behind those methods (the attacks need neither k nor eps).
+:mod:`qifldp.protocols`; the flat names ``attack_grr`` ... ``attack_lh`` are
+aliases of :mod:`qifldp.faces.simulation` (the attacks need neither k nor eps).
 """
 
 from __future__ import annotations
@@ -18,27 +17,14 @@ import numpy as np
 from ..channel import as_channel
 from ..errors import ParameterError
 from ..priors import as_prior
-from ..protocols.grr import attack_values
-from ..protocols.lh import (
-    LH_REJECTION_RATIO as LH_REJECTION_RATIO,
-    LH_REJECTION_TRIES as LH_REJECTION_TRIES,
-    attack_hashes,
-)
-from ..protocols.ss import attack_subsets
-from ..protocols.ue import attack_bits
 from ..validation import check_real
-from .samplers import LHReports, sample
-from .util import as_array, as_rng, as_values, check_memory, check_n, flat_alias, row_chunks
+from .samplers import sample
+from .util import as_array, as_rng, as_values, check_memory, check_n, row_chunks
 
 __all__ = [
     "TIE_RTOL",
     "EmpiricalRate",
     "bayes_attack",
-    "attack_grr",
-    "attack_ss",
-    "attack_ue",
-    "attack_the",
-    "attack_lh",
     "empirical_asr",
     "simulate_attack",
 ]
@@ -163,41 +149,6 @@ def bayes_attack(
     c = counts[inv]
     pick = rng.integers(0, c)  # uniform among the tied candidates of each user's output
     return rows_all[offsets[inv] + pick].astype(np.int64)
-
-
-@flat_alias("grr.attack_values", ">>> attack_grr([2, 0]).tolist()", "[2, 0]")
-def attack_grr(reports: Any) -> np.ndarray:
-    return attack_values(reports)
-
-
-@flat_alias("ss.attack_subsets", ">>> attack_ss(np.array([[1], [0]]), rng=0).tolist()", "[1, 0]")
-def attack_ss(reports: Any, rng: Any = None) -> np.ndarray:
-    return attack_subsets(reports, rng)
-
-
-@flat_alias(
-    "ue.attack_bits", ">>> attack_ue(np.array([[0, 1, 0]], dtype=bool), rng=0).tolist()", "[1]"
-)
-def attack_ue(bits: Any, rng: Any = None) -> np.ndarray:
-    return attack_bits(bits, rng)
-
-
-@flat_alias(
-    "ue.attack_bits", ">>> attack_the(np.array([[0, 0, 1]], dtype=bool), rng=0).tolist()", "[2]"
-)
-def attack_the(bits: Any, rng: Any = None) -> np.ndarray:
-    return attack_bits(bits, rng)
-
-
-@flat_alias(
-    "lh.attack_hashes",
-    ">>> from qifldp.simulation import sample_lh",
-    ">>> R = sample_lh([0, 1, 2], k=3, eps=50.0, g=3, rng=0)",
-    ">>> bool(np.all(R.matches()[np.arange(3), attack_lh(R, rng=0)]))",
-    "True",
-)
-def attack_lh(reports: LHReports, rng: Any = None) -> np.ndarray:
-    return attack_hashes(reports, rng)
 
 
 def empirical_asr(xs: Any, guesses: Any) -> EmpiricalRate:

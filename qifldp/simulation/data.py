@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import csv
 import gzip
+import io
 import math
+import numbers
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtr, ndtri
 
 from ..errors import InputTypeError, ParameterError
 from ..validation import check_choice, check_int, check_real
@@ -624,7 +629,6 @@ def synthetic_population(
     >>> X.shape, np.bincount(X[:, 1]).round(-3).tolist()  # Zipf(3): 6/11, 3/11, 2/11
     ((50000, 2), [27000, 14000, 9000])
     """
-    from scipy.special import ndtr
 
     n = check_int("n", n, minimum=1)
     ks = _check_domains(ks)
@@ -694,7 +698,6 @@ def synthetic_distribution(ks: Any, s: float = 1.0, rho: float = 0.5) -> np.ndar
     >>> p.round(6).tolist()
     [0.444444, 0.222222, 0.222222, 0.111111]
     """
-    from scipy.special import ndtr, ndtri
 
     ks = _check_domains(ks)
     s = _check_exponent(s)
@@ -833,8 +836,6 @@ def load_categorical_csv(
     >>> T.data.tolist(), T.categories
     ([[1, 1], [0, 0]], (('Female', 'Male'), ('Black', 'White')))
     """
-    import csv
-    import io
 
     path = _check_path(path)
     if not isinstance(delimiter, str) or len(delimiter) != 1 or delimiter in '\r\n"':
@@ -980,9 +981,6 @@ def keyvalue_arrays(data: Any, d: int | None = None) -> tuple[np.ndarray, np.nda
     >>> lengths.tolist(), keys.tolist(), values.tolist()
     ([1, 0, 2], [1, 3, 2], [0.5, -1.0, 0.0])
     """
-    import numbers
-    from collections.abc import Mapping
-    from itertools import chain
 
     if isinstance(data, (Mapping, str, bytes)) or not hasattr(data, "__len__"):
         msg = "data must be a list with one dict (key -> value) per user"
@@ -1138,8 +1136,6 @@ def load_keyvalue_csv(path: str | os.PathLike, d: int | None = None) -> list[dic
     >>> load_keyvalue_csv(path)
     [{2: 0.5, 1: 0.0}, {1: -1.0}]
     """
-    import csv
-    import math
 
     source = _check_path(path)
     d = None if d is None else check_int("d", d, minimum=1)

@@ -1,12 +1,12 @@
-"""Server side: frequency estimation from support counts, its variance, and the flat estimators.
+"""Server side: frequency estimation from support counts, and its variance.
 
 The generic machinery lives here: :func:`support_counts`, :func:`calibrate`,
 :func:`frequency_variance`, :func:`project_simplex` and the matrix-inversion
 estimator for any channel. Each protocol's estimator, variance and support
 probabilities are its methods ``Protocol.estimate``, ``Protocol.variance`` and
-``Protocol.support_probabilities`` in :mod:`qifldp.protocols`; ``estimate_grr``
-... ``variance_the`` and ``grr_pq_star`` ... are their flat aliases (same
-signature, values and errors as before the protocol objects).
+``Protocol.support_probabilities`` in :mod:`qifldp.protocols`; the flat names
+``estimate_grr`` ... ``variance_the`` and ``grr_pq_star`` ... are aliases of
+:mod:`qifldp.faces.simulation`.
 """
 
 from __future__ import annotations
@@ -18,10 +18,6 @@ import numpy as np
 from ..arrays import check_finite
 from ..channel import as_channel
 from ..errors import ChannelError, InputTypeError, ParameterError
-from ..protocols import protocol
-from ..protocols.lh import check_lh_reports
-from ..protocols.ss import report_omega
-from ..protocols.ue import bit_width
 from ..validation import as_real_array, check_bool, check_int, check_probability, check_real
 from .samplers import LHReports
 from .util import (
@@ -30,7 +26,6 @@ from .util import (
     asarray_checked,
     check_memory,
     check_n,
-    flat_alias,
     row_chunks,
 )
 
@@ -40,23 +35,6 @@ __all__ = [
     "calibrate",
     "frequency_variance",
     "project_simplex",
-    "grr_pq_star",
-    "ss_pq_star",
-    "lh_pq_star",
-    "estimate_grr",
-    "estimate_ss",
-    "estimate_lh",
-    "estimate_ue",
-    "estimate_sue",
-    "estimate_oue",
-    "estimate_the",
-    "variance_grr",
-    "variance_ss",
-    "variance_lh",
-    "variance_ue",
-    "variance_sue",
-    "variance_oue",
-    "variance_the",
     "inversion_matrix",
     "estimate_inversion",
     "variance_inversion",
@@ -66,9 +44,6 @@ __all__ = [
 #: deficient for the matrix-inversion estimator (singular value < RANK_RTOL · largest).
 RANK_RTOL: float = 1e-10
 
-#: The domain size given to protocols whose support probabilities and variance do not
-#: depend on k (LH, UE, SUE, OUE, THE), for the flat names that take no k.
-_ANY_K = 2
 
 
 # ----------------------------------------------------------------------------------------
@@ -377,165 +352,6 @@ def project_simplex(v: Any) -> np.ndarray:
     tau = css[np.arange(X.shape[0]), rho - 1] / rho
     out = np.maximum(X - tau[:, None], 0.0)
     return out.reshape(arr.shape)
-
-
-# ----------------------------------------------------------------------------------------
-# flat aliases of the protocols' support probabilities, estimators and variances
-# ----------------------------------------------------------------------------------------
-@flat_alias(
-    "GRR.support_probabilities",
-    ">>> grr_pq_star(3, 0.0)",
-    "(0.3333333333333333, 0.3333333333333333)",
-)
-def grr_pq_star(k: int, eps: float) -> tuple[float, float]:
-    return protocol("grr", k, eps).support_probabilities()
-
-
-@flat_alias(
-    "SS.support_probabilities", ">>> [round(t, 6) for t in ss_pq_star(4, 0.0, 2)]", "[0.5, 0.5]"
-)
-def ss_pq_star(k: int, eps: float, omega: int | None = None) -> tuple[float, float]:
-    return protocol("ss", k, eps, omega=omega).support_probabilities()
-
-
-@flat_alias(
-    "LH.support_probabilities",
-    ">>> lh_pq_star(0.0, 4)  # prime None: uniform hashing",
-    "(0.25, 0.25)",
-)
-def lh_pq_star(eps: float, g: int, prime: int | None = None) -> tuple[float, float]:
-    hash = "uniform" if prime is None else "universal"
-    return protocol("lh", _ANY_K, eps, g=g).support_probabilities(hash=hash, prime=prime)
-
-
-@flat_alias("GRR.estimate", ">>> estimate_grr([0, 0, 1, 0], 2, 50.0).tolist()", "[0.75, 0.25]")
-def estimate_grr(reports: Any, k: int, eps: float, *, project: bool = False) -> np.ndarray:
-    return protocol("grr", k, eps).estimate(reports, project=project)
-
-
-@flat_alias(
-    "SS.estimate",
-    ">>> estimate_ss(np.array([[0], [0], [1]]), 2, 50.0).round(6).tolist()",
-    "[0.666667, 0.333333]",
-)
-def estimate_ss(
-    reports: Any, k: int, eps: float, omega: int | None = None, *, project: bool = False
-) -> np.ndarray:
-    omega = report_omega(reports, k, omega)  # omitted: the reports' subset size
-    return protocol("ss", k, eps, omega=omega).estimate(reports, project=project)
-
-
-@flat_alias(
-    "LH.estimate",
-    ">>> from qifldp.simulation import sample_olh",
-    ">>> xs = np.repeat([0, 1, 2], [6000, 3000, 1000])",
-    ">>> estimate_lh(sample_olh(xs, 3, 3.0, rng=0), 3.0).round(1).tolist()",
-    "[0.6, 0.3, 0.1]",
-)
-def estimate_lh(reports: LHReports, eps: float, *, project: bool = False) -> np.ndarray:
-    R = check_lh_reports(reports)
-    return protocol("lh", R.k, eps, g=R.g).estimate(R, project=project)
-
-
-@flat_alias(
-    "UE.estimate",
-    ">>> estimate_ue(np.array([[1, 0], [1, 1]], dtype=bool), 0.75, 0.25).tolist()",
-    "[1.5, 0.5]",
-)
-def estimate_ue(bits: Any, p: float, q: float, *, project: bool = False) -> np.ndarray:
-    return protocol("ue", bit_width(bits), p=p, q=q).estimate(bits, project=project)
-
-
-@flat_alias(
-    "UE.estimate",
-    ">>> bits = np.array([[1, 0], [1, 1]], dtype=bool)",
-    ">>> estimate_sue(bits, 2 * np.log(3)).round(6).tolist()  # p = 3/4, q = 1/4",
-    "[1.5, 0.5]",
-)
-def estimate_sue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
-    return protocol("sue", bit_width(bits), eps).estimate(bits, project=project)
-
-
-@flat_alias(
-    "UE.estimate",
-    ">>> bits = np.array([[1, 0], [1, 1]], dtype=bool)",
-    ">>> estimate_oue(bits, np.log(3)).round(6).tolist()  # p = 1/2, q = 1/4",
-    "[3.0, 1.0]",
-)
-def estimate_oue(bits: Any, eps: float, *, project: bool = False) -> np.ndarray:
-    return protocol("oue", bit_width(bits), eps).estimate(bits, project=project)
-
-
-@flat_alias(
-    "THE.estimate",
-    ">>> from qifldp.simulation import sample_the",
-    ">>> xs = np.repeat([0, 1], [7000, 3000])",
-    ">>> estimate_the(sample_the(xs, 2, 4.0, 0.7, rng=0), 4.0, 0.7).round(1).tolist()",
-    "[0.7, 0.3]",
-)
-def estimate_the(bits: Any, eps: float, theta: float, *, project: bool = False) -> np.ndarray:
-    return protocol("the", bit_width(bits), eps, theta=theta).estimate(bits, project=project)
-
-
-@flat_alias(
-    "GRR.variance",
-    ">>> import math",
-    ">>> math.isclose(variance_grr(10, 1.0, 1000), (math.e + 8) / (1000 * (math.e - 1) ** 2))",
-    "True",
-)
-def variance_grr(k: int, eps: float, n: int, f: Any = None) -> np.ndarray | float:
-    return protocol("grr", k, eps).variance(n, f)
-
-
-@flat_alias("SS.variance", ">>> variance_ss(8, 1.0, 100, omega=2) > 0", "True")
-def variance_ss(
-    k: int, eps: float, n: int, f: Any = None, omega: int | None = None
-) -> np.ndarray | float:
-    return protocol("ss", k, eps, omega=omega).variance(n, f)
-
-
-@flat_alias(
-    "LH.variance",
-    ">>> import math",
-    ">>> e = math.exp(1.0)",
-    ">>> math.isclose(variance_lh(1.0, 4, 500), (e - 1 + 4) ** 2 / (500 * (e - 1) ** 2 * 3))",
-    "True",
-)
-def variance_lh(
-    eps: float, g: int, n: int, f: Any = None, prime: int | None = None
-) -> np.ndarray | float:
-    hash = "uniform" if prime is None else "universal"
-    return protocol("lh", _ANY_K, eps, g=g).variance(n, f, hash=hash, prime=prime)
-
-
-@flat_alias("UE.variance", ">>> round(variance_ue(0.75, 0.25, 100), 6)", "0.0075")
-def variance_ue(p: float, q: float, n: int, f: Any = None) -> np.ndarray | float:
-    return protocol("ue", _ANY_K, p=p, q=q).variance(n, f)
-
-
-@flat_alias(
-    "UE.variance",
-    ">>> import math",
-    ">>> math.isclose(variance_sue(2.0, 10), math.e / (10 * (math.e - 1) ** 2))",
-    "True",
-)
-def variance_sue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
-    return protocol("sue", _ANY_K, eps).variance(n, f)
-
-
-@flat_alias(
-    "UE.variance",
-    ">>> import math",
-    ">>> math.isclose(variance_oue(1.0, 10), 4 * math.e / (10 * (math.e - 1) ** 2))",
-    "True",
-)
-def variance_oue(eps: float, n: int, f: Any = None) -> np.ndarray | float:
-    return protocol("oue", _ANY_K, eps).variance(n, f)
-
-
-@flat_alias("THE.variance", ">>> variance_the(1.0, 0.7, 1000) > variance_oue(1.0, 1000)", "True")
-def variance_the(eps: float, theta: float, n: int, f: Any = None) -> np.ndarray | float:
-    return protocol("the", _ANY_K, eps, theta=theta).variance(n, f)
 
 
 # ----------------------------------------------------------------------------------------

@@ -1,11 +1,10 @@
-"""Client side: randomise n users' values through any explicit channel, and the flat samplers.
+"""Client side: randomise n users' values through any explicit channel; LH's reports.
 
 :func:`sample` draws the outputs of any :class:`~qifldp.Channel`. Each protocol's
 own vectorised sampler is its method ``Protocol.sample`` in
-:mod:`qifldp.protocols`; ``sample_grr`` ... ``sample_the`` are its flat aliases
-(same signature, reports and errors as before the protocol objects). Local
-hashing's reports (:class:`LHReports`), the universal hash family and its
-explicit channel are generic machinery and live here.
+:mod:`qifldp.protocols`; the flat names ``sample_grr`` ... ``sample_the`` are
+aliases of :mod:`qifldp.faces.simulation`. Local hashing's reports
+(:class:`LHReports`) and the universal hash family are generic machinery and live here.
 """
 
 from __future__ import annotations
@@ -16,15 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ..channel import Channel, as_channel, check_size
+from ..channel import as_channel
 from ..errors import InputTypeError, ParameterError
-from ..protocols import params as _mp, protocol
-from ..protocols.ss import (
-    SS_DENSE_RATIO as SS_DENSE_RATIO,
-    SS_KEYS_MAX_K as SS_KEYS_MAX_K,
-    SS_KEYS_MIN_K as SS_KEYS_MIN_K,
-)
-from ..validation import check_eps, check_int
+from ..validation import check_int
 from .util import (
     MAX_PRIME,
     MAX_SS_K as MAX_SS_K,
@@ -33,25 +26,15 @@ from .util import (
     as_values,
     check_memory,
     check_prime,
-    flat_alias,
 )
 
 __all__ = [
     "DEFAULT_PRIME",
     "LHReports",
     "sample",
-    "sample_grr",
-    "sample_ss",
-    "sample_lh",
-    "sample_blh",
-    "sample_olh",
-    "sample_ue",
-    "sample_sue",
-    "sample_oue",
-    "sample_the",
     "universal_hash",
-    "universal_lh_channel",
     "lh_collision_probability",
+    "n_reports",
 ]
 
 #: Default prime P of the universal hash family h(x) = ((a x + b) mod P) mod g:
@@ -421,131 +404,20 @@ class LHReports:
         return self.a, self.b, self.prime
 
 
-def universal_lh_channel(k: int, eps: float, g: int, prime: int) -> Channel:
-    """The explicit channel of local hashing with the universal family of :func:`sample_lh`.
-
-    Parameters
-    ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter.
-    g : int
-        Number of hash values, ``g >= 2``.
-    prime : int
-        A prime P >= max(k, g); keep it small (the channel has P (P − 1) g outputs).
-
-    Returns
-    -------
-    Channel, shape (k, P (P − 1) g)
-        Outputs labelled (a, b, y) with a in 1..P-1, b in 0..P-1, y in 0..g-1;
-        C[x, (a, b, y)] = (p if h_{a,b}(x) = y else q') / (P (P − 1)),
-        p = e^ε/(e^ε + g − 1), q' = 1/(e^ε + g − 1).
-
-    Raises
-    ------
-    SizeError
-        When k P (P − 1) g exceeds :data:`qifldp.MAX_ENTRIES`.
-
-    Notes
-    -----
-    This is the channel that :func:`sample_lh` (``hash="universal"``) realises;
-    it differs from the paper's ``local_hashing`` (uniform over all g^k functions).
-    O(k P² g).
+def n_reports(reports: Any) -> int:
+    """The number n >= 1 of users behind some reports (rows of an array, or an LHReports).
 
     Examples
     --------
-    >>> import qifldp as q
-    >>> C = universal_lh_channel(2, 1.0, 2, prime=3)
-    >>> C.shape
-    (2, 12)
+    >>> n_reports(np.zeros((4, 2)))
+    4
+    >>> n_reports([])
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ParameterError: reports must not be empty (n >= 1 users)
     """
-    k = check_int("k", k, minimum=2)
-    g = check_int("g", g, minimum=2)
-    eps = check_eps(eps)
-    prime = check_prime(prime, k, g)
-    n_out = prime * (prime - 1) * g
-    check_size(k, n_out, f"universal_lh_channel({k}, {eps}, {g}, {prime})")
-    p, qq = _mp.lh_probabilities(g, eps)
-    a = np.repeat(np.arange(1, prime), prime)
-    b = np.tile(np.arange(prime), prime - 1)
-    H = universal_hash(a[None, :], b[None, :], np.arange(k)[:, None], g, prime)  # (k, P(P-1))
-    match = H[:, :, None] == np.arange(g)[None, None, :]
-    M = np.where(match, p, qq) / (prime * (prime - 1))
-    outputs = [(int(ai), int(bi), y) for ai, bi in zip(a, b, strict=True) for y in range(g)]
-    return Channel(M.reshape(k, n_out), outputs=outputs)
-
-
-# ----------------------------------------------------------------------------------------
-# flat aliases of the protocols' samplers
-# ----------------------------------------------------------------------------------------
-@flat_alias(
-    "GRR.sample", ">>> sample_grr([0, 1, 2, 3], k=4, eps=50.0, rng=0).tolist()", "[0, 1, 2, 3]"
-)
-def sample_grr(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
-    return protocol("grr", k, eps).sample(xs, rng)
-
-
-@flat_alias("SS.sample", ">>> sample_ss([0, 3], k=6, eps=1.0, omega=2, rng=0).shape", "(2, 2)")
-def sample_ss(
-    xs: Any,
-    k: int,
-    eps: float,
-    omega: int | None = None,
-    rng: Any = None,
-    *,
-    output: str = "subsets",
-) -> np.ndarray:
-    return protocol("ss", k, eps, omega=omega).sample(xs, rng, output=output)
-
-
-@flat_alias("LH.sample", ">>> sample_lh([0, 1, 2, 3], k=4, eps=2.0, g=3, rng=7).y.shape", "(4,)")
-def sample_lh(
-    xs: Any,
-    k: int,
-    eps: float,
-    g: int,
-    rng: Any = None,
-    *,
-    hash: str = "universal",
-    prime: int = DEFAULT_PRIME,
-) -> LHReports:
-    return protocol("lh", k, eps, g=g).sample(xs, rng, hash=hash, prime=prime)
-
-
-@flat_alias("LH.sample", ">>> sample_blh([0, 1], k=4, eps=1.0, rng=0).g", "2")
-def sample_blh(xs: Any, k: int, eps: float, rng: Any = None, **kwargs: Any) -> LHReports:
-    return protocol("blh", k, eps).sample(xs, rng, **kwargs)
-
-
-@flat_alias("LH.sample", ">>> sample_olh([0, 1], k=4, eps=1.0, rng=0).g  # round(e + 1)", "4")
-def sample_olh(xs: Any, k: int, eps: float, rng: Any = None, **kwargs: Any) -> LHReports:
-    return protocol("olh", k, eps).sample(xs, rng, **kwargs)
-
-
-@flat_alias(
-    "UE.sample", ">>> sample_ue([0, 2], 3, p=1.0, q=0.0, rng=0).sum(axis=1).tolist()", "[1, 1]"
-)
-def sample_ue(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndarray:
-    return protocol("ue", k, p=p, q=q).sample(xs, rng)
-
-
-@flat_alias(
-    "UE.sample", ">>> sample_sue([1], k=3, eps=60.0, rng=0).astype(int).tolist()", "[[0, 1, 0]]"
-)
-def sample_sue(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
-    return protocol("sue", k, eps).sample(xs, rng)
-
-
-@flat_alias(
-    "UE.sample", ">>> bool(sample_oue([1, 1], k=3, eps=60.0, rng=0)[:, [0, 2]].any())", "False"
-)
-def sample_oue(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
-    return protocol("oue", k, eps).sample(xs, rng)
-
-
-@flat_alias("THE.sample", ">>> int(sample_the([0, 1], k=3, eps=80.0, theta=0.7, rng=0).sum())", "2")
-def sample_the(
-    xs: Any, k: int, eps: float, theta: float, rng: Any = None, *, method: str = "laplace"
-) -> np.ndarray:
-    return protocol("the", k, eps, theta=theta).sample(xs, rng, method=method)
+    n = len(reports) if isinstance(reports, LHReports) else int(np.shape(reports)[0])
+    if n == 0:
+        msg = "reports must not be empty (n >= 1 users)"
+        raise ParameterError(msg)
+    return n

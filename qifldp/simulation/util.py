@@ -9,8 +9,8 @@ errors for the same mistakes.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -32,9 +32,7 @@ __all__ = [
     "is_prime",
     "check_prime",
     "check_bits",
-    "n_reports",
     "method_options",
-    "flat_alias",
 ]
 
 #: Number of matrix cells processed per block by the chunked (n, k) loops: big
@@ -322,27 +320,6 @@ def check_bits(bits: Any) -> np.ndarray:
     return arr
 
 
-def n_reports(reports: Any) -> int:
-    """The number n >= 1 of users behind some reports (rows of an array, or an LHReports).
-
-    Examples
-    --------
-    >>> n_reports(np.zeros((4, 2)))
-    4
-    >>> n_reports([])
-    Traceback (most recent call last):
-    ...
-    qifldp.errors.ParameterError: reports must not be empty (n >= 1 users)
-    """
-    from .samplers import LHReports
-
-    n = len(reports) if isinstance(reports, LHReports) else int(np.shape(reports)[0])
-    if n == 0:
-        msg = "reports must not be empty (n >= 1 users)"
-        raise ParameterError(msg)
-    return n
-
-
 def method_options(what: str, options: dict[str, Any], **defaults: Any) -> dict[str, Any]:
     """The options of a protocol method: ``defaults`` updated by ``options``; others refused.
 
@@ -382,47 +359,3 @@ def method_options(what: str, options: dict[str, Any], **defaults: Any) -> dict[
     return {**defaults, **options}
 
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def flat_alias(method: str, *example: str) -> Callable[[_F], _F]:
-    """Decorate a flat function of :mod:`qifldp.simulation` that forwards to a protocol.
-
-    The docstring is generated: it names the implementation, which documents the
-    parameters, errors and algorithm, and carries the ``example`` lines (a
-    doctest, collected by ``pytest --doctest-modules`` like any docstring).
-
-    Parameters
-    ----------
-    method : str
-        The implementation in :mod:`qifldp.protocols`: a method such as
-        ``"UE.sample"`` or a family helper such as ``"ue.attack_bits"``.
-    *example : str
-        Doctest lines (``>>>`` and expected output), one per argument.
-
-    Returns
-    -------
-    callable
-        The decorator; it returns the function itself with its docstring set.
-
-    Examples
-    --------
-    >>> @flat_alias("GRR.sample", ">>> 1 + 1", "2")
-    ... def f():
-    ...     pass
-    >>> f.__doc__.splitlines()[0]
-    'Flat alias of :meth:`qifldp.protocols.GRR.sample`: the same result for the same arguments.'
-    """
-    role = ":meth:" if method[:1].isupper() else ":func:"
-    lines = "\n    ".join(example)
-
-    def decorate(fn: _F) -> _F:
-        fn.__doc__ = (
-            f"Flat alias of {role}`qifldp.protocols.{method}`: the same result for the same "
-            "arguments.\n\n    Signature, values and errors are those the flat name always had; "
-            "the\n    implementation documents the parameters, errors and algorithm.\n\n"
-            f"    Examples\n    --------\n    {lines}\n    "
-        )
-        return fn
-
-    return decorate

@@ -1,5 +1,10 @@
 """Symbolic twins of qifldp's channels and measures, in sympy, for derivations and proofs.
 
+Layer L4, independent of :mod:`qifldp.symmetric`: may import refinement, measures,
+operators, channel and errors; never the protocols or the faces. The constructors
+(``grr`` ... ``the``, the bit channels) and the closed forms (``formulas``) are given
+to this package from above by :mod:`qifldp.faces`.
+
 A :class:`SymbolicChannel` is a labelled sympy matrix whose entries depend on
 parameters (eps, theta, p, q). The mechanism constructors have the names,
 arguments and labels of the numeric ones; eps and the other real parameters may
@@ -49,28 +54,39 @@ Closed forms are in :mod:`qifldp.symbolic.formulas`:
 
 from __future__ import annotations
 
-from . import (
-    formulas,
-    measures,
-    mechanisms,
-    register as register,  # registers the symbolic refinement implementations
+from typing import Any
+
+from . import measures, register as register  # registers the symbolic refinement implementations
+from .channel import (
+    EPS_DOMAIN,
+    EVALUATE_DPS,
+    MAX_SYMBOLIC_ENTRIES,
+    PROBABILITY_DOMAIN,
+    THETA_DOMAIN,
+    SymbolicChannel,
 )
-from .channel import EVALUATE_DPS, MAX_SYMBOLIC_ENTRIES, SymbolicChannel
 from .exact import refines, to_fractions
 from .measures import *  # noqa: F403  (bayes_capacity, asr, ldp_epsilon, ...)
-from .mechanisms import *  # noqa: F403  (the constructors and the parameter domains)
 from .operators import cascade, one_hot, parallel
 
 __all__ = [
     "SymbolicChannel",
     "MAX_SYMBOLIC_ENTRIES",
     "EVALUATE_DPS",
-    *mechanisms.__all__,
+    "EPS_DOMAIN",
+    "THETA_DOMAIN",
+    "PROBABILITY_DOMAIN",
     "cascade",
     "parallel",
     "one_hot",
     *measures.__all__,
     "refines",
     "to_fractions",
-    "formulas",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The constructors and flat names this package receives from above: ``qifldp.faces``
+    replaces this function when the package is imported (:func:`qifldp.faces.attach`)."""
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)

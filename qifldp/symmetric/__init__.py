@@ -1,5 +1,10 @@
 """Symmetric (lumped) channels: the paper's protocols for domains of 10^6 values and more.
 
+Layer L4, independent of :mod:`qifldp.symbolic`: may import refinement, measures,
+operators, channel and errors; never the protocols or the faces. The constructors
+(``grr``, ``ss``/``subset_selection``, ... ``the``) are given to this package from
+above by :mod:`qifldp.faces` (they are ``protocol(name, ...).symmetric()``).
+
 Every frequency oracle of the QIF paper (GRR, SS, LH, UE, THE) is invariant under
 permutations of the secret values. Up to merging outputs with proportional
 columns, its outputs are subsets S of {0..k-1} and the column of S only depends
@@ -29,26 +34,16 @@ Importing this module registers the symmetric implementations on qifldp's
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import (
     measures,
-    mechanisms,
     register as register,  # registers the symmetric refinement implementations
 )
 from .channel import SymmetricChannel
 from .gain import SymmetricGain
 from .measures import *  # noqa: F403  (bayes_capacity, asr, ldp_epsilon, ...)
 from .measures import _register
-from .mechanisms import (  # the constructors, named so that type checkers see them
-    blh as blh,
-    grr as grr,
-    local_hashing as local_hashing,
-    olh as olh,
-    oue as oue,
-    subset_selection as subset_selection,
-    sue as sue,
-    the as the,
-    unary_encoding as unary_encoding,
-)
 from .orbit_witness import OrbitWitness
 from .refinement import refines
 
@@ -57,8 +52,14 @@ _register()
 __all__ = [
     "SymmetricChannel",
     "SymmetricGain",
-    *mechanisms.__all__,
     *measures.__all__,
     "refines",
     "OrbitWitness",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The constructors and flat names this package receives from above: ``qifldp.faces``
+    replaces this function when the package is imported (:func:`qifldp.faces.attach`)."""
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)

@@ -15,7 +15,7 @@ import pytest
 
 import qifldp as q
 from qifldp.errors import InputTypeError
-from qifldp.protocols.rsfd_epsilon import rsfd_epsilon
+from qifldp.protocols.rsfd import rsfd_epsilon
 from qifldp.protocols.splsmp import multidim_epsilon
 
 KS = [(2, 2), (3, 3), (2, 3), (3, 2, 2), (4, 2)]

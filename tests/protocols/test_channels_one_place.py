@@ -25,6 +25,7 @@ import qifldp as q
 import qifldp.symbolic as symbolic
 import qifldp.symmetric as symmetric
 from qifldp import mechanisms
+from qifldp.faces import symbolic as symbolic_face, symmetric as symmetric_face
 from qifldp.protocols import (
     grr as grr_module,
     lh as lh_module,
@@ -295,7 +296,7 @@ def test_flat_constructors_equal_the_methods(name: str, args: tuple, spec: tuple
     assert getattr(symbolic, name)(*sargs).matrix == P.symbolic(**symbols).matrix
 
 
-@pytest.mark.parametrize("name", symmetric.mechanisms.__all__)
+@pytest.mark.parametrize("name", symmetric_face.__all__)
 def test_symmetric_aliases_have_the_explicit_signatures(name: str) -> None:
     explicit = inspect.signature(getattr(mechanisms, name))
     alias = inspect.signature(getattr(symmetric, name))
@@ -328,22 +329,35 @@ def test_symmetric_aliases_raise_as_the_explicit_constructors(name: str, args: t
 
 
 def test_symbolic_names_are_the_family_builders() -> None:
-    assert symbolic.grr is grr_module.symbolic_grr
-    assert symbolic.subset_selection is ss_module.symbolic_subset_selection
-    assert symbolic.local_hashing is lh_module.symbolic_local_hashing
-    assert symbolic.sue is ue_module.symbolic_sue and symbolic.oue_bit is ue_module.symbolic_oue_bit
-    assert symbolic.the is the_module.symbolic_the
-    assert symbolic.mechanisms._Params is SymbolicParameters
-    assert symbolic.EPS_DOMAIN is symbolic.mechanisms.EPS_DOMAIN is symbolic.channel.EPS_DOMAIN
+    eps = sp.Symbol("eps")
+    for name, builder in (
+        ("grr", grr_module.symbolic_grr),
+        ("subset_selection", ss_module.symbolic_subset_selection),
+        ("local_hashing", lh_module.symbolic_local_hashing),
+        ("sue", ue_module.symbolic_sue),
+        ("the", the_module.symbolic_the),
+    ):
+        alias = getattr(symbolic, name)
+        assert alias.__doc__ == inspect.getdoc(builder)
+        args = {"k": 3, "eps": eps, "omega": 1, "g": 2, "theta": sp.Rational(7, 10)}
+        params = inspect.signature(alias).parameters
+        given = {a: v for a, v in args.items() if a in params}
+        assert alias(**given).matrix == builder(**given).matrix
+    assert symbolic.oue_bit is ue_module.symbolic_oue_bit
+    assert symbolic.EPS_DOMAIN is symbolic.channel.EPS_DOMAIN
+    assert isinstance(symbolic.channel.SymbolicParameters, type) and SymbolicParameters
 
 
 def test_the_three_kinds_have_the_same_names() -> None:
     explicit = set(mechanisms.__all__)
-    assert set(symmetric.mechanisms.__all__) <= explicit
-    constructors = {n for n in symbolic.mechanisms.__all__ if not n.endswith("_DOMAIN")}
+    assert set(symmetric_face.__all__) <= explicit
+    constructors = set(symbolic_face.__all__) - {"formulas"}
     assert constructors == explicit - {"lh_encoding", "lh_perturbation"}
-    assert set(symmetric.mechanisms.__all__) <= set(symmetric.__all__)
-    assert set(symbolic.mechanisms.__all__) <= set(symbolic.__all__)
+    assert set(symmetric_face.__all__) <= set(symmetric.__all__)
+    assert set(symbolic_face.__all__) <= set(symbolic.__all__)
+    for name in ("ss", "lh", "ue", "subset_selection"):  # the same spellings in every kind
+        assert callable(getattr(q, name)) and callable(getattr(symmetric, name))
+        assert callable(getattr(symbolic, name))
 
 
 # -- each probability formula is written in protocols/params.py only --------------------

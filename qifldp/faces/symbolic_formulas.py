@@ -1,4 +1,5 @@
-"""Symbolic closed forms of the Bayes capacities (and the QIF paper's printed variants).
+"""Symbolic closed forms of the Bayes capacities (and the QIF paper's printed variants):
+``qifldp.symbolic.formulas`` (attached there by :mod:`qifldp.faces.attach`).
 
 Each ``bayes_capacity_*`` function returns the closed form as a sympy expression;
 ``tests/symbolic/test_derivations.py`` derives the Bayes capacity from the explicit
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..protocols import sympy_args
 from ..protocols.grr import symbolic_bayes_capacity_grr as bayes_capacity_grr
 from ..protocols.lh import (
     symbolic_asr_lh as asr_lh,
@@ -62,8 +64,6 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     """``MAX_EXACT_BITS`` lives in :mod:`qifldp.protocols.sympy_args` (read there, not copied)."""
     if name == "MAX_EXACT_BITS":
-        from ..protocols import sympy_args
-
         return sympy_args.MAX_EXACT_BITS
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)

@@ -1,0 +1,34 @@
+"""The symmetric flat constructors: ``qifldp.symmetric.oue(k, eps)`` is
+``qifldp.protocol("oue", k, eps).symmetric()``.
+
+Generated from the catalogue by :func:`qifldp.faces.generate.constructor`, with the
+names, arguments, checks and errors of the explicit constructors of
+:mod:`qifldp.mechanisms` and no size limit from enumeration; attached to
+:mod:`qifldp.symmetric` by :mod:`qifldp.faces.attach`. The channel code lives with its
+protocol (``GRR.symmetric`` in :mod:`qifldp.protocols.grr` ...).
+
+>>> import qifldp.symmetric as sym
+>>> sym.ss(10, 1.0) == sym.subset_selection(10, 1.0)
+True
+"""
+
+from __future__ import annotations
+
+from .generate import FLAT_NAMES, constructor, doctests
+
+__all__ = list(FLAT_NAMES)
+
+grr = constructor("symmetric", "grr")
+ss = constructor("symmetric", "ss")
+subset_selection = constructor("symmetric", "subset_selection")
+lh = constructor("symmetric", "lh")
+local_hashing = constructor("symmetric", "local_hashing")
+blh = constructor("symmetric", "blh")
+olh = constructor("symmetric", "olh")
+ue = constructor("symmetric", "ue")
+unary_encoding = constructor("symmetric", "unary_encoding")
+sue = constructor("symmetric", "sue")
+oue = constructor("symmetric", "oue")
+the = constructor("symmetric", "the")
+
+__test__ = doctests(globals(), tuple(__all__))
