@@ -44,208 +44,284 @@ channels for large domains (``q.symmetric``), both imported on first use:
 
 from __future__ import annotations
 
-from .faces import install as _install_faces
+import importlib
+import sys
+from types import ModuleType
+from typing import Any
+
+from .faces.attach import install as _install_faces
 
 _install_faces()  # before any kind package is imported: they receive their faces' names
 
-from . import formulas, simulation  # noqa: E402
-from .channel import MAX_ENTRIES, Channel, as_channel
-from .channel_io import ChannelFileError, read_channel, write_channel
-from .composition import (  # researcher surfaces: same-secret composition
-    CompositionEpsilon,
-    SymmetricComposition,
-    compose,
-    composition_epsilon,
-    repeated,
-)
-from .errors import (
-    ChannelError,
-    GainError,
-    InputTypeError,
-    ParameterError,
-    PriorError,
-    QifldpError,
-    SizeError,
-    SolverError,
-    VerificationError,
-)
-from .gains import identity_gain, k_tries_gain, metric_gain
-from .measures import (
-    Hyper,
-    additive_leakage,
-    asr,
-    bayes_capacity,
-    bayes_vulnerability,
-    g_vulnerability,
-    hyper,
-    ldp_epsilon,
-    max_case_capacity,
-    min_entropy_leakage,
-    multiplicative_leakage,
-    prior_bayes_vulnerability,
-    prior_g_vulnerability,
-)
-from .mechanisms import (
-    blh,
-    grr,
-    lh,
-    local_hashing,
-    olh,
-    oue,
-    oue_bit,
-    ss,
-    subset_selection,
-    sue,
-    sue_bit,
-    the,
-    the_bit,
-    ue,
-    unary_encoding,
-)
-from .operators import cascade, hidden_choice, one_hot, parallel, visible_choice
-from .priors import point_prior, uniform_prior
-from .profiles import (  # researcher surfaces: privacy profiles and f-DP envelopes
-    gdp_mu,
-    privacy_profile,
-    profile_from_tradeoff,
-    tradeoff_envelope,
-    tradeoff_from_profile,
-)
-from .protocols import GRR, LH, SS, THE, UE, Protocol, protocol
-from .protocols.bipartite import BipartiteRR3
-from .protocols.keyvalue import pckv_epsilon, pckv_grr, pckv_ue
-from .protocols.multidim import rsfd_grr, smp, spl
-from .protocols.pckv import (
-    PCKV,
-    pckv_allocation,
-    pckv_allocation_curves,
-    pckv_mse_coefficients,
-    pckv_numeric_allocation,
-    plot_pckv_allocation_curves,
-)
-from .protocols.privkvm import PrivKVM, keyvalue_mse  # key-value baseline and MSE
-from .protocols.profiling import (  # profiling over repeated surveys (issue 11)
-    profiling_accuracy,
-    profiling_channel,
-    profiling_curves,
-    simulate_profiling,
-    survey_profiles,
-    survey_sets,
-)
-from .protocols.reidentification import (  # re-identification (issue 11)
-    Reidentification,
-    reidentification_accuracy,
-    reidentification_bayes,
-)
-from .protocols.rr3 import RR, RR3, RR3Design, rr3_design, rr_estimator_mse  # 3-answer RR
-from .protocols.rsfd import rsfd, rsrfd
-from .protocols.rsfd_attack import (
-    attribute_inference_accuracy,
-    attribute_inference_comparison,
-    attribute_inference_table,
-)
-from .protocols.splsmp import smp_protocol, spl_protocol
-from .refinement.families import FamilyResult, check_refinement_family
-from .refinement.fdp import (
-    TradeoffCurve,
-    refines_2x2,
-    refines_binary,
-    tradeoff_channel,
-    tradeoff_curve,
-    tradeoff_point,
-    tradeoff_value,
-    witness_2x2,
-)
-from .refinement.graph import plot_refinement_graph, refinement_graph
-from .refinement.lattice import join, meet
-from .refinement.lifting import LiftedRefinement, refines_one_hot_bitwise
-from .simulation import (
-    CategoricalTable,
-    EmpiricalRate,
-    LHReports,
-    Transactions,
-    attack_grr,
-    attack_lh,
-    attack_ss,
-    attack_the,
-    attack_ue,
-    bayes_attack,
-    empirical_asr,
-    estimate_grr,
-    estimate_inversion,
-    estimate_lh,
-    estimate_oue,
-    estimate_ss,
-    estimate_sue,
-    estimate_the,
-    estimate_ue,
-    keyvalue_data,
-    load_categorical_csv,
-    load_fimi,
-    load_keyvalue_csv,
-    project_simplex,
-    sample,
-    sample_blh,
-    sample_grr,
-    sample_lh,
-    sample_olh,
-    sample_oue,
-    sample_ss,
-    sample_sue,
-    sample_the,
-    sample_ue,
-    simulate_attack,
-    synthetic_distribution,
-    synthetic_population,
-    variance_grr,
-    variance_inversion,
-    variance_lh,
-    variance_oue,
-    variance_ss,
-    variance_sue,
-    variance_the,
-    variance_ue,
-    zipf_data,
-)
-from .sweep import comparability_map, sweep  # sweeps (pandas/dask on first call)
-from .sweep_maps import RefinementBoundary, boundary_curve, refinement_boundary
-from .sweep_scale import SimulatedCounts, allocate_users, block_seed, simulate_counts
-
-# Imported on first use: the symbolic twin (sympy), symmetric channels,
-# the audit of published claims and the figure reproductions.
-_LAZY_SUBMODULES = ("symbolic", "symmetric", "audit", "reproduce", "refinement")
-
-# Names re-exported from a subpackage on first use: refinement imports
-# scipy.optimize (HiGHS), which ``import qifldp`` does not need.
-_LAZY_ATTRIBUTES = {
-    "Counterexample": "refinement",
-    "RefinementResult": "refinement",
-    "max_case_refines": "refinement",
-    "refines": "refinement",
+#: Module (relative to this package) -> the public names it gives ``qifldp``. Nothing
+#: is imported before a name is used: ``import qifldp`` loads no protocol, sweep, audit
+#: or plotting module, nor sympy, pandas or matplotlib (tests/test_import_time.py).
+#: ``qifldp/__init__.pyi`` states the same names for type checkers.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "channel": (
+        "MAX_ENTRIES",
+        "Channel",
+        "as_channel",
+    ),
+    "channel_io": (
+        "ChannelFileError",
+        "read_channel",
+        "write_channel",
+    ),
+    "composition": (
+        "CompositionEpsilon",
+        "SymmetricComposition",
+        "compose",
+        "composition_epsilon",
+        "repeated",
+    ),
+    "errors": (
+        "ChannelError",
+        "GainError",
+        "InputTypeError",
+        "ParameterError",
+        "PriorError",
+        "QifldpError",
+        "SizeError",
+        "SolverError",
+        "VerificationError",
+    ),
+    "gains": (
+        "identity_gain",
+        "k_tries_gain",
+        "metric_gain",
+    ),
+    "measures": (
+        "Hyper",
+        "additive_leakage",
+        "asr",
+        "bayes_capacity",
+        "bayes_vulnerability",
+        "g_vulnerability",
+        "hyper",
+        "ldp_epsilon",
+        "max_case_capacity",
+        "min_entropy_leakage",
+        "multiplicative_leakage",
+        "prior_bayes_vulnerability",
+        "prior_g_vulnerability",
+    ),
+    "mechanisms": (
+        "blh",
+        "grr",
+        "lh",
+        "local_hashing",
+        "olh",
+        "oue",
+        "oue_bit",
+        "ss",
+        "subset_selection",
+        "sue",
+        "sue_bit",
+        "the",
+        "the_bit",
+        "ue",
+        "unary_encoding",
+    ),
+    "operators": (
+        "cascade",
+        "hidden_choice",
+        "one_hot",
+        "parallel",
+        "visible_choice",
+    ),
+    "priors": (
+        "point_prior",
+        "uniform_prior",
+    ),
+    "profiles": (
+        "gdp_mu",
+        "privacy_profile",
+        "profile_from_tradeoff",
+        "tradeoff_envelope",
+        "tradeoff_from_profile",
+    ),
+    "protocols": (
+        "GRR",
+        "LH",
+        "SS",
+        "THE",
+        "UE",
+        "Protocol",
+        "protocol",
+    ),
+    "protocols.bipartite": ("BipartiteRR3",),
+    "protocols.keyvalue": (
+        "pckv_epsilon",
+        "pckv_grr",
+        "pckv_ue",
+    ),
+    "protocols.multidim": (
+        "rsfd_grr",
+        "smp",
+        "spl",
+    ),
+    "protocols.pckv": (
+        "PCKV",
+        "pckv_allocation",
+        "pckv_allocation_curves",
+        "pckv_mse_coefficients",
+        "pckv_numeric_allocation",
+        "plot_pckv_allocation_curves",
+    ),
+    "protocols.privkvm": (
+        "PrivKVM",
+        "keyvalue_mse",
+    ),
+    "protocols.profiling": (
+        "profiling_accuracy",
+        "profiling_channel",
+        "profiling_curves",
+        "simulate_profiling",
+        "survey_profiles",
+        "survey_sets",
+    ),
+    "protocols.reidentification": (
+        "Reidentification",
+        "reidentification_accuracy",
+        "reidentification_bayes",
+    ),
+    "protocols.rr3": (
+        "RR",
+        "RR3",
+        "RR3Design",
+        "rr3_design",
+        "rr_estimator_mse",
+    ),
+    "protocols.rsfd": (
+        "rsfd",
+        "rsrfd",
+    ),
+    "protocols.rsfd_attack": (
+        "attribute_inference_accuracy",
+        "attribute_inference_comparison",
+        "attribute_inference_table",
+    ),
+    "protocols.splsmp": (
+        "smp_protocol",
+        "spl_protocol",
+    ),
+    "refinement.families": (
+        "FamilyResult",
+        "check_refinement_family",
+    ),
+    "refinement.fdp": (
+        "TradeoffCurve",
+        "refines_2x2",
+        "refines_binary",
+        "tradeoff_channel",
+        "tradeoff_curve",
+        "tradeoff_point",
+        "tradeoff_value",
+        "witness_2x2",
+    ),
+    "refinement.graph": (
+        "plot_refinement_graph",
+        "refinement_graph",
+    ),
+    "refinement.lattice": (
+        "join",
+        "meet",
+    ),
+    "refinement.lifting": (
+        "LiftedRefinement",
+        "refines_one_hot_bitwise",
+    ),
+    "simulation": (
+        "CategoricalTable",
+        "EmpiricalRate",
+        "LHReports",
+        "Transactions",
+        "bayes_attack",
+        "empirical_asr",
+        "estimate_inversion",
+        "keyvalue_data",
+        "load_categorical_csv",
+        "load_fimi",
+        "load_keyvalue_csv",
+        "project_simplex",
+        "sample",
+        "simulate_attack",
+        "synthetic_distribution",
+        "synthetic_population",
+        "variance_inversion",
+        "zipf_data",
+    ),
+    "sweep": (
+        "comparability_map",
+        "sweep",
+    ),
+    "sweep_maps": (
+        "RefinementBoundary",
+        "boundary_curve",
+        "refinement_boundary",
+    ),
+    "sweep_scale": (
+        "SimulatedCounts",
+        "allocate_users",
+        "block_seed",
+        "simulate_counts",
+    ),
+    "faces.simulation": (
+        "attack_grr",
+        "attack_lh",
+        "attack_ss",
+        "attack_the",
+        "attack_ue",
+        "estimate_grr",
+        "estimate_lh",
+        "estimate_oue",
+        "estimate_ss",
+        "estimate_sue",
+        "estimate_the",
+        "estimate_ue",
+        "sample_blh",
+        "sample_grr",
+        "sample_lh",
+        "sample_olh",
+        "sample_oue",
+        "sample_ss",
+        "sample_sue",
+        "sample_the",
+        "sample_ue",
+        "variance_grr",
+        "variance_lh",
+        "variance_oue",
+        "variance_ss",
+        "variance_sue",
+        "variance_the",
+        "variance_ue",
+    ),
+    "refinement": (
+        "Counterexample",
+        "RefinementResult",
+        "max_case_refines",
+        "refines",
+    ),
 }
 
+#: Public name -> its module.
+_WHERE: dict[str, str] = {name: module for module, names in _EXPORTS.items() for name in names}
 
-def __getattr__(name: str):
-    # load the lazy subpackages and the names they define on first use, so that
-    # ``import qifldp`` does not import sympy, scipy.optimize or matplotlib
-    import importlib
-
-    if name in _LAZY_SUBMODULES:
-        module = importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    if name in _LAZY_ATTRIBUTES:
-        module = importlib.import_module(f".{_LAZY_ATTRIBUTES[name]}", __name__)
-        value = getattr(module, name)
-        globals()[name] = value
-        return value
-    msg = f"module 'qifldp' has no attribute {name!r}"
-    raise AttributeError(msg)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY_SUBMODULES) | set(_LAZY_ATTRIBUTES))
-
+#: The subpackages and modules shown by ``dir(qifldp)`` (any submodule is reachable as an
+#: attribute, imported on first use).
+_SUBMODULES: tuple[str, ...] = (
+    "faces",
+    "formulas",
+    "mechanisms",
+    "protocols",
+    "simulation",
+    "symbolic",
+    "symmetric",
+    "refinement",
+    "audit",
+    "reproduce",
+)
 
 __version__ = "0.1.0"
 
@@ -305,6 +381,7 @@ __all__ = [
     "oue",
     "oue_bit",
     "subset_selection",
+    "ss",
     "sue",
     "sue_bit",
     "the",
@@ -434,4 +511,44 @@ __all__ = [
     "keyvalue_data",
     "load_keyvalue_csv",
     "BipartiteRR3",
+    "lh",
+    "ue",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name or a submodule, imported on first use (then kept)."""
+    module = _WHERE.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+    elif not name.startswith("_") and name.isidentifier():
+        try:
+            value = importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            msg = f"module {__name__!r} has no attribute {name!r}"
+            raise AttributeError(msg) from None
+    else:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    globals()[name] = value
+    return value
+
+
+class _Package(ModuleType):
+    """This package's module type: a public name wins over a submodule of the same name
+    (``qifldp.sweep`` is the function, though ``qifldp/sweep.py`` is imported by others)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _WHERE and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+def __dir__() -> list[str]:
+    """The public names and the main subpackages (not the module's own machinery)."""
+    return sorted({*__all__, *_SUBMODULES, "__version__"})

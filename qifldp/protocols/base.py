@@ -22,12 +22,12 @@ import numpy as np
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
 from ..simulation import frequency_variance
+from ..symbolic import SymbolicChannel
+from ..symmetric import SymmetricChannel
 
 if TYPE_CHECKING:
     import sympy as sp
 
-    from ..symbolic import SymbolicChannel
-    from ..symmetric import SymmetricChannel
 
 __all__ = [
     "Frozen",

@@ -12,6 +12,9 @@ from ..errors import ParameterError
 from ..simulation import calibrate, support_counts
 from ..simulation.samplers import n_reports
 from ..simulation.util import MAX_SS_K, as_array, as_rng, as_values
+from ..symbolic import SymbolicChannel
+from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symmetric.channel import SymmetricChannel
 from ..validation import check_eps, check_int
 from .base import ClosedForm, Protocol, no_options, size_alternative
 from .params import check_k, grr_expressions, grr_probabilities, log_grr
@@ -29,8 +32,6 @@ from .vectorize import (
 if TYPE_CHECKING:
     import sympy as sp
 
-    from ..symbolic import SymbolicChannel
-    from ..symmetric import SymmetricChannel
 
 __all__ = [
     "GRR",
@@ -163,7 +164,6 @@ def symbolic_grr(k: int, eps: Any) -> SymbolicChannel:
     [exp(eps)/(exp(eps) + 1),        1/(exp(eps) + 1)],
     [       1/(exp(eps) + 1), exp(eps)/(exp(eps) + 1)]])
     """
-    from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
 
     k = check_k(k)
     guard_symbolic_size("grr", (k, "eps"), k, math.log10(k), lambda: k)
@@ -307,7 +307,6 @@ class GRR(Protocol):
         >>> C.name, round(q.bayes_capacity(C), 6)  # k p = k e^5 / (e^5 + k - 1)
         ('grr(k=1000000, eps=5)', 148.391284)
         """
-        from ..symmetric.channel import SymmetricChannel
 
         lp, l1mp = self._log
         name = f"grr(k={self.k}, eps={self.eps:g})"

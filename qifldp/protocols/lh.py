@@ -28,6 +28,10 @@ from ..simulation.util import (
     method_options,
     row_chunks,
 )
+from ..symbolic import SymbolicChannel
+from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symmetric.channel import SymmetricChannel
+from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps, check_int
 from .base import ClosedForm, Protocol, size_alternative
 from .params import (
@@ -56,8 +60,6 @@ from .vectorize import (
 if TYPE_CHECKING:
     import sympy as sp
 
-    from ..symbolic import SymbolicChannel
-    from ..symmetric import SymmetricChannel
 
 __all__ = [
     "LH",
@@ -125,7 +127,6 @@ def symbolic_local_hashing(k: int, eps: Any, g: int) -> SymbolicChannel:
     >>> C[0, 0]
     exp(eps)/(4*exp(eps) + 4)
     """
-    from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
 
     k = check_k(k)
     g = check_g(g)
@@ -160,7 +161,6 @@ def symbolic_olh(k: int, eps: Any) -> SymbolicChannel:
     >>> symbolic_olh(2, sp.log(2)).shape  # g = round(2 + 1) = 3: 3^2 functions x 3 values
     (2, 27)
     """
-    from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters
 
     k = check_k(k)
     e = SymbolicParameters().take("eps", eps, EPS_DOMAIN)
@@ -749,8 +749,6 @@ class LH(Protocol):
         >>> LH(10, 1.0, variant="olh").symmetric().name
         'local_hashing(k=10, eps=1, g=4)'
         """
-        from ..symmetric.channel import SymmetricChannel
-        from ..symmetric.operators import one_hot_classes
 
         k, eps, g = self.k, self.eps, self._params["g"]
         lp, l1mp = self._log

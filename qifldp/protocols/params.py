@@ -19,6 +19,7 @@ import numpy as np
 from scipy.special import expit
 
 from ..errors import ParameterError
+from ..symbolic.channel import EPS_DOMAIN, THETA_DOMAIN, SymbolicParameters
 from ..validation import check_eps, check_int, check_open_interval, check_probability
 from .vectorize import as_eps, as_theta
 
@@ -551,7 +552,6 @@ def log_pq(p: float, q: float) -> tuple[float, float, float, float]:
 
 
 def _symbolic(name: str, value: Any) -> sp.Expr:
-    from ..symbolic.channel import EPS_DOMAIN, THETA_DOMAIN, SymbolicParameters
 
     return SymbolicParameters().take(name, value, EPS_DOMAIN if name == "eps" else THETA_DOMAIN)
 

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy import stats
 
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
@@ -506,9 +505,11 @@ def _expected_inverse(n: int, d: int) -> float:
         m2, m3, m4 = var / mean**2, k3 / mean**3, (3 * var**2 + k4) / mean**4
         return (1 + m2 - m3 + m4) / mean
 
+    import scipy.stats  # heavy: on first use
+
     m = np.arange(lo, hi + 1, dtype=np.float64)
-    pmf = stats.binom.pmf(m, n, p)
-    zero = stats.binom.pmf(0, n, p)
+    pmf = scipy.stats.binom.pmf(m, n, p)
+    zero = scipy.stats.binom.pmf(0, n, p)
     return float(np.sum(pmf / m) / (1.0 - zero))
 
 

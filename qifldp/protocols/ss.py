@@ -22,6 +22,9 @@ from ..simulation.util import (
     choose_uniform_true,
     method_options,
 )
+from ..symbolic import SymbolicChannel
+from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symmetric.channel import SymmetricChannel
 from ..validation import check_choice, check_int
 from .base import ClosedForm, Protocol, no_options, size_alternative
 from .params import (
@@ -49,8 +52,6 @@ from .vectorize import (
 if TYPE_CHECKING:
     import sympy as sp
 
-    from ..symbolic import SymbolicChannel
-    from ..symmetric import SymmetricChannel
 
 __all__ = [
     "SS",
@@ -284,7 +285,6 @@ def symbolic_subset_selection(k: int, eps: Any, omega: int | None = None) -> Sym
     >>> C[2, 2]
     exp(eps)/(2*exp(eps) + 1)
     """
-    from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
 
     k = check_k(k)
     P = SymbolicParameters()
@@ -467,7 +467,6 @@ class SS(Protocol):
         >>> int(C.sizes[0]), round(q.ldp_epsilon(C), 9)  # omega = round(10^6 / (e^2 + 1))
         (119203, 2.0)
         """
-        from ..symmetric.channel import SymmetricChannel
 
         k, eps, omega = self.k, self.eps, self._params["omega"]
         lp, l1mp = self._log

@@ -11,6 +11,10 @@ import numpy as np
 from ..channel import Channel, check_size, guard_size
 from ..operators import one_hot
 from ..simulation.util import as_rng, as_values, method_options, row_chunks
+from ..symbolic import SymbolicChannel
+from ..symbolic.channel import EPS_DOMAIN, THETA_DOMAIN, SymbolicParameters
+from ..symmetric.channel import SymmetricChannel
+from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative
 from .params import (
@@ -29,9 +33,6 @@ from .vectorize import as_eps, as_ints, as_theta, asr_from, closed_form_doc, is_
 if TYPE_CHECKING:
     import sympy as sp
 
-    from ..symbolic import SymbolicChannel
-    from ..symbolic.channel import SymbolicParameters
-    from ..symmetric import SymmetricChannel
 
 __all__ = [
     "THE",
@@ -49,7 +50,6 @@ __all__ = [
 
 
 def _the_bits(eps: Any, theta: Any) -> Callable[[SymbolicParameters], tuple]:
-    from ..symbolic.channel import EPS_DOMAIN, THETA_DOMAIN
 
     def bits(P: SymbolicParameters) -> tuple:
         e = P.take("eps", eps, EPS_DOMAIN)
@@ -88,7 +88,6 @@ def symbolic_the_bit(eps: Any, theta: Any) -> SymbolicChannel:
     [ 1 - exp(-eps*theta/2)/2,          exp(-eps*theta/2)/2],
     [exp(eps*(theta - 1)/2)/2, 1 - exp(eps*(theta - 1)/2)/2]])
     """
-    from ..symbolic.channel import SymbolicParameters
 
     P = SymbolicParameters()
     return P.bit_channel(*_the_bits(eps, theta)(P))
@@ -440,8 +439,6 @@ class THE(Protocol):
         >>> round(q.bayes_capacity(THE(3, 2.0, 0.75).symmetric()), 6)
         1.660402
         """
-        from ..symmetric.channel import SymmetricChannel
-        from ..symmetric.operators import one_hot_classes
 
         k, eps, theta = self.k, self.eps, self._params["theta"]
         s, log_in, log_out, ratio = one_hot_classes(k, *self._log)

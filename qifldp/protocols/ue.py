@@ -22,6 +22,16 @@ from ..simulation.util import (
     choose_uniform_true,
     row_chunks,
 )
+from ..symbolic import SymbolicChannel
+from ..symbolic.channel import (
+    EPS_DOMAIN,
+    PROBABILITY_DOMAIN,
+    SymbolicParameters,
+    guard_symbolic_size,
+)
+from ..symbolic.operators import one_hot as symbolic_one_hot_operator
+from ..symmetric.channel import SymmetricChannel
+from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps, check_int
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative, ue_log_ratio
 from .params import (
@@ -60,9 +70,6 @@ from .vectorize import (
 if TYPE_CHECKING:
     import sympy as sp
 
-    from ..symbolic import SymbolicChannel
-    from ..symbolic.channel import SymbolicParameters
-    from ..symmetric import SymmetricChannel
 
 __all__ = [
     "UE",
@@ -112,8 +119,6 @@ def symbolic_one_hot(name: str, args: tuple, k: int, bits: _Bits) -> SymbolicCha
     >>> symbolic_one_hot("oue", (1,), 2, lambda P: oue_expressions(1)).shape
     (2, 4)
     """
-    from ..symbolic.channel import SymbolicParameters, guard_symbolic_size
-    from ..symbolic.operators import one_hot as symbolic_one_hot_operator
 
     k = check_k(k)
     guard_symbolic_size(name, (k, *args), k, k * math.log10(2), lambda: 2**k)
@@ -122,20 +127,17 @@ def symbolic_one_hot(name: str, args: tuple, k: int, bits: _Bits) -> SymbolicCha
 
 
 def _sue_bits(eps: Any) -> _Bits:
-    from ..symbolic.channel import EPS_DOMAIN
 
     return lambda P: sue_expressions(P.take("eps", eps, EPS_DOMAIN))
 
 
 def _oue_bits(eps: Any) -> _Bits:
-    from ..symbolic.channel import EPS_DOMAIN
 
     return lambda P: oue_expressions(P.take("eps", eps, EPS_DOMAIN))
 
 
 def _ue_bits(p: Any, q: Any) -> _Bits:
     def bits(P: SymbolicParameters) -> tuple:
-        from ..symbolic.channel import PROBABILITY_DOMAIN
 
         pe = P.take("p", p, PROBABILITY_DOMAIN)
         qe = P.take("q", q, PROBABILITY_DOMAIN)
@@ -157,7 +159,6 @@ def symbolic_sue_bit(eps: Any) -> SymbolicChannel:
     [exp(eps/2)/(exp(eps/2) + 1),            1/(exp(eps/2) + 1)],
     [           1/(exp(eps/2) + 1), exp(eps/2)/(exp(eps/2) + 1)]])
     """
-    from ..symbolic.channel import SymbolicParameters
 
     P = SymbolicParameters()
     return P.bit_channel(*_sue_bits(eps)(P))
@@ -171,7 +172,6 @@ def symbolic_oue_bit(eps: Any) -> SymbolicChannel:
     >>> symbolic_oue_bit("eps")[1, 1]
     1/2
     """
-    from ..symbolic.channel import SymbolicParameters
 
     P = SymbolicParameters()
     return P.bit_channel(*_oue_bits(eps)(P))
@@ -784,8 +784,6 @@ class UE(Protocol):
         >>> round(q.bayes_capacity(UE(2, p=0.75, q=0.25).symmetric()), 12)
         1.5
         """
-        from ..symmetric.channel import SymmetricChannel
-        from ..symmetric.operators import one_hot_classes
 
         k = self.k
         if self.name == "ue":

@@ -226,6 +226,7 @@ class LHReports:
 
     Examples
     --------
+    >>> from qifldp.simulation import sample_lh
     >>> R = sample_lh([0, 1, 2], k=3, eps=1.0, g=2, rng=0)
     >>> len(R), R.hash_family, R.hash_values().shape
     (3, 'universal', (3, 3))
@@ -281,6 +282,7 @@ class LHReports:
 
         Examples
         --------
+        >>> from qifldp.simulation import sample_lh
         >>> R = sample_lh([0, 1, 2, 0], k=3, eps=1.0, g=2, rng=0)
         >>> len(R.take(slice(1, 3))), len(R.take(np.array([True, False, True, True])))
         (2, 3)
@@ -339,6 +341,7 @@ class LHReports:
 
         Examples
         --------
+        >>> from qifldp.simulation import sample_lh
         >>> R = sample_lh([0, 1], k=3, eps=1.0, g=2, rng=0)
         >>> bool((R.hash_values()[[0, 1], [0, 1]] >= 0).all())
         True
@@ -355,6 +358,7 @@ class LHReports:
 
         Examples
         --------
+        >>> from qifldp.simulation import sample_lh
         >>> R = sample_lh([0, 1], k=3, eps=50.0, g=2, rng=0)
         >>> R.matches()[[0, 1], [0, 1]].tolist()   # with eps = 50 the true value always matches
         [True, True]
@@ -374,6 +378,7 @@ class LHReports:
 
         Examples
         --------
+        >>> from qifldp.simulation import sample_lh
         >>> R = sample_lh([1], k=2, eps=1.0, g=2, rng=0, hash="uniform")
         >>> R.labels()[0][0] in {(0, 0), (0, 1), (1, 0), (1, 1)}
         True
@@ -394,6 +399,7 @@ class LHReports:
 
         Examples
         --------
+        >>> from qifldp.simulation import sample_lh
         >>> R = sample_lh([0, 1], k=3, eps=1.0, g=2, rng=0, prime=5)
         >>> R.universal_parameters()[2]
         5

@@ -1,0 +1,57 @@
+"""``import qifldp`` stays light: no protocol, sweep, audit or plotting module, nor sympy,
+pandas or matplotlib, until used; and it costs at most twice numpy + scipy.linalg, both
+measured in fresh interpreters of the same run (the minimum of several)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HEAVY = (
+    "qifldp.protocols",
+    "qifldp.sweep",
+    "qifldp.sweeps",
+    "qifldp.audit",
+    "qifldp.plotting",
+    "sympy",
+    "pandas",
+    "matplotlib",
+)
+
+
+def _run(code: str) -> str:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True
+    )
+    return out.stdout.strip()
+
+
+def _seconds(modules: str) -> float:
+    code = f"import time; t = time.perf_counter(); import {modules}; print(time.perf_counter() - t)"
+    return float(_run(code))
+
+
+def test_import_loads_nothing_heavy():
+    loaded = json.loads(_run("import json, sys, qifldp; print(json.dumps(sorted(sys.modules)))"))
+    found = [m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+    assert found == []
+
+
+def test_import_costs_at_most_twice_numpy_and_scipy_linalg():
+    base = min(_seconds("numpy, scipy.linalg") for _ in range(5))
+    ours = min(_seconds("qifldp") for _ in range(5))
+    assert ours <= 2 * base, (ours, base)
+
+
+def test_names_load_on_first_use():
+    code = (
+        "import sys, qifldp as q; assert 'qifldp.protocols' not in sys.modules; "
+        "q.oue(3, 1.0); print('qifldp.protocols' in sys.modules, 'annotations' in dir(q))"
+    )
+    assert _run(code) == "True False"
