@@ -32,7 +32,7 @@ from ..errors import InputTypeError, SizeError
 from ..refinement import exact as ex
 from ..refinement._certify import gain_from_weighted
 from ..refinement._prep import normalise_rows, reduce_columns
-from ..refinement.core import refinement_options, refines
+from ..refinement.core import max_case_refines, refinement_options, refines
 from ..refinement.result import Counterexample, RefinementResult
 from .base import Protocol
 from .tight_ratio import tight_ratio_refines
@@ -42,6 +42,7 @@ __all__ = [
     "MAX_HIGH_PRECISION_ENTRIES",
     "refines_protocols",
     "refines_protocol_pair",
+    "max_case_refines_protocol_pair",
 ]
 
 #: Significant digits of the channels rebuilt from the symbolic twin at the boundary.
@@ -208,3 +209,24 @@ def refines_protocol_pair(A: Any, B: Any, prior: Any = None, **options: Any) -> 
     if not (isinstance(A, Protocol) and isinstance(B, Protocol)):
         raise mixed_protocol_error()
     return refines_protocols(A, B, prior=prior, **opts)
+
+
+def max_case_refines_protocol_pair(A: Any, B: Any, prior: Any = None, **options: Any) -> Any:
+    """:func:`qifldp.max_case_refines` when A or B is a protocol object.
+
+    A protocol with a channel (either order) is refused as by :func:`qifldp.refines`;
+    two protocol objects go to the explicit implementation, which asks for channels
+    (``.channel()``).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.max_case_refines(q.protocol("grr", 3, 1.0), q.grr(3, 1.0))
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.InputTypeError: A and B must both be protocol objects ...
+    """
+    if not (isinstance(A, Protocol) and isinstance(B, Protocol)):
+        raise mixed_protocol_error()
+    explicit = max_case_refines.dispatch(object)
+    return explicit(A, B, prior, **options)

@@ -3,15 +3,16 @@
 Imported by :mod:`qifldp.protocols`: registers :class:`Protocol` on
 :func:`qifldp.refines` (decided on the protocols: the tight-ratio proof, then the
 channels, rebuilt at high precision at the rounding boundary) with the highest rank of
-the pair dispatcher, so that a protocol paired with a channel is refused.
+the pair dispatcher, so that a protocol paired with a channel is refused (by
+:func:`qifldp.max_case_refines` too).
 """
 
 from __future__ import annotations
 
 from ..dispatch import kind_rank, register_all
-from ..refinement.core import refines
+from ..refinement.core import max_case_refines, refines
 from .base import Protocol
-from .refinement import refines_protocol_pair
+from .refinement import max_case_refines_protocol_pair, refines_protocol_pair
 
 __all__ = ["PROTOCOL_RANK"]
 
@@ -24,4 +25,11 @@ def _rank(C: Protocol) -> int:
     return PROTOCOL_RANK
 
 
-register_all(Protocol, {kind_rank: _rank, refines: refines_protocol_pair})
+register_all(
+    Protocol,
+    {
+        kind_rank: _rank,
+        refines: refines_protocol_pair,
+        max_case_refines: max_case_refines_protocol_pair,
+    },
+)
