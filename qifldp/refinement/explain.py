@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import singledispatch
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,9 @@ from ..validation import check_int
 __all__ = [
     "explain_refinement",
     "explanation_data",
+    "explain_witness",
+    "explain_gain",
+    "finish_account",
     "EXPLAIN_SUPPORT_ATOL",
     "EXPLAIN_MAX_WORK",
 ]
@@ -243,7 +247,7 @@ def _explain_average(
         f"{float(ce.gap):.3g} on the certificate's gain) from {nb} than from {na} under {pri}"
     )
     out["goal"] = goal
-    return _finish(out, lines, summary[0].upper() + summary[1:] + ".")
+    return finish_account(out, lines, summary[0].upper() + summary[1:] + ".")
 
 
 def _explain_max_case(ce: Any, pair: tuple[Any, Any], names: tuple[str, str], top: int) -> dict:
@@ -285,10 +289,10 @@ def _explain_max_case(ce: Any, pair: tuple[Any, Any], names: tuple[str, str], to
         f"The test g reaches {float(ce.gap):.3g} higher on a posterior of {nb} than on any "
         f"posterior of {na}, so {nb} has an output no mixture of {na}'s outputs explains."
     )
-    return _finish(out, lines, summary)
+    return finish_account(out, lines, summary)
 
 
-def _finish(out: dict[str, Any], lines: list[str], summary: str) -> dict[str, Any]:
+def finish_account(out: dict[str, Any], lines: list[str], summary: str) -> dict[str, Any]:
     """Close an account: its one-sentence summary, appended to the lines, and the text."""
     out["summary"] = summary
     lines.append(f"  In short: {summary}")
@@ -390,190 +394,33 @@ def _explain_witness(
             f"Every posterior of {nb} is a mixture of {na}'s (R >= 0, {nnz} nonzero entries): "
             f"{nb} leaks no more than {na} in the max case."
         )
-    return _finish(out, lines, summary)
+    return finish_account(out, lines, summary)
 
 
-def _explain_orbit_witness(W: Any, names: tuple[str, str], top: int) -> dict[str, Any]:
-    na, nb = names
-    mass = np.asarray(W.mass, dtype=float)
-    order = np.lexsort((-mass, np.asarray(W.s)))
-    entries = [
-        {"s": int(W.s[i]), "t": int(W.t[i]), "j": int(W.j[i]), "mass": float(mass[i])}
-        for i in order
-        if mass[i] > 0
-    ]
-    out: dict[str, Any] = {
-        "kind": "orbit witness",
-        "k": int(W.k),
-        "orbit_entries": len(entries),
-        "entries": entries[:top],
-        "residual": float(W.residual),
-    }
-    lines = [
-        f"{na} ⊑ {nb}: {nb} = {na}·W, W symmetric under permutations of the k = {W.k} inputs, "
-        f"stored by orbits ({len(entries)} orbit entries, residual {W.residual:.2e})."
-    ]
-    lines.append(
-        "  an output S of A (a set of s inputs) goes to an output T of B with |T| = t and "
-        "|S ∩ T| = j with probability mass u:"
-    )
-    for e in entries[:top]:
-        lines.append(f"    s = {e['s']} -> t = {e['t']}, j = {e['j']}: u = {e['mass']:.4g}")
-    if len(entries) > top:
-        lines.append(f"    ... ({len(entries)} in all)")
-    lines.append("  (witness.entry(S, T) gives one entry; witness.expand() the matrix, small k)")
-    summary = (
-        f"{nb} is {na} followed by a post-processing that treats all inputs alike "
-        f"({len(entries)} orbit entries): {nb} leaks no more than {na} for every prior and gain."
-    )
-    return _finish(out, lines, summary)
+@singledispatch
+def explain_witness(W: Any, names: tuple[str, str], top: int) -> dict[str, Any] | None:
+    """The account of a witness stored in another form than a matrix (None: a matrix).
+
+    Other kinds register theirs (the orbit witness of :mod:`qifldp.symmetric`).
+
+    >>> explain_witness([[1.0]], ("A", "B"), 6) is None
+    True
+    """
+    return None
 
 
-def _symmetric_actions(
-    C: Any, G: Any, c: float, s: float, top: int
-) -> tuple[list[dict[str, Any]], float]:
-    """Per output size class of the symmetric channel C: posterior, best action of the
-    normalised symmetric gain (g - c)/s and its expected value; returns (rows, V_g')."""
-    k = int(C.k)
-    sizes = np.asarray(C.sizes)
-    p_in, p_out = np.exp(np.asarray(C.log_in)), np.exp(np.asarray(C.log_out))
-    mass = p_in + p_out  # Pr[the output has size s], uniform prior
-    t_all = np.asarray(G.sizes)
-    gi = (np.asarray(G.g_in, dtype=float) - c) / s
-    go = (np.asarray(G.g_out, dtype=float) - c) / s
-    rows = []
-    V = 0.0
-    for i in range(sizes.size):
-        if mass[i] <= 0:
-            continue
-        sz = int(sizes[i])
-        u_in = p_in[i] / (sz * mass[i]) if sz > 0 else 0.0  # posterior of each x in S
-        u_out = p_out[i] / ((k - sz) * mass[i]) if sz < k else 0.0  # of each x not in S
-        # both extreme overlaps j of an action of size t with S (linear in j: one is best)
-        lo = np.maximum(0, t_all - (k - sz))
-        hi = np.minimum(sz, t_all)
-        w_in = np.where(t_all > 0, gi, 0.0)
-        w_out = np.where(t_all < k, go, 0.0)
-        best = (-np.inf, 0, 0)
-        for j in (lo, hi):
-            v = (j * u_in + (t_all - j) * u_out) * w_in + (
-                (sz - j) * u_in + (k - sz - t_all + j) * u_out
-            ) * w_out
-            b = int(np.argmax(v))
-            if v[b] > best[0]:
-                best = (float(v[b]), int(t_all[b]), int(j[b]))
-        V += mass[i] * best[0]
-        rows.append(
-            {
-                "size": sz,
-                "probability": float(mass[i]),
-                "posterior_in": float(u_in),
-                "posterior_out": float(u_out),
-                "action_size": int(best[1]),
-                "action_overlap": int(best[2]),
-                "expected_gain": float(best[0]),
-            }
-        )
-    rows.sort(key=lambda r: -r["probability"])
-    return rows[:top], float(V)
+@singledispatch
+def explain_gain(
+    gain: Any, ce: Any, pair: tuple[Any, Any], names: tuple[str, str], top: int
+) -> dict[str, Any] | None:
+    """The account of a counterexample whose gain is not a matrix (None: a matrix).
 
+    Other kinds register theirs (the symmetric gain of :mod:`qifldp.symmetric`).
 
-def _explain_symmetric_gain(
-    ce: Any, pair: tuple[Any, Any], names: tuple[str, str], top: int
-) -> dict[str, Any]:
-    na, nb = names
-    G = ce.gain
-    k = int(G.k)
-    sizes = np.asarray(G.sizes)
-    g_in = np.asarray(G.g_in, dtype=float)
-    g_out = np.asarray(G.g_out, dtype=float)
-    vals = np.concatenate([g_in[sizes >= 1], g_out[sizes < k]])
-    c = float(vals.min())
-    s = float(vals.max()) - c
-    s = s if s > 0 else 1.0
-    gap = float(ce.gap)
-    out: dict[str, Any] = {
-        "kind": "symmetric counterexample",
-        "k": k,
-        "sizes": sizes.tolist(),
-        "g_in": g_in.tolist(),
-        "g_out": g_out.tolist(),
-        "gap": gap,
-        "normalisation": {"shift": c, "scale": s, "shift_effect": c, "gap_normalised": gap / s},
-    }
-    lines = [f"{na} ⋢ {nb}: {nb} leaks more than {na} to the adversary below."]
-    lines.append(f"  prior: the uniform prior on k = {k} inputs")
-    lines.append(
-        "  gain (symmetric): the adversary names a set T of t inputs and gets g_in[t] if the "
-        "secret is in T, g_out[t] if not; normalised g' = (g − c)/s in [0, 1] with "
-        f"c = {c:.6g}, s = {s:.6g}"
-    )
-    for i in range(min(sizes.size, top)):
-        t = int(sizes[i])
-        gin = f"{(g_in[i] - c) / s:.3g}" if t >= 1 else "-"
-        gout = f"{(g_out[i] - c) / s:.3g}" if t < k else "-"
-        lines.append(f"    t = {t}: g'_in = {gin}, g'_out = {gout}")
-    lines.append(
-        f"    the constant shift c changes V_g by c = {c:.6g} for both channels (gap unchanged); "
-        f"scaling by 1/s: gap {gap:.6g} -> {gap / s:.6g}"
-    )
-    va, vb = float(ce.vulnerability_a), float(ce.vulnerability_b)
-    if np.isfinite(va) and np.isfinite(vb):
-        out["vulnerability_a"], out["vulnerability_b"] = va, vb
-        lines.append(f"  V_g[υ▷{na}] = {va:.6g}, V_g[υ▷{nb}] = {vb:.6g}")
-    A, B = pair
-    symmetric_pair = hasattr(A, "log_in") and hasattr(B, "log_in")
-    work = (
-        max(np.asarray(A.sizes).size, np.asarray(B.sizes).size) * sizes.size
-        if symmetric_pair
-        else 0
-    )
-    if symmetric_pair and work > EXPLAIN_MAX_WORK:
-        lines.append(
-            f"  (the per-size analysis, {work:.3g} terms, exceeds EXPLAIN_MAX_WORK = "
-            f"{EXPLAIN_MAX_WORK:g})"
-        )
-    elif symmetric_pair and int(A.k) == k == int(B.k):
-        ra, van = _symmetric_actions(A, G, c, s, top)
-        rb, vbn = _symmetric_actions(B, G, c, s, top)
-        out["actions"] = {"A": ra, "B": rb}
-        out["normalisation"]["vulnerability_a_normalised"] = van
-        out["normalisation"]["vulnerability_b_normalised"] = vbn
-        lines.append(f"  V_g'[υ▷{na}] = {van:.6g}, V_g'[υ▷{nb}] = {vbn:.6g}")
-        for nm, rows in ((na, ra), (nb, rb)):
-            lines.append(f"  under {nm}, by output size |S| (the {len(rows)} likeliest sizes):")
-            for r in rows:
-                lines.append(
-                    f"    |S| = {r['size']}  Pr {r['probability']:.3g}  posterior "
-                    f"{r['posterior_in']:.3g} on each x in S, {r['posterior_out']:.3g} on each "
-                    f"x not in S  best: a set of {r['action_size']} sharing "
-                    f"{r['action_overlap']} with S, E[g'] = {r['expected_gain']:.3g}"
-                )
-    else:
-        lines.append(
-            "  (pass the symmetric channels to explain() for the best action per output size)"
-        )
-    if (
-        sizes.size == 1
-        and int(sizes[0]) >= 1
-        and np.isclose((g_in[0] - c) / s, 1.0)
-        and np.isclose((g_out[0] - c) / s, 0.0)
-    ):
-        goal = f"to name a set of {int(sizes[0])} inputs containing the secret"
-        if int(sizes[0]) == 1:
-            goal = "to guess the secret in one try"
-    else:
-        shown = ", ".join(map(str, sizes.tolist()[:top])) + (", ..." if sizes.size > top else "")
-        goal = (
-            "to name a set T of inputs, scored by whether it contains the secret "
-            f"(|T| in {{{shown}}})"
-        )
-    out["goal"] = goal
-    summary = (
-        f"An adversary who wants {goal} gains {gap / s:.3g} more (gain scaled to [0, 1]; "
-        f"{gap:.3g} on the certificate's gain) from {nb} than from {na} under the uniform prior."
-    )
-    return _finish(out, lines, summary)
+    >>> explain_gain([[1.0]], None, (None, None), ("A", "B"), 6) is None
+    True
+    """
+    return None
 
 
 def explanation_data(
@@ -652,8 +499,9 @@ def explanation_data(
                 f"{getattr(result, 'certified_by', '')}).",
                 "text": f"{names[0]} ⊑ {names[1]}: holds; no witness stored.",
             }
-        if hasattr(W, "mass") and hasattr(W, "entry"):
-            return _explain_orbit_witness(W, names, top)
+        special = explain_witness(W, names, top)
+        if special is not None:
+            return special
         exact = isinstance(W, list)
         Wf = np.array([[float(v) for v in row] for row in W], dtype=float) if exact else W
         return _explain_witness(np.asarray(Wf, dtype=float), pair, names, top, average, exact)
@@ -664,8 +512,9 @@ def explanation_data(
             "summary": f"{names[0]} ⋢ {names[1]} (no counterexample stored).",
             "text": f"{names[0]} ⋢ {names[1]}: fails; no counterexample stored.",
         }
-    if hasattr(ce.gain, "g_in"):
-        return _explain_symmetric_gain(ce, pair, names, top)
+    special = explain_gain(ce.gain, ce, pair, names, top)
+    if special is not None:
+        return special
     if not average or getattr(ce, "kind", "average") != "average":
         return _explain_max_case(ce, pair, names, top)
     exact_gap = getattr(ce, "gap_exact", None)

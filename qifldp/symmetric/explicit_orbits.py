@@ -14,6 +14,8 @@ import numpy as np
 
 from ..refinement._orbits import OrbitVerdict
 from .channel import SymmetricChannel
+from .lifting import BitwiseWitness
+from .orbit_witness import OrbitWitness
 from .refinement import refines
 
 __all__ = ["decide_class_tables"]
@@ -61,6 +63,7 @@ def decide_class_tables(alpha_a: np.ndarray, alpha_b: np.ndarray) -> OrbitVerdic
         G = sres.counterexample.gain
         return replace(verdict, weighted_gain=np.asarray(G) / G.k)
     wit = sres.witness
-    if hasattr(wit, "w") and not hasattr(wit, "mass"):  # a lifted bitwise witness w^{⊗k}
+    if isinstance(wit, BitwiseWitness):  # a lifted bitwise witness w^{⊗k}
         return replace(verdict, bitwise=np.asarray(wit.w, dtype=np.float64))
+    assert isinstance(wit, OrbitWitness)
     return replace(verdict, masses=(wit.s, wit.t, wit.j, wit.mass))
