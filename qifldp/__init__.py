@@ -300,6 +300,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "refinement": (
         "Counterexample",
         "RefinementResult",
+    ),
+    # with the symmetric kind's registrations (the orbit decider of one-hot pairs)
+    "faces.refinement": (
         "max_case_refines",
         "refines",
     ),

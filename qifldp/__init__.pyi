@@ -34,6 +34,10 @@ from .errors import (
     SolverError as SolverError,
     VerificationError as VerificationError,
 )
+from .faces.refinement import (
+    max_case_refines as max_case_refines,
+    refines as refines,
+)
 from .faces.simulation import (
     attack_grr as attack_grr,
     attack_lh as attack_lh,
@@ -189,8 +193,6 @@ from .protocols.splsmp import (
 from .refinement import (
     Counterexample as Counterexample,
     RefinementResult as RefinementResult,
-    max_case_refines as max_case_refines,
-    refines as refines,
 )
 from .refinement.families import (
     FamilyResult as FamilyResult,
