@@ -34,4 +34,3 @@ unary_encoding = constructor("symbolic", "unary_encoding")
 sue = constructor("symbolic", "sue")
 oue = constructor("symbolic", "oue")
 the = constructor("symbolic", "the")
-

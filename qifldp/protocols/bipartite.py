@@ -25,7 +25,7 @@ import numpy as np
 from ..channel import Channel
 from ..composition import compose
 from ..errors import InputTypeError, ParameterError, SizeError
-from ..simulation.data import keyvalue_arrays
+from ..simulation.keyvalue import keyvalue_arrays
 from ..simulation.util import as_rng, check_memory
 from ..validation import check_choice, check_int
 from .base import Frozen

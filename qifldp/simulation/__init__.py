@@ -42,10 +42,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import attacks, data, estimators, samplers
+from . import attacks, categorical, data, estimators, keyvalue, samplers
 from .attacks import *  # noqa: F403 (the names of attacks.__all__)
+from .categorical import *  # noqa: F403
 from .data import *  # noqa: F403
 from .estimators import *  # noqa: F403
+from .keyvalue import *  # noqa: F403
 from .samplers import *  # noqa: F403
 from .util import MEMORY_BUDGET_BYTES
 
@@ -55,6 +57,8 @@ __all__ = [
     *estimators.__all__,
     *attacks.__all__,
     *data.__all__,
+    *categorical.__all__,
+    *keyvalue.__all__,
 ]
 
 

@@ -357,5 +357,3 @@ def method_options(what: str, options: dict[str, Any], **defaults: Any) -> dict[
         msg = f"{what}() takes {takes}; got {', '.join(unknown)}"
         raise InputTypeError(msg)
     return {**defaults, **options}
-
-
