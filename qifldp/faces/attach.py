@@ -19,7 +19,7 @@ import importlib.machinery
 import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["FACES", "attach", "install"]
 
@@ -112,7 +112,7 @@ class _Loader(importlib.abc.Loader):
         self._loader = loader
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
-        return self._loader.create_module(spec)
+        return cast("ModuleType | None", self._loader.create_module(spec))
 
     def exec_module(self, module: ModuleType) -> None:
         self._loader.exec_module(module)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal, overload
 
 from ..channel import Channel
-from ..protocols import CATALOGUE, ORACLE_NAMES, protocol
+from ..protocols import CATALOGUE, ORACLE_NAMES
 from ..protocols.catalogue import Entry
 from ..protocols.grr import symbolic_grr
 from ..protocols.lh import (
@@ -35,6 +35,7 @@ from ..protocols.lh import (
     symbolic_local_hashing,
     symbolic_olh,
 )
+from ..protocols.oracles import oracle
 from ..protocols.params import check_k
 from ..protocols.ss import symbolic_subset_selection
 from ..protocols.the import symbolic_the
@@ -164,11 +165,11 @@ def _explicit(name: str, arguments: Mapping[str, Any]) -> Channel:
     guard = _EXPLICIT_GUARDS.get(name)
     if guard is not None:
         guard(arguments)
-    return protocol(name, **arguments).channel()
+    return oracle(name, **arguments).channel()
 
 
 def _symmetric(name: str, arguments: Mapping[str, Any]) -> SymmetricChannel:
-    return protocol(name, **arguments).symmetric()
+    return oracle(name, **arguments).symmetric()
 
 
 def _symbolic(name: str, arguments: Mapping[str, Any]) -> SymbolicChannel:

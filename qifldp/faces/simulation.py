@@ -21,11 +21,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from ..protocols import protocol
 from ..protocols.grr import attack_values
 from ..protocols.lh import (
     LH_REJECTION_RATIO as LH_REJECTION_RATIO,
@@ -34,6 +33,7 @@ from ..protocols.lh import (
     check_lh_reports,
     universal_lh_channel as universal_lh_channel,
 )
+from ..protocols.oracles import oracle as protocol
 from ..protocols.ss import (
     SS_DENSE_RATIO as SS_DENSE_RATIO,
     SS_KEYS_MAX_K as SS_KEYS_MAX_K,
@@ -141,7 +141,7 @@ def flat_alias(method: str, *example: str) -> Callable[[_F], _F]:
     "GRR.sample", ">>> sample_grr([0, 1, 2, 3], k=4, eps=50.0, rng=0).tolist()", "[0, 1, 2, 3]"
 )
 def sample_grr(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
-    return protocol("grr", k, eps).sample(xs, rng)
+    return cast("np.ndarray", protocol("grr", k, eps).sample(xs, rng))
 
 
 @flat_alias("SS.sample", ">>> sample_ss([0, 3], k=6, eps=1.0, omega=2, rng=0).shape", "(2, 2)")
@@ -154,7 +154,7 @@ def sample_ss(
     *,
     output: str = "subsets",
 ) -> np.ndarray:
-    return protocol("ss", k, eps, omega=omega).sample(xs, rng, output=output)
+    return cast("np.ndarray", protocol("ss", k, eps, omega=omega).sample(xs, rng, output=output))
 
 
 @flat_alias("LH.sample", ">>> sample_lh([0, 1, 2, 3], k=4, eps=2.0, g=3, rng=7).y.shape", "(4,)")
@@ -168,45 +168,45 @@ def sample_lh(
     hash: str = "universal",
     prime: int = DEFAULT_PRIME,
 ) -> LHReports:
-    return protocol("lh", k, eps, g=g).sample(xs, rng, hash=hash, prime=prime)
+    return cast("LHReports", protocol("lh", k, eps, g=g).sample(xs, rng, hash=hash, prime=prime))
 
 
 @flat_alias("LH.sample", ">>> sample_blh([0, 1], k=4, eps=1.0, rng=0).g", "2")
 def sample_blh(xs: Any, k: int, eps: float, rng: Any = None, **kwargs: Any) -> LHReports:
-    return protocol("blh", k, eps).sample(xs, rng, **kwargs)
+    return cast("LHReports", protocol("blh", k, eps).sample(xs, rng, **kwargs))
 
 
 @flat_alias("LH.sample", ">>> sample_olh([0, 1], k=4, eps=1.0, rng=0).g  # round(e + 1)", "4")
 def sample_olh(xs: Any, k: int, eps: float, rng: Any = None, **kwargs: Any) -> LHReports:
-    return protocol("olh", k, eps).sample(xs, rng, **kwargs)
+    return cast("LHReports", protocol("olh", k, eps).sample(xs, rng, **kwargs))
 
 
 @flat_alias(
     "UE.sample", ">>> sample_ue([0, 2], 3, p=1.0, q=0.0, rng=0).sum(axis=1).tolist()", "[1, 1]"
 )
 def sample_ue(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndarray:
-    return protocol("ue", k, p=p, q=q).sample(xs, rng)
+    return cast("np.ndarray", protocol("ue", k, p=p, q=q).sample(xs, rng))
 
 
 @flat_alias(
     "UE.sample", ">>> sample_sue([1], k=3, eps=60.0, rng=0).astype(int).tolist()", "[[0, 1, 0]]"
 )
 def sample_sue(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
-    return protocol("sue", k, eps).sample(xs, rng)
+    return cast("np.ndarray", protocol("sue", k, eps).sample(xs, rng))
 
 
 @flat_alias(
     "UE.sample", ">>> bool(sample_oue([1, 1], k=3, eps=60.0, rng=0)[:, [0, 2]].any())", "False"
 )
 def sample_oue(xs: Any, k: int, eps: float, rng: Any = None) -> np.ndarray:
-    return protocol("oue", k, eps).sample(xs, rng)
+    return cast("np.ndarray", protocol("oue", k, eps).sample(xs, rng))
 
 
 @flat_alias("THE.sample", ">>> int(sample_the([0, 1], k=3, eps=80.0, theta=0.7, rng=0).sum())", "2")
 def sample_the(
     xs: Any, k: int, eps: float, theta: float, rng: Any = None, *, method: str = "laplace"
 ) -> np.ndarray:
-    return protocol("the", k, eps, theta=theta).sample(xs, rng, method=method)
+    return cast("np.ndarray", protocol("the", k, eps, theta=theta).sample(xs, rng, method=method))
 
 
 # ----------------------------------------------------------------------------------------

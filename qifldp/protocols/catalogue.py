@@ -26,10 +26,10 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from ..errors import InputTypeError, ParameterError
-from .base import refuse_unknown
+from .base import Protocol, refuse_unknown
 from .bipartite import BipartiteRR3
 from .grr import GRR
 from .lh import LH
@@ -49,6 +49,7 @@ __all__ = [
     "Entry",
     "Parameter",
     "ParameterKind",
+    "OracleName",
     "ProtocolName",
     "REQUIRED",
     "lookup",
@@ -61,6 +62,9 @@ __all__ = [
 #: ``names`` (one name of ``choices``, or one per attribute), ``matrix`` (rows of
 #: reals) and ``distributions`` (one row of reals per attribute, lengths may differ).
 ParameterKind = Literal["int", "real", "choice", "ints", "names", "matrix", "distributions"]
+
+#: The frequency oracles' names (their objects are :class:`~qifldp.protocols.Protocol`).
+OracleName = Literal["grr", "ss", "lh", "blh", "olh", "ue", "sue", "oue", "the"]
 
 #: Every catalogue name, for the type checkers of the faces.
 ProtocolName = Literal[
@@ -697,6 +701,26 @@ def lookup(name: str) -> tuple[Entry, Mapping[str, Any]]:
     return CATALOGUE[entry], fixed
 
 
+@overload
+def protocol(name: OracleName, *args: Any, **params: Any) -> Protocol: ...
+@overload
+def protocol(name: Literal["pckv", "pckv-ue", "pckv-grr"], *args: Any, **params: Any) -> PCKV: ...
+@overload
+def protocol(name: Literal["privkvm"], *args: Any, **params: Any) -> PrivKVM: ...
+@overload
+def protocol(name: Literal["rr"], *args: Any, **params: Any) -> RR: ...
+@overload
+def protocol(name: Literal["rr3"], *args: Any, **params: Any) -> RR3: ...
+@overload
+def protocol(name: Literal["bipartite_rr3"], *args: Any, **params: Any) -> BipartiteRR3: ...
+@overload
+def protocol(name: Literal["spl"], *args: Any, **params: Any) -> SPL: ...
+@overload
+def protocol(name: Literal["smp"], *args: Any, **params: Any) -> SMP: ...
+@overload
+def protocol(name: Literal["rsfd", "rsrfd"], *args: Any, **params: Any) -> RSFD: ...
+@overload
+def protocol(name: str, *args: Any, **params: Any) -> Any: ...
 def protocol(name: str, *args: Any, **params: Any) -> Any:
     """The frozen protocol object of any catalogue entry.
 
