@@ -11,10 +11,8 @@ way (:func:`flat_alias`). :mod:`qifldp.faces.attach` gives them to
 hold the kernels that serve every protocol.
 
 >>> import qifldp as q
->>> from qifldp.simulation import zipf_data, sample_oue, estimate_oue
->>> xs = zipf_data(100_000, 10, 1.0, rng=0)
->>> f_hat = estimate_oue(sample_oue(xs, 10, 2.0, rng=1), 2.0)
->>> bool(abs(f_hat[0] - (xs == 0).mean()) < 0.02)
+>>> sample_grr([0, 1, 2], k=3, eps=60.0, rng=0).tolist() == q.protocol("grr", 3, 60.0).sample(
+...     [0, 1, 2], rng=0).tolist()
 True
 """
 
@@ -43,46 +41,9 @@ from ..protocols.ss import (
 )
 from ..protocols.ue import attack_bits, bit_width
 from ..simulation.samplers import DEFAULT_PRIME, LHReports
+from .attach import FACES
 
-__all__ = [
-    "SS_DENSE_RATIO",
-    "SS_KEYS_MAX_K",
-    "SS_KEYS_MIN_K",
-    "LH_REJECTION_RATIO",
-    "LH_REJECTION_TRIES",
-    "universal_lh_channel",
-    "sample_grr",
-    "sample_ss",
-    "sample_lh",
-    "sample_blh",
-    "sample_olh",
-    "sample_ue",
-    "sample_sue",
-    "sample_oue",
-    "sample_the",
-    "grr_pq_star",
-    "ss_pq_star",
-    "lh_pq_star",
-    "estimate_grr",
-    "estimate_ss",
-    "estimate_lh",
-    "estimate_ue",
-    "estimate_sue",
-    "estimate_oue",
-    "estimate_the",
-    "variance_grr",
-    "variance_ss",
-    "variance_lh",
-    "variance_ue",
-    "variance_sue",
-    "variance_oue",
-    "variance_the",
-    "attack_grr",
-    "attack_ss",
-    "attack_ue",
-    "attack_the",
-    "attack_lh",
-]
+__all__ = list(FACES["qifldp.simulation"][1])  # the names qifldp.simulation receives
 
 #: Any valid domain size: the aliases whose values do not depend on k build the
 #: protocol at this k (the estimators read k from the reports).

@@ -5,26 +5,17 @@ aliases resolve, and a bad name is refused with the valid names."""
 from __future__ import annotations
 
 import pickle
+import typing
 
 import numpy as np
 import pytest
 
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
-from qifldp.protocols import CATALOGUE
+from qifldp.protocols import CATALOGUE, ProtocolName
 from qifldp.protocols.catalogue import ALIASES, REQUIRED, lookup, normalize_name
 
-COMPOSITES = (
-    "pckv",
-    "privkvm",
-    "rr",
-    "rr3",
-    "bipartite_rr3",
-    "spl",
-    "smp",
-    "rsfd",
-    "rsrfd",
-)
+COMPOSITES = ("pckv", "privkvm", "rr", "rr3", "bipartite_rr3", "spl", "smp", "rsfd", "rsrfd")
 
 
 def _existing(name, P):
@@ -50,6 +41,7 @@ def _existing(name, P):
 
 def test_every_protocol_is_in_the_catalogue():
     assert set(q.protocols.PROTOCOL_NAMES) | set(COMPOSITES) == set(CATALOGUE)
+    assert typing.get_args(ProtocolName) == tuple(CATALOGUE)
     assert tuple(CATALOGUE)[:9] == q.protocols.PROTOCOL_NAMES
     assert q.protocols.CATALOGUE is CATALOGUE
 
