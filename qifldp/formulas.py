@@ -1,5 +1,8 @@
 """Closed forms for the leakage of the LDP protocols: the curated public namespace.
 
+Layer L7 (a face): may import the protocols and every layer below; imported by
+``qifldp/__init__`` on first use and by the consumers.
+
 Each formula lives in exactly one place, the family module of its protocol, beside
 the protocol's ``*ClosedForm`` class (``q.protocol("oue", k, eps).closed_form``
 evaluates them at the protocol's parameters); the names here are those functions:
@@ -28,7 +31,7 @@ float for scalar arguments, an ndarray otherwise. All are computed with e^-eps,
 for large eps (e.g. 800) and large k (e.g. 10^6).
 
 Each Bayes capacity ML(C) = Σ_y max_x C[x, y] equals the enumerated
-:func:`qifldp.bayes_capacity` of the explicit channel (tests/test_formulas.py
+:func:`qifldp.bayes_capacity` of the explicit channel (tests/protocols/test_formulas.py
 checks this on a grid). ASR = ML / k is the success of the Bayes-optimal one-try
 attacker under a uniform prior (QIF paper Eq. 18).
 

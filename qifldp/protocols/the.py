@@ -238,7 +238,7 @@ def the_oue_threshold(eps: Any) -> Any:
     T = 1 + e^-eps + (1 - e^(-eps/2)) sqrt(1 + e^-eps), evaluated with expm1/log1p:
     no overflow for large eps and no 0/0 for small eps. The paper's example
     eps = 0.8 gives theta* = 0.79999 ("theta >= 0.8"). Lemma 1(3) (the trade-off
-    criterion) confirms it: tests/test_formulas.py checks refinement just above
+    criterion) confirms it: tests/protocols/test_formulas.py checks refinement just above
     and its failure just below.
 
     Examples
