@@ -252,16 +252,14 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "variance_inversion",
         "zipf_data",
     ),
-    "sweep": (
-        "comparability_map",
-        "sweep",
-    ),
-    "sweep_maps": (
+    "sweeps.engine": ("sweep",),
+    "sweeps.comparability": ("comparability_map",),
+    "sweeps.boundary": (
         "RefinementBoundary",
         "boundary_curve",
         "refinement_boundary",
     ),
-    "sweep_scale": (
+    "sweeps.monte_carlo": (
         "SimulatedCounts",
         "allocate_users",
         "block_seed",

@@ -240,16 +240,14 @@ from .simulation import (
     variance_inversion as variance_inversion,
     zipf_data as zipf_data,
 )
-from .sweep import (
-    comparability_map as comparability_map,
-    sweep as sweep,
-)
-from .sweep_maps import (
+from .sweeps.boundary import (
     RefinementBoundary as RefinementBoundary,
     boundary_curve as boundary_curve,
     refinement_boundary as refinement_boundary,
 )
-from .sweep_scale import (
+from .sweeps.comparability import comparability_map as comparability_map
+from .sweeps.engine import sweep as sweep
+from .sweeps.monte_carlo import (
     SimulatedCounts as SimulatedCounts,
     allocate_users as allocate_users,
     block_seed as block_seed,

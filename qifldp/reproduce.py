@@ -12,11 +12,15 @@ that its curves are exact), the number of seeded runs behind its error bars and
 the data source (``Figure.caption``); simulated points carry 95% intervals, and
 curves that coincide are told apart by marker and line style, with the legend
 saying where they coincide.
+
+Layer L8 (consumers): may import every layer below (the faces included) but not the
+package root; nothing in the package imports it but the command line.
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +31,7 @@ import numpy as np
 from . import formulas
 from .errors import InputTypeError, ParameterError
 from .measures import bayes_vulnerability
+from .mechanisms import oue, sue, the
 from .plotting import (
     STYLES,
     caption,
@@ -35,6 +40,23 @@ from .plotting import (
     errorbar_series,
     staggered_markevery,
 )
+from .simulation import (
+    attack_lh,
+    data as datasets,
+    empirical_asr,
+    estimate_oue,
+    estimate_sue,
+    estimate_the,
+    sample_lh,
+    sample_oue,
+    sample_sue,
+    sample_the,
+    simulate_attack,
+    variance_oue,
+    variance_sue,
+)
+from .faces.simulation import variance_the
+from .sweeps.engine import _progress_bar
 from .validation import check_bool, check_int
 
 __all__ = ["Figure", "figure_4", "figure_5", "figure_6", "figure_7", "reproduce"]
@@ -62,8 +84,6 @@ def _figure(**kwargs: Any):
 
 def _values(data: str | os.PathLike | None, k: int, n: int, rng: np.random.Generator) -> np.ndarray:
     """n user values in 0..k-1: the k most frequent items of a FIMI file, or Zipf."""
-    from .simulation import data as datasets
-
     if data is None:
         return datasets.zipf_data(n, k, 1.0, rng)
     transactions = datasets.load_fimi(data)
@@ -115,9 +135,6 @@ def figure_4(out: Path, quick: bool = False, data: Any = None, seed: int = 4) ->
     ...     all(v <= s["sue"] for v in s["the"])   # Lemma 11: SUE leaks more than THE
     True
     """
-    from .mechanisms import oue, sue, the
-    from .simulation import simulate_attack
-
     out, quick, seed = _check_args(out, quick, seed)
     rng = np.random.default_rng(seed)
     k = 10
@@ -190,18 +207,6 @@ def figure_5(out: Path, quick: bool = False, data: Any = None, seed: int = 5) ->
     ...     s["oue_mse"] < max(s["the_mse"]), fig.series["runs"]   # OUE beats THE
     (True, 5)
     """
-    from .faces.simulation import variance_the
-    from .simulation import (
-        estimate_oue,
-        estimate_sue,
-        estimate_the,
-        sample_oue,
-        sample_sue,
-        sample_the,
-        variance_oue,
-        variance_sue,
-    )
-
     out, quick, seed = _check_args(out, quick, seed)
     rng = np.random.default_rng(seed)
     k = 50
@@ -369,8 +374,6 @@ def figure_7(out: Path, quick: bool = False, seed: int = 7) -> Figure:
     ...     round(s["eq26"][0], 4), round(s["eq25"][0], 4)   # k = 2: Eq. 25 is off
     (0.7267, 0.5011)
     """
-    from .simulation import attack_lh, empirical_asr, sample_lh
-
     out, quick, seed = _check_args(out, quick, seed)
     rng = np.random.default_rng(seed)
     ks = np.arange(2, 11 if quick else 31)
@@ -482,7 +485,6 @@ def reproduce(
         msg = f"which: the paper's reproducible figures are 4, 5, 6, 7; got {unknown}"
         raise ParameterError(msg)
     progress = check_bool("progress", progress)
-    from .sweep import _progress_bar
 
     bar = _progress_bar(len(which), progress)
     done: list[Figure] = []
@@ -494,8 +496,6 @@ def reproduce(
             if bar is not None:
                 bar.update(1)
     except KeyboardInterrupt:
-        import warnings
-
         missing = which[len(done) :]
         warnings.warn(
             f"reproduce interrupted: figures {missing} not made; returning the {len(done)} written",

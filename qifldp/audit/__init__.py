@@ -2,10 +2,14 @@
 
 The verdict machinery lives in :mod:`qifldp.audit._core`; each source paper has one
 module whose checks carry their claim in a ``@claim(...)`` decorator:
-:mod:`~qifldp.audit.qif_ldp` (Gonze et al., CSF 2026), :mod:`~qifldp.audit.pckv`
+:mod:`~qifldp.audit.qif_ldp` and :mod:`~qifldp.audit.qif_ldp_formulas` (Gonze et al.,
+CSF 2026), :mod:`~qifldp.audit.pckv`
 (Gu et al., USENIX Security 2020), :mod:`~qifldp.audit.rr3` (Ma and Wang, arXiv 2021)
 and :mod:`~qifldp.audit.multidim_risks` (Arcolezi et al., PVLDB 2023). The full
 references are in :data:`BIBLIOGRAPHY`.
+
+Layer L8 (consumers): may import every layer below (the faces included) but not the
+package root; nothing in the package imports it.
 
 Examples
 --------
@@ -17,7 +21,15 @@ Examples
 
 from __future__ import annotations
 
-from . import _core, bibliography, multidim_risks, pckv, qif_ldp, rr3  # noqa: F401  (registration, in this order)
+from . import (  # noqa: F401  (registration, in this order)
+    _core,
+    bibliography,
+    multidim_risks,
+    pckv,
+    qif_ldp,
+    qif_ldp_formulas,
+    rr3,
+)
 from ._core import (
     AGREE_RTOL as AGREE_RTOL,
     CONDITIONAL as CONDITIONAL,

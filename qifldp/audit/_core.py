@@ -290,7 +290,7 @@ def claim(
 
     Examples
     --------
-    >>> get_claim("qif.eq25").references  # registered by qifldp.audit.qif_ldp
+    >>> get_claim("qif.eq25").references  # registered by qifldp.audit.qif_ldp_formulas
     ('qif',)
     """
     if key in _REGISTRY:

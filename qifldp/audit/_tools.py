@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from .. import symbolic
 from ..errors import VerificationError
+from ..refinement import refines
 
 
 def _rational(x: Any, what: str) -> sp.Rational:
@@ -54,8 +56,6 @@ def _eps_of(r: Any) -> sp.Expr:
 # Library access (imported lazily: sympy-based twins and the LP refinement)
 # ------------------------------------------------------------------------------------------
 def _sym():
-    from .. import symbolic
-
     return symbolic
 
 
@@ -66,8 +66,6 @@ def _exact_refines(A: Any, B: Any):
 
 def _float_refines(A: Any, B: Any):
     """Verdict on A ⊑ B for float channels: qifldp.refines (verified witness or gap)."""
-    from ..refinement import refines
-
     return refines(A, B)
 
 

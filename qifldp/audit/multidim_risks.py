@@ -10,6 +10,14 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from .. import formulas as F, symmetric as Y
+from ..channel import Channel
+from ..formulas import acc_ss
+from ..measures import bayes_vulnerability, ldp_epsilon
+from ..mechanisms import grr, olh, oue, subset_selection, sue
+from ..operators import visible_choice
+from ..protocols.multidim import rsfd_grr, smp, spl
+from ..protocols.profiling import profiling_accuracy
 from ._core import AGREE_RTOL, CONDITIONAL, CONFIRMED, REFUTED, _claim_each, _cmp, claim
 from ._tools import (
     _attacker_accuracy,
@@ -36,9 +44,6 @@ __all__ = ["EQ4_RECONSTRUCTION", "EQ5_RECONSTRUCTION", "FIG1_KS", "FIG1_EPS"]
     where="Sec. 2.3",
 )
 def _check_rsfd() -> tuple[str, str]:
-    from ..measures import ldp_epsilon
-    from ..protocols.multidim import rsfd_grr
-
     rows = []
     condition_ok = True
     for ks in ((2, 2), (3, 3), (2, 2, 2), (2, 3), (2, 5)):
@@ -72,9 +77,6 @@ def _check_rsfd() -> tuple[str, str]:
     where="Sec. 2.3",
 )
 def _check_spl_smp() -> tuple[str, str]:
-    from ..measures import ldp_epsilon
-    from ..protocols.multidim import smp, spl
-
     bad = []
     for ks in ((2, 3), (3, 3, 3), (4, 2)):
         for eps in (0.5, 2.0):
@@ -138,9 +140,6 @@ def _acc_exact(which: str, k: int, E: int) -> tuple[sp.Rational, sp.Rational, st
 
 def _acc_float(which: str, k: int, eps: float) -> tuple[float, float]:
     """(library's printed formula, literal attacker on the explicit channel)."""
-    from .. import formulas as F
-    from ..mechanisms import grr, olh, oue, subset_selection, sue
-
     if which == "grr":
         C, support = grr(k, eps), (lambda y: [y])
     elif which == "olh":
@@ -302,9 +301,6 @@ _SURVEY_CASES: tuple[tuple[tuple[int, ...], float], ...] = (
 
 def _smp_attribute(ks: tuple[int, ...], eps: float, j: int) -> Any:
     """SMP's report given that attribute j was asked: GRR(k_j, eps) of x_j, over tuples x."""
-    from ..channel import Channel
-    from ..mechanisms import grr
-
     G = grr(ks[j], eps).matrix
     inputs = list(itertools.product(*(range(k) for k in ks)))
     return Channel(np.array([G[x[j]] for x in inputs]), inputs)
@@ -314,9 +310,6 @@ def _surveys(ks: tuple[int, ...], eps: float, sequences: Sequence[tuple[int, ...
     """d surveys, the asked attributes disclosed (a visible choice over equally likely
     sequences); a repeated attribute repeats its report (memoization), so each sequence
     releases GRR reports of its distinct attributes, all on the same tuple."""
-    from ..channel import Channel
-    from ..operators import visible_choice
-
     comps = [_smp_attribute(ks, eps, j) for j in range(len(ks))]
     branches = []
     for s in sequences:
@@ -341,8 +334,6 @@ def _acc_grr(k: int, eps: float) -> float:
     reconstructed=EQ4_RECONSTRUCTION,
 )
 def _check_eq4() -> tuple[str, str]:
-    from ..measures import bayes_vulnerability
-
     rows, bad = [], []
     for ks, eps in _SURVEY_CASES:
         C = _surveys(ks, eps, list(itertools.permutations(range(len(ks)))))
@@ -369,8 +360,6 @@ def _check_eq4() -> tuple[str, str]:
     reconstructed=EQ5_RECONSTRUCTION,
 )
 def _check_eq5() -> tuple[str, str]:
-    from ..measures import bayes_vulnerability
-
     rows, cover_bad, over = [], [], []
     for ks, eps in _SURVEY_CASES:
         d = len(ks)
@@ -413,9 +402,6 @@ FIG1_EPS: tuple[float, ...] = tuple(float(e) for e in range(1, 11))
     reconstructed=EQ4_RECONSTRUCTION + " " + EQ5_RECONSTRUCTION,
 )
 def _check_fig1_acc_ss() -> tuple[str, str]:
-    from .. import symmetric as Y
-    from ..formulas import acc_ss
-
     d = len(FIG1_KS)
     above_u, above_nu, shown = [], [], []
     worst_true = 0.0
@@ -457,8 +443,6 @@ def _check_fig1_acc_ss() -> tuple[str, str]:
     where="Sec. 3.2.3",
 )
 def _check_surveys_decrease() -> tuple[str, str]:
-    from ..protocols.profiling import profiling_accuracy
-
     ks, eps, d = (3, 2, 4), 1.0, 3
     whole_u = [profiling_accuracy(ks, eps, "grr", s, "uniform", method="exact") for s in (1, 2, 3)]
     whole_nu = [
@@ -503,8 +487,6 @@ def _check_surveys_decrease() -> tuple[str, str]:
     where="Sec. 3.2.3, Fig. 1",
 )
 def _check_fig1_non_uniform() -> tuple[str, str]:
-    from ..protocols.profiling import profiling_accuracy
-
     small_bad = []
     for ks in ((2, 3), (3, 2, 2)):
         for eps in (0.5, 2.0):

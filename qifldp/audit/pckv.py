@@ -5,8 +5,31 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import sympy as sp
+from scipy import stats
 
+from ..channel import Channel
+from ..composition import compose
+from ..measures import ldp_epsilon
+from ..mechanisms import grr, unary_encoding
+from ..operators import cascade, hidden_choice, parallel
+from ..protocols.keyvalue import (
+    _key_value_sets,
+    _padding_and_sampling,
+    pckv_epsilon,
+    pckv_grr,
+    pckv_ue,
+    ue_exact_epsilon,
+)
+from ..protocols.pckv import (
+    PCKV,
+    _max_eps2,
+    pckv_allocation,
+    pckv_mse_coefficients,
+    pckv_numeric_allocation,
+)
+from ..protocols.privkvm import PrivKVM
 from ._core import (
     AGREE_RTOL,
     CONDITIONAL,
@@ -35,9 +58,6 @@ def _theorem2(eps1: float, eps2: float) -> float:
 
 
 def _pckv_ue_table() -> dict[tuple[int, int, float, float], tuple[float, float]]:
-    from ..measures import ldp_epsilon
-    from ..protocols.keyvalue import pckv_epsilon, pckv_ue
-
     out = {}
     for d, ell in _PCKV_SIZES:
         for eps1, eps2 in _PCKV_BUDGETS:
@@ -151,9 +171,6 @@ def _eq6_properties() -> list[str]:
     reconstructed=EQ6_RECONSTRUCTION,
 )
 def _check_pckv_theorem3() -> tuple[str, str]:
-    from ..measures import ldp_epsilon
-    from ..protocols.keyvalue import pckv_epsilon, pckv_grr
-
     props = _eq6_properties()
     mismatch = []
     not_decreasing = []
@@ -191,9 +208,6 @@ def _check_pckv_theorem3() -> tuple[str, str]:
     also=(("risks", "Sec. 2.2.4"),),
 )
 def _check_ue_epsilon() -> tuple[str, str]:
-    from ..measures import ldp_epsilon
-    from ..mechanisms import unary_encoding
-
     S = _sym()
     R = sp.Rational
     exact_bad = []
@@ -231,9 +245,6 @@ _GENERAL_A = (0.1, 0.3, 0.5, 0.75, 0.95)
     where="Sec. 5.2 (Privacy Analysis of PCKV-UE) and Theorem 2",
 )
 def _check_pckv_general_ab() -> tuple[str, str]:
-    from ..measures import ldp_epsilon
-    from ..protocols.keyvalue import pckv_epsilon, pckv_ue, ue_exact_epsilon
-
     over, tight, loose, closed_bad, n = [], 0, 0, [], 0
     spread = 0.0
     for d, ell in _PCKV_SIZES:
@@ -269,13 +280,6 @@ def _check_pckv_general_ab() -> tuple[str, str]:
 def _grr_reading(d: int, eps1: float, eps2: float, ell: int, literal: bool):
     """PCKV-GRR per Sec. 5.2's wording: value RR with eps2 when the key is kept (corrected
     reading) or, literally, when it moves to i != k (then the kept key gets a uniform value)."""
-    import numpy as np
-
-    from ..channel import Channel
-    from ..mechanisms import grr
-    from ..operators import cascade, hidden_choice, parallel
-    from ..protocols.keyvalue import _key_value_sets, _padding_and_sampling
-
     width = d + ell
     labels = tuple(range(1, width + 1))
     values = (1, -1)
@@ -298,9 +302,6 @@ def _grr_reading(d: int, eps1: float, eps2: float, ell: int, literal: bool):
     where="Sec. 5.2 (PCKV-GRR Mechanism)",
 )
 def _check_pckv_alg3_wording() -> tuple[str, str]:
-    from ..measures import ldp_epsilon
-    from ..protocols.keyvalue import pckv_epsilon, pckv_grr
-
     rows = []
     for d, ell in ((2, 1), (2, 2), (3, 2)):
         for eps1, eps2 in _PCKV_BUDGETS:
@@ -349,8 +350,6 @@ THEOREM4_RECONSTRUCTION = (
 
 def _count_model_draws(P: Any, n: int, f: float, m: float, runs: int, seed: int):
     """(mean, var) of m_hat from multinomial counts with the explicit channel's q1, q2."""
-    import numpy as np
-
     a, b, p = P.params["a"], P.params["b"], P.params["p"]
     C = P.channel()
     prior = np.zeros(C.n_inputs)
@@ -377,11 +376,6 @@ def _count_model_draws(P: Any, n: int, f: float, m: float, runs: int, seed: int)
     reconstructed=THEOREM4_RECONSTRUCTION,
 )
 def _check_pckv_theorem4() -> tuple[str, str]:
-    import numpy as np
-    from scipy import stats
-
-    from ..protocols.pckv import PCKV
-
     P = PCKV(3, 1.0, 1)
     a, b = P.params["a"], P.params["b"]
     alpha = 1e-3
@@ -442,13 +436,6 @@ ALLOCATION_RECONSTRUCTION = (
 def _check_pckv_lemma2() -> tuple[str, str]:
     from scipy.optimize import brentq
 
-    from ..protocols.pckv import (
-        _max_eps2,
-        pckv_allocation,
-        pckv_mse_coefficients,
-        pckv_numeric_allocation,
-    )
-
     def objective(eps1: float, eps2: float, m: float) -> float:
         g, h = pckv_mse_coefficients(eps1, eps2)
         return g + h * m * m
@@ -492,9 +479,6 @@ def _check_pckv_lemma2() -> tuple[str, str]:
     reconstructed=ALLOCATION_RECONSTRUCTION,
 )
 def _check_pckv_eq21() -> tuple[str, str]:
-    from ..protocols.keyvalue import pckv_epsilon
-    from ..protocols.pckv import pckv_allocation, pckv_mse_coefficients, pckv_numeric_allocation
-
     n, worse, elsewhere = 0, [], []
     for d in (2, 100):
         for ell in (2, 3):
@@ -532,10 +516,6 @@ def _check_pckv_eq21() -> tuple[str, str]:
     where="Sec. 4.2 and Sec. 5.2 ('No Tight Budget Composition for PrivKVM')",
 )
 def _check_privkvm_composition() -> tuple[str, str]:
-    from ..composition import compose
-    from ..measures import ldp_epsilon
-    from ..protocols.privkvm import PrivKVM
-
     rows: list[tuple[float, int, float]] = []
     over: list[tuple[float, int, float]] = []
     loose: list[tuple[float, int, float]] = []

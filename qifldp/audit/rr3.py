@@ -14,13 +14,17 @@ says so.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import sympy as sp
 
 from ..channel import Channel
-from ..protocols.rr3 import rr3_channel, rr_channel, rr_matrix
+from ..measures import ldp_epsilon
+from ..mechanisms import grr
+from ..protocols.bipartite import BipartiteRR3
+from ..protocols.rr3 import RR3, rr3_channel, rr_channel, rr_matrix
 from ._core import AGREE_RTOL, CONDITIONAL, CONFIRMED, INCONCLUSIVE, REFUTED, _cmp, claim
 from ._tools import _exp_rational, _f, _same_secret, _show, _sym
 
@@ -34,9 +38,6 @@ __all__ = ["rr_matrix", "rr_channel", "rr3_channel"]
     where="Definition 3 and Remark 3",
 )
 def _check_rr3_remark3() -> tuple[str, str]:
-    from ..measures import ldp_epsilon
-    from ..mechanisms import grr
-
     S = _sym()
     bad = []
     for m in (2, 3):
@@ -93,8 +94,6 @@ def _check_rr3_remark4() -> tuple[str, str]:
     where="Definition 2 and Remark 2",
 )
 def _check_rr3_composition() -> tuple[str, str]:
-    from ..measures import ldp_epsilon
-
     S = _sym()
     A = rr_matrix(3, sp.Rational(2, 2 + 2))  # e^eps1 = 2
     B = rr_matrix(3, sp.Rational(3, 3 + 2))  # e^eps2 = 3
@@ -149,9 +148,6 @@ def _check_rr3_sections_3_4() -> tuple[str, str]:
     where="Definition 5, Eq. (6)",
 )
 def _check_rr3_eq6() -> tuple[str, str]:
-    from fractions import Fraction
-
-    from ..protocols.bipartite import BipartiteRR3
 
     # 3 users, 2 items; edges (user, item, weight): 4 edges, weights +1, -1, +1, +1
     n, m = 3, 2
@@ -194,10 +190,6 @@ def _check_rr3_eq6() -> tuple[str, str]:
     where="Definition 2, Remarks 2 and 9",
 )
 def _check_rr3_edges_composition() -> tuple[str, str]:
-    from ..measures import ldp_epsilon
-    from ..protocols.bipartite import BipartiteRR3
-    from ..protocols.rr3 import RR3
-
     eps = 1.0
     rng = np.random.default_rng(20261202)
     randoms = [RR3(rng.dirichlet([2.0] * 3, size=3)) for _ in range(3)]

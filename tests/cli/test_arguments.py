@@ -13,7 +13,7 @@ import pytest
 
 import qifldp as q
 from qifldp import cli
-from qifldp.cli import main
+from qifldp.cli import compare as compare_command, main, output, reproduce as reproduce_command
 
 BAD = [
     (["leak", "nosuch:k=3,eps=1"], "unknown protocol 'nosuch'"),
@@ -63,11 +63,9 @@ def test_files_are_checked_before_any_computation(monkeypatch, capsys, tmp_path)
     def boom(*args, **kwargs):
         raise AssertionError("computation started before the file check")
 
-    monkeypatch.setattr(cli, "_resolve", boom)
+    monkeypatch.setattr(compare_command, "_resolve", boom)
     assert main(["compare", "--plot", str(tmp_path / "missing" / "h.png")]) == 2
-    import qifldp.reproduce
-
-    monkeypatch.setattr(qifldp.reproduce, "reproduce", boom)
+    monkeypatch.setattr(reproduce_command, "reproduce", boom)
     assert main(["reproduce", "--quick", "--data", str(tmp_path / "none.dat")]) == 2
     err = capsys.readouterr().err
     assert "does not exist" in err and "no such file" in err
@@ -86,7 +84,7 @@ def test_json_uses_null_for_infinity_everywhere():
         "z": {"gap": __import__("numpy").float64("inf")},
         "w": __import__("numpy").array([0.5, math.inf]),
     }
-    text = json.dumps(cli._jsonable(doc), allow_nan=False)
+    text = json.dumps(output._jsonable(doc), allow_nan=False)
     assert json.loads(text) == {
         "x": None,
         "y": [1.0, None, None],

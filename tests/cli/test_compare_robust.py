@@ -11,7 +11,7 @@ import pytest
 
 import qifldp as q
 from qifldp import cli, formulas as F
-from qifldp.cli import main
+from qifldp.cli import main, routes
 from qifldp.errors import VerificationError
 
 NAMES = ("grr", "ss", "blh", "olh", "sue", "oue")
@@ -136,7 +136,7 @@ def test_time_limit_skips_a_pair_and_says_so(capsys):
 def test_a_failing_pair_is_reported_not_raised(monkeypatch, capsys):
     # until every route answers at the rounding boundary, a pair whose solver raises
     # is listed as undecided and the rest of the diagram still comes out
-    real = cli._run_route
+    real = routes._run_route
 
     def flaky(route, a, b, A, B, time_limit):
         if (a.spec, b.spec) == ("sue", "oue"):
@@ -144,7 +144,7 @@ def test_a_failing_pair_is_reported_not_raised(monkeypatch, capsys):
             raise VerificationError(msg)
         return real(route, a, b, A, B, time_limit)
 
-    monkeypatch.setattr(cli, "_run_route", flaky)
+    monkeypatch.setattr(routes, "_run_route", flaky)
     code, doc, _ = _run_json(capsys, "--k", "3", "--eps", "3", "sue", "oue", "the:theta=0.9")
     assert code == 0
     reasons = {(s["a"], s["b"]): s["reason"] for s in doc["skipped"]}

@@ -12,7 +12,7 @@ import pytest
 import qifldp as q
 from qifldp.cli import main, parse_spec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args):

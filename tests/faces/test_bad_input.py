@@ -129,7 +129,7 @@ NOT_SWEPT: dict[str, str] = {
     "(_check_args) as figure_6 and reproduce, which are swept",
     "qifldp.reproduce.figure_5": "a simulation per valid call (~1 s); see figure_4",
     "qifldp.reproduce.figure_7": "a simulation per valid call (~1 s); see figure_4",
-    "qifldp.cli.main": "command line (argparse exits with status 2); tested in tests/test_cli.py",
+    "qifldp.cli.main": "command line (argparse exits with status 2); tested in tests/cli/",
     "qifldp.CompositionEpsilon": "result record of composition_epsilon",
     "qifldp.RR3Design": "result record of rr3_design",
     "qifldp.audit.Reference": "bibliography record",
@@ -139,7 +139,7 @@ NOT_SWEPT: dict[str, str] = {
     "qifldp.SimulatedCounts": "result record of simulate_counts",
     "qifldp.simulate_counts": "n = 10^9 (a bad value of the sweep) is a legitimate 10^9-user "
     "simulation (minutes); its argument checks (allocate_users' f and n, which are swept, "
-    "and protocol, block, seed, chunksize, options) are tested in tests/sweep/test_scale.py",
+    "and protocol, block, seed, chunksize, options) are tested in tests/sweeps/test_scale.py",
     "qifldp.Protocol": "abstract base class of the protocol objects; its families are swept",
     "qifldp.protocols.ClosedForm": "abstract base class of the closed forms (families swept)",
     "qifldp.Reidentification": "result record of reidentification_accuracy",

@@ -20,17 +20,12 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import ParameterError
-from .sweep import (
-    _build,
-    _check_int,
-    _check_protocols,
-    _check_representation,
-    _check_seconds,
-    _decide,
-    _values,
-    sweep,
-)
+from ..errors import InputTypeError, ParameterError
+from ..protocols import _PARAMETERS
+from .arguments import _check_int, _check_seconds, _values
+from .comparability import _build, _check_protocols, _check_representation
+from .engine import sweep
+from .time_limited import _decide
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -191,13 +186,9 @@ def refinement_boundary(
 def _check_specs(A: Any, B: Any, k: int, eps: float, params: dict) -> None:
     """The names, parameters and sizes checks of :func:`qifldp.comparability_map`
     (which builds both protocols at its first point), without running a refinement."""
-    from .protocols import _PARAMETERS
-
     named = _check_protocols(A, B)
     for key in params:
         if not any(key in _PARAMETERS[name] for name in named):
-            from .errors import InputTypeError
-
             msg = f"got a parameter {key!r} that neither protocol takes"
             raise InputTypeError(msg)
     for spec in (A, B):

@@ -22,7 +22,7 @@ from scipy.optimize import linprog
 
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
-from qifldp.sweep import CERTIFICATE_COLUMNS
+from qifldp.sweeps import CERTIFICATE_COLUMNS
 
 F = np.array([0.5, 0.3, 0.2])  # the true frequencies of the Monte Carlo points
 

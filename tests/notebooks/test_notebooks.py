@@ -16,7 +16,7 @@ import pytest
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
-NOTEBOOKS_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 #: Seconds one cell may run before the execution counts as failed.
 CELL_TIMEOUT = 120
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))

@@ -31,10 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InputTypeError, ParameterError, QifldpError
-from .protocols.base import Protocol
-from .sweep import CANCELLED, _check_int, sweep
-from .validation import as_real_array
+from ..errors import InputTypeError, ParameterError, QifldpError
+from ..protocols.base import Protocol
+from ..simulation import calibrate, support_counts
+from ..validation import as_real_array
+from .arguments import _check_int
+from .engine import CANCELLED, sweep
 
 __all__ = ["SimulatedCounts", "simulate_counts", "allocate_users", "block_seed", "MAX_USERS"]
 
@@ -102,8 +104,6 @@ class SimulatedCounts:
         >>> r.estimate().round(6).tolist()
         [1.0, 0.0]
         """
-        from .simulation import calibrate
-
         if self.n == 0:
             msg = "no user was simulated (cancelled before the first block finished)"
             raise ParameterError(msg)
@@ -239,8 +239,6 @@ def _simulate_chunk(
     options: dict[str, Any],
 ) -> np.ndarray:
     """Support counts of blocks first..stop-1, one block's reports in memory at a time."""
-    from .simulation import support_counts
-
     total = np.zeros(protocol.k, dtype=np.int64)
     for b in range(first, stop):
         xs = _block_values(cum, b * block, min(n, (b + 1) * block))

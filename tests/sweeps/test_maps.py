@@ -20,7 +20,7 @@ from scipy.optimize import linprog
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
 from qifldp.plotting import RELATION_COLORS, comparability_figure
-from qifldp.sweep import CANCELLED, CERTIFICATE_COLUMNS, certificate_digest, hard_time_limit
+from qifldp.sweeps import CANCELLED, CERTIFICATE_COLUMNS, certificate_digest, hard_time_limit
 
 
 def _plain_lp_refines(A, B):
@@ -333,7 +333,7 @@ def test_rounding_boundary_point_is_named_in_reason():
     # arithmetic on the stored class masses, by a gap far below float resolution
     # (3.6e-18); the map must say so instead of presenting a plain "incomparable"
     import qifldp as q
-    from qifldp.sweep import _compare_point
+    from qifldp.sweeps.comparability import _compare_point
 
     def the_star(k, eps):
         theta = float(q.formulas.the_oue_threshold(eps))

@@ -1,0 +1,28 @@
+"""``qifldp audit``: the papers' published claims checked live, as text, Markdown or JSON."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..audit import BIBLIOGRAPHY, audit, format_audit, format_markdown
+from ..errors import ParameterError
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    if args.markdown and args.json:
+        msg = "--markdown writes to stdout, which --json already uses: use --markdown-file FILE"
+        raise ParameterError(msg)
+    results = audit(args.claims or None)
+    if args.markdown_file is not None:
+        with open(args.markdown_file, "w", encoding="utf-8") as fh:
+            fh.write(format_markdown(results, details=not args.brief) + "\n")
+    if args.markdown:
+        print(format_markdown(results, details=not args.brief))
+    elif not args.json:
+        print(format_audit(results, details=not args.brief))
+    cited = dict.fromkeys(k for r in results for k in r.references)
+    return {
+        "claims": [r.to_dict() for r in results],
+        "references": {k: BIBLIOGRAPHY[k].full for k in BIBLIOGRAPHY if k in cited},
+    }

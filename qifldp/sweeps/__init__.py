@@ -1,0 +1,50 @@
+"""Studies over whole parameter spaces: the sweep engine, comparability maps, the
+boundary of a refinement by bisection, Monte Carlo at scale.
+
+Layer L6 (studies): imports from the protocols (L5) and below, never from the faces
+(``qifldp.mechanisms``, ``qifldp.formulas``, the package root) or the consumers.
+
+- :mod:`.engine`: :func:`sweep`, a function at every point of a grid, on a process
+  pool, any ``concurrent.futures.Executor`` or a Dask ``distributed.Client``;
+- :mod:`.comparability`: :func:`comparability_map`, A ⊑ B and B ⊑ A over (k, eps),
+  with the certificates of :mod:`.certificates`, each refinement stopped at a hard
+  time limit (:mod:`.time_limited`);
+- :mod:`.boundary`: :func:`refinement_boundary` and :func:`boundary_curve`, the eps
+  where a verdict changes, by bisection;
+- :mod:`.monte_carlo`: :func:`simulate_counts`, n users (10^9 and beyond) in seeded
+  blocks.
+"""
+
+from __future__ import annotations
+
+from .boundary import RefinementBoundary, boundary_curve, refinement_boundary
+from .certificates import CERTIFICATE_COLUMNS, certificate_digest
+from .comparability import RELATIONS, REPRESENTATIONS, comparability_map
+from .engine import CANCELLED, sweep
+from .monte_carlo import (
+    MAX_USERS,
+    SimulatedCounts,
+    allocate_users,
+    block_seed,
+    simulate_counts,
+)
+from .time_limited import hard_time_limit
+
+__all__ = [
+    "sweep",
+    "comparability_map",
+    "certificate_digest",
+    "hard_time_limit",
+    "RELATIONS",
+    "REPRESENTATIONS",
+    "CANCELLED",
+    "CERTIFICATE_COLUMNS",
+    "RefinementBoundary",
+    "refinement_boundary",
+    "boundary_curve",
+    "SimulatedCounts",
+    "simulate_counts",
+    "allocate_users",
+    "block_seed",
+    "MAX_USERS",
+]
