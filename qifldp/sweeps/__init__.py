@@ -31,20 +31,24 @@ from .monte_carlo import (
 from .time_limited import hard_time_limit
 
 __all__ = [
+    # the engine
+    "CANCELLED",
     "sweep",
-    "comparability_map",
-    "certificate_digest",
-    "hard_time_limit",
+    # comparability maps
+    "CERTIFICATE_COLUMNS",
     "RELATIONS",
     "REPRESENTATIONS",
-    "CANCELLED",
-    "CERTIFICATE_COLUMNS",
+    "certificate_digest",
+    "comparability_map",
+    "hard_time_limit",
+    # the boundary of a refinement
     "RefinementBoundary",
-    "refinement_boundary",
     "boundary_curve",
+    "refinement_boundary",
+    # Monte Carlo at scale
+    "MAX_USERS",
     "SimulatedCounts",
-    "simulate_counts",
     "allocate_users",
     "block_seed",
-    "MAX_USERS",
+    "simulate_counts",
 ]
