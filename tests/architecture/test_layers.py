@@ -7,9 +7,8 @@ pyproject.toml in ``.ci/run``.
 
 from __future__ import annotations
 
-import tomllib
-
 import pytest
+import tomllib
 
 from tests.architecture import imports as arch
 
