@@ -11,6 +11,7 @@ import argparse
 from importlib import metadata
 
 from .defaults import CLI_MAX_ORBIT_VARIABLES, DEFAULT_COMPARE, DEFAULT_TIME_LIMIT
+from .specs import PROTOCOLS
 
 __all__ = ["COMMANDS", "build_parser"]
 
@@ -21,7 +22,17 @@ COMMANDS: dict[str, str] = {
     "compare": "compare",
     "reproduce": "reproduce",
     "audit": "audit",
+    "protocols": "protocols",
 }
+
+#: What every command that takes protocol specs says of them in its ``--help``.
+SPECS_HELP: str = (
+    "A protocol spec is NAME:key=value,... (oue:k=5,eps=1.3, pckv:d=4,ell=2,eps=1, "
+    "rsfd:ks=3x4,eps=1, rr:P=0.9/0.1;0.1/0.9); NAME is one of "
+    + ", ".join(PROTOCOLS)
+    + " or an alias (any case, - and _ alike); `qifldp protocols` lists their parameters. "
+    "A path ending in .csv, .json or .npy is a channel file."
+)
 
 
 def _version() -> str:
@@ -35,8 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command (each command's module is loaded only to run it)."""
     p = argparse.ArgumentParser(
         prog="qifldp",
-        description="Quantitative information flow analysis of LDP protocols. "
-        "Protocol specs look like oue:k=5,eps=1.3 or the:k=4,eps=1,theta=0.7.",
+        description="Quantitative information flow analysis of LDP protocols. " + SPECS_HELP,
         epilog="Exit status: 0 done, 1 no answer (solver or certificate failure, budget), "
         "2 bad arguments. With --json an infinite or undefined number is null.",
     )
@@ -45,11 +55,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
 
     renorm = "channel files: renormalise rows rounded in print (e.g. 0.333/0.333/0.333)"
-    s = sub.add_parser("leak", help="capacity, ASR, epsilon, min-entropy leakage of a protocol")
+    s = sub.add_parser(
+        "leak",
+        help="capacity, ASR, epsilon, min-entropy leakage of a protocol",
+        description="Capacity, ASR, epsilon and min-entropy leakage of a protocol. " + SPECS_HELP,
+    )
     s.add_argument("spec", help="a protocol spec (NAME:key=value,...) or a channel file")
     s.add_argument("--renormalize", action="store_true", help=renorm)
 
-    s = sub.add_parser("refines", help="decide A ⊑ B (B leaks no more than A) with a certificate")
+    s = sub.add_parser(
+        "refines",
+        help="decide A ⊑ B (B leaks no more than A) with a certificate",
+        description="Decide A ⊑ B (B leaks no more than A) with a certificate. " + SPECS_HELP,
+    )
     s.add_argument("spec_a", help="a protocol spec or a channel file (.csv, .json, .npy)")
     s.add_argument("spec_b", help="a protocol spec or a channel file (.csv, .json, .npy)")
     s.add_argument("--renormalize", action="store_true", help=renorm)
@@ -63,7 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"largest orbit LP to attempt (default {CLI_MAX_ORBIT_VARIABLES * 10})",
     )
 
-    s = sub.add_parser("compare", help="table of leakage measures and the refinement Hasse diagram")
+    s = sub.add_parser(
+        "compare",
+        help="table of leakage measures and the refinement Hasse diagram",
+        description="A table of leakage measures and the refinement Hasse diagram; --k and "
+        "--eps fill the specs' k and eps. " + SPECS_HELP,
+    )
     s.add_argument("--k", type=int, default=4, help="domain size (default 4)")
     s.add_argument("--eps", type=float, default=1.0, help="privacy parameter (default 1)")
     s.add_argument("--no-graph", action="store_true", help="skip the refinement diagram")
@@ -103,4 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--markdown-file", default=None, metavar="FILE", help="also write the Markdown table here"
     )
     s.add_argument("claims", nargs="*", help="claim keys, e.g. qif.eq25 qif.lemma11 (default all)")
+
+    sub.add_parser(
+        "protocols",
+        help="the catalogue of protocols: names, aliases, parameters, references",
+        description="Every protocol a spec may name, with its aliases, parameters (kind, "
+        "default, rule), reference and an example spec.",
+    )
     return p

@@ -1,86 +1,99 @@
-"""Protocol specs (``NAME:key=value,...``) and channel files: parsed, checked, built."""
+"""Protocol specs (``NAME:key=value,...``) and channel files: parsed, checked, built.
+
+A spec names any protocol of :data:`qifldp.protocols.CATALOGUE` (or an alias: any
+case, ``-`` and ``_`` alike) and its parameters, read as the catalogue's schema says:
+``oue:k=5,eps=1.3``, ``pckv:d=50,ell=4,eps=1``, ``rsfd:ks=3/4,eps=1`` (a list of
+integers: items separated by ``/``, a space or ``x``, as in ``ks=3x4``),
+``rr:P=0.9/0.1;0.1/0.9`` (a matrix: rows separated by ``;``). The 2x2 bit channels
+``sue_bit``, ``oue_bit`` and ``the_bit`` are accepted too.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import math
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import symmetric
 from ..channel import Channel
 from ..channel_io import read_channel
 from ..errors import InputTypeError, SizeError
+from ..protocols import oue_bit, sue_bit, the_bit
 from ..protocols.base import refuse_unknown
+from ..protocols.catalogue import ALIASES, CATALOGUE, Parameter, lookup, normalize_name, protocol
 from ..protocols.params import OLH_MAX_EPS, olh_g, ss_default_omega
 from .defaults import CLI_MAX_EXPLICIT_ENTRIES
 from .errors import UsageError
 
-__all__ = ["PROTOCOLS", "CHANNEL_FILE_SUFFIXES", "parse_spec", "build", "is_channel_file"]
+__all__ = [
+    "PROTOCOLS",
+    "BIT_CHANNELS",
+    "CHANNEL_FILE_SUFFIXES",
+    "parse_spec",
+    "build",
+    "is_channel_file",
+]
 
-#: Protocol name -> (module, function) of its constructor; aliases share a target.
-PROTOCOLS: dict[str, tuple[str, str]] = {
-    "grr": ("qifldp.mechanisms", "grr"),
-    "ss": ("qifldp.mechanisms", "subset_selection"),
-    "subset_selection": ("qifldp.mechanisms", "subset_selection"),
-    "lh": ("qifldp.mechanisms", "local_hashing"),
-    "local_hashing": ("qifldp.mechanisms", "local_hashing"),
-    "blh": ("qifldp.mechanisms", "blh"),
-    "olh": ("qifldp.mechanisms", "olh"),
-    "ue": ("qifldp.mechanisms", "unary_encoding"),
-    "unary_encoding": ("qifldp.mechanisms", "unary_encoding"),
-    "sue": ("qifldp.mechanisms", "sue"),
-    "oue": ("qifldp.mechanisms", "oue"),
-    "the": ("qifldp.mechanisms", "the"),
-    "sue_bit": ("qifldp.mechanisms", "sue_bit"),
-    "oue_bit": ("qifldp.mechanisms", "oue_bit"),
-    "the_bit": ("qifldp.mechanisms", "the_bit"),
+#: The 2x2 bit channels of unary encoding and thresholding (rows: input bit 0/1): not
+#: protocols of the catalogue (no domain), accepted in specs all the same.
+BIT_CHANNELS: Mapping[str, tuple[Callable[..., Channel], tuple[Parameter, ...]]] = {
+    "sue_bit": (sue_bit, (Parameter("eps", "real", rule="finite, >= 0"),)),
+    "oue_bit": (oue_bit, (Parameter("eps", "real", rule="finite, >= 0"),)),
+    "the_bit": (
+        the_bit,
+        (
+            Parameter("eps", "real", rule="finite, >= 0"),
+            Parameter("theta", "real", rule="threshold in (0.5, 1)"),
+        ),
+    ),
 }
 
-_INT_PARAMS = {"k", "omega", "g", "d", "ell"}
+#: Every protocol name a spec may use (the catalogue's names, then the bit channels);
+#: the catalogue's aliases are accepted too.
+PROTOCOLS: tuple[str, ...] = (*CATALOGUE, *BIT_CHANNELS)
+
+#: A list of integers written with ``x`` between its items (``ks=3x4``).
+_TIMES = re.compile(r"(?<=\d)\s*[x×]\s*(?=\d)", re.IGNORECASE)
 
 
-def _constructor(name: str) -> Callable[..., Channel]:
-    if name not in PROTOCOLS:
-        known = ", ".join(sorted(PROTOCOLS))
-        msg = f"unknown protocol {name!r}; known protocols: {known}"
+def _schema(name: str) -> tuple[str, tuple[Parameter, ...], Mapping[str, Any]]:
+    """The canonical name, the parameters and the fixed parameters of a spec's name."""
+    bit = BIT_CHANNELS.get(normalize_name(name))
+    if bit is not None:
+        return normalize_name(name), bit[1], {}
+    if normalize_name(name) not in ALIASES:
+        msg = f"unknown protocol {name!r}; known protocols: {', '.join(PROTOCOLS)}"
         raise UsageError(msg)
-    module, func = PROTOCOLS[name]
-    return getattr(importlib.import_module(module), func)
-
-
-def _value(key: str, text: str) -> Any:
-    kind = "an integer" if key in _INT_PARAMS else "a number"
-    try:
-        val = int(text) if key in _INT_PARAMS else float(text)
-    except ValueError:
-        msg = f"parameter {key} must be {kind}, got {text!r}"
-        raise UsageError(msg) from None
-    if isinstance(val, float) and math.isnan(val):
-        msg = f"parameter {key} must be {kind}, got {text!r} (not a number)"
-        raise UsageError(msg)
-    return val
+    entry, fixed = lookup(name)
+    return entry.name, entry.parameters, fixed
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Parse ``NAME:key=value,...`` into the protocol name and its parameters.
+
+    The values are read by the protocol's schema in :data:`qifldp.protocols.CATALOGUE`
+    (integers, numbers, names, lists ``3/4`` or ``3x4``, matrices ``0.9/0.1;0.1/0.9``);
+    a parameter the protocol does not take is kept as text (refused when the spec is
+    resolved). The name is returned as written, in lower case.
 
     Raises
     ------
     InputTypeError
         ``spec`` is not a string.
     UsageError
-        An item is not ``key=value``, a value is not a number (NaN included), or
-        a key is repeated.
+        An unknown protocol, an item that is not ``key=value``, or a key given twice.
+    ParameterError
+        A value that is not of its parameter's kind (the message names the parameter).
 
     Examples
     --------
     >>> parse_spec("the:k=4,eps=1,theta=0.7")
     ('the', {'k': 4, 'eps': 1.0, 'theta': 0.7})
+    >>> parse_spec("rsfd:ks=3x4,eps=1")
+    ('rsfd', {'ks': (3, 4), 'eps': 1.0})
     >>> parse_spec("oue:k=3,k=4")
     Traceback (most recent call last):
     ...
@@ -91,6 +104,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise InputTypeError(msg)
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
+    _, schema, _ = _schema(name)
+    kinds = {p.name: p for p in schema}
     params: dict[str, Any] = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, sep, text = item.partition("=")
@@ -101,52 +116,61 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if key in params:
             msg = f"protocol spec {spec!r}: parameter {key} is given twice"
             raise UsageError(msg)
-        params[key] = _value(key, text.strip())
+        param = kinds.get(key)
+        if param is None:
+            params[key] = text.strip()
+            continue
+        if param.kind == "ints":
+            text = _TIMES.sub("/", text)
+        params[key] = param.parse(text.strip())
     return name, params
 
 
-def _log10_outputs(func: str, params: dict[str, Any]) -> float | None:
-    """log10 of the number of outputs of the explicit channel, without building it."""
-    if func.endswith("_bit"):
+def _log10_outputs(name: str, params: dict[str, Any]) -> float | None:
+    """log10 of the number of outputs of a frequency oracle's explicit channel (None:
+    not a frequency oracle, or parameters the protocol will refuse), without building it."""
+    if name.endswith("_bit"):
         return math.log10(2)
+    if name not in ("grr", "ss", "lh", "blh", "olh", "ue", "sue", "oue", "the"):
+        return None
     k = int(params["k"])
     if k < 2:
         return None
-    if func == "grr":
+    if name == "grr":
         return math.log10(k)
-    if func in ("unary_encoding", "sue", "oue", "the"):
+    if name in ("ue", "sue", "oue", "the"):
         return k * math.log10(2)
-    if func in ("blh", "olh", "local_hashing"):
+    if name in ("blh", "olh", "lh"):
         g: float
-        if func == "blh":
+        if name == "blh":
             g = 2
-        elif func == "olh":
+        elif name == "olh":
             eps = float(params["eps"])
             g = olh_g(eps) if eps <= OLH_MAX_EPS else math.inf
         else:
             g = int(params["g"])
         return (k + 1) * math.log10(g) if g >= 2 else None
-    if func == "subset_selection":
-        omega = params.get("omega")
-        if omega is None:
-            omega = ss_default_omega(k, float(params["eps"]))
-        omega = int(omega)
-        if not 1 <= omega < k:
-            return None
-        ln_comb = math.lgamma(k + 1) - math.lgamma(omega + 1) - math.lgamma(k - omega + 1)
-        return ln_comb / math.log(10)
-    return None
+    omega = params.get("omega")
+    if omega is None:
+        omega = ss_default_omega(k, float(params["eps"]))
+    omega = int(omega)
+    if not 1 <= omega < k:
+        return None
+    ln_comb = math.lgamma(k + 1) - math.lgamma(omega + 1) - math.lgamma(k - omega + 1)
+    return ln_comb / math.log(10)
 
 
 @dataclass
 class _Spec:
-    """A parsed protocol spec: its constructors and the size of its explicit channel."""
+    """A parsed protocol spec: how to build its channels, and the size of the explicit one."""
 
     spec: str
     name: str
     params: dict[str, Any]
-    ctor: Callable[..., Any]
-    lumped: Callable[..., Any] | None
+    #: builds the explicit channel
+    make: Callable[[], Any]
+    #: builds the symmetric channel (None: the protocol has none)
+    lumped: Callable[[], Any] | None
     log10_entries: float | None
     #: the channel read from a file (``spec`` is then its path)
     channel: Channel | None = None
@@ -154,7 +178,7 @@ class _Spec:
     def explicit(self) -> Channel:
         if self.channel is not None:
             return self.channel
-        return self.ctor(**self.params)
+        return self.make()
 
     def symmetric(self) -> Any:
         if self.channel is not None:
@@ -166,7 +190,7 @@ class _Spec:
         if self.lumped is None:
             msg = f"protocol {self.name!r} has no symmetric (large-k) representation"
             raise UsageError(msg)
-        return self.lumped(**self.params)
+        return self.lumped()
 
     def explicit_fits(self, max_entries: float = CLI_MAX_EXPLICIT_ENTRIES) -> bool:
         return self.log10_entries is not None and self.log10_entries <= math.log10(max_entries)
@@ -177,7 +201,7 @@ class _Spec:
             return float(self.channel.shape[1])
         if self.log10_entries is None:
             return math.inf
-        rows = 2 if self.ctor.__name__.endswith("_bit") else int(self.params["k"])
+        rows = 2 if self.name.endswith("_bit") else int(self.params["k"])
         return 10 ** (self.log10_entries - math.log10(rows))
 
     def auto(self, max_entries: float = CLI_MAX_EXPLICIT_ENTRIES) -> Any:
@@ -212,7 +236,9 @@ def is_channel_file(spec: str) -> bool:
         raise InputTypeError(msg)
     if spec.strip().lower().endswith(CHANNEL_FILE_SUFFIXES):
         return True
-    return ":" not in spec and spec.strip().lower() not in PROTOCOLS and Path(spec).is_file()
+    name = normalize_name(spec)
+    known = name in ALIASES or name in BIT_CHANNELS
+    return ":" not in spec and not known and Path(spec).is_file()
 
 
 def _one_line(text: object) -> str:
@@ -247,15 +273,17 @@ def _file_spec(spec: str, renormalize: bool = False) -> _Spec:
 def _resolve(spec: str, *, renormalize: bool = False, **defaults: Any) -> _Spec:
     """Parse and check a spec (names of parameters, none missing); build nothing.
 
-    A channel file (:func:`is_channel_file`) is read instead (``defaults`` do not apply).
+    ``defaults`` fill the parameters the protocol takes and the spec does not give
+    (``compare``'s ``--k`` and ``--eps``). A channel file (:func:`is_channel_file`) is
+    read instead (``defaults`` do not apply).
     """
     if is_channel_file(spec):
         return _file_spec(spec, renormalize)
     name, params = parse_spec(spec)
-    ctor = _constructor(name)
-    accepted = inspect.signature(ctor).parameters
+    canonical, schema, fixed = _schema(name)
+    accepted = [p.name for p in schema]
     for key, val in defaults.items():
-        if key in accepted and key not in params and val is not None:
+        if key in accepted and key not in params and key not in fixed and val is not None:
             params[key] = val
     refuse_unknown(
         params,
@@ -263,23 +291,34 @@ def _resolve(spec: str, *, renormalize: bool = False, **defaults: Any) -> _Spec:
         UsageError,
         lambda got: f"protocol {name!r} takes {', '.join(accepted)}; unknown parameter(s): {got}",
     )
-    missing = [
-        p.name
-        for p in accepted.values()
-        if p.default is inspect.Parameter.empty and p.name not in params
-    ]
+    missing = [p.name for p in schema if p.required and p.name not in params]
     if missing:
         msg = f"protocol {name!r} needs parameter(s): {', '.join(missing)}"
         raise UsageError(msg)
+    lumped: Callable[[], Any] | None = None
+    if canonical in BIT_CHANNELS:
+        ctor = BIT_CHANNELS[canonical][0]
 
-    lumped = getattr(symmetric, ctor.__name__, None)
+        def make() -> Any:
+            return ctor(**params)
+
+    else:
+
+        def make() -> Any:
+            return protocol(name, **params).channel()
+
+        if hasattr(CATALOGUE[canonical].family, "symmetric"):
+
+            def lumped() -> Any:
+                return protocol(name, **params).symmetric()
+
     try:
-        log10_rows = math.log10(2 if ctor.__name__.endswith("_bit") else int(params["k"]))
-        log10_out = _log10_outputs(ctor.__name__, params)
-        log10_entries = None if log10_out is None else log10_rows + log10_out
+        log10_out = _log10_outputs(canonical, params)
+        rows = 2 if canonical in BIT_CHANNELS else int(params["k"])
+        log10_entries = None if log10_out is None else math.log10(rows) + log10_out
     except (ValueError, TypeError, OverflowError, KeyError):
-        log10_entries = None  # the constructor will say what is wrong
-    return _Spec(spec, name, params, ctor, lumped, log10_entries)
+        log10_entries = None  # the protocol will say what is wrong
+    return _Spec(spec, canonical, params, make, lumped, log10_entries)
 
 
 def build(

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputTypeError, ParameterError
-from ..protocols import _PARAMETERS
+from ..protocols.oracles import ORACLE_PARAMETERS
 from .arguments import _check_int, _check_seconds, _values
 from .comparability import _build, _check_protocols, _check_representation
 from .engine import sweep
@@ -188,7 +188,7 @@ def _check_specs(A: Any, B: Any, k: int, eps: float, params: dict) -> None:
     (which builds both protocols at its first point), without running a refinement."""
     named = _check_protocols(A, B)
     for key in params:
-        if not any(key in _PARAMETERS[name] for name in named):
+        if not any(key in ORACLE_PARAMETERS[name] for name in named):
             msg = f"got a parameter {key!r} that neither protocol takes"
             raise InputTypeError(msg)
     for spec in (A, B):

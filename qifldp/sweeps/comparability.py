@@ -8,7 +8,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputTypeError, ParameterError
-from ..protocols import _PARAMETERS, PROTOCOL_NAMES, protocol
+from ..protocols import protocol
+from ..protocols.oracles import ORACLE_NAMES, ORACLE_PARAMETERS
 from .arguments import _check_seconds, _type_name, _values
 from .certificates import CERTIFICATE_COLUMNS, _certificate, _empty_certificate
 from .engine import sweep
@@ -24,7 +25,7 @@ RELATIONS: tuple[str, ...] = ("equivalent", "A⊑B", "B⊑A", "incomparable", "u
 
 
 def _protocol_params(name: str, params: dict[str, Any]) -> dict[str, Any]:
-    return {key: val for key, val in params.items() if key in _PARAMETERS.get(name, ())}
+    return {key: val for key, val in params.items() if key in ORACLE_PARAMETERS.get(name, ())}
 
 
 #: The representations :func:`comparability_map` decides on.
@@ -44,8 +45,8 @@ def _check_protocols(A: Any, B: Any) -> list[str]:
     """Check that A and B are each a protocol name or a callable; the names among them."""
     for label, spec in (("A", A), ("B", B)):
         if isinstance(spec, str):
-            if spec not in PROTOCOL_NAMES:
-                msg = f"{label} must be one of {', '.join(PROTOCOL_NAMES)}, got {spec!r}"
+            if spec not in ORACLE_NAMES:
+                msg = f"{label} must be one of {', '.join(ORACLE_NAMES)}, got {spec!r}"
                 raise ParameterError(msg)
         elif not callable(spec):
             msg = (
@@ -227,7 +228,7 @@ def comparability_map(
 
     named = _check_protocols(A, B)
     for key in params:
-        if not any(key in _PARAMETERS[name] for name in named):
+        if not any(key in ORACLE_PARAMETERS[name] for name in named):
             msg = (
                 f"comparability_map() got a parameter {key!r} that neither protocol "
                 f"({', '.join(map(repr, named)) or 'none named'}) takes"
