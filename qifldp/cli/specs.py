@@ -24,6 +24,7 @@ from ..errors import InputTypeError, SizeError
 from ..protocols import oue_bit, sue_bit, the_bit
 from ..protocols.base import refuse_unknown
 from ..protocols.catalogue import ALIASES, CATALOGUE, Parameter, lookup, normalize_name, protocol
+from ..protocols.oracles import ORACLE_NAMES
 from ..protocols.params import OLH_MAX_EPS, olh_g, ss_default_omega
 from .defaults import CLI_MAX_EXPLICIT_ENTRIES
 from .errors import UsageError
@@ -131,7 +132,7 @@ def _log10_outputs(name: str, params: dict[str, Any]) -> float | None:
     not a frequency oracle, or parameters the protocol will refuse), without building it."""
     if name.endswith("_bit"):
         return math.log10(2)
-    if name not in ("grr", "ss", "lh", "blh", "olh", "ue", "sue", "oue", "the"):
+    if name not in ORACLE_NAMES:
         return None
     k = int(params["k"])
     if k < 2:
@@ -201,6 +202,8 @@ class _Spec:
             return float(self.channel.shape[1])
         if self.log10_entries is None:
             return math.inf
+        if self.name not in ORACLE_NAMES and not self.name.endswith("_bit"):
+            return float(self.make().shape[1])  # a composite: built by _resolve
         rows = 2 if self.name.endswith("_bit") else int(self.params["k"])
         return 10 ** (self.log10_entries - math.log10(rows))
 
@@ -312,6 +315,14 @@ def _resolve(spec: str, *, renormalize: bool = False, **defaults: Any) -> _Spec:
             def lumped() -> Any:
                 return protocol(name, **params).symmetric()
 
+    if canonical not in ORACLE_NAMES and canonical not in BIT_CHANNELS:
+        # a composite protocol: no size formula, its channel (size-guarded by the
+        # library) is built now and kept
+        try:
+            C = make()
+        except SizeError:
+            return _Spec(spec, canonical, params, make, lumped, None)
+        return _Spec(spec, canonical, params, lambda: C, lumped, math.log10(C.matrix.size))
     try:
         log10_out = _log10_outputs(canonical, params)
         rows = 2 if canonical in BIT_CHANNELS else int(params["k"])

@@ -111,3 +111,16 @@ def test_bad_specs_exit_2_naming_the_parameter(capsys, spec, words):
     assert main(["leak", spec]) == 2
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
+
+
+def test_composite_protocols_are_compared_and_refined(capsys):
+    # RR3 with a weaker diagonal is a post-processing of a stronger one: A ⊑ B
+    a = "rr3:P=0.6/0.2/0.2;0.2/0.6/0.2;0.2/0.2/0.6"
+    b = "rr3:P=0.5/0.25/0.25;0.25/0.5/0.25;0.25/0.25/0.5"
+    code, doc, err = _json(capsys, "refines", a, b)
+    assert code == 0, err
+    assert doc["holds"] is True and len(doc["witness"]) == 3
+    code, doc, err = _json(capsys, "compare", "--eps", "1", "pckv:d=2", "pckv-grr:d=2")
+    assert code == 0, err
+    assert [p["name"] for p in doc["protocols"]] == ["pckv:d=2", "pckv-grr:d=2"]
+    assert not doc["skipped"]
