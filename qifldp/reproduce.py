@@ -30,6 +30,7 @@ import numpy as np
 
 from . import formulas
 from .errors import InputTypeError, ParameterError
+from .faces.simulation import variance_the
 from .measures import bayes_vulnerability
 from .mechanisms import oue, sue, the
 from .plotting import (
@@ -55,7 +56,6 @@ from .simulation import (
     variance_oue,
     variance_sue,
 )
-from .faces.simulation import variance_the
 from .sweeps.engine import _progress_bar
 from .validation import check_bool, check_int
 
