@@ -7,6 +7,12 @@ from __future__ import annotations
 import multiprocessing as mp
 from typing import Any
 
+# The refinement engines import the solvers on first use; every refinement of a map runs
+# in a forked child (_decide), so the solvers are loaded here, once per worker, before the
+# forks (else each child loads them again: 0.25 s a refinement)
+import scipy.optimize  # noqa: F401
+import scipy.sparse  # noqa: F401
+
 from .. import refinement
 from .arguments import _check_seconds
 
