@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from .dispatch import remedy
+from .dispatch import n_inputs, remedy, to_explicit
 from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
 from .reduction import REDUCE_RTOL, reduce_columns
+from .validation import check_int
 
 __all__ = ["Channel", "as_channel", "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
 
@@ -54,8 +55,6 @@ def check_size(n_rows: int, n_cols: int, what: str = "channel", alternative: str
     ...
     qifldp.errors.SizeError: oue(40, 1) would have 2 x 1099511627776 = 2199023255552 entries, ...
     """
-    from .validation import check_int
-
     n_rows = check_int("n_rows", n_rows, minimum=0, allow_huge=True)
     n_cols = check_int("n_cols", n_cols, minimum=0, allow_huge=True)
     n = n_rows * n_cols
@@ -464,3 +463,14 @@ def as_channel(C: Any, name: str = "C") -> Channel:
     except (ChannelError, InputTypeError) as exc:
         msg = f"{name}: {exc}"
         raise type(exc)(msg) from None
+
+
+# -- the explicit kind is the default of the dispatched channel functions ----------------
+@n_inputs.register(object)
+def _n_inputs(C: Any) -> int:
+    return as_channel(C).n_inputs
+
+
+@to_explicit.register(object)
+def _to_explicit(C: Any, name: str = "C") -> Channel:
+    return as_channel(C, name)

@@ -32,6 +32,7 @@ from functools import singledispatch
 from typing import Any, NoReturn
 
 from .errors import UnsupportedKindError
+from .validation import _real
 
 __all__ = [
     "remedy",
@@ -190,27 +191,29 @@ def is_unsupported(function: Any, kind: type) -> bool:
 def n_inputs(C: Any) -> int:
     """The number of secrets |X| of a channel of any kind (k for a symmetric channel).
 
+    The explicit kind (:mod:`qifldp.channel`) registers the default for any object
+    (an array-like is read as :func:`qifldp.as_channel` does); here nothing is known.
+
+    >>> import qifldp.channel  # registers the explicit kind
     >>> n_inputs([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])
     3
     """
-    from .channel import as_channel
-
-    return as_channel(C).n_inputs
+    raise unsupported_kind("n_inputs", C)
 
 
 @singledispatch
 def to_explicit(C: Any, name: str = "C") -> Any:
     """The explicit Channel of C where an operation expands other kinds (size-guarded).
 
-    The default reads an array-like as :func:`qifldp.as_channel` does; the
-    symmetric kind registers its ``expand()``.
+    The explicit kind (:mod:`qifldp.channel`) registers the default, which reads an
+    array-like as :func:`qifldp.as_channel` does; the symmetric kind registers its
+    ``expand()``.
 
+    >>> import qifldp.channel  # registers the explicit kind
     >>> to_explicit([[1.0, 0.0], [0.0, 1.0]]).shape
     (2, 2)
     """
-    from .channel import as_channel
-
-    return as_channel(C, name)
+    raise unsupported_kind("to_explicit", C, name)
 
 
 @singledispatch
@@ -342,9 +345,11 @@ def exp_value(x: Any) -> Any:
     >>> exp_value(0.0), exp_value(800.0)
     (1.0, inf)
     """
-    from .measures import capacity_from_epsilon
-
-    return capacity_from_epsilon(x)
+    x = _real("eps", x)
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
 
 
 @singledispatch

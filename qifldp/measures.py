@@ -434,11 +434,7 @@ def capacity_from_epsilon(eps: float) -> float:
     >>> capacity_from_epsilon(709.79)
     inf
     """
-    eps = _real("eps", eps)
-    try:
-        return math.exp(eps)
-    except OverflowError:
-        return math.inf
+    return exp_value(_real("eps", eps))
 
 
 @singledispatch
