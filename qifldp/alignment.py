@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from .channel import Channel
+from .channel import Channel, LabelledRows
+from .dispatch import permute_inputs
 from .errors import ChannelError
 
 __all__ = ["align_inputs", "align_rows", "align_many", "is_default_labels"]
@@ -47,12 +48,8 @@ def is_default_labels(labels: tuple) -> bool:
     return labels == tuple(range(len(labels)))
 
 
-def _is_symbolic(C: Any) -> bool:
-    return type(C).__module__.startswith("qifldp.symbolic")
-
-
 def _labelled(C: Any) -> bool:
-    return isinstance(C, Channel) or (_is_symbolic(C) and hasattr(C, "inputs"))
+    return isinstance(C, LabelledRows)
 
 
 def _show(labels: list) -> str:
@@ -67,14 +64,10 @@ def _sorted(labels: set) -> list:
         return sorted(labels, key=repr)
 
 
-def _permute_rows(C: Any, order: np.ndarray, labels: tuple) -> Any:
+@permute_inputs.register(Channel)
+def _permute_rows(C: Channel, order: np.ndarray, labels: tuple) -> Channel:
     """C with row ``order[i]`` moved to position i and input labels ``labels``."""
-    if isinstance(C, Channel):
-        return Channel(C.matrix[order], labels, C.outputs)
-    from .symbolic import SymbolicChannel  # lazy: sympy only for symbolic channels
-
-    M = C.matrix.extract([int(i) for i in order], list(range(C.n_outputs)))
-    return SymbolicChannel(M, labels, C.outputs, domains=C.domains, assume=C.assume, validate=False)
+    return Channel(C.matrix[order], labels, C.outputs)
 
 
 def align_rows(
@@ -121,7 +114,7 @@ def align_rows(
     if len(labels) == len(reference) and set(labels) == set(reference):
         pos = {x: i for i, x in enumerate(labels)}
         order = np.fromiter((pos[x] for x in reference), dtype=np.intp, count=len(reference))
-        return _permute_rows(B, order, reference)
+        return permute_inputs(B, order, reference)
     if is_default_labels(labels) or is_default_labels(reference):
         return B  # a default-labelled side carries no names: match by position
     only_ref = _sorted(set(reference) - set(labels))

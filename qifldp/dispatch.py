@@ -45,6 +45,7 @@ __all__ = [
     "n_inputs",
     "to_explicit",
     "entries",
+    "permute_inputs",
     "first_channel",
     "dispatch_on_first_channel",
     "kind_rank",
@@ -228,6 +229,22 @@ def entries(C: Any) -> Any:
     [[1, 0], [0, 1]]
     """
     return C
+
+
+@singledispatch
+def permute_inputs(C: Any, order: Any, labels: tuple) -> Any:
+    """A copy of the labelled channel C with row ``order[i]`` at position i, inputs ``labels``.
+
+    How :mod:`qifldp.alignment` matches rows by label: each labelled kind registers
+    its own (the explicit Channel in :mod:`qifldp.alignment`, the symbolic channel
+    in :mod:`qifldp.symbolic`); C itself is never changed.
+
+    >>> import numpy as np
+    >>> import qifldp as q
+    >>> permute_inputs(q.Channel([[1.0, 0.0], [0.0, 1.0]]), np.array([1, 0]), ("b", "a")).inputs
+    ('b', 'a')
+    """
+    raise unsupported_kind("permute_inputs", C)
 
 
 def first_channel(args: tuple) -> Any:

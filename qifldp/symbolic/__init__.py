@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import measures, register as register  # registers the symbolic refinement implementations
+from . import measures, register as register  # the symbolic kind on qifldp's dispatched operations
 from .channel import (
     EPS_DOMAIN,
     EVALUATE_DPS,

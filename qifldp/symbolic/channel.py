@@ -13,7 +13,6 @@ import numpy as np
 import sympy as sp
 
 from ..channel import Channel, LabelledRows, _labels
-from ..dispatch import entries, n_inputs, register_all, remedy
 from ..errors import ChannelError, InputTypeError, ParameterError, SizeError
 from . import _sign
 
@@ -891,14 +890,23 @@ def _as_float_channel(C: np.ndarray, name: str) -> Channel:
         raise type(exc)(msg) from None
 
 
-_REMEDY = (
+#: What to do with a symbolic channel where an operation does not support it.
+REMEDY = (
     "substitute numbers with C.evaluate(eps=...) for the explicit Channel "
     "(C.subs(...) keeps exact values, C.evaluate() a channel without parameters)"
 )
-register_all(
-    SymbolicChannel,
-    {remedy: lambda C: _REMEDY, n_inputs: lambda C: C.n_inputs, entries: lambda C: C.matrix},
-)
+
+
+def permute_inputs(C: SymbolicChannel, order: Any, labels: tuple) -> SymbolicChannel:
+    """C with row ``order[i]`` moved to position i and input labels ``labels``.
+
+    >>> permute_inputs(SymbolicChannel([[1, 0], [0, 1]]), [1, 0], ("b", "a")).matrix
+    Matrix([
+    [0, 1],
+    [1, 0]])
+    """
+    M = C.matrix.extract([int(i) for i in order], list(range(C.n_outputs)))
+    return SymbolicChannel(M, labels, C.outputs, domains=C.domains, assume=C.assume, validate=False)
 
 
 # -- building a protocol's symbolic channel: its parameters and the size guard ---------

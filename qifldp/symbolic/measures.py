@@ -32,14 +32,6 @@ from typing import Any
 import sympy as sp
 
 from .. import measures as _m
-from ..dispatch import (
-    exp_value,
-    is_nonpositive,
-    log2_value,
-    register_all,
-    register_unsupported,
-    tidy_value,
-)
 from ..errors import ChannelError, GainError, InputTypeError, ParameterError, PriorError
 from . import _sign
 from .channel import SymbolicChannel, _relations, as_symbolic, to_expr
@@ -639,7 +631,7 @@ def tradeoff_point(C: SymbolicChannel, *, exact: bool | None = None) -> tuple[An
     return (float(sp.N(C[0, 1], 20)), float(sp.N(C[1, 0], 20)))
 
 
-# -- registration ----------------------------------------------------------------------------
+# -- the scalar steps of the derived measures on sympy values -----------------------------
 def _exp(x: sp.Basic) -> sp.Expr:
     return tidy(sp.exp(x))
 
@@ -650,38 +642,3 @@ def _log2(x: sp.Basic) -> sp.Expr:
 
 def _nonpositive(x: sp.Basic) -> bool:
     return bool(x.is_nonpositive)
-
-
-def _register() -> None:
-    from .. import composition, profiles
-    from ..refinement import fdp
-
-    register_all(
-        SymbolicChannel,
-        {
-            _m.bayes_capacity: bayes_capacity,
-            _m.bayes_vulnerability: bayes_vulnerability,
-            _m.g_vulnerability: g_vulnerability,
-            _m.ldp_epsilon: ldp_epsilon,
-            _m.channel_prior_vulnerability: channel_prior_vulnerability,
-            fdp.tradeoff_point: tradeoff_point,
-        },
-    )
-    register_unsupported(
-        SymbolicChannel,
-        _m.hyper,
-        composition.compose,
-        composition.repeated,
-        composition.composition_epsilon,
-        profiles.privacy_profile,
-        profiles.tradeoff_envelope,
-        profiles.gdp_mu,
-    )
-    # the scalar steps of the derived measures on sympy values
-    register_all(
-        sp.Basic,
-        {exp_value: _exp, log2_value: _log2, is_nonpositive: _nonpositive, tidy_value: tidy},
-    )
-
-
-_register()

@@ -7,9 +7,7 @@ from typing import Any
 
 import sympy as sp
 
-from .. import operators as _ops
 from ..alignment import align_rows
-from ..dispatch import register_unsupported
 from ..errors import ChannelError, SizeError
 from ..validation import check_int
 from .channel import MAX_SYMBOLIC_ENTRIES, SymbolicChannel, as_symbolic
@@ -171,13 +169,3 @@ def one_hot(B: Any, k: int) -> SymbolicChannel:
     return SymbolicChannel(
         rows, tuple(range(k)), outputs, domains=B.domains, assume=B.assume, validate=False
     )
-
-
-def _register() -> None:
-    _ops.cascade.register(SymbolicChannel)(cascade)
-    _ops.parallel.register(SymbolicChannel)(parallel)
-    _ops.one_hot.register(SymbolicChannel)(one_hot)
-    register_unsupported(SymbolicChannel, _ops.visible_choice, _ops.hidden_choice)
-
-
-_register()

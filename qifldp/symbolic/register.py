@@ -1,15 +1,37 @@
-"""The symbolic kind's registrations on the dispatched operations of lower layers.
+"""The symbolic kind registers itself on qifldp's dispatched operations (imported once, by
+:mod:`qifldp.symbolic`).
 
-Imported by :mod:`qifldp.symbolic`: registers :class:`SymbolicChannel` on
-:func:`qifldp.refines` (decided exactly in rationals), as unsupported on
-:func:`qifldp.max_case_refines`, and its rank for the pair dispatcher.
+Layer L4: registers downward, on the singledispatch functions of :mod:`qifldp.dispatch`
+(channel kind, alignment, the pair dispatcher's rank, scalar steps of the derived
+measures), the measures, operators, composition and privacy profiles (L2) and the
+refinement engines (L3: :func:`qifldp.refines` decided exactly in rationals, unsupported
+on :func:`qifldp.max_case_refines`). The operations a symbolic channel cannot answer get
+:func:`~qifldp.dispatch.unsupported`, whose error says what to do instead
+(:data:`~qifldp.symbolic.channel.REMEDY`).
 """
 
 from __future__ import annotations
 
-from ..dispatch import kind_rank, register_all, register_unsupported
+import sympy as sp
+
+from .. import composition, measures as _m, operators as _ops, profiles
+from ..dispatch import (
+    entries,
+    exp_value,
+    is_nonpositive,
+    kind_rank,
+    log2_value,
+    n_inputs,
+    permute_inputs,
+    register_all,
+    register_unsupported,
+    remedy,
+    tidy_value,
+)
+from ..refinement import fdp
 from ..refinement.core import max_case_refines, refines
-from .channel import SymbolicChannel
+from . import measures, operators
+from .channel import REMEDY, SymbolicChannel, permute_inputs as _permute_inputs
 from .exact import refines_symbolic
 
 __all__ = ["SYMBOLIC_RANK"]
@@ -23,5 +45,65 @@ def _rank(C: SymbolicChannel) -> int:
     return SYMBOLIC_RANK
 
 
-register_all(SymbolicChannel, {kind_rank: _rank, refines: refines_symbolic})
+# -- the channel kind ------------------------------------------------------------------------
+register_all(
+    SymbolicChannel,
+    {
+        remedy: lambda C: REMEDY,
+        n_inputs: lambda C: C.n_inputs,
+        entries: lambda C: C.matrix,
+        permute_inputs: _permute_inputs,
+        kind_rank: _rank,
+    },
+)
+
+# -- measures ---------------------------------------------------------------------------------
+register_all(
+    SymbolicChannel,
+    {
+        _m.bayes_capacity: measures.bayes_capacity,
+        _m.bayes_vulnerability: measures.bayes_vulnerability,
+        _m.g_vulnerability: measures.g_vulnerability,
+        _m.ldp_epsilon: measures.ldp_epsilon,
+        _m.channel_prior_vulnerability: measures.channel_prior_vulnerability,
+        fdp.tradeoff_point: measures.tradeoff_point,
+    },
+)
+register_unsupported(SymbolicChannel, _m.hyper)
+
+# the scalar steps of the derived measures on sympy values
+register_all(
+    sp.Basic,
+    {
+        exp_value: measures._exp,
+        log2_value: measures._log2,
+        is_nonpositive: measures._nonpositive,
+        tidy_value: measures.tidy,
+    },
+)
+
+# -- operators --------------------------------------------------------------------------------
+register_all(
+    SymbolicChannel,
+    {
+        _ops.cascade: operators.cascade,
+        _ops.parallel: operators.parallel,
+        _ops.one_hot: operators.one_hot,
+    },
+)
+register_unsupported(SymbolicChannel, _ops.visible_choice, _ops.hidden_choice)
+
+# -- composition and privacy profiles ---------------------------------------------------------
+register_unsupported(
+    SymbolicChannel,
+    composition.compose,
+    composition.repeated,
+    composition.composition_epsilon,
+    profiles.privacy_profile,
+    profiles.tradeoff_envelope,
+    profiles.gdp_mu,
+)
+
+# -- refinement -------------------------------------------------------------------------------
+register_all(SymbolicChannel, {refines: refines_symbolic})
 register_unsupported(SymbolicChannel, max_case_refines)
