@@ -70,7 +70,6 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "composition": (
         "CompositionEpsilon",
-        "SymmetricComposition",
         "compose",
         "composition_epsilon",
         "repeated",
@@ -232,6 +231,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "LiftedRefinement",
         "refines_one_hot_bitwise",
     ),
+    "symmetric.composition": ("SymmetricComposition",),
     "simulation": (
         "CategoricalTable",
         "EmpiricalRate",

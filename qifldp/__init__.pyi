@@ -18,7 +18,6 @@ from .channel_io import (
 )
 from .composition import (
     CompositionEpsilon as CompositionEpsilon,
-    SymmetricComposition as SymmetricComposition,
     compose as compose,
     composition_epsilon as composition_epsilon,
     repeated as repeated,
@@ -252,6 +251,9 @@ from .sweeps.monte_carlo import (
     allocate_users as allocate_users,
     block_seed as block_seed,
     simulate_counts as simulate_counts,
+)
+from .symmetric.composition import (
+    SymmetricComposition as SymmetricComposition,
 )
 
 __version__: str

@@ -25,10 +25,11 @@ from functools import singledispatch
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtri
 
 from .channel import as_channel
-from .composition import SymmetricComposition
 from .errors import InputTypeError, ParameterError, SizeError
+from .measures import _check_neighbors
 from .refinement.fdp import TradeoffCurve, tradeoff_curve
 from .validation import check_bool
 
@@ -38,8 +39,6 @@ __all__ = [
     "profile_from_tradeoff",
     "tradeoff_from_profile",
     "gdp_mu",
-    "privacy_profile_symmetric",
-    "tradeoff_envelope_symmetric",
     "VERTEX_MERGE_ATOL",
     "MAX_ENVELOPE_ENTRIES",
 ]
@@ -71,8 +70,6 @@ def _real_values(name: str, value: Any) -> tuple[np.ndarray, bool]:
 def _pair_mask(k: int, neighbors: Any) -> np.ndarray:
     if neighbors is None:
         return ~np.eye(k, dtype=bool)
-    from .measures import _check_neighbors
-
     pairs = _check_neighbors(neighbors, k)
     mask = np.zeros((k, k), dtype=bool)
     mask[pairs[:, 0], pairs[:, 1]] = True
@@ -93,20 +90,6 @@ def _hockey(P: np.ndarray, L: np.ndarray, eps: np.ndarray) -> np.ndarray:
     t = np.where(L == np.inf, 1.0, t)
     on = (L > e) | (L == np.inf)
     return np.where(on, P * t, 0.0).sum(axis=-1)
-
-
-def _symmetric_atoms(C: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    S = C if isinstance(C, SymmetricComposition) else SymmetricComposition((C,))
-    return S.loss_atoms()
-
-
-def _symmetric_has_pair(C: Any, neighbors: Any) -> bool:
-    if neighbors is None:
-        return True
-    from .measures import _check_neighbors
-
-    pairs = _check_neighbors(neighbors, C.k)
-    return bool(np.any(pairs[:, 0] != pairs[:, 1]))
 
 
 @singledispatch
@@ -192,25 +175,6 @@ def privacy_profile(C: Any, epss: Any, neighbors: Any = None) -> Any:
 def _shaped(out: np.ndarray, scalar: bool, eps: np.ndarray) -> Any:
     out = np.clip(out, 0.0, 1.0)
     return float(out[0]) if scalar else out.reshape(eps.shape)
-
-
-@privacy_profile.register(SymmetricComposition)
-def privacy_profile_symmetric(C: Any, epss: Any, neighbors: Any = None) -> Any:
-    """:func:`privacy_profile` of a symmetric channel or composition (cost independent of k).
-
-    Every pair of distinct inputs has the law of the privacy loss of (0, 1)
-    (2-transitivity); registered for SymmetricChannel by :mod:`qifldp.symmetric`.
-
-    >>> import math, qifldp as q, qifldp.symmetric as sym
-    >>> float(q.privacy_profile(sym.grr(10**6, 1.0), 1.0))
-    0.0
-    """
-    eps, scalar = _check_epss(epss)
-    flat = eps.reshape(-1)
-    if not _symmetric_has_pair(C, neighbors):
-        return _shaped(np.zeros(flat.shape), scalar, eps)
-    loss, P0, _ = _symmetric_atoms(C)
-    return _shaped(_hockey(P0, loss, flat), scalar, eps)
 
 
 # ----------------------------------------------------------------------------------
@@ -382,25 +346,6 @@ def tradeoff_envelope(C: Any, neighbors: Any = None, *, convex: bool = False) ->
             curves.append(T)
     env = curves[0] if len(curves) == 1 else _lower_envelope(curves)
     return _convex_minorant(env) if check_bool("convex", convex) else env
-
-
-@tradeoff_envelope.register(SymmetricComposition)
-def tradeoff_envelope_symmetric(
-    C: Any, neighbors: Any = None, *, convex: bool = False
-) -> TradeoffCurve:
-    """:func:`tradeoff_envelope` of a symmetric channel or composition: every pair is equivalent.
-
-    T = ``tradeoff_curve(C)``; registered for SymmetricChannel by :mod:`qifldp.symmetric`.
-
-    >>> import qifldp as q, qifldp.symmetric as sym
-    >>> q.tradeoff_envelope(sym.grr(10**6, 1.0)) == q.tradeoff_curve(sym.grr(10**6, 1.0))
-    True
-    """
-    if not _symmetric_has_pair(C, neighbors):
-        msg = "neighbors has no pair of distinct inputs: nothing to compare"
-        raise ParameterError(msg)
-    T = tradeoff_curve(C, 0, 1, exact=False)
-    return _convex_minorant(T) if check_bool("convex", convex) else T
 
 
 def _as_curve(T: Any) -> TradeoffCurve:
@@ -576,8 +521,6 @@ def _gdp_mu_curve(C: TradeoffCurve, neighbors: Any = None) -> float:
 
 
 def _gdp_mu_of_curve(T: TradeoffCurve) -> float:
-    from scipy.special import ndtri
-
     a = np.asarray(T.alphas, dtype=float)
     b = np.asarray(T.betas, dtype=float)
     if b[0] < 1.0 or np.any((b[:-1] <= 0.0) & (a[:-1] < 1.0)):

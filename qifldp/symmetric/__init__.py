@@ -38,16 +38,13 @@ from typing import Any
 
 from . import (
     measures,
-    register as register,  # registers the symmetric refinement implementations
+    register as register,  # the symmetric kind on qifldp's dispatched operations
 )
 from .channel import SymmetricChannel
 from .gain import SymmetricGain
 from .measures import *  # noqa: F403  (bayes_capacity, asr, ldp_epsilon, ...)
-from .measures import _register
 from .orbit_witness import OrbitWitness
 from .refinement import refines
-
-_register()
 
 __all__ = [
     "SymmetricChannel",

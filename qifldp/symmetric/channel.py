@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
-from ..dispatch import entries, n_inputs, register_all, remedy, to_explicit
 from ..errors import ChannelError, InputTypeError
 from ..validation import check_int
 from .binomial import log_comb, logsumexp
@@ -475,20 +474,13 @@ class SymmetricChannel:
         return Channel(M, tuple(range(k)), tuple(labels))
 
 
-def _to_explicit(C: SymmetricChannel, name: str = "C") -> Channel:
+def expand_channel(C: SymmetricChannel, name: str = "C") -> Channel:
+    """``C.expand()``, the explicit channel where an operation expands other kinds."""
     return C.expand()
 
 
-_REMEDY = (
+#: What to do with a symmetric channel where an operation does not support it.
+REMEDY = (
     "use C.expand() for the explicit Channel (small k only), or an operation that "
     "accepts symmetric channels (bayes_capacity, asr, ldp_epsilon, refines, tradeoff_curve ...)"
-)
-register_all(
-    SymmetricChannel,
-    {
-        remedy: lambda C: _REMEDY,
-        n_inputs: lambda C: C.k,
-        entries: _to_explicit,
-        to_explicit: _to_explicit,
-    },
 )

@@ -8,9 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import composition as _comp, measures as _m, operators as _ops, profiles as _profiles
+from .. import measures as _m
 from ..channel import Channel
-from ..dispatch import register_all, register_unsupported
 from ..errors import GainError, InputTypeError, ParameterError, PriorError
 from ..priors import as_prior
 from ..refinement import fdp as _fdp
@@ -356,31 +355,3 @@ def _index(name: str, x: Any, k: int) -> int:
         msg = f"{name} must be an input index in 0..{k - 1}, got {x}"
         raise ParameterError(msg)
     return int(x)
-
-
-def _register() -> None:
-    register_all(
-        SymmetricChannel,
-        {
-            _m.bayes_capacity: bayes_capacity,
-            _m.ldp_epsilon: ldp_epsilon,
-            _m.bayes_vulnerability: bayes_vulnerability,
-            _m.g_vulnerability: g_vulnerability,
-            _m.channel_prior_vulnerability: channel_prior_vulnerability,
-            _fdp.tradeoff_curve: tradeoff_curve,
-            _comp.compose: _comp.compose_symmetric,
-            _comp.repeated: _comp.repeated_symmetric,
-            _comp.composition_epsilon: _comp.composition_epsilon_symmetric,
-            _profiles.privacy_profile: _profiles.privacy_profile_symmetric,
-            _profiles.tradeoff_envelope: _profiles.tradeoff_envelope_symmetric,
-        },
-    )
-    register_unsupported(
-        SymmetricChannel,
-        _m.hyper,
-        _ops.cascade,
-        _ops.parallel,
-        _ops.one_hot,
-        _ops.visible_choice,
-        _ops.hidden_choice,
-    )

@@ -1,19 +1,36 @@
-"""The symmetric kind's registrations on the dispatched operations of lower layers.
+"""The symmetric kind registers itself on qifldp's dispatched operations (imported once,
+by :mod:`qifldp.symmetric`).
 
-Imported by :mod:`qifldp.symmetric`: registers :class:`SymmetricChannel` on
-:func:`qifldp.refines` and :func:`qifldp.max_case_refines` (the orbit LP and the
-two-dimensional cone test) and its rank for the pair dispatcher, and its orbit LP as
-the refinement driver's decider of explicit one-hot pairs, and the accounts of its
-certificates (orbit witness, symmetric gain) for ``RefinementResult.explain``.
+Layer L4: registers downward, on the singledispatch functions of :mod:`qifldp.dispatch`
+(channel kind, the pair dispatcher's rank), the measures, operators, composition,
+privacy profiles and trade-off curves (L2) and the refinement engines (L3: the orbit LP
+and the two-dimensional cone test, and the orbit LP as the refinement driver's decider
+of explicit one-hot pairs, and the accounts of its certificates for
+``RefinementResult.explain``), for :class:`SymmetricChannel` and
+:class:`SymmetricComposition`. The operations a symmetric channel cannot answer get
+:func:`~qifldp.dispatch.unsupported`, whose error says what to do instead
+(:data:`~qifldp.symmetric.channel.REMEDY`).
 """
 
 from __future__ import annotations
 
-from ..dispatch import kind_rank, register_all
+from .. import composition as _comp, measures as _m, operators as _ops, profiles as _profiles
+from ..dispatch import (
+    entries,
+    kind_rank,
+    n_inputs,
+    register_all,
+    register_unsupported,
+    remedy,
+    to_explicit,
+)
+from ..refinement import fdp as _fdp
 from ..refinement._orbits import register_orbit_decider
 from ..refinement.core import max_case_refines, refines
 from ..refinement.explain import explain_gain, explain_witness
-from .channel import SymmetricChannel
+from . import composition, measures, profiles
+from .channel import REMEDY, SymmetricChannel, expand_channel
+from .composition import SymmetricComposition
 from .explain import explain_orbit_witness, explain_symmetric_gain
 from .explicit_orbits import decide_class_tables
 from .gain import SymmetricGain
@@ -33,13 +50,73 @@ def _rank(C: SymmetricChannel) -> int:
     return SYMMETRIC_RANK
 
 
+# -- the channel kind ------------------------------------------------------------------------
 register_all(
     SymmetricChannel,
     {
+        remedy: lambda C: REMEDY,
+        n_inputs: lambda C: C.k,
+        entries: expand_channel,
+        to_explicit: expand_channel,
         kind_rank: _rank,
-        refines: refines_symmetric,
-        max_case_refines: max_case_refines_symmetric,
     },
+)
+register_all(SymmetricComposition, {n_inputs: lambda C: C.k})
+
+# -- measures and trade-off curves ------------------------------------------------------------
+register_all(
+    SymmetricChannel,
+    {
+        _m.bayes_capacity: measures.bayes_capacity,
+        _m.ldp_epsilon: measures.ldp_epsilon,
+        _m.bayes_vulnerability: measures.bayes_vulnerability,
+        _m.g_vulnerability: measures.g_vulnerability,
+        _m.channel_prior_vulnerability: measures.channel_prior_vulnerability,
+        _fdp.tradeoff_curve: measures.tradeoff_curve,
+    },
+)
+register_unsupported(SymmetricChannel, _m.hyper)
+register_all(
+    SymmetricComposition,
+    {
+        _m.bayes_capacity: composition.composition_bayes_capacity,
+        _m.ldp_epsilon: composition.composition_ldp_epsilon,
+        _fdp.tradeoff_curve: composition.composition_tradeoff_curve,
+    },
+)
+
+# -- operators --------------------------------------------------------------------------------
+register_unsupported(
+    SymmetricChannel,
+    _ops.cascade,
+    _ops.parallel,
+    _ops.one_hot,
+    _ops.visible_choice,
+    _ops.hidden_choice,
+)
+
+# -- composition and privacy profiles ---------------------------------------------------------
+register_all(
+    SymmetricChannel,
+    {
+        _comp.compose: composition.compose_symmetric,
+        _comp.repeated: composition.repeated_symmetric,
+        _comp.composition_epsilon: composition.composition_epsilon_symmetric,
+    },
+)
+for _kind in (SymmetricChannel, SymmetricComposition):
+    register_all(
+        _kind,
+        {
+            _profiles.privacy_profile: profiles.privacy_profile_symmetric,
+            _profiles.tradeoff_envelope: profiles.tradeoff_envelope_symmetric,
+        },
+    )
+
+# -- refinement -------------------------------------------------------------------------------
+register_all(
+    SymmetricChannel,
+    {refines: refines_symmetric, max_case_refines: max_case_refines_symmetric},
 )
 register_orbit_decider(decide_class_tables)
 explain_witness.register(OrbitWitness)(explain_orbit_witness)

@@ -9,8 +9,8 @@ import pytest
 
 import qifldp as q
 import qifldp.symmetric as sym
-from qifldp.composition import REPEATED_GRR_MAX_RELEASES
 from qifldp.errors import SizeError, UnsupportedKindError
+from qifldp.symmetric.composition import REPEATED_GRR_MAX_RELEASES
 
 
 def _brute(k: int, n: int, eps: float) -> float:

@@ -40,13 +40,14 @@ import qifldp.refinement.core
 import qifldp.refinement.fdp
 import qifldp.symbolic as Y
 import qifldp.symmetric as S
-from qifldp.composition import CompositionEpsilon, SymmetricComposition
+from qifldp.composition import CompositionEpsilon
 from qifldp.dispatch import is_unsupported
 from qifldp.errors import UnsupportedKindError
 from qifldp.measures import Hyper
 from qifldp.refinement.fdp import TradeoffCurve
 from qifldp.refinement.result import Counterexample
 from qifldp.symbolic.exact import ExactRefinement
+from qifldp.symmetric.composition import SymmetricComposition
 
 EPS = sp.Symbol("eps", positive=True)
 EPS_VALUE = sp.log(3)
