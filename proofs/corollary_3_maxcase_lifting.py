@@ -24,7 +24,8 @@ def main() -> int:
     import numpy as np
 
     import qifldp as q
-    from qifldp.refinement import fdp, lifting
+    from qifldp import tradeoff as fdp
+    from qifldp.tradeoff import lifting
 
     P = Proof(
         "Corollary 3: C ⊑max D (2x2) implies C^{⊗k} ⊑max D^{⊗k} and one_hot(C, k) ⊑max one_hot(D, "

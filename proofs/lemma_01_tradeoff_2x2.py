@@ -14,7 +14,7 @@ The proof: C is invertible, so W = C^-1 D is the only candidate witness; its row
 sum to 1, its diagonal is nonnegative, and its two off-diagonal entries have the signs
 of N1 = (1 - alpha_C) beta_D - beta_C (1 - alpha_D) and
 N2 = (1 - beta_C) alpha_D - alpha_C (1 - beta_D); (2) and (3) are N1 >= 0 and N2 >= 0
-too. Cross-check: the library's exact criterion (qifldp.refinement.fdp.refines_2x2), its witness,
+too. Cross-check: the library's exact criterion (qifldp.tradeoff.refines_2x2), its witness,
 the LP (qifldp.refines) and max-case refinement on 150 random rational pairs.
 
 Discrepancy: (3) is only correct in the orientation alpha + beta <= 1 (and divides by
@@ -38,7 +38,7 @@ def main() -> int:
     import sympy as sp
 
     import qifldp as q
-    from qifldp.refinement import fdp
+    from qifldp import tradeoff as fdp
     from qifldp.symbolic import SymbolicChannel
 
     P = Proof(

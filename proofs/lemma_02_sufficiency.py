@@ -24,7 +24,7 @@ def main() -> int:
     import sympy as sp
 
     import qifldp as q
-    from qifldp.refinement import fdp
+    from qifldp import tradeoff as fdp
 
     P = Proof(
         "Lemma 2: alpha_C <= alpha_D and beta_C <= beta_D imply C ⊑ D (2x2, alpha + beta <= 1)",

@@ -11,7 +11,7 @@ products of row sums of W). Deleting the same rows on both sides keeps the equat
 one_hot(B, k) = one_hot(A, k)·W^{⊗k}. Verified on generic symbolic 2x2 channels for
 k = 2, 3 with the library's q.symbolic.one_hot; on random rational channels exactly; with
 the LP (qifldp.refines) for k = 2..5; and the library's lifting witness
-(qifldp.refinement.lifting) is re-checked. The converse fails: SUE and OUE are incomparable on bits
+(qifldp.tradeoff.lifting) is re-checked. The converse fails: SUE and OUE are incomparable on bits
 (Lemma 9) but one_hot(SUE) ⊑ one_hot(OUE) at k = 2 (exact instance below).
 """
 
@@ -34,8 +34,8 @@ def main() -> int:
     from sympy import kronecker_product as kron
 
     import qifldp as q
-    from qifldp import symbolic as sym
-    from qifldp.refinement import fdp, lifting
+    from qifldp import symbolic as sym, tradeoff as fdp
+    from qifldp.tradeoff import lifting
 
     P = Proof(
         "Lemma 4: A ⊑ B (bits) implies A^{⊗k} ⊑ B^{⊗k} and one_hot(A, k) ⊑ one_hot(B, k)",

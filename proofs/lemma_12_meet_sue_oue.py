@@ -16,8 +16,8 @@ Proved here for every eps >= 0:
   (alpha_S, beta_S), (1, 0) with alpha_O <= alpha_S. If N ⊑ S and N ⊑ O then (Blackwell, two
   secrets) T_N <= min(T_S, T_O), so the convex T_N lies below its values at alpha_O (<= beta_O)
   and alpha_S (<= beta_S) and below the chords, i.e. T_N <= T_M, hence N ⊑ M.
-Cross-checked against the library's lattice (qifldp.refinement.lattice.meet, exactly at eps = 2 ln 2 and
-numerically on a grid) and with the LP on random lower bounds N.
+Cross-checked against the library's lattice (qifldp.tradeoff.lattice.meet, exactly at eps = 2 ln 2
+and numerically on a grid) and with the LP on random lower bounds N.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def main() -> int:
 
     import qifldp as q
     from qifldp import symbolic as sym
-    from qifldp.refinement import lattice
+    from qifldp.tradeoff import lattice
 
     P = Proof(
         "Lemma 12: M_eps is the meet (greatest lower bound) of the SUE and OUE bit channels",

@@ -209,29 +209,31 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "FamilyResult",
         "check_refinement_family",
     ),
-    "refinement.fdp": (
-        "TradeoffCurve",
-        "refines_2x2",
-        "refines_binary",
-        "tradeoff_channel",
-        "tradeoff_curve",
-        "tradeoff_point",
-        "tradeoff_value",
-        "witness_2x2",
-    ),
     "refinement.graph": (
         "plot_refinement_graph",
         "refinement_graph",
     ),
-    "refinement.lattice": (
+    "symmetric.composition": ("SymmetricComposition",),
+    "tradeoff.criterion": (
+        "refines_2x2",
+        "refines_binary",
+        "witness_2x2",
+    ),
+    "tradeoff.curves": (
+        "TradeoffCurve",
+        "tradeoff_channel",
+        "tradeoff_curve",
+        "tradeoff_point",
+        "tradeoff_value",
+    ),
+    "tradeoff.lattice": (
         "join",
         "meet",
     ),
-    "refinement.lifting": (
+    "tradeoff.lifting": (
         "LiftedRefinement",
         "refines_one_hot_bitwise",
     ),
-    "symmetric.composition": ("SymmetricComposition",),
     "simulation": (
         "CategoricalTable",
         "EmpiricalRate",

@@ -197,27 +197,9 @@ from .refinement.families import (
     FamilyResult as FamilyResult,
     check_refinement_family as check_refinement_family,
 )
-from .refinement.fdp import (
-    TradeoffCurve as TradeoffCurve,
-    refines_2x2 as refines_2x2,
-    refines_binary as refines_binary,
-    tradeoff_channel as tradeoff_channel,
-    tradeoff_curve as tradeoff_curve,
-    tradeoff_point as tradeoff_point,
-    tradeoff_value as tradeoff_value,
-    witness_2x2 as witness_2x2,
-)
 from .refinement.graph import (
     plot_refinement_graph as plot_refinement_graph,
     refinement_graph as refinement_graph,
-)
-from .refinement.lattice import (
-    join as join,
-    meet as meet,
-)
-from .refinement.lifting import (
-    LiftedRefinement as LiftedRefinement,
-    refines_one_hot_bitwise as refines_one_hot_bitwise,
 )
 from .simulation import (
     CategoricalTable as CategoricalTable,
@@ -254,6 +236,26 @@ from .sweeps.monte_carlo import (
 )
 from .symmetric.composition import (
     SymmetricComposition as SymmetricComposition,
+)
+from .tradeoff.criterion import (
+    refines_2x2 as refines_2x2,
+    refines_binary as refines_binary,
+    witness_2x2 as witness_2x2,
+)
+from .tradeoff.curves import (
+    TradeoffCurve as TradeoffCurve,
+    tradeoff_channel as tradeoff_channel,
+    tradeoff_curve as tradeoff_curve,
+    tradeoff_point as tradeoff_point,
+    tradeoff_value as tradeoff_value,
+)
+from .tradeoff.lattice import (
+    join as join,
+    meet as meet,
+)
+from .tradeoff.lifting import (
+    LiftedRefinement as LiftedRefinement,
+    refines_one_hot_bitwise as refines_one_hot_bitwise,
 )
 
 __version__: str

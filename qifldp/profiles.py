@@ -30,7 +30,7 @@ from scipy.special import ndtri
 from .channel import as_channel
 from .errors import InputTypeError, ParameterError, SizeError
 from .measures import _check_neighbors
-from .refinement.fdp import TradeoffCurve, tradeoff_curve
+from .tradeoff import TradeoffCurve, tradeoff_curve
 from .validation import check_bool
 
 __all__ = [

@@ -402,7 +402,7 @@ def audit(claims: Iterable[Claim | str] | None = None) -> list[AuditResult]:
     How verdicts are decided: exact rational arithmetic where possible (eps chosen
     with e^eps rational so that the channels are rational; exact refinement
     certificates from :func:`qifldp.symbolic.refines`, the exact 2x2 criterion of
-    :func:`qifldp.refinement.fdp.refines_2x2`), LP certificates verified by
+    :func:`qifldp.tradeoff.refines_2x2`), LP certificates verified by
     :func:`qifldp.refines` and :func:`qifldp.symmetric.refines` (floating-point
     certificates, reported as such), and float comparisons only with the two-sided
     margin :data:`AGREE_RTOL` / :data:`DIFFER_RTOL`: a comparison between them is

@@ -35,7 +35,7 @@ from ..mechanisms import (
 )
 from ..refinement import max_case_refines, refines
 from ..refinement.families import check_refinement_family
-from ..refinement.fdp import refines_2x2, tradeoff_point, witness_2x2
+from ..tradeoff import refines_2x2, tradeoff_point, witness_2x2
 from ._core import (
     AGREE_RTOL,
     CONDITIONAL,

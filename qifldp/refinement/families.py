@@ -165,7 +165,7 @@ def check_refinement_family(
     decide : callable, optional
         ``decide(A, B)`` returns a truthy certificate iff A ⊑ B. Default:
         :func:`qifldp.refines` (witness or counterexample, verified). For 2x2
-        channels :func:`qifldp.refinement.fdp.refines_2x2` is an exact shortcut.
+        channels :func:`qifldp.tradeoff.refines_2x2` is an exact shortcut.
     strict : bool
         Also check that the reverse fails for every consecutive pair
         (M(eps') ⋢ M(eps) for eps > eps').
@@ -194,7 +194,7 @@ def check_refinement_family(
     Binary randomized response, decided by the exact 2x2 criterion:
 
     >>> import numpy as np
-    >>> from qifldp.refinement.fdp import refines_2x2
+    >>> from qifldp.tradeoff import refines_2x2
     >>> def rr(eps):
     ...     p = 1 / (1 + np.exp(-eps))
     ...     return [[p, 1 - p], [1 - p, p]]

@@ -29,7 +29,7 @@ def refinement_graph(
         name -> channel (anything ``decide`` accepts); all over the same inputs.
     decide : callable, optional
         ``decide(A, B)`` is truthy iff A ⊑ B. Default :func:`qifldp.refines`
-        (verified certificates). For 2x2 channels :func:`qifldp.refinement.fdp.refines_2x2`.
+        (verified certificates). For 2x2 channels :func:`qifldp.tradeoff.refines_2x2`.
 
     Returns
     -------
@@ -60,7 +60,7 @@ def refinement_graph(
 
     Examples
     --------
-    >>> from qifldp.refinement.fdp import refines_2x2
+    >>> from qifldp.tradeoff import refines_2x2
     >>> G = refinement_graph({
     ...     "rr3": [[0.75, 0.25], [0.25, 0.75]],
     ...     "rr2": [[2/3, 1/3], [1/3, 2/3]],
@@ -296,7 +296,7 @@ def plot_refinement_graph(
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> from qifldp.refinement.fdp import refines_2x2
+    >>> from qifldp.tradeoff import refines_2x2
     >>> G = refinement_graph({"a": [[1.0, 0.0], [0.0, 1.0]], "b": [[0.5, 0.5], [0.5, 0.5]]},
     ...                      decide=refines_2x2)
     >>> ax = plot_refinement_graph(G)

@@ -17,7 +17,7 @@ rational arithmetic against the *rational* channels (not their float images):
    is a Farkas certificate), and its certificate is checked again.
 
 For two secrets the verdict is also compared with the exact trade-off criterion of
-:mod:`qifldp.refinement.fdp` (QIF paper Lemma 1); a disagreement raises. A verdict is never
+:mod:`qifldp.tradeoff` (QIF paper Lemma 1); a disagreement raises. A verdict is never
 returned without a certificate that passed the exact check.
 """
 
@@ -36,7 +36,7 @@ from ..errors import ChannelError, InputTypeError, ParameterError, SolverError, 
 from ..refinement.core import refinement_options, refines as float_refines
 from ..refinement.exact import exact_decide, exact_verify_witness
 from ..refinement.explain import explain_refinement
-from ..refinement.fdp import refines_binary
+from ..tradeoff import refines_binary
 from .channel import SymbolicChannel, as_symbolic
 
 __all__ = [

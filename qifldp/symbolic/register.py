@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .. import composition, measures as _m, operators as _ops, profiles
+from .. import composition, measures as _m, operators as _ops, profiles, tradeoff as fdp
 from ..dispatch import (
     entries,
     exp_value,
@@ -28,7 +28,6 @@ from ..dispatch import (
     remedy,
     tidy_value,
 )
-from ..refinement import fdp
 from ..refinement.core import max_case_refines, refines
 from . import measures, operators
 from .channel import REMEDY, SymbolicChannel, permute_inputs as _permute_inputs

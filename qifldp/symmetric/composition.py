@@ -20,12 +20,11 @@ from typing import Any
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
-from .. import composition as _comp, measures as _m
+from .. import composition as _comp, measures as _m, tradeoff as _fdp
 from ..channel import Channel, guard_size
 from ..composition import CompositionEpsilon
 from ..dispatch import to_explicit
 from ..errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
-from ..refinement import fdp as _fdp
 from ..validation import check_bool, check_int
 from .channel import SymmetricChannel
 from .measures import pair_atoms

@@ -8,11 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import measures as _m
+from .. import measures as _m, tradeoff as _fdp
 from ..channel import Channel
 from ..errors import GainError, InputTypeError, ParameterError, PriorError
 from ..priors import as_prior
-from ..refinement import fdp as _fdp
 from .binomial import logsumexp
 from .channel import SymmetricChannel
 from .gain import SymmetricGain, g_vulnerability_symmetric
@@ -302,7 +301,7 @@ def pair_atoms(C: SymmetricChannel, same: bool = False) -> tuple[np.ndarray, np.
 def tradeoff_curve(C: SymmetricChannel, x0: int = 0, x1: int = 1, **kwargs: Any):
     """The f-DP trade-off curve T(C[x0], C[x1]) of a symmetric channel.
 
-    Same semantics and keyword arguments as :func:`qifldp.refinement.fdp.tradeoff_curve`
+    Same semantics and keyword arguments as :func:`qifldp.tradeoff.tradeoff_curve`
     (vertices (alpha, beta), alpha ascending, from (0, T(0)) to (1, 0)).
 
     Raises
@@ -317,12 +316,12 @@ def tradeoff_curve(C: SymmetricChannel, x0: int = 0, x1: int = 1, **kwargs: Any)
     ratio (known exactly from :attr:`SymmetricChannel.log_ratio`) are merged,
     which leaves the Neyman–Pearson curve unchanged (3 atoms for UE and THE,
     whatever k); the curve of that 2-row channel is computed by
-    :func:`qifldp.refinement.fdp.tradeoff_curve`. Cost O(sizes log sizes).
+    :func:`qifldp.tradeoff.tradeoff_curve`. Cost O(sizes log sizes).
 
     Examples
     --------
-    >>> import math, qifldp.refinement.fdp, qifldp.symmetric as sym
-    >>> T = qifldp.refinement.fdp.tradeoff_curve(sym.grr(3, math.log(2)))
+    >>> import math, qifldp.tradeoff, qifldp.symmetric as sym
+    >>> T = qifldp.tradeoff.tradeoff_curve(sym.grr(3, math.log(2)))
     >>> [(round(a, 6), round(b, 6)) for a, b in T]
     [(0.0, 1.0), (0.25, 0.5), (0.5, 0.25), (1.0, 0.0)]
     """

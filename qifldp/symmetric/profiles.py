@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..measures import _check_neighbors
 from ..profiles import _check_epss, _convex_minorant, _hockey, _shaped
-from ..refinement.fdp import TradeoffCurve, tradeoff_curve
+from ..tradeoff import TradeoffCurve, tradeoff_curve
 from ..validation import check_bool
 from .composition import SymmetricComposition
 

@@ -14,7 +14,13 @@ of explicit one-hot pairs, and the accounts of its certificates for
 
 from __future__ import annotations
 
-from .. import composition as _comp, measures as _m, operators as _ops, profiles as _profiles
+from .. import (
+    composition as _comp,
+    measures as _m,
+    operators as _ops,
+    profiles as _profiles,
+    tradeoff as _fdp,
+)
 from ..dispatch import (
     entries,
     kind_rank,
@@ -24,7 +30,6 @@ from ..dispatch import (
     remedy,
     to_explicit,
 )
-from ..refinement import fdp as _fdp
 from ..refinement._orbits import register_orbit_decider
 from ..refinement.core import max_case_refines, refines
 from ..refinement.explain import explain_gain, explain_witness

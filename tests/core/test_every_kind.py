@@ -37,17 +37,18 @@ import qifldp.measures
 import qifldp.operators
 import qifldp.profiles
 import qifldp.refinement.core
-import qifldp.refinement.fdp
 import qifldp.symbolic as Y
 import qifldp.symmetric as S
+import qifldp.tradeoff.criterion
+import qifldp.tradeoff.curves
 from qifldp.composition import CompositionEpsilon
 from qifldp.dispatch import is_unsupported
 from qifldp.errors import UnsupportedKindError
 from qifldp.measures import Hyper
-from qifldp.refinement.fdp import TradeoffCurve
 from qifldp.refinement.result import Counterexample
 from qifldp.symbolic.exact import ExactRefinement
 from qifldp.symmetric.composition import SymmetricComposition
+from qifldp.tradeoff import TradeoffCurve
 
 EPS = sp.Symbol("eps", positive=True)
 EPS_VALUE = sp.log(3)
@@ -216,7 +217,8 @@ MODULES = (
     qifldp.operators,
     qifldp.composition,
     qifldp.profiles,
-    qifldp.refinement.fdp,
+    qifldp.tradeoff.curves,
+    qifldp.tradeoff.criterion,
     qifldp.refinement.core,
 )
 

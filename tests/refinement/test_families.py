@@ -10,7 +10,7 @@ import pytest
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
 from qifldp.refinement.families import check_refinement_family
-from qifldp.refinement.fdp import refines_2x2
+from qifldp.tradeoff import refines_2x2
 
 
 def test_grr_family_certificates_compose():

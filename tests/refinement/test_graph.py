@@ -9,9 +9,9 @@ import pytest
 
 import qifldp as q
 from qifldp.errors import InputTypeError, VerificationError
-from qifldp.refinement.fdp import refines_2x2, refines_binary
 from qifldp.refinement.graph import plot_refinement_graph, refinement_graph
-from qifldp.refinement.lattice import join, meet
+from qifldp.tradeoff import refines_2x2, refines_binary
+from qifldp.tradeoff.lattice import join, meet
 
 matplotlib.use("Agg")
 

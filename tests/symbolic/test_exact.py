@@ -9,9 +9,8 @@ import sympy as sp
 from hypothesis import given, settings, strategies as st
 
 import qifldp as q
-from qifldp import symbolic
+from qifldp import symbolic, tradeoff as fdp
 from qifldp.errors import ChannelError, InputTypeError, ParameterError
-from qifldp.refinement import fdp
 from qifldp.symbolic import exact
 
 eps = sp.Symbol("eps")

@@ -10,9 +10,8 @@ import pytest
 import sympy as sp
 
 import qifldp as q
-from qifldp import symbolic
+from qifldp import symbolic, tradeoff as fdp
 from qifldp.errors import ChannelError, GainError, ParameterError, PriorError
-from qifldp.refinement import fdp
 from qifldp.symbolic import SymbolicChannel
 from tests.canonical import exact_bayes_capacity
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 import qifldp as q
 import qifldp.symmetric as sym
-from qifldp.refinement.fdp import tradeoff_curve
+from qifldp.tradeoff import tradeoff_curve
 
 from ._helpers import assert_agrees, check_witness
 

@@ -12,7 +12,7 @@ import pytest
 import qifldp as q
 import qifldp.symmetric as sym
 from qifldp.errors import InputTypeError, ParameterError
-from qifldp.refinement.fdp import tradeoff_curve
+from qifldp.tradeoff import tradeoff_curve
 
 from ._helpers import PROTOCOLS
 
@@ -24,7 +24,7 @@ def _close(T1, T2, atol: float = 1e-12) -> bool:
 
 @pytest.mark.parametrize(("make_sym", "make_num", "extra"), PROTOCOLS)
 def test_curves_equal_the_explicit_channel(make_sym, make_num, extra) -> None:
-    # provenance: Neyman–Pearson on every output of the explicit channel (qifldp.refinement.fdp)
+    # provenance: Neyman–Pearson on every output of the explicit channel (qifldp.tradeoff)
     for k, eps in [(2, 1.0), (3, 0.0), (3, 2.0), (4, 0.7)]:
         S, C = make_sym(k, eps, **extra), make_num(k, eps, **extra)
         for x0, x1 in [(0, 1), (k - 1, 0), (1, 1)]:

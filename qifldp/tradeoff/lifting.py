@@ -12,7 +12,7 @@ import numpy as np
 from ..channel import MAX_ENTRIES, check_size
 from ..errors import ParameterError, SizeError
 from ..validation import as_real_array, check_int
-from .fdp import witness_2x2
+from .criterion import witness_2x2
 
 __all__ = ["LiftedRefinement", "refines_one_hot_bitwise", "kron_power"]
 
@@ -121,8 +121,6 @@ class LiftedRefinement:
         >>> r.witness(2).round(4).tolist()[0]
         [0.5625, 0.1875, 0.1875, 0.0625]
         """
-        from ..errors import ParameterError
-
         if self.bit_witness is None:
             msg = "the bit channels do not refine: there is no lifted witness"
             raise ParameterError(msg)
@@ -173,7 +171,7 @@ def refines_one_hot_bitwise(B1: Any, B2: Any, k: int | None = None) -> LiftedRef
     -----
     Lemma 4 of the paper: B1·W = B2 gives B1^{⊗k}·W^{⊗k} = B2^{⊗k}, and deleting
     the non-one-hot rows of both sides keeps the equation. The bit check is the
-    exact 2x2 criterion (:func:`qifldp.refinement.fdp.refines_2x2`, O(1)), against an LP of
+    exact 2x2 criterion (:func:`qifldp.tradeoff.refines_2x2`, O(1)), against an LP of
     size 2^k x 2^k for the one-hot channels.
 
     Examples

@@ -7,8 +7,8 @@ import pytest
 
 import qifldp as q
 from qifldp.errors import ChannelError, ParameterError
-from qifldp.refinement.fdp import refines_binary
-from qifldp.refinement.lifting import kron_power, refines_one_hot_bitwise
+from qifldp.tradeoff import refines_binary
+from qifldp.tradeoff.lifting import kron_power, refines_one_hot_bitwise
 
 from ._helpers import random_2x2
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 import qifldp as q
 from qifldp.errors import ChannelError, InputTypeError, ParameterError
-from qifldp.refinement.fdp import (
+from qifldp.tradeoff import (
     TradeoffCurve,
     tradeoff_channel,
     tradeoff_curve,

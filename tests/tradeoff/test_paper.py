@@ -17,8 +17,8 @@ import qifldp as q
 from qifldp.formulas import the_oue_threshold
 from qifldp.refinement.exact import exact_decide
 from qifldp.refinement.families import check_refinement_family
-from qifldp.refinement.fdp import refines_2x2, refines_binary, tradeoff_point
-from qifldp.refinement.lifting import refines_one_hot_bitwise
+from qifldp.tradeoff import refines_2x2, refines_binary, tradeoff_point
+from qifldp.tradeoff.lifting import refines_one_hot_bitwise
 
 from ._helpers import matmul_exact
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import qifldp as q
 from qifldp.errors import ChannelError
-from qifldp.refinement.fdp import (
+from qifldp.tradeoff import (
     refines_2x2,
     refines_binary,
     tradeoff_curve,

@@ -9,15 +9,8 @@ from typing import Any
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError, VerificationError
 from ..validation import check_optional_bool
-from .fdp import (
-    TradeoffCurve,
-    _check_two_rows,
-    _curve_exact,
-    _exact_rows,
-    _interp_exact,
-    _parse,
-    tradeoff_channel,
-)
+from .curves import TradeoffCurve, _curve_exact, _interp_exact, tradeoff_channel
+from .parse import _check_two_rows, _exact_rows, _parse
 
 __all__ = ["meet", "join", "meet_curve", "join_curve"]
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 
 import qifldp as q
 from qifldp.errors import ChannelError, InputTypeError
-from qifldp.refinement.fdp import refines_2x2, refines_binary, tradeoff_curve, tradeoff_point
-from qifldp.refinement.lattice import join, join_curve, meet, meet_curve
+from qifldp.tradeoff import refines_2x2, refines_binary, tradeoff_curve, tradeoff_point
+from qifldp.tradeoff.lattice import join, join_curve, meet, meet_curve
 
 from ._helpers import rational_rows
 

@@ -1,0 +1,1 @@
+"""Tests of qifldp.tradeoff: f-DP trade-off curves, the two-secret criterion, lattice, lifting."""
