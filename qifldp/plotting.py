@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import InputTypeError
+
 __all__ = [
     "STYLES",
     "CI_LEVEL",
@@ -279,8 +281,6 @@ def comparability_figure(table: Any, boundary: Any = None, title: str | None = N
     from matplotlib.colors import ListedColormap
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
-
-    from .errors import InputTypeError
 
     for name, frame, needed in (
         ("table", table, ("k", "eps", "relation")),

@@ -13,7 +13,9 @@ import numpy as np
 import sympy as sp
 
 from ..channel import Channel, LabelledRows, _labels
+from ..dispatch import kind_name, remedy
 from ..errors import ChannelError, InputTypeError, ParameterError, SizeError
+from ..validation import check_int
 from . import _sign
 
 __all__ = [
@@ -680,8 +682,6 @@ class SymbolicChannel(LabelledRows):
         [1/3, 2/3],
         [1/2, 1/2]])
         """
-        from ..validation import check_int
-
         max_denominator = check_int("max_denominator", max_denominator, minimum=1)
         if not isinstance(C, Channel):
             C = _as_float_channel(C, "C")
@@ -842,12 +842,11 @@ def as_symbolic(C: Any, name: str = "C") -> SymbolicChannel:
     """
     if isinstance(C, SymbolicChannel):
         return C
-    mod = type(C).__module__
-    if mod.startswith("qifldp.symmetric"):
+    hint = remedy(C)
+    if hint is not None:  # another kind of channel (symmetric): the numeric measures take it
         msg = (
-            f"{name} is a symmetric channel (qifldp.symmetric): use the numeric measures "
-            "(qifldp.bayes_capacity, ...), which accept it at any k, or convert a small one "
-            f"with {name}.expand()"
+            f"{name} is a {kind_name(C)}, which the symbolic routines do not convert: "
+            f"use the numeric measures (qifldp.bayes_capacity, ...), which accept it, or {hint}"
         )
         raise InputTypeError(msg)
     if isinstance(C, np.ndarray) and C.dtype.kind in "fiu":

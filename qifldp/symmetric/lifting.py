@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..channel import guard_size
-
-if TYPE_CHECKING:
-    from .channel import SymmetricChannel
+from ..channel import Channel, guard_size
+from ..refinement.core import refines as explicit_refines
+from .binomial import log_comb
+from .channel import SymmetricChannel
 
 __all__ = [
     "BitwiseWitness",
@@ -177,8 +176,6 @@ def product_classes(k: int, logs: np.ndarray, sizes: np.ndarray) -> _Classes:
     summed in log space from the logs of the entries themselves (so 1 − p near 0 keeps
     its relative precision, unlike 1 − float(p)).
     """
-    from .binomial import log_comb
-
     s = np.asarray(sizes, dtype=np.int64)
     l00, l01, l10, l11 = logs[0, 0], logs[0, 1], logs[1, 0], logs[1, 1]
     log_in = np.full(s.shape, -np.inf)
@@ -237,9 +234,6 @@ def lifted_refinement(A, B):
     relative error returned bounds |A·W − B| / B per class: A's own class error, B's
     against one_hot(b_A·w), and the rounding of b_A·w.
     """
-    from ..channel import Channel
-    from ..refinement.core import refines as explicit_refines
-
     if getattr(A, "_scheme", None) != ("bits",) or getattr(B, "_scheme", None) != ("bits",):
         return None
     fa, fb = bit_channel(A), bit_channel(B)

@@ -187,7 +187,7 @@ def test_measures_accept_explicit_channels_by_hand():
 
 
 def test_symmetric_channel_refused_with_advice():
-    with pytest.raises(q.InputTypeError, match=r"symmetric channel.*expand\(\)"):
+    with pytest.raises(q.InputTypeError, match=r"SymmetricChannel.*expand\(\)"):
         S.bayes_capacity(q.symmetric.grr(3, 1.0))
 
 
