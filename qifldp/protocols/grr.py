@@ -13,7 +13,7 @@ from ..simulation import calibrate, support_counts
 from ..simulation.samplers import n_reports
 from ..simulation.util import MAX_SS_K, as_array, as_rng, as_values
 from ..symbolic import SymbolicChannel
-from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_eps, check_int
 from .base import ClosedForm, Protocol, no_options, size_alternative

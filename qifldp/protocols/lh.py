@@ -29,7 +29,7 @@ from ..simulation.util import (
     row_chunks,
 )
 from ..symbolic import SymbolicChannel
-from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps, check_int

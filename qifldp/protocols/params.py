@@ -19,7 +19,7 @@ import numpy as np
 from scipy.special import expit
 
 from ..errors import ParameterError
-from ..symbolic.channel import EPS_DOMAIN, THETA_DOMAIN, SymbolicParameters
+from ..symbolic.parameters import EPS_DOMAIN, THETA_DOMAIN, SymbolicParameters
 from ..validation import check_eps, check_int, check_open_interval, check_probability
 from .vectorize import as_eps, as_theta
 
@@ -547,7 +547,7 @@ def log_pq(p: float, q: float) -> tuple[float, float, float, float]:
 # -- symbolic: the same probabilities as sympy expressions of eps (and theta) -----------
 # eps and theta may be sympy expressions, numbers or symbol names; each is checked
 # against its domain (refused only when provably outside it) by
-# ``qifldp.symbolic.channel.SymbolicParameters``, which the symbolic channels also
+# ``qifldp.symbolic.parameters.SymbolicParameters``, which the symbolic channels also
 # use to record the domains.
 
 

@@ -23,7 +23,7 @@ from ..simulation.util import (
     method_options,
 )
 from ..symbolic import SymbolicChannel
-from ..symbolic.channel import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_choice, check_int
 from .base import ClosedForm, Protocol, no_options, size_alternative

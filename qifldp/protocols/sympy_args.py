@@ -18,7 +18,7 @@ from typing import Any
 import sympy as sp
 
 from ..errors import InputTypeError, SizeError
-from ..symbolic.channel import EPS_DOMAIN, PROBABILITY_DOMAIN, THETA_DOMAIN, SymbolicParameters
+from ..symbolic.parameters import EPS_DOMAIN, PROBABILITY_DOMAIN, THETA_DOMAIN, SymbolicParameters
 from ..validation import check_int
 
 __all__ = ["MAX_EXACT_BITS", "exact_int", "exact_eps", "exact_params", "check_bits", "power_bits"]

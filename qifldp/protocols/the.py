@@ -12,7 +12,7 @@ from ..channel import Channel, check_size, guard_size
 from ..operators import one_hot
 from ..simulation.util import as_rng, as_values, method_options, row_chunks
 from ..symbolic import SymbolicChannel
-from ..symbolic.channel import EPS_DOMAIN, THETA_DOMAIN, SymbolicParameters
+from ..symbolic.parameters import EPS_DOMAIN, THETA_DOMAIN, SymbolicParameters
 from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps

@@ -23,13 +23,13 @@ from ..simulation.util import (
     row_chunks,
 )
 from ..symbolic import SymbolicChannel
-from ..symbolic.channel import (
+from ..symbolic.operators import one_hot as symbolic_one_hot_operator
+from ..symbolic.parameters import (
     EPS_DOMAIN,
     PROBABILITY_DOMAIN,
     SymbolicParameters,
     guard_symbolic_size,
 )
-from ..symbolic.operators import one_hot as symbolic_one_hot_operator
 from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps, check_int
@@ -110,7 +110,7 @@ def symbolic_one_hot(name: str, args: tuple, k: int, bits: _Bits) -> SymbolicCha
     k : int
         Domain size, ``k >= 2``.
     bits : callable
-        Takes the parameters into a :class:`qifldp.symbolic.channel.SymbolicParameters`
+        Takes the parameters into a :class:`qifldp.symbolic.parameters.SymbolicParameters`
         and returns the bit channel's (p, 1-p, q, 1-q).
 
     Examples

@@ -57,17 +57,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import measures, register as register  # the symbolic kind on qifldp's dispatched operations
-from .channel import (
-    EPS_DOMAIN,
-    EVALUATE_DPS,
-    MAX_SYMBOLIC_ENTRIES,
-    PROBABILITY_DOMAIN,
-    THETA_DOMAIN,
-    SymbolicChannel,
-)
+from .channel import EVALUATE_DPS, MAX_SYMBOLIC_ENTRIES, SymbolicChannel
 from .exact import refines, to_fractions
 from .measures import *  # noqa: F403  (bayes_capacity, asr, ldp_epsilon, ...)
 from .operators import cascade, one_hot, parallel
+from .parameters import EPS_DOMAIN, PROBABILITY_DOMAIN, THETA_DOMAIN
 
 __all__ = [
     "SymbolicChannel",

@@ -34,7 +34,8 @@ import sympy as sp
 from .. import measures as _m
 from ..errors import ChannelError, GainError, InputTypeError, ParameterError, PriorError
 from . import _sign
-from .channel import SymbolicChannel, _relations, as_symbolic, to_expr
+from .channel import SymbolicChannel, as_symbolic
+from .expressions import _relations, to_expr
 
 __all__ = [
     "bayes_capacity",

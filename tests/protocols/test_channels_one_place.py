@@ -34,7 +34,7 @@ from qifldp.protocols import (
     the as the_module,
     ue as ue_module,
 )
-from qifldp.symbolic.channel import SymbolicParameters
+from qifldp.symbolic.parameters import SymbolicParameters
 
 EPS = sp.Symbol("eps")
 
@@ -344,7 +344,7 @@ def test_symbolic_names_are_the_family_builders() -> None:
         given = {a: v for a, v in args.items() if a in params}
         assert alias(**given).matrix == builder(**given).matrix
     assert symbolic.oue_bit is ue_module.symbolic_oue_bit
-    assert symbolic.EPS_DOMAIN is symbolic.channel.EPS_DOMAIN
+    assert symbolic.EPS_DOMAIN is symbolic.parameters.EPS_DOMAIN
     assert isinstance(symbolic.channel.SymbolicParameters, type) and SymbolicParameters
 
 
