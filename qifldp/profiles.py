@@ -134,7 +134,7 @@ def privacy_profile(C: Any, epss: Any, neighbors: Any = None) -> Any:
     between its optimistic and pessimistic estimates, which are within 5e-5 of
     each other; for 50 releases of GRR at k = 10^6 its pessimistic delta stops
     at its truncated tail mass (1e-15), where the exact values are 4e-27 and
-    below (``tests/researcher/test_profiles_dp_accounting.py``).
+    below (``tests/core/test_profiles_dp_accounting.py``).
 
     Examples
     --------

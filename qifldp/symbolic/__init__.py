@@ -50,6 +50,12 @@ Closed forms are in :mod:`qifldp.symbolic.formulas`:
 >>> from qifldp.symbolic import formulas
 >>> sp.simplify(q.bayes_capacity(symbolic.sue(3, eps)) - formulas.bayes_capacity_sue(3, eps))
 0
+
+Layer L4 (a kind of channel): imports the layers below it (the dispatch, the explicit
+channel, the measures, operators, composition, profiles and trade-offs, the refinement
+engines) and never :mod:`qifldp.symmetric`; it registers its implementations on their
+dispatched operations from :mod:`qifldp.symbolic.register`. ``import qifldp`` does not
+import it (nor sympy) until it is used.
 """
 
 from __future__ import annotations

@@ -30,6 +30,11 @@ Importing this module registers the symmetric implementations on qifldp's
 ``bayes_capacity``, ``asr``, ``ldp_epsilon``, ``max_case_capacity``,
 ``bayes_vulnerability``, ``g_vulnerability``, ``min_entropy_leakage`` and
 ``tradeoff_curve``.
+
+Layer L4 (a kind of channel): imports the layers below it (the dispatch, the explicit
+channel, the measures, operators, composition, profiles and trade-offs, the refinement
+engines) and never :mod:`qifldp.symbolic`; it registers its implementations on their
+dispatched operations from :mod:`qifldp.symmetric.register`.
 """
 
 from __future__ import annotations
