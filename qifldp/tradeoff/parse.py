@@ -37,7 +37,8 @@ class _Parsed(NamedTuple):
 
 
 def _is_sympy(obj: Any) -> bool:
-    return type(obj).__module__.split(".")[0] == "sympy"
+    # a sympy number or matrix, recognised by what it has (sympy is not imported here)
+    return hasattr(type(obj), "free_symbols") and hasattr(type(obj), "subs")
 
 
 def _exact_scalar(v: Any) -> Fraction | None:
