@@ -345,7 +345,7 @@ def test_symbolic_names_are_the_family_builders() -> None:
         assert alias(**given).matrix == builder(**given).matrix
     assert symbolic.oue_bit is ue_module.symbolic_oue_bit
     assert symbolic.EPS_DOMAIN is symbolic.parameters.EPS_DOMAIN
-    assert isinstance(symbolic.channel.SymbolicParameters, type) and SymbolicParameters
+    assert isinstance(symbolic.parameters.SymbolicParameters, type) and SymbolicParameters
 
 
 def test_the_three_kinds_have_the_same_names() -> None:
