@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -65,6 +66,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("qifldp: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (``qifldp protocols | head``)
+        return _closed_pipe()
     if text is not None:
-        print(text)
+        try:
+            print(text)
+        except BrokenPipeError:
+            return _closed_pipe()
+    return 0
+
+
+def _closed_pipe() -> int:
+    """Exit quietly when stdout's reader has gone: no traceback at interpreter exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
     return 0

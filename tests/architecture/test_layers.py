@@ -8,33 +8,26 @@ pyproject.toml in ``.ci/run``.
 from __future__ import annotations
 
 import pytest
-import tomllib
 
 from tests.architecture import imports as arch
 
-# The redesign lands region by region; until every region is in, the whole-package rules
-# are reported, not enforced. Removed when the last region lands.
-_in_progress = pytest.mark.xfail(reason="layered redesign landing region by region", strict=False)
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+; the contract itself runs in CI on 3.11
 
 
-@_in_progress
 def test_every_module_is_in_a_layer():
     for mod in arch.modules():
         arch.layer_of(mod)  # raises KeyError naming the module
 
 
-@_in_progress
 def test_no_upward_import():
     bad = [f"{i.source}:{i.line} -> {i.target}" for i in arch.upward()]
     assert bad == []
 
 
-@_in_progress
 def test_no_import_cycle_between_files():
     assert arch.cycles() == []
 
 
-@_in_progress
 def test_function_level_imports_are_optional_heavy_libraries_only():
     bad = [f"{i.source}:{i.line} -> {i.target} ({i.where})" for i in arch.lazy_imports()]
     assert bad == []

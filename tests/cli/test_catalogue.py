@@ -124,3 +124,27 @@ def test_composite_protocols_are_compared_and_refined(capsys):
     assert code == 0, err
     assert [p["name"] for p in doc["protocols"]] == ["pckv:d=2", "pckv-grr:d=2"]
     assert not doc["skipped"]
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    # ``qifldp protocols | head -1``: stdout is a pipe whose reader has already gone, so
+    # the first write fails with EPIPE; the command exits 0 without a traceback
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "qifldp", "protocols"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": os.getcwd()},
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    err = proc.stderr.decode()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "BrokenPipeError" not in err
