@@ -58,7 +58,10 @@ _SIMULATION = (
 #: written out so that attaching imports nothing; a test checks them against the
 #: face modules' ``__all__``.
 FACES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "qifldp.symmetric": ("qifldp.faces.symmetric", _ORACLES),
+    "qifldp.symmetric": (
+        "qifldp.faces.symmetric",
+        (*_ORACLES, "sue_oue_boundary", "tight_ratio_refines", "BOUNDARY_MAX_K"),
+    ),
     "qifldp.symbolic": (
         "qifldp.faces.symbolic",
         (*_ORACLES, "sue_bit", "oue_bit", "the_bit", "formulas"),

@@ -14,9 +14,18 @@ True
 
 from __future__ import annotations
 
+from ..protocols.tight_ratio import (  # noqa: F401 - re-exported through __all__
+    BOUNDARY_MAX_K,
+    sue_oue_boundary,
+    tight_ratio_refines,
+)
 from .generate import FLAT_NAMES, constructor, doctests
 
-__all__ = list(FLAT_NAMES)
+#: The tight-ratio proof works on protocol parameters (layer L5); its long-standing
+#: spellings ``qifldp.symmetric.sue_oue_boundary`` ... are kept here.
+PROTOCOL_LEVEL = ("sue_oue_boundary", "tight_ratio_refines", "BOUNDARY_MAX_K")
+
+__all__ = [*FLAT_NAMES, *PROTOCOL_LEVEL]
 
 grr = constructor("symmetric", "grr")
 ss = constructor("symmetric", "ss")
@@ -31,4 +40,4 @@ sue = constructor("symmetric", "sue")
 oue = constructor("symmetric", "oue")
 the = constructor("symmetric", "the")
 
-__test__ = doctests(globals(), tuple(__all__))
+__test__ = doctests(globals(), tuple(FLAT_NAMES))

@@ -45,7 +45,9 @@ def test_attached_names_are_those_of_the_faces():
         assert set(names) == set(module.__all__), kind
         package = sys.modules.get(kind) or __import__(kind, fromlist=["__all__"])
         assert set(names) <= set(dir(package)) and set(names) <= set(package.__all__)
-    assert set(symmetric_face.__all__) <= set(symbolic_face.__all__)
+    # the constructors are the same across kinds (the tight-ratio names are the symmetric's own)
+    constructors = set(symmetric_face.__all__) - set(symmetric_face.PROTOCOL_LEVEL)
+    assert constructors <= set(symbolic_face.__all__)
     assert q.simulation.sample_oue is simulation_face.sample_oue
     assert q.symbolic.formulas.bayes_capacity_grr is symbolic_face.formulas.bayes_capacity_grr
 
@@ -78,3 +80,13 @@ def test_the_stub_states_the_lazy_table():
     assert stated == dict(q._EXPORTS)
     assert set(q.__all__) <= set(q._WHERE) | set(q._SUBMODULES)
     assert "annotations" not in dir(q)
+
+
+def test_the_tight_ratio_names_keep_their_symmetric_spelling():
+    # README, maps.ipynb and earlier scripts call q.symmetric.sue_oue_boundary(k)
+    from qifldp.protocols import tight_ratio
+
+    assert q.symmetric.sue_oue_boundary is tight_ratio.sue_oue_boundary
+    assert q.symmetric.tight_ratio_refines is tight_ratio.tight_ratio_refines
+    lo, hi = q.symmetric.sue_oue_boundary(50)  # the enclosure README states for k = 50
+    assert lo == pytest.approx(8.514854727737657, abs=1e-9) and lo <= hi < lo + 1e-9
