@@ -12,8 +12,9 @@ import numpy as np
 from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..operators import cascade, hidden_choice, parallel, visible_choice
+from ..simulation.categorical import check_domain_sizes
 from ..simulation.util import as_array, as_values
-from ..validation import check_eps, check_int
+from ..validation import check_eps
 from .grr import GRR
 
 __all__ = ["spl", "smp", "rsfd_grr"]
@@ -24,14 +25,7 @@ _MAX_LOG10_INPUTS = 30.0
 
 
 def _check_ks(ks: Any) -> tuple[int, ...]:
-    if isinstance(ks, (str, bytes, Mapping)) or not isinstance(ks, Iterable):
-        msg = f"ks must be a non-empty sequence of domain sizes (integers >= 2), got {ks!r}"
-        raise InputTypeError(msg)
-    ks = tuple(ks)
-    if not ks:
-        msg = "ks must be a non-empty sequence of domain sizes (integers >= 2), got an empty one"
-        raise ParameterError(msg)
-    return tuple(check_int(f"ks[{j}]", k, minimum=2) for j, k in enumerate(ks))
+    return check_domain_sizes(ks, refuse=(str, bytes, Mapping))
 
 
 def _per_attribute(value: Any, d: int, expected: str, count: str, lists: bool = False) -> list:

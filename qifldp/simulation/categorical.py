@@ -33,18 +33,94 @@ __all__ = [
 # ------------------------------------------------------------------------------------------
 # Multidimensional data: synthetic populations and categorical census tables
 # ------------------------------------------------------------------------------------------
-def _check_domains(ks: Any) -> tuple[int, ...]:
-    if isinstance(ks, (str, bytes, dict, set)) or not isinstance(ks, Iterable):
-        msg = f"ks must be a non-empty sequence of domain sizes (integers >= 2), got {ks!r}"
-        raise InputTypeError(msg)
-    ks = tuple(ks)
-    if not ks:
-        msg = "ks must be a non-empty sequence of domain sizes (integers >= 2), got an empty one"
-        raise ParameterError(msg)
-    if len(ks) > 10_000:
-        msg = f"ks must have at most 10000 attributes, got {len(ks)}"
+def nonempty_sequence(
+    value: Any, refuse: tuple[type, ...], type_message: str, empty_message: str
+) -> tuple:
+    """``value`` as a non-empty tuple, refusing strings, mappings and the like.
+
+    Parameters
+    ----------
+    value : iterable
+        The sequence to check.
+    refuse : tuple of type
+        Iterable types refused as a whole (strings, mappings, sets).
+    type_message : str
+        The message of the error raised for a refused or non-iterable ``value``.
+    empty_message : str
+        The message of the error raised for an empty ``value``.
+
+    Returns
+    -------
+    tuple
+        The items of ``value``.
+
+    Raises
+    ------
+    InputTypeError
+        ``value`` is of a refused type or not iterable.
+    ParameterError
+        ``value`` is empty.
+
+    Examples
+    --------
+    >>> nonempty_sequence([2, 3], (str,), "not a sequence", "empty")
+    (2, 3)
+    """
+    if isinstance(value, refuse) or not isinstance(value, Iterable):
+        raise InputTypeError(type_message)
+    items = tuple(value)
+    if not items:
+        raise ParameterError(empty_message)
+    return items
+
+
+def check_domain_sizes(
+    ks: Any,
+    refuse: tuple[type, ...] = (str, bytes, dict, set),
+    max_attributes: int | None = None,
+) -> tuple[int, ...]:
+    """``ks`` as a non-empty tuple of domain sizes, each an integer ``>= 2``.
+
+    Parameters
+    ----------
+    ks : sequence of int
+        The domain sizes.
+    refuse : tuple of type, optional
+        Iterable types refused as a whole (default: strings, bytes, dicts, sets).
+    max_attributes : int, optional
+        The most sizes allowed (default: no limit).
+
+    Returns
+    -------
+    tuple of int
+        The domain sizes.
+
+    Raises
+    ------
+    InputTypeError
+        ``ks`` not a sequence, or a size not an integer.
+    ParameterError
+        ``ks`` empty or longer than ``max_attributes``, or a size below 2.
+
+    Examples
+    --------
+    >>> check_domain_sizes([2, 3])
+    (2, 3)
+    """
+    ks = nonempty_sequence(
+        ks,
+        refuse,
+        f"ks must be a non-empty sequence of domain sizes (integers >= 2), got {ks!r}",
+        "ks must be a non-empty sequence of domain sizes (integers >= 2), got an empty one",
+    )
+    if max_attributes is not None and len(ks) > max_attributes:
+        msg = f"ks must have at most {max_attributes} attributes, got {len(ks)}"
         raise ParameterError(msg)
     return tuple(check_int(f"ks[{j}]", k, minimum=2) for j, k in enumerate(ks))
+
+
+#: The most attributes a synthetic population or census table may have.
+_MAX_ATTRIBUTES = 10_000
 
 
 def synthetic_population(
@@ -96,7 +172,7 @@ def synthetic_population(
     """
 
     n = check_int("n", n, minimum=1)
-    ks = _check_domains(ks)
+    ks = check_domain_sizes(ks, max_attributes=_MAX_ATTRIBUTES)
     s = _check_exponent(s)
     rho = check_real("rho", rho, minimum=0.0)
     if not rho < 1.0:
@@ -164,7 +240,7 @@ def synthetic_distribution(ks: Any, s: float = 1.0, rho: float = 0.5) -> np.ndar
     [0.444444, 0.222222, 0.222222, 0.111111]
     """
 
-    ks = _check_domains(ks)
+    ks = check_domain_sizes(ks, max_attributes=_MAX_ATTRIBUTES)
     s = _check_exponent(s)
     rho = check_real("rho", rho, minimum=0.0)
     if rho > MAX_DISTRIBUTION_RHO:
@@ -383,13 +459,14 @@ def _column_indices(columns: Any, header: list[str], path: str) -> list[int]:
         return list(range(len(header)))
     if isinstance(columns, (str, int)) and not isinstance(columns, bool):
         columns = [columns]
-    if isinstance(columns, (bytes, dict, set)) or not isinstance(columns, Iterable):
-        msg = f"columns must be a sequence of column names or indices, got {columns!r}"
-        raise InputTypeError(msg)
-    cols = list(columns)
-    if not cols:
-        msg = "columns must name at least one column, got an empty sequence"
-        raise ParameterError(msg)
+    cols = list(
+        nonempty_sequence(
+            columns,
+            (bytes, dict, set),
+            f"columns must be a sequence of column names or indices, got {columns!r}",
+            "columns must name at least one column, got an empty sequence",
+        )
+    )
     out = []
     for c in cols:
         if isinstance(c, str):
