@@ -57,6 +57,7 @@ from ..errors import InputTypeError, ParameterError
 from ..measures import bayes_vulnerability
 from ..operators import cascade, visible_choice
 from ..simulation.attacks import EmpiricalRate
+from ..simulation.categorical import nonempty_sequence
 from ..simulation.util import as_rng, check_memory
 from ..validation import check_choice, check_eps, check_int
 from .multidim import _check_ks, _projection, _tuples
@@ -590,18 +591,14 @@ def profiling_curves(
 
 
 def _check_list(name: str, value: Any) -> tuple:
-    if value is None or isinstance(value, (str, bytes, Mapping, set)):
-        msg = f"{name} must be a non-empty sequence, got {type(value).__name__}"
-        raise InputTypeError(msg)
     if isinstance(value, np.ndarray):
         value = value.ravel().tolist()
-    if not isinstance(value, Iterable):
-        msg = f"{name} must be a non-empty sequence, got {type(value).__name__}"
-        raise InputTypeError(msg)
-    out = tuple(value)
-    if not out:
-        msg = f"{name} must be a non-empty sequence, got an empty one"
-        raise ParameterError(msg)
+    out = nonempty_sequence(
+        value,
+        (str, bytes, Mapping, set),
+        f"{name} must be a non-empty sequence, got {type(value).__name__}",
+        f"{name} must be a non-empty sequence, got an empty one",
+    )
     if len(out) > 1000:
         msg = f"{name} must have at most 1000 entries, got {len(out)}"
         raise ParameterError(msg)

@@ -30,6 +30,7 @@ from scipy.special import gammaln, logsumexp, xlogy
 
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..priors import as_prior
+from ..simulation.categorical import nonempty_sequence
 from ..simulation.estimators import project_simplex
 from ..simulation.util import as_rng, check_memory, check_n
 from ..validation import check_real
@@ -416,14 +417,14 @@ def attribute_inference_table(
 
 
     def as_list(name: str, value: Any) -> list[Any]:
-        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-            msg = f"{name} must be a non-empty sequence, got {type(value).__name__}"
-            raise InputTypeError(msg)
-        out = list(value)
-        if not out:
-            msg = f"{name} must be a non-empty sequence, got an empty one"
-            raise ParameterError(msg)
-        return out
+        return list(
+            nonempty_sequence(
+                value,
+                (str, bytes),
+                f"{name} must be a non-empty sequence, got {type(value).__name__}",
+                f"{name} must be a non-empty sequence, got an empty one",
+            )
+        )
 
     gen = as_rng(rng)
     frames = []
