@@ -43,6 +43,7 @@ from ._core import (
     CORRECTED,
     INCONCLUSIVE,
     REFUTED,
+    _claim_each,
     _cmp,
     claim,
 )
@@ -332,45 +333,27 @@ def _check_the_family() -> tuple[str, str]:
     return (CONFIRMED if ok and ok1 and ok2 else REFUTED), details
 
 
-@claim(
-    "qif.sue_family",
-    "SUE is a refinement family (bitwise and one-hot).",
-    paper="qif",
-    where="Lemma 7",
-)
-def _check_sue_family() -> tuple[str, str]:
+def _check_ue_family(name: str) -> tuple[str, str]:
+    """Check that SUE or OUE (``name``) is a refinement family, bitwise and one-hot."""
     S = _sym()
-    ok, details = _check_bit_and_onehot_family(
-        "SUE",
-        sue_bit,
-        lambda e: S.sue(3, e),
-        [
-            ("0", sp.Integer(0)),
-            ("2 ln 2", 2 * _eps_of(2)),
-            ("2 ln 3", 2 * _eps_of(3)),
-            ("2 ln 5", 2 * _eps_of(5)),
-        ],
-        lambda e: sue(4, e),
-    )
+    if name == "SUE":
+        make_bit, make_exact, make_float = sue_bit, lambda e: S.sue(3, e), lambda e: sue(4, e)
+        points = [("0", sp.Integer(0))] + [(f"2 ln {b}", 2 * _eps_of(b)) for b in (2, 3, 5)]
+    else:
+        make_bit, make_exact, make_float = oue_bit, lambda e: S.oue(3, e), lambda e: oue(4, e)
+        points = [("0", sp.Integer(0))] + [(f"ln {b}", _eps_of(b)) for b in (2, 3, 5)]
+    ok, details = _check_bit_and_onehot_family(name, make_bit, make_exact, points, make_float)
     return (CONFIRMED if ok else REFUTED), details
 
 
-@claim(
-    "qif.oue_family",
-    "OUE is a refinement family (bitwise and one-hot).",
+_claim_each(
+    _check_ue_family,
+    [
+        ("qif.sue_family", "SUE is a refinement family (bitwise and one-hot).", "Lemma 7", "SUE"),
+        ("qif.oue_family", "OUE is a refinement family (bitwise and one-hot).", "Lemma 8", "OUE"),
+    ],
     paper="qif",
-    where="Lemma 8",
 )
-def _check_oue_family() -> tuple[str, str]:
-    S = _sym()
-    ok, details = _check_bit_and_onehot_family(
-        "OUE",
-        oue_bit,
-        lambda e: S.oue(3, e),
-        [("0", sp.Integer(0)), ("ln 2", _eps_of(2)), ("ln 3", _eps_of(3)), ("ln 5", _eps_of(5))],
-        lambda e: oue(4, e),
-    )
-    return (CONFIRMED if ok else REFUTED), details
 
 
 #: Brackets (lo, hi) of the eps from which the one-hot SUE(k, eps) ⊑ OUE(k, eps) (width
