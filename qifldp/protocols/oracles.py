@@ -67,6 +67,9 @@ def oracle(name: str, k: int, eps: float | None = None, **params: Any) -> Protoc
     ...
     qifldp.errors.InputTypeError: protocol 'grr' takes no parameters besides k and eps; got g
     """
+    if not isinstance(name, str):
+        msg = f"name must be a protocol name (str), got {type(name).__name__}"
+        raise InputTypeError(msg)
     if name not in ORACLE_PARAMETERS:
         msg = f"name must be one of {', '.join(ORACLE_NAMES)}, got {name!r}"
         raise ParameterError(msg)

@@ -417,12 +417,27 @@ def n_reports(reports: Any) -> int:
     --------
     >>> n_reports(np.zeros((4, 2)))
     4
+    >>> n_reports(3)
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.InputTypeError: reports must be an array with one row per user, got a scalar 3
     >>> n_reports([])
     Traceback (most recent call last):
     ...
     qifldp.errors.ParameterError: reports must not be empty (n >= 1 users)
     """
-    n = len(reports) if isinstance(reports, LHReports) else int(np.shape(reports)[0])
+    if isinstance(reports, LHReports):
+        n = len(reports)
+    else:
+        try:
+            shape = np.shape(reports)
+        except ValueError as exc:  # ragged nested lists
+            msg = f"reports must be an array of reports (one row per user): {exc}"
+            raise InputTypeError(msg) from None
+        if not shape:
+            msg = f"reports must be an array with one row per user, got a scalar {reports!r}"
+            raise InputTypeError(msg)
+        n = int(shape[0])
     if n == 0:
         msg = "reports must not be empty (n >= 1 users)"
         raise ParameterError(msg)

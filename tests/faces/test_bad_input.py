@@ -146,6 +146,9 @@ NOT_SWEPT: dict[str, str] = {
     "qifldp.Reidentification": "result record of reidentification_accuracy",
     "qifldp.protocols.splsmp.SMPReports": "result record of SMP.sample",
     "qifldp.protocols.splsmp.MultidimEpsilon": "result record of multidim_epsilon",
+    "qifldp.protocols.Entry": "catalogue record (built at import; its parse is swept via protocol)",
+    "qifldp.protocols.Parameter": "catalogue record (parameter schema)",
+    "qifldp.protocols.ProtocolName": "a typing.Literal of the catalogue's names, not a function",
 }
 
 
@@ -203,6 +206,8 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
         "shape3d nan_matrix neg_matrix neg_vector complex_vector",
     ),
     *_cases("qifldp.symmetric.sue", "k", "1e9 1e308"),
+    *_cases("qifldp.symmetric.lh", "k", "1e9 1e308"),  # the same constructors under
+    *_cases("qifldp.symmetric.ue", "k", "1e9 1e308"),  # the names of every kind
     *_cases("qifldp.symmetric.the", "k", "1e9 1e308"),
     *_cases("qifldp.symmetric.unary_encoding", "k", "1e9 1e308"),
     # H3 (cli.py)
@@ -312,6 +317,21 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.the": ((3, 1.0, 0.75), {}),
         "qifldp.the_bit": ((1.0, 0.75), {}),
         "qifldp.unary_encoding": ((3, 0.75, 0.25), {}),
+        "qifldp.ss": ((4, 1.0), {"omega": 2}),
+        "qifldp.lh": ((3, 1.0, 2), {}),
+        "qifldp.ue": ((3, 0.75, 0.25), {}),
+        "qifldp.symmetric.ss": ((4, 1.0), {"omega": 2}),
+        "qifldp.symmetric.lh": ((3, 1.0, 2), {}),
+        "qifldp.symmetric.ue": ((3, 0.75, 0.25), {}),
+        "qifldp.symmetric.sue_oue_boundary": ((5,), {}),
+        "qifldp.symmetric.tight_ratio_refines": (
+            (q.protocol("sue", 3, 10.0), q.protocol("oue", 3, 10.0)),
+            {},
+        ),
+        "qifldp.protocols.lookup": (("pckv",), {}),
+        "qifldp.protocols.oracle": (("oue", 3, 1.0), {}),
+        "qifldp.protocols.rsfd.rsfd_epsilon": ((q.rsfd([2, 3], 1.0),), {}),
+        "qifldp.simulation.n_reports": ((np.array([0, 1, 2, 1]),), {}),
         "qifldp.mechanisms.lh_encoding": ((3, 2), {}),
         "qifldp.mechanisms.lh_perturbation": ((3, 1.0, 2), {}),
         # protocol objects
