@@ -55,7 +55,7 @@ _install_faces()  # before any kind package is imported: they receive their face
 
 #: Module (relative to this package) -> the public names it gives ``qifldp``. Nothing
 #: is imported before a name is used: ``import qifldp`` loads no protocol, sweep, audit
-#: or plotting module, nor sympy, pandas or matplotlib (tests/test_import_time.py).
+#: or plotting module, nor sympy, pandas or matplotlib (tests/architecture/test_import_time.py).
 #: ``qifldp/__init__.pyi`` states the same names for type checkers.
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "channel": (
@@ -362,7 +362,7 @@ def __getattr__(name: str) -> Any:
 
 class _Package(ModuleType):
     """This package's module type: a public name wins over a submodule of the same name
-    (``qifldp.sweep`` is the function, though ``qifldp/sweep.py`` is imported by others)."""
+    that is imported later (the import system sets the submodule as an attribute)."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _WHERE and isinstance(value, ModuleType):

@@ -19,7 +19,7 @@ NAMES = ("grr", "ss", "blh", "olh", "sue", "oue")
 
 def _closed_forms(k: int, eps: float) -> dict[str, float]:
     # the published closed forms (QIF paper; LH: corrected Eq. 27), each checked
-    # against enumeration in tests/test_formulas.py: an independent route to the table
+    # against enumeration in tests/protocols/test_formulas.py: an independent route to the table
     return {
         "grr": F.bayes_capacity_grr(k, eps),
         "ss": F.bayes_capacity_ss(k, eps),

@@ -39,7 +39,7 @@ def test_tour_is_committed_without_outputs_and_covers_the_api():
 
 @pytest.mark.slow
 def test_tour_executes_with_its_figure_inline():
-    from tests.test_notebooks import PNG_SIGNATURE, _executed, _pngs
+    from tests.notebooks.test_notebooks import PNG_SIGNATURE, _executed, _pngs
 
     nb = _executed(TOUR)
     figures = [c for c in nb.cells if "figure" in c.get("metadata", {}).get("tags", [])]
