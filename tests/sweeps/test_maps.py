@@ -15,22 +15,12 @@ import math
 
 import numpy as np
 import pytest
-from scipy.optimize import linprog
 
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
 from qifldp.plotting import RELATION_COLORS, comparability_figure
 from qifldp.sweeps import CANCELLED, CERTIFICATE_COLUMNS, certificate_digest, hard_time_limit
-
-
-def _plain_lp_refines(A, B):
-    """A ⊑ B by a feasibility LP written here: W >= 0 row-stochastic with A W = B."""
-    A, B = np.asarray(A.matrix, float), np.asarray(B.matrix, float)
-    na, nb = A.shape[1], B.shape[1]
-    eq = [np.kron(A, np.eye(nb)), np.kron(np.eye(na), np.ones((1, nb)))]
-    rhs = np.concatenate([B.ravel(), np.ones(na)])
-    res = linprog(np.zeros(na * nb), A_eq=np.vstack(eq), b_eq=rhs, bounds=(0, None))
-    return res.status == 0
+from tests.sweeps._reference import plain_lp_refines
 
 
 def _digest(*arrays):
@@ -76,7 +66,7 @@ def test_certificates_are_kept_per_point_and_match_direct_refinement():
             else:
                 ce = r.counterexample
                 assert get("gap") == ce.gap > 0
-                assert not _plain_lp_refines(X.channel(), Y.channel())
+                assert not plain_lp_refines(X.channel(), Y.channel())
             assert get("seconds") >= 0
 
 
@@ -185,8 +175,8 @@ def test_sue_oue_boundary_at_k3_is_bracketed_and_checked_by_a_plain_lp(represent
     b = q.refinement_boundary("sue", "oue", 3, 0.5, 8.0, tol=0.05, representation=representation)
     assert b.note == "" and b.holds_lo is False and b.holds_hi is True
     assert b.hi - b.lo <= 0.05 and b.lo < b.eps < b.hi and b.eps == (b.lo + b.hi) / 2
-    assert not _plain_lp_refines(q.sue(3, b.lo), q.oue(3, b.lo))
-    assert _plain_lp_refines(q.sue(3, b.hi), q.oue(3, b.hi))
+    assert not plain_lp_refines(q.sue(3, b.lo), q.oue(3, b.lo))
+    assert plain_lp_refines(q.sue(3, b.hi), q.oue(3, b.hi))
     # bisection: 2 ends + ceil(log2(7.5 / 0.05)) halvings
     assert len(b.evaluations) == 2 + math.ceil(math.log2(7.5 / 0.05))
     assert [v for e, v in b.evaluations if e <= b.lo] == [False] * sum(
@@ -213,8 +203,8 @@ def test_boundary_grows_with_k_and_the_curve_matches_single_calls():
             "sue", "oue", row.k, 0.5, 8.0, tol=0.25, representation="symmetric"
         )
         assert (row.eps_star, row.lo, row.hi) == (b.eps, b.lo, b.hi)
-        assert not _plain_lp_refines(q.sue(row.k, row.lo), q.oue(row.k, row.lo))
-        assert _plain_lp_refines(q.sue(row.k, row.hi), q.oue(row.k, row.hi))
+        assert not plain_lp_refines(q.sue(row.k, row.lo), q.oue(row.k, row.lo))
+        assert plain_lp_refines(q.sue(row.k, row.hi), q.oue(row.k, row.hi))
     assert c["eps_star"].is_monotonic_increasing
 
 

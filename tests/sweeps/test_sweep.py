@@ -18,11 +18,11 @@ import threading
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.optimize import linprog
 
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
 from qifldp.sweeps import CERTIFICATE_COLUMNS
+from tests.sweeps._reference import plain_lp_refines
 
 F = np.array([0.5, 0.3, 0.2])  # the true frequencies of the Monte Carlo points
 
@@ -270,14 +270,6 @@ def test_grr_ss_map_agrees_with_direct_refinement():
     assert set(m["relation"]) >= {"equivalent"}
 
 
-def _plain_lp_refines(A, B):
-    """A ⊑ B by a feasibility LP written here: W >= 0 row-stochastic with A W = B."""
-    A, B = np.asarray(A.matrix, float), np.asarray(B.matrix, float)
-    na, nb = A.shape[1], B.shape[1]
-    eq = [np.kron(A, np.eye(nb)), np.kron(np.eye(na), np.ones((1, nb)))]
-    rhs = np.concatenate([B.ravel(), np.ones(na)])
-    res = linprog(np.zeros(na * nb), A_eq=np.vstack(eq), b_eq=rhs, bounds=(0, None))
-    return res.status == 0
 
 
 def test_sue_refines_oue_at_k2():
@@ -286,8 +278,8 @@ def test_sue_refines_oue_at_k2():
     assert m["a_refines_b"].tolist() == [True] * 4
     for row in m.itertuples():
         sue, oue = q.sue(2, row.eps), q.oue(2, row.eps)
-        assert _plain_lp_refines(sue, oue)
-        assert row.b_refines_a == _plain_lp_refines(oue, sue) == bool(q.refines(oue, sue))
+        assert plain_lp_refines(sue, oue)
+        assert row.b_refines_a == plain_lp_refines(oue, sue) == bool(q.refines(oue, sue))
         assert row.relation == _relation(True, row.b_refines_a)
 
 
