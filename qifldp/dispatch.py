@@ -29,6 +29,7 @@ import inspect
 import math
 from collections.abc import Callable
 from functools import singledispatch
+from types import ModuleType
 from typing import Any, NoReturn
 
 from .errors import UnsupportedKindError
@@ -41,6 +42,8 @@ __all__ = [
     "unsupported",
     "register_unsupported",
     "register_all",
+    "register_same_names",
+    "register_kind",
     "is_unsupported",
     "n_inputs",
     "to_explicit",
@@ -54,6 +57,7 @@ __all__ = [
     "log2_value",
     "is_nonpositive",
     "tidy_value",
+    "module_getattr",
 ]
 
 
@@ -175,6 +179,58 @@ def register_all(kind: type, implementations: dict[Any, Callable[..., Any]]) -> 
     """
     for f, impl in implementations.items():
         f.register(kind)(impl)
+
+
+def register_same_names(kind: type, module: ModuleType, *functions: Any) -> None:
+    """Register, for ``kind`` on each singledispatch function ``f``, the function of
+    ``module`` named as ``f`` (a kind implements an operation under its name).
+
+    Examples
+    --------
+    >>> import math
+    >>> from functools import singledispatch
+    >>> sqrt = singledispatch(lambda x: "no root")
+    >>> sqrt.__name__ = "sqrt"
+    >>> register_same_names(float, math, sqrt)
+    >>> sqrt(4.0), sqrt("4")
+    (2.0, 'no root')
+    """
+    register_all(kind, {f: getattr(module, f.__name__) for f in functions})
+
+
+def register_kind(
+    kind: type,
+    rank: int,
+    implementations: dict[Any, Callable[..., Any]] | None = None,
+    *,
+    advice: str | None = None,
+) -> None:
+    """Register a kind of channel (or of protocol object) on the dispatch.
+
+    Parameters
+    ----------
+    kind : type
+        The class of the kind.
+    rank : int
+        Its :func:`kind_rank`: a pair goes to the implementation of the richer kind
+        (:func:`dispatch_on_pair`).
+    implementations : dict, optional
+        Singledispatch function -> its implementation for ``kind``
+        (:func:`register_all`).
+    advice : str, optional
+        Its :func:`remedy`: what to do where an operation does not support it.
+
+    Examples
+    --------
+    >>> class Lumped:
+    ...     pass
+    >>> register_kind(Lumped, 5, {n_inputs: lambda C: 3}, advice="expand it")
+    >>> kind_rank(Lumped()), n_inputs(Lumped()), remedy(Lumped())
+    (5, 3, 'expand it')
+    """
+    register_all(kind, {kind_rank: lambda C: rank, **(implementations or {})})
+    if advice is not None:
+        register_all(kind, {remedy: lambda C: advice})
 
 
 def is_unsupported(function: Any, kind: type) -> bool:
@@ -397,3 +453,28 @@ def tidy_value(x: Any) -> Any:
     0.25
     """
     return x
+
+
+# -- names a kind package receives from above ---------------------------------------------
+def module_getattr(module: str) -> Callable[[str], Any]:
+    """The module ``__getattr__`` of a kind package, until :func:`qifldp.faces.attach` replaces it.
+
+    The kinds (:mod:`qifldp.symmetric`, :mod:`qifldp.symbolic`, :mod:`qifldp.simulation`)
+    receive their constructors and flat names from above, from ``qifldp.faces``, when they
+    are imported; this placeholder says so to a type checker and raises the usual
+    AttributeError for any name (the faces ask it for the names they do not give).
+
+    Examples
+    --------
+    >>> __getattr__ = module_getattr("qifldp.example")
+    >>> __getattr__("oue")
+    Traceback (most recent call last):
+    ...
+    AttributeError: module 'qifldp.example' has no attribute 'oue'
+    """
+
+    def __getattr__(name: str) -> Any:
+        msg = f"module {module!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+
+    return __getattr__

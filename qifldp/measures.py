@@ -545,3 +545,15 @@ def hyper(C: Any, prior: Any = None) -> Hyper:
     posteriors = (red.matrix / outer).T
     outputs = tuple(tuple(C.outputs[j] for j in g) for g in red.groups)
     return Hyper(outer, posteriors, outputs)
+
+
+#: The primitive measures, which every kind of channel implements under these names (its
+#: ``measures`` module, registered by its ``register``); the derived measures are written
+#: once over them.
+PRIMITIVES: tuple[Any, ...] = (
+    bayes_vulnerability,
+    g_vulnerability,
+    channel_prior_vulnerability,
+    bayes_capacity,
+    ldp_epsilon,
+)

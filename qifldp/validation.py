@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 import sys
+from collections.abc import Collection, Iterable
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,8 @@ __all__ = [
     "check_bool",
     "check_optional_bool",
     "check_choice",
+    "check_name",
+    "check_sequence",
     "check_real",
     "as_real_array",
 ]
@@ -175,6 +178,94 @@ def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
         msg = f"{name} must be one of {allowed}, got {value!r}"
         raise ParameterError(msg)
     return value
+
+
+def check_name(name: str, value: Any, names: Collection[str], what: str) -> str:
+    """Check a key naming one entry of a table (a protocol, a reference, a claim ...).
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the messages.
+    value : object
+        The key received.
+    names : collection of str
+        The known keys (a tuple, or the keys of a mapping), listed by the message.
+    what : str
+        What a key names (``"protocol"``), for the messages.
+
+    Returns
+    -------
+    str
+        ``value``.
+
+    Raises
+    ------
+    InputTypeError
+        ``value`` is not a string.
+    ParameterError
+        ``value`` is not one of ``names``.
+
+    Examples
+    --------
+    >>> check_name("name", "grr", ("grr", "oue"), "protocol")
+    'grr'
+    >>> check_name("name", "x", ("grr", "oue"), "protocol")
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ParameterError: unknown protocol 'x'; name must be one of grr, oue
+    """
+    if not isinstance(value, str):
+        msg = f"{name} must be a string naming a {what}, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    if value not in names:
+        msg = f"unknown {what} {value!r}; {name} must be one of {', '.join(names)}"
+        raise ParameterError(msg)
+    return value
+
+
+def check_sequence(name: str, value: Any, of: type | tuple[type, ...], what: str) -> list:
+    """Check a sequence (not a string) whose items are all instances of ``of``.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the messages.
+    value : object
+        Any iterable but a string (a list, a tuple, a generator ...).
+    of : type or tuple of type
+        What every item must be an instance of.
+    what : str
+        What the items are (``"strings"``), for the messages.
+
+    Returns
+    -------
+    list
+        The items of ``value``.
+
+    Raises
+    ------
+    InputTypeError
+        ``value`` is a string, bytes or not iterable, or holds an item of another type.
+
+    Examples
+    --------
+    >>> check_sequence("na_values", ("", "?"), str, "strings")
+    ['', '?']
+    >>> check_sequence("na_values", "?", str, "strings")
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.InputTypeError: na_values must be a sequence of strings, got str
+    """
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        msg = f"{name} must be a sequence of {what}, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    items = list(value)
+    bad = [v for v in items if not isinstance(v, of)]
+    if bad:
+        msg = f"{name} must hold {what} only, got {type(bad[0]).__name__}"
+        raise InputTypeError(msg)
+    return items
 
 
 def check_real(

@@ -363,7 +363,7 @@ def get_claim(key: str) -> Claim:
     >>> get_claim("qif.eq25").source
     "Gonze et al. (CSF 2026), Eq. 25 (Gursoy et al.'s formula)"
     """
-    return _lookup(_REGISTRY, key, "claim", "known claims")
+    return _lookup(_REGISTRY, key, "claim")
 
 
 def audit(claims: Iterable[Claim | str] | None = None) -> list[AuditResult]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..errors import InputTypeError, ParameterError
+from ..validation import check_name
 
 __all__ = ["Reference", "BIBLIOGRAPHY", "reference"]
 
@@ -183,12 +183,6 @@ def reference(key: str) -> Reference:
     return _lookup(BIBLIOGRAPHY, key, "reference")
 
 
-def _lookup(table: Mapping[str, _T], key: Any, what: str, known: str = "known") -> _T:
+def _lookup(table: Mapping[str, _T], key: Any, what: str) -> _T:
     """``table[key]``, or the clear error of a registry lookup (shared with the claim registry)."""
-    if not isinstance(key, str):
-        msg = f"key must be a string naming a {what}, got {type(key).__name__}"
-        raise InputTypeError(msg)
-    if key not in table:
-        msg = f"unknown {what} {key!r}; {known}: {', '.join(table)}"
-        raise ParameterError(msg)
-    return table[key]
+    return table[check_name("key", key, table, what)]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import InputTypeError, ParameterError
+from ..errors import InputTypeError
+from ..validation import check_name
 from .base import Protocol, refuse_unknown
 from .grr import GRR
 from .lh import LH
@@ -67,12 +68,7 @@ def oracle(name: str, k: int, eps: float | None = None, **params: Any) -> Protoc
     ...
     qifldp.errors.InputTypeError: protocol 'grr' takes no parameters besides k and eps; got g
     """
-    if not isinstance(name, str):
-        msg = f"name must be a protocol name (str), got {type(name).__name__}"
-        raise InputTypeError(msg)
-    if name not in ORACLE_PARAMETERS:
-        msg = f"name must be one of {', '.join(ORACLE_NAMES)}, got {name!r}"
-        raise ParameterError(msg)
+    check_name("name", name, ORACLE_NAMES, "protocol")
     allowed = ORACLE_PARAMETERS[name]
     takes = ", ".join(allowed) if allowed else "no parameters besides k and eps"
     refuse_unknown(

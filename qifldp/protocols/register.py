@@ -9,7 +9,7 @@ the pair dispatcher, so that a protocol paired with a channel is refused (by
 
 from __future__ import annotations
 
-from ..dispatch import kind_rank, register_all
+from ..dispatch import register_kind
 from ..refinement.core import max_case_refines, refines
 from .base import Protocol
 from .refinement import max_case_refines_protocol_pair, refines_protocol_pair
@@ -21,15 +21,8 @@ __all__ = ["PROTOCOL_RANK"]
 PROTOCOL_RANK: int = 3
 
 
-def _rank(C: Protocol) -> int:
-    return PROTOCOL_RANK
-
-
-register_all(
+register_kind(
     Protocol,
-    {
-        kind_rank: _rank,
-        refines: refines_protocol_pair,
-        max_case_refines: max_case_refines_protocol_pair,
-    },
+    PROTOCOL_RANK,
+    {refines: refines_protocol_pair, max_case_refines: max_case_refines_protocol_pair},
 )

@@ -7,6 +7,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import InputTypeError, VerificationError
+from ..validation import check_sequence
 from .families import decider
 
 if TYPE_CHECKING:  # networkx is imported on first use: ``import qifldp`` stays fast
@@ -148,15 +149,9 @@ def hasse_diagram(
     """
     import networkx as nx
 
-    if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__"):
-        msg = f"names must be a sequence of channel names, got {type(names).__name__}"
-        raise InputTypeError(msg)
+    names = check_sequence("names", names, Hashable, "hashable channel names")
     if not isinstance(verdicts, Mapping):
         msg = f"verdicts must be a mapping (a, b) -> True/False/None, got {type(verdicts).__name__}"
-        raise InputTypeError(msg)
-    names = list(names)
-    if not all(isinstance(n, Hashable) for n in names):
-        msg = "names must be hashable channel names"
         raise InputTypeError(msg)
     if not names or len(set(names)) != len(names):
         msg = "names must be a non-empty sequence of distinct channel names"

@@ -40,8 +40,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ..dispatch import module_getattr
 from . import attacks, categorical, data, estimators, keyvalue, samplers
 from .attacks import *  # noqa: F403 (the names of attacks.__all__)
 from .categorical import *  # noqa: F403
@@ -62,8 +64,5 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """The constructors and flat names this package receives from above: ``qifldp.faces``
-    replaces this function when the package is imported (:func:`qifldp.faces.attach`)."""
-    msg = f"module {__name__!r} has no attribute {name!r}"
-    raise AttributeError(msg)
+#: The constructors and flat names this package receives from above (``qifldp.faces``).
+__getattr__: Callable[[str], Any] = module_getattr(__name__)

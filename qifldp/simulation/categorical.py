@@ -16,7 +16,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..errors import InputTypeError, ParameterError
-from ..validation import check_choice, check_int, check_real
+from ..validation import check_choice, check_int, check_real, check_sequence
 from .data import _check_exponent, _check_path, zipf_probabilities
 from .util import as_rng, check_memory
 
@@ -383,13 +383,7 @@ def load_categorical_csv(
         msg = f"delimiter must be one character (not a quote or line break), got {delimiter!r}"
         raise InputTypeError(msg)
     missing = check_choice("missing", missing, ("error", "drop"))
-    if isinstance(na_values, str) or not isinstance(na_values, Iterable):
-        msg = f"na_values must be a sequence of strings, got {type(na_values).__name__}"
-        raise InputTypeError(msg)
-    na = tuple(na_values)
-    if not all(isinstance(v, str) for v in na):
-        msg = "na_values must hold strings only"
-        raise InputTypeError(msg)
+    na = check_sequence("na_values", na_values, str, "strings")
     na_set = {v.strip() for v in na}
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as fh:

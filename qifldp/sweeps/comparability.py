@@ -7,9 +7,10 @@ import functools
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputTypeError, ParameterError
+from ..errors import InputTypeError
 from ..protocols import protocol
 from ..protocols.oracles import ORACLE_NAMES, ORACLE_PARAMETERS
+from ..validation import check_name
 from .arguments import _check_seconds, _type_name, _values
 from .certificates import CERTIFICATE_COLUMNS, _certificate, _empty_certificate
 from .engine import sweep
@@ -45,9 +46,7 @@ def _check_protocols(A: Any, B: Any) -> list[str]:
     """Check that A and B are each a protocol name or a callable; the names among them."""
     for label, spec in (("A", A), ("B", B)):
         if isinstance(spec, str):
-            if spec not in ORACLE_NAMES:
-                msg = f"{label} must be one of {', '.join(ORACLE_NAMES)}, got {spec!r}"
-                raise ParameterError(msg)
+            check_name(label, spec, ORACLE_NAMES, "protocol")
         elif not callable(spec):
             msg = (
                 f"{label} must be a protocol name (str) or a callable (k, eps) -> channel, "
@@ -58,13 +57,7 @@ def _check_protocols(A: Any, B: Any) -> list[str]:
 
 
 def _check_representation(representation: Any) -> str:
-    if not isinstance(representation, str):
-        msg = f"representation must be a str, got {_type_name(representation)}"
-        raise InputTypeError(msg)
-    if representation not in REPRESENTATIONS:
-        msg = f"representation must be one of {', '.join(REPRESENTATIONS)}, got {representation!r}"
-        raise ParameterError(msg)
-    return representation
+    return check_name("representation", representation, REPRESENTATIONS, "representation")
 
 
 def _compare_point(

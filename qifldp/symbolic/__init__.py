@@ -60,8 +60,10 @@ import it (nor sympy) until it is used.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ..dispatch import module_getattr
 from . import measures, register as register  # the symbolic kind on qifldp's dispatched operations
 from .channel import EVALUATE_DPS, MAX_SYMBOLIC_ENTRIES, SymbolicChannel
 from .exact import refines, to_fractions
@@ -85,8 +87,5 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """The constructors and flat names this package receives from above: ``qifldp.faces``
-    replaces this function when the package is imported (:func:`qifldp.faces.attach`)."""
-    msg = f"module {__name__!r} has no attribute {name!r}"
-    raise AttributeError(msg)
+#: The constructors and flat names this package receives from above (``qifldp.faces``).
+__getattr__: Callable[[str], Any] = module_getattr(__name__)

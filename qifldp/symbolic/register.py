@@ -19,13 +19,13 @@ from ..dispatch import (
     entries,
     exp_value,
     is_nonpositive,
-    kind_rank,
     log2_value,
     n_inputs,
     permute_inputs,
     register_all,
+    register_kind,
+    register_same_names,
     register_unsupported,
-    remedy,
     tidy_value,
 )
 from ..refinement.core import max_case_refines, refines
@@ -40,34 +40,20 @@ __all__ = ["SYMBOLIC_RANK"]
 SYMBOLIC_RANK: int = 1
 
 
-def _rank(C: SymbolicChannel) -> int:
-    return SYMBOLIC_RANK
-
-
 # -- the channel kind ------------------------------------------------------------------------
-register_all(
+register_kind(
     SymbolicChannel,
+    SYMBOLIC_RANK,
     {
-        remedy: lambda C: REMEDY,
         n_inputs: lambda C: C.n_inputs,
         entries: lambda C: C.matrix,
         permute_inputs: _permute_inputs,
-        kind_rank: _rank,
     },
+    advice=REMEDY,
 )
 
 # -- measures ---------------------------------------------------------------------------------
-register_all(
-    SymbolicChannel,
-    {
-        _m.bayes_capacity: measures.bayes_capacity,
-        _m.bayes_vulnerability: measures.bayes_vulnerability,
-        _m.g_vulnerability: measures.g_vulnerability,
-        _m.ldp_epsilon: measures.ldp_epsilon,
-        _m.channel_prior_vulnerability: measures.channel_prior_vulnerability,
-        fdp.tradeoff_point: measures.tradeoff_point,
-    },
-)
+register_same_names(SymbolicChannel, measures, *_m.PRIMITIVES, fdp.tradeoff_point)
 register_unsupported(SymbolicChannel, _m.hyper)
 
 # the scalar steps of the derived measures on sympy values
@@ -82,14 +68,7 @@ register_all(
 )
 
 # -- operators --------------------------------------------------------------------------------
-register_all(
-    SymbolicChannel,
-    {
-        _ops.cascade: operators.cascade,
-        _ops.parallel: operators.parallel,
-        _ops.one_hot: operators.one_hot,
-    },
-)
+register_same_names(SymbolicChannel, operators, _ops.cascade, _ops.parallel, _ops.one_hot)
 register_unsupported(SymbolicChannel, _ops.visible_choice, _ops.hidden_choice)
 
 # -- composition and privacy profiles ---------------------------------------------------------

@@ -23,11 +23,11 @@ from .. import (
 )
 from ..dispatch import (
     entries,
-    kind_rank,
     n_inputs,
     register_all,
+    register_kind,
+    register_same_names,
     register_unsupported,
-    remedy,
     to_explicit,
 )
 from ..refinement._orbits import register_orbit_decider
@@ -51,35 +51,17 @@ __all__ = ["SYMMETRIC_RANK"]
 SYMMETRIC_RANK: int = 2
 
 
-def _rank(C: SymmetricChannel) -> int:
-    return SYMMETRIC_RANK
-
-
 # -- the channel kind ------------------------------------------------------------------------
-register_all(
+register_kind(
     SymmetricChannel,
-    {
-        remedy: lambda C: REMEDY,
-        n_inputs: lambda C: C.k,
-        entries: expand_channel,
-        to_explicit: expand_channel,
-        kind_rank: _rank,
-    },
+    SYMMETRIC_RANK,
+    {n_inputs: lambda C: C.k, entries: expand_channel, to_explicit: expand_channel},
+    advice=REMEDY,
 )
 register_all(SymmetricComposition, {n_inputs: lambda C: C.k})
 
 # -- measures and trade-off curves ------------------------------------------------------------
-register_all(
-    SymmetricChannel,
-    {
-        _m.bayes_capacity: measures.bayes_capacity,
-        _m.ldp_epsilon: measures.ldp_epsilon,
-        _m.bayes_vulnerability: measures.bayes_vulnerability,
-        _m.g_vulnerability: measures.g_vulnerability,
-        _m.channel_prior_vulnerability: measures.channel_prior_vulnerability,
-        _fdp.tradeoff_curve: measures.tradeoff_curve,
-    },
-)
+register_same_names(SymmetricChannel, measures, *_m.PRIMITIVES, _fdp.tradeoff_curve)
 register_unsupported(SymmetricChannel, _m.hyper)
 register_all(
     SymmetricComposition,
