@@ -5,12 +5,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 import numpy as np
 
 from ..errors import SolverError
 
-__all__ = ["LPOutcome", "solve_l1_lp", "solve_l1_lp_columns"]
+__all__ = ["LPOutcome", "ColumnLoop", "solve_l1_lp", "solve_l1_lp_columns", "solve_columns"]
 
 
 @dataclass
@@ -21,6 +22,29 @@ class LPOutcome:
     H: np.ndarray
     optimum: float
     iterations: int
+
+
+#: ``column(j, seconds_left)`` of :func:`solve_columns`: (r_j, y_j, optimum_j, iterations).
+ColumnSolve = Callable[[int, float | None], tuple[np.ndarray, np.ndarray, float, int]]
+
+
+class ColumnLoop(TypedDict, total=False):
+    """The options of the max-case engines' loop over the columns of B (:func:`solve_columns`).
+
+    Attributes
+    ----------
+    order : array of int or None
+        Order in which the columns are solved (None: 0, 1, ...).
+    stop : callable or None
+        ``stop(j, y_j, optimum_j)`` is called after each column with a positive
+        optimum; returning True ends the loop (the remaining columns stay 0).
+    time_limit : float or None
+        Seconds for all columns together; None: no limit.
+    """
+
+    order: np.ndarray | None
+    stop: Callable[[int, np.ndarray, float], bool] | None
+    time_limit: float | None
 
 
 #: Equations (x, j) are divided by max(B[x, j], EQUATION_FLOOR · max B) so that
@@ -150,9 +174,7 @@ def solve_l1_lp_columns(
     A: np.ndarray,
     B: np.ndarray,
     method: str = "highs",
-    order: np.ndarray | None = None,
-    stop: Callable[[int, np.ndarray, float], bool] | None = None,
-    time_limit: float | None = None,
+    **loop: Unpack[ColumnLoop],
 ) -> LPOutcome:
     """The max-case LP per column b of B: min Σ_x |(A·r − b)[x]| s.t. r >= 0.
 
@@ -161,13 +183,9 @@ def solve_l1_lp_columns(
     A, B : numpy.ndarray, shapes (n, m) and (n, p)
     method : str
         scipy's ``linprog`` method (a HiGHS variant).
-    order : array of int, optional
-        Order in which the columns are solved.
-    stop : callable, optional
-        ``stop(j, y_j, optimum_j)`` is called after each column with a positive
-        optimum; returning True ends the loop (the remaining columns stay 0).
-    time_limit : float or None
-        Seconds for all columns together; None: no limit.
+    **loop
+        ``order``, ``stop``, ``time_limit``: :class:`ColumnLoop` (the optimum of a
+        column is its LP optimum).
 
     Returns
     -------
@@ -196,22 +214,10 @@ def solve_l1_lp_columns(
     from scipy.optimize import linprog
 
     n, m = A.shape
-    p = B.shape[1]
     weights = _equation_weights(B)
     c = np.concatenate([np.zeros(m), np.ones(2 * n)])
-    W = np.zeros((m, p))
-    H = np.zeros((p, n))
-    worst = 0.0
-    its = 0
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-    for j in range(p) if order is None else order:
-        left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left <= 0:
-            msg = (
-                f"the max-case LPs reached the time limit (time_limit = {time_limit:g} s) "
-                f"before column {j} of {p}; no verdict: raise time_limit"
-            )
-            raise SolverError(msg)
+
+    def column(j: int, left: float | None) -> tuple[np.ndarray, np.ndarray, float, int]:
         w = weights[:, j]
         A_eq = sp.hstack(
             [sp.csr_matrix(A * w[:, None]), sp.identity(n), -sp.identity(n)], format="csc"
@@ -225,10 +231,73 @@ def solve_l1_lp_columns(
             options=_options(left),
         )
         _raise_on_failure(res, f"max-case LP of column {j}")
-        W[:, j] = res.x[:m]
-        H[j] = w * np.asarray(res.eqlin.marginals)
-        worst = max(worst, float(res.fun))
-        its += int(getattr(res, "nit", 0) or 0)
-        if stop is not None and res.fun > 0 and stop(int(j), H[j], float(res.fun)):
+        y = w * np.asarray(res.eqlin.marginals)
+        return res.x[:m], y, float(res.fun), int(getattr(res, "nit", 0) or 0)
+
+    return solve_columns(A.shape, B.shape[1], column, "max-case LPs", **loop)
+
+
+def solve_columns(
+    shape: tuple[int, int],
+    p: int,
+    column: ColumnSolve,
+    what: str,
+    **loop: Unpack[ColumnLoop],
+) -> LPOutcome:
+    """The loop of the max-case engines over the columns of B, one solve per column.
+
+    Parameters
+    ----------
+    shape : (int, int)
+        (n, m), the shape of A.
+    p : int
+        The number of columns of B.
+    column : callable
+        ``column(j, seconds_left)`` solves column j (``seconds_left`` None: no limit)
+        and returns (r_j, y_j, optimum_j, iterations): the column of W, the row of H,
+        the column's optimum (0 when b_j is in the cone) and the solver's steps.
+    what : str
+        The solves, for the time-limit message (``"max-case LPs"``).
+    **loop
+        ``order``, ``stop``, ``time_limit``: :class:`ColumnLoop`.
+
+    Returns
+    -------
+    LPOutcome
+        W (m x p), H (p x n), the largest column optimum and the steps summed.
+
+    Raises
+    ------
+    SolverError
+        The time limit passed before a column was solved.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def column(j, seconds_left):
+    ...     return np.ones(1), np.zeros(1), j / 2, 1
+    >>> out = solve_columns((1, 1), 2, column, "solves")
+    >>> out.W, out.optimum, out.iterations
+    (array([[1., 1.]]), 0.5, 2)
+    """
+    n, m = shape
+    order, stop, time_limit = loop.get("order"), loop.get("stop"), loop.get("time_limit")
+    W = np.zeros((m, p))
+    H = np.zeros((p, n))
+    worst = 0.0
+    steps = 0
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    for j in range(p) if order is None else order:
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            msg = (
+                f"the {what} reached the time limit (time_limit = {time_limit:g} s) "
+                f"before column {j} of {p}; no verdict: raise time_limit"
+            )
+            raise SolverError(msg)
+        W[:, j], H[j], optimum, its = column(int(j), left)
+        worst = max(worst, optimum)
+        steps += its
+        if stop is not None and optimum > 0 and stop(int(j), H[j], optimum):
             break
-    return LPOutcome(W, H, worst, its)
+    return LPOutcome(W, H, worst, steps)

@@ -15,13 +15,12 @@ Like every engine's output, W and H are candidates; the driver certifies them.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from typing import Unpack
 
 import numpy as np
 
 from ..errors import SolverError
-from .lp import LPOutcome
+from .lp import ColumnLoop, LPOutcome, solve_columns
 
 __all__ = ["solve_nnls_columns"]
 
@@ -66,22 +65,16 @@ def _edge_fit(A: np.ndarray, b: np.ndarray, w: np.ndarray, r: np.ndarray) -> np.
 def solve_nnls_columns(
     A: np.ndarray,
     B: np.ndarray,
-    order: np.ndarray | None = None,
-    stop: Callable[[int, np.ndarray, float], bool] | None = None,
-    time_limit: float | None = None,
+    **loop: Unpack[ColumnLoop],
 ) -> LPOutcome:
     """Per column b of B: r >= 0 minimising ||D (A r − b)||₂, and its Farkas vector.
 
     Parameters
     ----------
     A, B : numpy.ndarray, shapes (n, m) and (n, p)
-    order : array of int, optional
-        Order in which the columns are solved.
-    stop : callable, optional
-        ``stop(j, y_j, optimum_j)`` is called after each column whose L1 residual
-        is positive; returning True ends the loop (the remaining columns stay 0).
-    time_limit : float or None
-        Seconds for all columns together; None: no limit.
+    **loop
+        ``order``, ``stop``, ``time_limit``: :class:`~qifldp.refinement.lp.ColumnLoop`
+        (the optimum of a column is its L1 residual).
 
     Returns
     -------
@@ -111,20 +104,9 @@ def solve_nnls_columns(
     from scipy.optimize import nnls
 
     n, m = A.shape
-    p = B.shape[1]
     weights = _relative_weights(B)
-    W = np.zeros((m, p))
-    H = np.zeros((p, n))
-    worst = 0.0
-    done = 0
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-    for j in range(p) if order is None else order:
-        if deadline is not None and time.perf_counter() >= deadline:
-            msg = (
-                f"the max-case least-squares solves reached the time limit (time_limit = "
-                f"{time_limit:g} s) before column {j} of {p}; no verdict: raise time_limit"
-            )
-            raise SolverError(msg)
+
+    def column(j: int, left: float | None) -> tuple[np.ndarray, np.ndarray, float, int]:
         w = weights[:, j]
         Aw = A * w[:, None]
         scale = np.linalg.norm(Aw, axis=0)
@@ -135,12 +117,8 @@ def solve_nnls_columns(
             msg = f"the nonnegative least squares of column {j} did not converge ({exc})"
             raise SolverError(msg) from None
         r = _edge_fit(A, B[:, j], w, r / scale)
-        W[:, j] = r
         res = B[:, j] - A @ r
-        H[j] = w * w * res
-        opt = float(np.abs(res).sum())
-        worst = max(worst, opt)
-        done += 1
-        if stop is not None and opt > 0 and stop(int(j), H[j], opt):
-            break
-    return LPOutcome(W, H, worst, done)
+        return r, w * w * res, float(np.abs(res).sum()), 1
+
+    what = "max-case least-squares solves"
+    return solve_columns(A.shape, B.shape[1], column, what, **loop)
