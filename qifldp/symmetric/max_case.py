@@ -10,7 +10,6 @@ import numpy as np
 
 from ..errors import (
     ParameterError,
-    UnsupportedKindError,
     VerificationError,
 )
 from ..refinement.result import (
@@ -25,6 +24,7 @@ from .orbit_certify import (
 )
 from .orbit_lp import (
     Clock,
+    check_kinds,
     check_pair,
     check_time_limit,
     uniform_prior,
@@ -77,10 +77,9 @@ def max_case_refines(
 
     Parameters
     ----------
-    A, B : SymmetricChannel
-        Over the same k.
-    time_limit : float
-        Seconds (checked between classes).
+    A, B, time_limit
+        As :func:`~qifldp.symmetric.refinement.refines` (``time_limit`` is checked
+        between classes).
 
     Returns
     -------
@@ -319,28 +318,23 @@ def max_case_refines_symmetric(
     :mod:`qifldp.symmetric`).
 
     Both channels symmetric over the same k: one two-dimensional cone test per class
-    of B (:func:`max_case_refines`), O(k^2). ``options``
-    are those of :func:`qifldp.max_case_refines`; only ``time_limit`` may differ from the
-    defaults, with no prior.
+    of B (:func:`max_case_refines`), O(k^2). ``options`` are those of
+    :func:`qifldp.max_case_refines`, of which only ``time_limit`` is used; a prior, a
+    ``method`` other than ``"auto"`` and ``exact=True`` are refused.
 
     Examples
     --------
     >>> import qifldp as q, qifldp.symmetric as sym
-    >>> bool(q.max_case_refines(sym.sue(200, 9.0), sym.oue(200, 9.0)))
+    >>> q.max_case_refines(sym.sue(200, 9.0), sym.oue(200, 9.0)).holds
     True
+    >>> q.max_case_refines(sym.grr(200, 1.0), sym.grr(200, 2.0)).holds
+    False
     """
     for name in options:
         if name not in ("method", "exact", "time_limit"):
             msg = f"max_case_refines_symmetric() got an unexpected keyword argument {name!r}"
             raise TypeError(msg)
-    if not (isinstance(A, SymmetricChannel) and isinstance(B, SymmetricChannel)):
-        other, name = (B, "B") if isinstance(A, SymmetricChannel) else (A, "A")
-        msg = (
-            f"max_case_refines does not support a symmetric channel with a "
-            f"{type(other).__name__} {name}: both must be symmetric channels "
-            "(qifldp.symmetric) or both explicit"
-        )
-        raise UnsupportedKindError(msg)
+    check_kinds("max_case_refines", A, B)
     if prior is not None or options.get("method", "auto") != "auto" or options.get("exact"):
         msg = (
             "max-case refinement of symmetric channels takes no prior, method or exact option "

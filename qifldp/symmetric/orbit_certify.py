@@ -620,11 +620,10 @@ def exact_orbit_lp(
 
     Parameters
     ----------
-    A, B : SymmetricChannel
-        Over the same k.
-    variables, b_rows : tuple
-        The orbit variables (iS, iT, s, t, j) and B's row numbers (row_in, row_out)
-        of the orbit LP (``qifldp.symmetric.refinement``).
+    A, B, variables, b_rows
+        The pair (over the same k) and the orbit variables (iS, iT, s, t, j) and B's
+        row numbers (row_in, row_out) that :func:`~qifldp.symmetric.orbit_lp.orbit_equations`
+        gives for it.
     hint : numpy.ndarray or None
         A float solution; its support (largest entries first) is pivoted into the
         all-artificial start basis where the ratio test lets an artificial leave

@@ -23,6 +23,7 @@ from ..errors import (
     InputTypeError,
     ParameterError,
     SolverError,
+    UnsupportedKindError,
 )
 from ..refinement._certify import INPUT_BAND_FACTOR
 from ..refinement.result import (
@@ -61,6 +62,7 @@ __all__ = [
     "orbit_equations",
     "solve_orbit_lp",
     "check_pair",
+    "check_kinds",
     "check_time_limit",
     "uniform_prior",
     "eps_gains",
@@ -243,6 +245,26 @@ def check_pair(A: Any, B: Any) -> None:
     if A.k != B.k:
         msg = f"A and B must have the same k, got {A.k} and {B.k}"
         raise ChannelError(msg)
+
+
+def check_kinds(operation: str, A: Any, B: Any) -> None:
+    """Refuse a symmetric channel paired with another kind, where ``operation`` (a
+    dispatched relation) reaches the symmetric kind's implementation.
+
+    >>> from qifldp.symmetric import grr
+    >>> check_kinds("refines", grr(3, 1.0), [[1.0, 0.0], [0.0, 1.0]])
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.UnsupportedKindError: refines does not support ... with a list B: ...
+    """
+    if not (isinstance(A, SymmetricChannel) and isinstance(B, SymmetricChannel)):
+        other, name = (B, "B") if isinstance(A, SymmetricChannel) else (A, "A")
+        msg = (
+            f"{operation} does not support a symmetric channel with a {type(other).__name__} "
+            f"{name}: A and B must both be symmetric channels (qifldp.symmetric) or both "
+            "explicit; use .expand() for the explicit Channel (small k only)"
+        )
+        raise UnsupportedKindError(msg)
 
 
 def check_time_limit(time_limit: Any) -> float:

@@ -11,7 +11,6 @@ from ..errors import (
     ParameterError,
     SizeError,
     SolverError,
-    UnsupportedKindError,
     VerificationError,
 )
 from ..refinement._certify import INPUT_BAND_FACTOR
@@ -48,6 +47,7 @@ from .orbit_lp import (
     DecisionState,
     GainCandidate,
     OrbitProblem,
+    check_kinds,
     check_pair,
     check_time_limit,
     consider_gain,
@@ -581,14 +581,7 @@ def refines_symmetric(A: Any, B: Any, prior: Any = None, **options: Any) -> Refi
     True
     """
     opts = refinement_options("refines_symmetric", options)
-    if not (isinstance(A, SymmetricChannel) and isinstance(B, SymmetricChannel)):
-        other, name = (B, "B") if isinstance(A, SymmetricChannel) else (A, "A")
-        msg = (
-            f"refines does not support a symmetric channel with a {type(other).__name__} "
-            f"{name}: A and B must both be symmetric channels (qifldp.symmetric) or both "
-            "explicit; use .expand() for the explicit Channel (small k only)"
-        )
-        raise UnsupportedKindError(msg)
+    check_kinds("refines", A, B)
     if prior is not None or opts["method"] != "auto":
         msg = (
             "refinement of symmetric channels takes no prior or method option "

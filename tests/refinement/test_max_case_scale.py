@@ -71,5 +71,5 @@ def test_equal_eps_one_hot_at_scale():
 def test_bad_options():
     with pytest.raises(ParameterError, match="takes no prior"):
         q.max_case_refines(sym.grr(3, 1.0), sym.grr(3, 1.0), prior=[0.2, 0.3, 0.5])
-    with pytest.raises(UnsupportedKindError, match="both must be symmetric"):
+    with pytest.raises(UnsupportedKindError, match="must both be symmetric"):
         q.max_case_refines(sym.grr(3, 1.0), q.grr(3, 1.0))
