@@ -537,14 +537,7 @@ def explanation_data(
     return _explain_average(ce, pair, names, top, exact_gap)
 
 
-def explain_refinement(
-    result: Any,
-    A: Any = None,
-    B: Any = None,
-    *,
-    names: tuple[str, str] = ("A", "B"),
-    top: int = 6,
-) -> str:
+def explain_refinement(result: Any, A: Any = None, B: Any = None, **options: Any) -> str:
     """A human-readable account of a refinement certificate (any kind of result).
 
     :meth:`RefinementResult.explain` for the results of :func:`qifldp.refines`;
@@ -564,4 +557,4 @@ def explain_refinement(
     >>> print(explain_refinement(s.refines(B, A), B, A).splitlines()[0])
     A ⊑ B: B = A·W for the row-stochastic W below (exact rationals).
     """
-    return str(explanation_data(result, A, B, names=names, top=top)["text"])
+    return str(explanation_data(result, A, B, **options)["text"])
