@@ -274,14 +274,15 @@ def _skip_orbits(P: Problem) -> str | None:
         return "no labels"
     if P.opts.method != "auto":
         return f"method={P.opts.method!r}"
-    if P.opts.exact is True:
-        return "exact=True"
     return None
 
 
 def _run_orbits(P: Problem) -> _Outcome:
     res = try_orbits(P, P.labels)
-    return res if isinstance(res, str) else _Decided(res, final=True)
+    if isinstance(res, str):
+        return res
+    # exact=True: the orbit verdict is confirmed in rationals like every float verdict
+    return _Decided(res, final=P.opts.exact is not True)
 
 
 def _run_candidate(P: Problem, found: tuple[np.ndarray, str] | None, missing: str) -> _Outcome:

@@ -40,6 +40,7 @@ from ._problem import (
 from .lp import solve_l1_lp, solve_l1_lp_columns
 from .nnls import solve_nnls_columns
 from .result import (
+    Counterexample,
     RefinementResult,
 )
 
@@ -50,6 +51,7 @@ __all__ = [
     "exact_result",
     "exact_confirm",
     "input_band_result",
+    "exact_certificate_result",
 ]
 
 # -- exact arithmetic -----------------------------------------------------------------
@@ -188,7 +190,7 @@ def exact_result(
                     max_case_band = (_rounding_witness(P, E, W_hint),)
                 if max_case_band[0] is not None:
                     return _rounding_result(P, max_case_band[0], gq, "float gain, exact gap > 0")
-            if gq > band_gap_allowance(P.An.shape[1], g, P.prior) or not P.rowsum:
+            if gq > 0 and (not P.rowsum or gq > band_gap_allowance(P.An.shape[1], g, P.prior)):
                 _, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
                 return fails_result(
                     P, g, gq, bound, "exact", True, f"float gain, exact gap > 0 ({why})"
@@ -227,17 +229,62 @@ def exact_result(
     if rounded is not None:
         return _rounding_result(P, rounded, gq, out.how)
     if not gq > 0:
-        msg = (
-            f"the stored floats fail exactly ({out.how}), and no witness is within the "
-            "rounding band, but rounding the exact Farkas gain to floats loses its gap "
-            f"(exact gap of the float gain {float(gq):.3g}); no float counterexample can be stated"
-        )
-        raise VerificationError(msg)
+        return exact_certificate_result(P, E, out.H, gq, f"{out.how} ({why})")
     gap, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
     how = (
         f"{out.how}; exact gap {float(gq):.3g} > 0 and no witness within the rounding band ({why})"
     )
     return fails_result(P, g, gq, bound, "exact", True, how)
+
+
+def exact_certificate_result(
+    P: Problem, E: ExactProblem, Hq: list[list[Fraction]], g_float_gap: Fraction, how: str
+) -> RefinementResult:
+    """ "Fails" with the rational Farkas gain as the certificate (no float gain keeps the gap).
+
+    The exact decision refuted A ⊑ B with the π-weighted gain ``Hq``; rounded to
+    floats, the gain's gap is ``g_float_gap`` <= 0 (the pair fails by less than a
+    float gain can resolve). The counterexample then carries the rational gain
+    g = Hq / π and prior π (``gain_exact``, ``prior_exact``), their exact gap
+    re-checked on the channels as given (rows divided by their exact sums), and
+    their float images; ``gap`` is the exact gap rounded. A VerificationError only
+    if that re-check fails (a defect).
+    """
+    pi = [Fraction(float(v)) for v in P.prior]
+    # max case: one hyperplane (a one-action gain), the first row with a positive gap
+    candidates = [Hq] if P.rowsum else [[r] for r in Hq if any(r)]
+    gap = Fraction(0)
+    gq_exact: list[tuple[Fraction, ...]] = []
+    for Hc in candidates:
+        gq_exact = [tuple(h / pi[x] for x, h in enumerate(row)) for row in Hc]
+        Hpi = [[v * pi[x] for x, v in enumerate(row)] for row in gq_exact]
+        gap = ex.exact_weighted_gap(E.Aq_full, E.Bq_full, Hpi, P.rowsum, pi)
+        if gap > 0:
+            break
+    if not gap > 0:  # pragma: no cover - the exact decision's Farkas gain has a positive gap
+        msg = f"the exact Farkas gain failed its exact re-check (gap {gap}); no verdict"
+        raise VerificationError(msg)
+    g = np.array([[float(v) for v in row] for row in gq_exact])
+    top = float(np.abs(g).max())
+    if top > 0 and np.isfinite(top):
+        g = g / top
+    ce = Counterexample(
+        gain=g,
+        prior=P.prior.copy(),
+        gap=float(gap),
+        gap_exact=gap,
+        gap_bound=0.0,
+        kind="average" if P.rowsum else "max-case",
+        gain_exact=tuple(gq_exact),
+        prior_exact=tuple(pi),
+    )
+    text = (
+        f"exact certificate: the stored floats fail exactly ({how}) with the rational "
+        f"Farkas gain (Counterexample.gain_exact, .prior_exact) of exact gap {float(gap):.6g} "
+        "re-checked on the channels as given; no float counterexample can be stated at this "
+        f"precision (the gain rounded to floats has exact gap {float(g_float_gap):.3g})"
+    )
+    return make_result(P, False, counterexample=ce, method="exact", exact=True, certified_by=text)
 
 
 def _on_original_columns(P: Problem, E: ExactProblem, Wq) -> np.ndarray:
@@ -271,6 +318,10 @@ def _rounding_witness(P: Problem, E: ExactProblem, W_hint: np.ndarray | None):
     negative entries are rounding-sized relative to the entries they feed.
     Returns the witness on the original columns.
     """
+    for Wo in P.band_witnesses:  # witnesses on the original columns that met the band
+        bc = band_certificate(P.An, P.Bn, Wo, P.rowsum, rounds=0)
+        if bc.W is not None:
+            return bc.W
     cands = [] if W_hint is None else [W_hint]
     solvers: list[Callable[[np.ndarray, np.ndarray], Any]] = (
         [solve_l1_lp] if P.rowsum else [solve_nnls_columns, solve_l1_lp_columns]
@@ -333,8 +384,32 @@ def _rounding_result(P: Problem, W: np.ndarray, gq: Fraction, how: str) -> Refin
 
 
 def exact_confirm(P: Problem, res: RefinementResult, W_red: np.ndarray | None) -> RefinementResult:
-    """exact=True: confirm a float-certified verdict in rational arithmetic (or decide exactly)."""
+    """exact=True: confirm a float-certified verdict in rational arithmetic (or decide exactly).
+
+    A verdict already stated "up to rounding" (the orbit route's witness within the
+    band of the inputs' own rounding) stays so when the stored floats fail exactly,
+    with what rational arithmetic found added: the same floats get the same verdict
+    with and without ``exact=True``.
+    """
     E = exact_problem(P)
+    if res.up_to_rounding:
+        try:
+            settled = exact_result(P, "exact=True", strict=True)
+        except ex.ExactTooLarge as exc:
+            return replace(
+                res, certified_by=res.certified_by + f"; exact check out of reach: {exc}"
+            )
+        if settled.holds:
+            return settled
+        ce = settled.counterexample
+        assert ce is not None
+        gq = ce.gap_exact
+        note = (
+            f"; the stored floats fail exactly ({settled.method}: exact gap "
+            f"{float(gq) if gq is not None else float('nan'):.3g}), by less than the band of "
+            "the inputs' own rounding"
+        )
+        return replace(res, certified_by=res.certified_by + note, time=time.perf_counter() - P.t0)
     if res.holds and W_red is not None:
         Wg = _float_to_exact_groups(P, E, W_red)
         Wq = ex.exact_verify_witness(E.Aq, E.Bq, Wg, P.rowsum)

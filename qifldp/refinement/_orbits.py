@@ -23,13 +23,14 @@ from typing import Any
 import numpy as np
 
 from ..errors import SizeError, SolverError, VerificationError
-from ._certify import BAND_FACTOR, rounding_band
+from ._certify import BAND_FACTOR, INPUT_BAND_FACTOR, input_rounding_band, rounding_band
 from ._problem import Problem, certify_gain_float, fails_result, holds_result
 from .result import RefinementResult
 
 __all__ = [
     "BitSymmetric",
     "bit_symmetric",
+    "inferred_bit_symmetric",
     "explicit_witness",
     "polished_masses",
     "OrbitVerdict",
@@ -99,6 +100,45 @@ def bit_symmetric(M: np.ndarray, inputs: tuple, outputs: tuple) -> BitSymmetric 
         else 0.0
     )
     return BitSymmetric(k, alpha, bits.astype(np.int8), weight, deviation)
+
+
+def inferred_bit_symmetric(M: np.ndarray) -> BitSymmetric | None:
+    """A bit-symmetric reading of a channel whose output labels do not say it (raw arrays).
+
+    In a one-hot channel each column y holds two values, α(1, |y|) on the rows x with
+    y_x = 1 and α(0, |y|) on the others, and the larger one is on the same side for
+    every column (p > q or p < q); the two constant columns are y = 0 and y = 1...1.
+    The bits are read off the values that way (each orientation, each assignment of
+    the constant columns) and the reading is accepted only when :func:`bit_symmetric`
+    confirms it on every entry. A hypothesis tested on the floats, not a label.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> inferred_bit_symmetric(np.asarray(q.oue(3, 1.0).matrix)).k
+    3
+    >>> inferred_bit_symmetric(np.asarray(q.grr(3, 1.0).matrix)) is None
+    True
+    """
+    n, p = M.shape
+    if n < 2 or n > 24 or p != 2**n:
+        return None
+    hi, lo = M.max(axis=0), M.min(axis=0)
+    const = np.flatnonzero(hi - lo <= _CLASS_RTOL * hi)
+    if const.size != 2:
+        return None
+    top = np.abs(M - hi[None, :]) <= _CLASS_RTOL * hi[None, :]
+    for bits in (top, ~top):
+        for full in (const, const[::-1]):
+            b = bits.T.astype(np.int8).copy()
+            b[full[0]] = 0
+            b[full[1]] = 1
+            if np.unique(b, axis=0).shape[0] != p:
+                continue
+            found = bit_symmetric(M, tuple(range(n)), tuple(map(tuple, b.tolist())))
+            if found is not None:
+                return found
+    return None
 
 
 def _orbit_sizes(k: int, s: np.ndarray, t: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -171,7 +211,11 @@ def polished_masses(
             coef[sel] = sums[s[sel] * (k + 1) + j[sel]] / count[sel]
             rows.append(coef)
             rhs.append(float(B[x, col]))
-    u = _polish(u, np.array(rows), np.array(rhs))
+    # relative equations: a tiny class value must be met to its own precision, not to
+    # the precision of the largest one
+    M, b = np.array(rows), np.array(rhs)
+    scale = np.where(b > 0, 1.0 / np.where(b > 0, b, 1.0), 1.0)
+    u = _polish(u, M * scale[:, None], b * scale, rounds=6)
     keep = u > 0
     return s[keep], t[keep], j[keep], u[keep]
 
@@ -251,10 +295,10 @@ def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
     gives no verdict, or when its certificate does not pass the explicit re-check.
     """
     (ia, oa), (ib, ob) = labels
-    SA = bit_symmetric(P.An, ia, oa)
+    SA = bit_symmetric(P.An, ia, oa) or inferred_bit_symmetric(P.An)
     if SA is None:
         return "A is not a bit-symmetric (one-hot) channel"
-    SB = bit_symmetric(P.Bn, ib, ob)
+    SB = bit_symmetric(P.Bn, ib, ob) or inferred_bit_symmetric(P.Bn)
     if SB is None or SB.k != SA.k:
         return "B is not a bit-symmetric (one-hot) channel over the same k"
     if not _ORBIT_DECIDERS:
@@ -314,6 +358,7 @@ def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
             "group), expanded: A·W = B up to the rounding band (max residual "
             f"{float(np.abs(P.Bn - AW).max()):.3g})"
         )
+        P.band_witnesses.append(W)
         return holds_result(P, W, "orbits", False, how, expanded=True)
     return orbit_transfer_result(P, W, AW, sres, max(SA.deviation, SB.deviation), SA.k)
 
@@ -364,13 +409,29 @@ def orbit_transfer_result(
     resid = float(np.abs(P.Bn - AW).max())
     band = rounding_band(P.An, P.Bn, W, AW)
     excess = float(np.max(np.abs(P.Bn - AW) - band))
+    # the documented band of "up to rounding": the rounding band plus what the inputs'
+    # own rounding explains (INPUT_BAND_FACTOR u (1 + |ln P|) per entry of B, and of A
+    # carried through W); outside it the orbit verdict is not carried over
+    wide = band + input_rounding_band(P.Bn) + input_rounding_band(P.An) @ W
+    over = np.abs(P.Bn - AW) - wide
+    if np.any(over > 0):
+        at = np.unravel_index(int(np.argmax(over / np.where(wide > 0, wide, np.inf))), over.shape)
+        rel = float(np.abs(P.Bn - AW)[at] / max(float(P.Bn[at]), float(AW[at]), 2.0**-1074))
+        return (
+            "the expanded orbit witness misses the band of the inputs' own rounding "
+            f"(rounding band + {INPUT_BAND_FACTOR:g} u (1 + |ln P|) per entry): at entry "
+            f"{tuple(int(i) for i in at)} its relative residual is {rel:.3g}, "
+            f"{float(np.abs(P.Bn - AW)[at] / wide[at]):.3g} times that band"
+        )
     how = (
         f"up to rounding: A ⊑ B holds for the class masses read off these channels "
         f"({sres.certified_by}); the channels' entries equal their class values within "
         f"{deviation:.3g} u (1 + |ln C|), and the orbit witness expanded to {W.shape[0]} x "
         f"{W.shape[1]} floats re-checks to max|A·W − B| = {resid:.3g}, missing the explicit "
         f"entrywise rounding band {BAND_FACTOR:g} (|Y_A| + 2) u (A·W + B) by up to "
-        f"{excess:.2g}: rounding of the expansion and of the class masses"
+        f"{excess:.2g}, within the band of the inputs' own rounding (rounding band + "
+        f"{INPUT_BAND_FACTOR:g} u (1 + |ln P|) per entry of B, and of A through W): rounding "
+        "of the expansion and of the class masses"
     )
     res = holds_result(P, W, "orbits", False, how, expanded=True)
     return replace(res, up_to_rounding=True, about="rounding")

@@ -95,6 +95,9 @@ class Problem:
     failures: list[str] = field(default_factory=list)
     reason: str = ""
     hints: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
+    #: witnesses on the original columns that met the rounding band (e.g. the orbit route's),
+    #: offered again when rational arithmetic refutes the stored floats ("up to rounding")
+    band_witnesses: list[np.ndarray] = field(default_factory=list)
     #: the rational problem, built once on first use (``_exact_route.exact_problem``)
     exact_cache: Any = None
 

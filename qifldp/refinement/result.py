@@ -10,6 +10,8 @@ import numpy as np
 
 from ..channel import as_channel
 from ..dispatch import kind_rank
+from ..errors import ChannelError, InputTypeError
+from .exact import exact_weighted_gap, rational_rows
 from .explain import explanation_data
 
 __all__ = [
@@ -81,6 +83,13 @@ class Counterexample:
         ``"average"`` (a g-vulnerability) or ``"max-case"``.
     vulnerability_a, vulnerability_b : float
         V_g[π▷A] and V_g[π▷B] (average case).
+    gain_exact, prior_exact : tuple of tuple of Fraction, tuple of Fraction, or None
+        An *exact certificate*: set when the stored floats fail exactly but no
+        float gain keeps a positive gap (the pair fails by less than the
+        resolution of a float gain). ``gain_exact``/``prior_exact`` are the
+        rational Farkas gain and prior, ``gap_exact`` their exact gap (> 0);
+        ``gain`` and ``prior`` are their float images and ``gap`` is
+        ``float(gap_exact)``. :meth:`recheck` recomputes the exact gap.
 
     Examples
     --------
@@ -88,6 +97,8 @@ class Counterexample:
     >>> ce = q.refines(q.grr(3, 1.0), q.grr(3, 2.0)).counterexample
     >>> ce.gain.shape[1], bool(ce.gap > 0)
     (3, True)
+    >>> ce.recheck(q.grr(3, 1.0), q.grr(3, 2.0)) > 0
+    True
     """
 
     #: numpy.ndarray here; a SymmetricGain from qifldp.symmetric.refines (Any: both routes)
@@ -99,9 +110,66 @@ class Counterexample:
     kind: str = "average"
     vulnerability_a: float = float("nan")
     vulnerability_b: float = float("nan")
+    gain_exact: tuple[tuple[Fraction, ...], ...] | None = None
+    prior_exact: tuple[Fraction, ...] | None = None
+
+    @property
+    def float_certificate(self) -> bool:
+        """False when only the rational gain (``gain_exact``) carries the gap."""
+        return self.gain_exact is None
+
+    def recheck(self, A: Any, B: Any) -> Fraction:
+        """The exact gap of this counterexample on the channels A, B as given.
+
+        Each stored float is read as the rational it holds and each channel row
+        is divided by its exact sum; the gain and prior are ``gain_exact`` and
+        ``prior_exact`` when set, else the stored floats of ``gain`` and
+        ``prior``. The certificate is valid iff the value is > 0.
+
+        Parameters
+        ----------
+        A, B : Channel or array_like
+            The pair the counterexample was returned for.
+
+        Returns
+        -------
+        fractions.Fraction
+            V_g[π▷B] − V_g[π▷A] (max case: of the posterior max-case vulnerabilities).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> A, B = q.grr(3, 1.0), q.grr(3, 2.0)
+        >>> q.refines(A, B).counterexample.recheck(A, B) > 0
+        True
+        """
+        if not isinstance(self.gain, np.ndarray):
+            msg = (
+                "recheck needs an explicit gain matrix; this counterexample's gain is a "
+                f"{type(self.gain).__name__} (a symmetric route's gain is re-checked there)"
+            )
+            raise InputTypeError(msg)
+        Aq = rational_rows(as_channel(A, "A").matrix)
+        Bq = rational_rows(as_channel(B, "B").matrix)
+        if self.gain_exact is not None and self.prior_exact is not None:
+            g = [list(r) for r in self.gain_exact]
+            pi = list(self.prior_exact)
+        else:
+            g = [[Fraction(float(v)) for v in r] for r in self.gain]
+            pi = [Fraction(float(v)) for v in self.prior]
+        if len(pi) != len(Aq) or len(Bq) != len(Aq) or any(len(r) != len(Aq) for r in g):
+            msg = (
+                f"A and B must have the counterexample's {len(pi)} inputs (rows), got "
+                f"{len(Aq)} and {len(Bq)}"
+            )
+            raise ChannelError(msg)
+        Hpi = [[gw[x] * pi[x] for x in range(len(pi))] for gw in g]
+        return exact_weighted_gap(Aq, Bq, Hpi, self.kind == "average", pi)
 
     def __repr__(self) -> str:
         exact = "" if self.gap_exact is None else f", exact gap {float(self.gap_exact):.6g} > 0"
+        if self.gain_exact is not None:
+            exact += ", rational gain (no float gain keeps the gap)"
         return f"Counterexample({self.kind}: gain {_shape(self.gain)}, gap {self.gap:.6g}{exact})"
 
 
@@ -308,6 +376,8 @@ class RefinementResult:
         word = "holds" if self.holds else "fails"
         if self.up_to_rounding:
             word += " up to rounding"
+        elif self.counterexample is not None and not self.counterexample.float_certificate:
+            word += " (exact certificate: no float gain keeps the gap)"
         elif self.about != "channels":
             word += f" (about the {self.about})"
         lines = [f"RefinementResult({verdict}: {word})"]

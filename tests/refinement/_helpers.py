@@ -79,3 +79,70 @@ def exact_gap(A, B, gain, prior) -> Fraction:
         )
 
     return V(Bq) - V(Aq)
+
+
+def exact_gain_gap(A, B, gain, prior, kind: str = "average") -> Fraction:
+    """The exact gap of a gain (floats or Fractions) on the channels as given, written here.
+
+    Average case: Σ_y max_w Σ_x π_x g[w, x] C[x, y]; max case: the largest posterior
+    expected gain max_y max_w Σ_x g[w, x] π_x C[x, y] / Σ_x π_x C[x, y].
+    """
+    Aq, Bq = rational_rows(q.Channel(A).matrix), rational_rows(q.Channel(B).matrix)
+    g = [[v if isinstance(v, Fraction) else Fraction(float(v)) for v in row] for row in gain]
+    pi = [v if isinstance(v, Fraction) else Fraction(float(v)) for v in prior]
+    n = len(pi)
+
+    def V(Cq):
+        cols = len(Cq[0])
+        if kind == "average":
+            return sum(
+                max(sum(pi[x] * Cq[x][y] * gw[x] for x in range(n)) for gw in g)
+                for y in range(cols)
+            )
+        best = None
+        for y in range(cols):
+            den = sum(pi[x] * Cq[x][y] for x in range(n))
+            if den == 0:
+                continue
+            for gw in g:
+                v = sum(pi[x] * Cq[x][y] * gw[x] for x in range(n)) / den
+                best = v if best is None or v > best else best
+        return best
+
+    return V(Bq) - V(Aq)
+
+
+def exact_certificate_gap(A, B, r) -> Fraction:
+    """The exact gap of a result's counterexample: its rational gain when it has one."""
+    ce = r.counterexample
+    if ce.gain_exact is not None:
+        return exact_gain_gap(A, B, ce.gain_exact, ce.prior_exact, ce.kind)
+    return exact_gain_gap(A, B, ce.gain, ce.prior, ce.kind)
+
+
+UNIT = 2.0**-53
+
+
+def band_excess(A, B, W, inputs_too: bool) -> float:
+    """Largest |A·W − B| beyond the documented band (<= 0: within it), recomputed here.
+
+    The rounding band 4 (|Y_A| + 2) u (A·W + B) entrywise on the row-normalised
+    channels; with ``inputs_too`` (a verdict "up to rounding") plus the inputs' own
+    rounding 16 u (1 + |ln P|) P for each entry P of B, and of A carried through W.
+    """
+    A = np.asarray(q.Channel(A).matrix, float)
+    B = np.asarray(q.Channel(B).matrix, float)
+    A = A / A.sum(axis=1, keepdims=True)
+    B = B / B.sum(axis=1, keepdims=True)
+    W = np.asarray(W, float)
+    AW = A @ W
+    band = 4.0 * (A.shape[1] + 2) * UNIT * (AW + B)
+    if inputs_too:
+
+        def own(M):
+            with np.errstate(divide="ignore"):
+                logs = np.abs(np.log(np.where(M > 0, M, 1.0)))
+            return 16.0 * UNIT * (1.0 + logs) * M
+
+        band = band + own(B) + own(A) @ W
+    return float((np.abs(B - AW) - band).max())

@@ -67,8 +67,13 @@ def test_method_exact_and_exact_true():
     assert r.trace == (("exact method", "decided"),) and r.exact
     s = q.refines(A, B, exact=True)
     _check_trace(s)
-    assert dict(s.trace)["orbits"] == "skipped: exact=True"
+    assert dict(s.trace)["orbits"].startswith("undecided: A is not a bit-symmetric")
     assert s.trace[-1] == ("exact confirmation", "decided") and s.exact
+    # a one-hot pair: the orbit verdict, then confirmed in rationals like every float verdict
+    u = q.refines(q.sue(3, 1.0), q.oue(3, 0.5), exact=True)
+    _check_trace(u)
+    assert dict(u.trace)["orbits"] == "decided" and u.trace[-1][0] == "exact confirmation"
+    assert u.exact and u.holds
     m = q.max_case_refines(q.grr(3, 1.0), q.grr(3, 2.0))
     _check_trace(m)
     assert dict(m.trace)["orbits"] == "skipped: max-case refinement"

@@ -1,0 +1,145 @@
+"""Every pair gets a verdict whose certificate re-checks under its own stated semantics.
+
+Each case is re-checked here, independently of the library's certificates: a gap
+in exact rationals written in tests/refinement/_helpers.py (stored floats read as the
+rationals they hold, rows divided by their exact sums), a witness against the band
+recomputed from its documented formula, and the truth for SUE ⊑ OUE from the
+tight-ratio boundary of the protocols (proofs/sue_oue_boundary.py).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import qifldp as q
+from qifldp.protocols.tight_ratio import sue_oue_boundary
+
+from ._helpers import band_excess, exact_certificate_gap, exact_gain_gap
+
+# the max-case pair of a constant gain once labelled exact with an exact gap of 0
+_TINY_A = [
+    [0.9836757552006588, 0.016324244799341248],
+    [0.2881474983149188, 0.7118525016850812],
+]
+_TINY_B = [
+    [1.1240757281659282e-202, 0.30516574604686697, 0.6948342539531329],
+    [4.9021910773867904e-201, 0.446225702600245, 0.553774297399755],
+]
+
+
+def _tiny_column_pairs(seed: int, count: int):
+    """2 x 2..3 vs 2 x 2..3 pairs whose first column of B is 1e-150 .. 1e-300."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        A = rng.dirichlet(np.ones(int(rng.integers(2, 4))), size=2)
+        B = rng.dirichlet(np.ones(int(rng.integers(2, 4))), size=2)
+        B[:, 0] = 10.0 ** -rng.uniform(150, 300, size=2)
+        yield A, B / B.sum(axis=1, keepdims=True)
+
+
+def _check_max_case(A, B, r) -> None:
+    if r.holds:
+        R = r.witness
+        assert R.min() >= -1e-9
+        assert np.abs(np.asarray(A) @ R - np.asarray(B)).max() <= 1e-7
+        return
+    ce = r.counterexample
+    gap = exact_certificate_gap(A, B, r)
+    assert gap > 0  # a real positive exact gap, whatever route produced it
+    if ce.gap_exact is not None:
+        assert ce.gap_exact == gap
+    assert ce.recheck(A, B) == gap
+
+
+def test_max_case_counterexample_of_tiny_columns_has_a_positive_exact_gap():
+    for kw in ({}, {"exact": True}, {"method": "exact"}, {"method": "highs"}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            r = q.max_case_refines(_TINY_A, _TINY_B, **kw)
+        assert not r.holds
+        _check_max_case(_TINY_A, _TINY_B, r)
+
+
+@pytest.mark.parametrize("exact", [None, True])
+def test_max_case_tiny_columns_every_certificate_has_a_positive_exact_gap(exact):
+    # 8 of the first 200 of these pairs were once "fails, exact" with gap_exact == 0
+    for A, B in _tiny_column_pairs(0, 60):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            r = q.max_case_refines(A, B, exact=exact)
+        _check_max_case(A, B, r)
+        if not r.holds and r.exact:
+            assert r.counterexample.gap_exact > 0
+
+
+def _routes(k: int, eps: float, exact: bool | None):
+    A, B = q.sue(k, eps), q.oue(k, eps)
+    labelled = q.refines(A, B, exact=exact)
+    raw = q.refines(np.asarray(A.matrix), np.asarray(B.matrix), exact=exact)
+    return A, B, labelled, raw
+
+
+def _assert_stated(A, B, r) -> None:
+    """The verdict's certificate, re-checked under what the result says it is."""
+    if r.holds:
+        assert band_excess(A, B, r.witness, inputs_too=r.up_to_rounding) <= 0
+    else:
+        assert exact_certificate_gap(A, B, r) > 0
+
+
+# k = 3 eps 35 and k = 4 eps 20 once got "holds" with labels and "fails" without
+@pytest.mark.parametrize(("k", "eps"), [(3, 35.0), (3, 38.0), (4, 20.0)])
+def test_same_floats_same_verdict_with_or_without_labels(k, eps):
+    assert sue_oue_boundary(k)[1] < eps  # SUE ⊑ OUE holds for the protocols here
+    verdicts = set()
+    for exact in (None, True):
+        A, B, labelled, raw = _routes(k, eps, exact)
+        for r in (labelled, raw):
+            _assert_stated(A, B, r)
+            verdicts.add(r.holds)
+            if r.exact and r.holds:
+                assert r.exact_witness is not None
+        assert labelled.up_to_rounding == raw.up_to_rounding
+    assert verdicts == {True}
+    # the bare exact question on the stored floats may differ; the others then say so
+    bare = q.refines(A, B, method="exact")
+    _assert_stated(A, B, bare)
+    if not bare.holds:
+        assert labelled.up_to_rounding and labelled.about == "rounding"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", [3, 4])
+@pytest.mark.parametrize("eps", [20.0, 22.0, 25.0, 30.0, 35.0, 38.0, 40.0, 45.0])
+def test_same_floats_same_verdict_sue_oue_20_to_45(k, eps):
+    test_same_floats_same_verdict_with_or_without_labels(k, eps)
+
+
+@pytest.mark.parametrize(("k", "eps"), [(2, 20.0), (3, 20.0), (3, 22.0), (5, 12.0)])
+def test_orbit_route_witness_within_its_documented_band(k, eps):
+    # once "holds up to rounding" with a relative residual 4.7e6 times the band
+    A, B = q.sue(k, eps), q.oue(k, eps)
+    r = q.refines(A, B)
+    assert r.holds
+    assert band_excess(A, B, r.witness, inputs_too=r.up_to_rounding) <= 0
+    if r.method == "orbits" and not r.up_to_rounding:
+        assert band_excess(A, B, r.witness, inputs_too=False) <= 0
+
+
+def test_exact_farkas_certificate_when_no_float_gain_keeps_the_gap():
+    # the stored floats of sue(3, 460) ⋢ oue(3, 460) fail by 1e-199: once a VerificationError
+    A, B = q.sue(3, 460.0), q.oue(3, 460.0)
+    r = q.refines(A, B)
+    ce = r.counterexample
+    assert r.holds is False and r.exact and not ce.float_certificate
+    gap = exact_gain_gap(A, B, ce.gain_exact, ce.prior_exact)
+    assert gap > 0 and ce.gap_exact == gap and ce.recheck(A, B) == gap
+    assert ce.gap == float(gap)
+    assert "exact certificate" in repr(r) and "rational gain" in repr(ce)
+    # its float image alone does not carry the gap: exactly why the rational gain is returned
+    assert not exact_gain_gap(A, B, ce.gain, ce.prior) > 0
+    raw = q.refines(np.asarray(A.matrix), np.asarray(B.matrix))
+    assert raw.holds is False and raw.counterexample.recheck(A, B) > 0
