@@ -1,7 +1,9 @@
 """Audit of the papers' published claims: every lemma, formula and theorem recomputed live.
 
-The verdict machinery lives in :mod:`qifldp.audit._core`; each source paper has one
-module whose checks carry their claim in a ``@claim(...)`` decorator:
+The verdict machinery lives in :mod:`qifldp.audit._core`. The claims themselves are data:
+one row each in the claim table ``claims.json`` (key, paper, place, statement, and how a
+formula lost in the text extraction was reconstructed). Each source paper has one module
+whose checks are bound to their rows by key (``@checks("qif.lemma1")``):
 :mod:`~qifldp.audit.qif_ldp` and :mod:`~qifldp.audit.qif_ldp_formulas` (Gonze et al.,
 CSF 2026), :mod:`~qifldp.audit.pckv`
 (Gu et al., USENIX Security 2020), :mod:`~qifldp.audit.rr3` (Ma and Wang, arXiv 2021)
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from . import (  # noqa: F401  (registration, in this order)
     _core,
+    _verdicts,
     bibliography,
     multidim_risks,
     pckv,
@@ -31,15 +34,6 @@ from . import (  # noqa: F401  (registration, in this order)
     rr3,
 )
 from ._core import (
-    AGREE_RTOL as AGREE_RTOL,
-    CONDITIONAL as CONDITIONAL,
-    CONFIRMED as CONFIRMED,
-    CORRECTED as CORRECTED,
-    DIFFER_RTOL as DIFFER_RTOL,
-    INCONCLUSIVE as INCONCLUSIVE,
-    RECONSTRUCTED as RECONSTRUCTED,
-    REFUTED as REFUTED,
-    VERDICTS as VERDICTS,
     AuditResult as AuditResult,
     Claim as Claim,
     audit as audit,
@@ -49,13 +43,26 @@ from ._core import (
     get_claim as get_claim,
     registered as registered,
 )
+from ._verdicts import (
+    AGREE_RTOL as AGREE_RTOL,
+    CONDITIONAL as CONDITIONAL,
+    CONFIRMED as CONFIRMED,
+    CORRECTED as CORRECTED,
+    DIFFER_RTOL as DIFFER_RTOL,
+    INCONCLUSIVE as INCONCLUSIVE,
+    RECONSTRUCTED as RECONSTRUCTED,
+    REFUTED as REFUTED,
+    VERDICTS as VERDICTS,
+)
 from .bibliography import (
     BIBLIOGRAPHY as BIBLIOGRAPHY,
     Reference as Reference,
     reference as reference,
 )
 
-__all__ = [*_core.__all__, "CLAIMS", *bibliography.__all__]
+_core._register_table()
+
+__all__ = [*_verdicts.__all__, *_core.__all__, "CLAIMS", *bibliography.__all__]
 
 #: The registry: every checked claim of the four papers, in the order ``qifldp audit`` prints.
 CLAIMS: tuple[Claim, ...] = registered()

@@ -1,29 +1,22 @@
-"""Verdict machinery of the audit: verdicts, claims, the registry, running and reporting."""
+"""Verdict machinery of the audit: claims, the claim table, the registry, running and reporting."""
 
 from __future__ import annotations
 
 import functools
-import math
+import json
 import textwrap
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from importlib import resources
+from typing import Any, TypeVar
 
 from ..errors import InputTypeError, ParameterError, SolverError, VerificationError
 from ..validation import check_bool
+from ._verdicts import CONFIRMED, INCONCLUSIVE, RECONSTRUCTED, VERDICTS
 from .bibliography import BIBLIOGRAPHY, Reference, _lookup
 
 __all__ = [
-    "CONFIRMED",
-    "RECONSTRUCTED",
-    "CORRECTED",
-    "CONDITIONAL",
-    "REFUTED",
-    "INCONCLUSIVE",
-    "VERDICTS",
-    "AGREE_RTOL",
-    "DIFFER_RTOL",
     "AuditResult",
     "Claim",
     "claim",
@@ -33,75 +26,6 @@ __all__ = [
     "format_audit",
     "format_markdown",
 ]
-
-# -- verdict vocabulary --------------------------------------------------------------------
-#: The statement holds as printed on every instance checked.
-CONFIRMED = "confirmed"
-#: The statement's formula is lost in the text extraction; the check confirms the formula
-#: as we reconstructed it from what the text says about it (the reconstruction is stated in
-#: ``details``). It is not a confirmation of the printed formula, which nobody here has seen.
-#: A claim registered with ``reconstructed=...`` can never come out "confirmed".
-RECONSTRUCTED = "reconstructed"
-#: The statement holds once a number or formula in it is corrected; ``details`` gives
-#: the correction (e.g. a stated bound that holds but is not the true value, or an
-#: approximate limit whose exact value the library computes).
-CORRECTED = "confirmed with correction"
-#: The statement holds only under a condition the paper does not state; ``details``
-#: opens with the condition and gives an instance outside it where the statement fails.
-CONDITIONAL = "holds only when"
-#: The statement fails; ``details`` gives the counterexample with its numbers.
-REFUTED = "refuted"
-#: The check could not decide: a solver failure, a float comparison inside the band
-#: between AGREE_RTOL and DIFFER_RTOL, or a claim whose objects the source text does not
-#: define well enough to build (``details`` says which and why). Never a hidden "no".
-INCONCLUSIVE = "inconclusive"
-#: All verdicts, from the strongest agreement to the failure to decide.
-VERDICTS: tuple[str, ...] = (
-    CONFIRMED,
-    RECONSTRUCTED,
-    CORRECTED,
-    CONDITIONAL,
-    REFUTED,
-    INCONCLUSIVE,
-)
-
-# -- tolerances of float comparisons --------------------------------------------------------
-#: Two floats a, b count as equal when |a - b| <= AGREE_RTOL * max(1, |a|, |b|). The
-#: quantities compared (enumerated capacities, log-ratios of channel entries, closed forms)
-#: are computed to ~1e-15 relative, so equal quantities meet this with six orders of
-#: magnitude to spare.
-AGREE_RTOL: float = 1e-9
-#: ... and as different when |a - b| > DIFFER_RTOL * max(1, |a|, |b|). Between the two
-#: thresholds a comparison is refused (the claim becomes "inconclusive"), so a verdict
-#: never rests on a float comparison that rounding could flip. Exact claims are decided
-#: in rational arithmetic instead (eps chosen with e^eps rational, so that every
-#: channel entry is an exact rational).
-DIFFER_RTOL: float = 1e-6
-
-
-class _Undecided(VerificationError):
-    """A float comparison fell inside the band where rounding could flip it."""
-
-
-def _cmp(a: float, b: float, what: str = "values") -> int:
-    """-1, 0, 1 for a < b, a = b, a > b under AGREE_RTOL / DIFFER_RTOL; raise in between."""
-    a, b = float(a), float(b)
-    if math.isnan(a) or math.isnan(b):
-        msg = f"{what}: NaN in the comparison of {a!r} and {b!r}"
-        raise _Undecided(msg)
-    if math.isinf(a) or math.isinf(b):
-        return 0 if a == b else (1 if a > b else -1)
-    scale = max(1.0, abs(a), abs(b))
-    diff = a - b
-    if abs(diff) <= AGREE_RTOL * scale:
-        return 0
-    if abs(diff) > DIFFER_RTOL * scale:
-        return 1 if diff > 0 else -1
-    msg = (
-        f"{what}: {a!r} and {b!r} differ by {diff:.3g}, between AGREE_RTOL = {AGREE_RTOL:g} and "
-        f"DIFFER_RTOL = {DIFFER_RTOL:g} (relative): refusing to decide"
-    )
-    raise _Undecided(msg)
 
 
 # ------------------------------------------------------------------------------------------
@@ -237,7 +161,7 @@ class Claim:
 
 
 # ------------------------------------------------------------------------------------------
-# The registry: each paper module registers its claims beside their checks
+# The registry: the claim table's rows, each with the check bound to its key
 # ------------------------------------------------------------------------------------------
 _REGISTRY: dict[str, Claim] = {}
 
@@ -310,19 +234,118 @@ def claim(
     return register
 
 
-def _claim_each(
-    check: Callable[[str], tuple[str, str]],
-    variants: Sequence[tuple[str, str, str, str]],
-    *,
-    paper: str,
-) -> None:
-    """Register one claim per variant ``(key, statement, where, arg)``, checked by ``check(arg)``.
+#: The claim table: one row a published claim (see its "about" entry), in print order.
+_TABLE = "claims.json"
+#: Checks bound to claim keys by :func:`checks`, waiting for their rows of the table.
+_CHECKS: dict[str, Callable[..., tuple[str, str]]] = {}
 
-    For a paper that states the same kind of claim for several protocols, each checked by
-    the same procedure with the protocol's name; registered in the order given.
+_Check = TypeVar("_Check", bound=Callable[..., tuple[str, str]])
+
+
+@functools.cache
+def _table() -> dict[str, Any]:
+    """The claim table, read once from the package's ``claims.json``."""
+    table: dict[str, Any] = json.loads(
+        resources.files(__package__).joinpath(_TABLE).read_text(encoding="utf-8")
+    )
+    return table
+
+
+def reconstruction(name: str) -> str:
+    """How a formula lost in the text extraction was reconstructed (the claim table's text).
+
+    Parameters
+    ----------
+    name : str
+        Key of the table's ``reconstructions``, ``"<paper>.<formula>"``.
+
+    Returns
+    -------
+    str
+        The reconstruction, as the verdicts of the claims that rest on it state it.
+
+    Raises
+    ------
+    InputTypeError, ParameterError
+        ``name`` is not a string, or no reconstruction has it.
+
+    Examples
+    --------
+    >>> reconstruction("risks.eq4").startswith("Eq. 4 is lost in the text extraction")
+    True
     """
-    for key, statement, where, arg in variants:
-        claim(key, statement, paper=paper, where=where)(functools.partial(check, arg))
+    return _lookup(_table()["reconstructions"], name, "reconstruction", "known reconstructions")
+
+
+def checks(*keys: str) -> Callable[[_Check], _Check]:
+    """Bind the decorated function as the check of the claim table's rows ``keys``.
+
+    The row's metadata (statement, paper, place, reconstruction) stays in the table; the
+    check is called with no argument, or with the row's ``argument`` when it has one (one
+    check serving the same kind of claim about several protocols).
+
+    Parameters
+    ----------
+    *keys : str
+        Keys of rows of the claim table, at least one.
+
+    Returns
+    -------
+    callable
+        A decorator that records the function under each key and hands it back as it was.
+
+    Raises
+    ------
+    ParameterError
+        No key, or a key already bound to a check. A row without a check, or a check
+        without a row, is refused when the package registers the table.
+
+    Examples
+    --------
+    >>> from qifldp.audit import qif_ldp
+    >>> _CHECKS["qif.lemma1"] is qif_ldp._check_lemma1
+    True
+    """
+    if not keys:
+        msg = "checks needs at least one claim key"
+        raise ParameterError(msg)
+    bound = [k for k in keys if k in _CHECKS]
+    if bound:
+        msg = f"claim keys {bound} are bound to a check twice"
+        raise ParameterError(msg)
+
+    def bind(fn: _Check) -> _Check:
+        _CHECKS.update(dict.fromkeys(keys, fn))
+        return fn
+
+    return bind
+
+
+def _register_table() -> None:
+    """Register every row of the claim table with the check bound to its key."""
+    rows = _table()["claims"]
+    keys = [row["key"] for row in rows]
+    unbound = [k for k in keys if k not in _CHECKS]
+    unlisted = [k for k in _CHECKS if k not in keys]
+    if unbound or unlisted:
+        msg = (
+            f"the claim table and the checks disagree: rows without a check {unbound}, "
+            f"checks without a row {unlisted}"
+        )
+        raise VerificationError(msg)
+    for row in rows:
+        fn = _CHECKS[row["key"]]
+        if "argument" in row:
+            fn = functools.partial(fn, row["argument"])
+        recon = " ".join(reconstruction(r) for r in row.get("reconstructed", ()))
+        claim(
+            row["key"],
+            row["statement"],
+            paper=row["paper"],
+            where=row["where"],
+            also=[tuple(a) for a in row.get("also", ())],
+            reconstructed=recon or None,
+        )(fn)
 
 
 def registered() -> tuple[Claim, ...]:
@@ -549,6 +572,7 @@ def format_markdown(results: Sequence[AuditResult], *, details: bool = True) -> 
 
     Examples
     --------
+    >>> from qifldp.audit import REFUTED
     >>> r = AuditResult("k", "A | B.", "Paper, Lemma 1", REFUTED, "Numbers.")
     >>> print(format_markdown([r]))
     | # | key | claim | source | verdict | details |

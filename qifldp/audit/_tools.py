@@ -53,15 +53,11 @@ def _eps_of(r: Any) -> sp.Expr:
 
 
 # ------------------------------------------------------------------------------------------
-# Library access (imported lazily: sympy-based twins and the LP refinement)
+# Library access: exact (symbolic) and float (LP) refinement verdicts
 # ------------------------------------------------------------------------------------------
-def _sym():
-    return symbolic
-
-
 def _exact_refines(A: Any, B: Any):
     """Exact verdict on A ⊑ B for rational channels, certificate checked by the library."""
-    return _sym().refines(A, B)
+    return symbolic.refines(A, B)
 
 
 def _float_refines(A: Any, B: Any):
@@ -70,7 +66,7 @@ def _float_refines(A: Any, B: Any):
 
 
 def _fractions(C: Any) -> list[list[Fraction]]:
-    return _sym().to_fractions(C)
+    return symbolic.to_fractions(C)
 
 
 def _gap_text(res: Any) -> str:

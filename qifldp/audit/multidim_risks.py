@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from .. import formulas as F, symmetric as Y
+from .. import formulas as F, symbolic as S, symmetric as Y
 from ..channel import Channel
 from ..formulas import acc_ss
 from ..measures import bayes_vulnerability, ldp_epsilon
@@ -18,7 +18,7 @@ from ..mechanisms import grr, olh, oue, subset_selection, sue
 from ..operators import visible_choice
 from ..protocols.multidim import rsfd_grr, smp, spl
 from ..protocols.profiling import profiling_accuracy
-from ._core import AGREE_RTOL, CONDITIONAL, CONFIRMED, REFUTED, _claim_each, _cmp, claim
+from ._core import checks, reconstruction
 from ._tools import (
     _attacker_accuracy,
     _eps_of,
@@ -29,20 +29,14 @@ from ._tools import (
     _rational,
     _same_secret,
     _show,
-    _sym,
     _ue_support,
 )
+from ._verdicts import AGREE_RTOL, CONDITIONAL, CONFIRMED, REFUTED, _cmp
 
 __all__ = ["EQ4_RECONSTRUCTION", "EQ5_RECONSTRUCTION", "FIG1_KS", "FIG1_EPS"]
 
 
-@claim(
-    "risks.rsfd",
-    "RS+FD[GRR], reporting the sampled attribute with eps' = ln(d(e^eps - 1) + 1) and uniform "
-    "fake values elsewhere, satisfies eps-LDP.",
-    paper="risks",
-    where="Sec. 2.3",
-)
+@checks("risks.rsfd")
 def _check_rsfd() -> tuple[str, str]:
     rows = []
     condition_ok = True
@@ -69,13 +63,7 @@ def _check_rsfd() -> tuple[str, str]:
     return (CONDITIONAL if condition_ok else REFUTED), details
 
 
-@claim(
-    "risks.spl_smp",
-    "SPL (every attribute with eps/d) and SMP (one sampled attribute with eps, disclosed) "
-    "satisfy eps-LDP.",
-    paper="risks",
-    where="Sec. 2.3",
-)
+@checks("risks.spl_smp")
 def _check_spl_smp() -> tuple[str, str]:
     bad = []
     for ks in ((2, 3), (3, 3, 3), (4, 2)):
@@ -100,7 +88,6 @@ def _check_spl_smp() -> tuple[str, str]:
 
 def _acc_exact(which: str, k: int, E: int) -> tuple[sp.Rational, sp.Rational, str]:
     """(printed, literal attacker on the exact channel, note) at e^eps = E (SUE: e^(eps/2) = E)."""
-    S = _sym()
     R = sp.Rational
     if which == "grr":
         C = S.grr(k, _eps_of(E))
@@ -154,6 +141,7 @@ def _acc_float(which: str, k: int, eps: float) -> tuple[float, float]:
     return printed, _attacker_accuracy(C.matrix, _guess(C.outputs, k, support, exact=False), k)
 
 
+@checks("risks.acc_grr", "risks.acc_olh", "risks.acc_ss", "risks.acc_sue", "risks.acc_oue")
 def _check_acc(which: str) -> tuple[str, str]:
     exact_cases = {
         "grr": [(3, 3), (5, 2), (7, 5)],
@@ -230,66 +218,12 @@ def _check_acc(which: str) -> tuple[str, str]:
     return (REFUTED if exact_bad or float_bad else CONFIRMED), details
 
 
-_claim_each(
-    _check_acc,
-    [
-        (
-            "risks.acc_grr",
-            "The plausible-deniability attacker on GRR has expected accuracy e^eps / (e^eps + k "
-            "- 1).",
-            "Sec. 3.2.1",
-            "grr",
-        ),
-        (
-            "risks.acc_olh",
-            "The support-set attacker on OLH has expected accuracy 1 / (2 max(k / (e^eps + 1), "
-            "1)).",
-            "Sec. 3.2.1",
-            "olh",
-        ),
-        (
-            "risks.acc_ss",
-            "The attacker guessing in the reported subset of omega-SS has expected accuracy "
-            "(e^eps + 1) / (2k).",
-            "Sec. 3.2.1",
-            "ss",
-        ),
-        (
-            "risks.acc_sue",
-            "The attacker on SUE has expected accuracy (1/(k(e^(eps/2)+1))) "
-            "(e^(eps/2)/(e^(eps/2)+1))^(k-1) + sum_i e^(eps/2) / ((e^(eps/2)+1) i) Bin(i-1; k-1, "
-            "1/(e^(eps/2)+1)).",
-            "Sec. 3.2.1",
-            "sue",
-        ),
-        (
-            "risks.acc_oue",
-            "The attacker on OUE has expected accuracy (1/(2k)) (e^eps/(e^eps+1))^(k-1) + sum_i "
-            "1/(2i) Bin(i-1; k-1, 1/(e^eps+1)).",
-            "Sec. 3.2.1",
-            "oue",
-        ),
-    ],
-    paper="risks",
-)
-
-
 # ------------------------------------------------------------------------------------------
 # Profiling over d surveys with SMP (Sec. 3.2.2-3.2.3, Eqs. 4 and 5, Fig. 1)
 # ------------------------------------------------------------------------------------------
 #: How Eqs. 4 and 5 (lost in the text extraction) were reconstructed; stated in the verdicts.
-EQ4_RECONSTRUCTION = (
-    "Eq. 4 is lost in the text extraction; the form checked, ACC^U = prod_j ACC_FO(eps, k_j), "
-    "is ours, from the text: 'each survey is independent and users sample without replacement, "
-    "Eq. (4) represents the expected probability of accurately profiling users with exactly d "
-    "attributes'."
-)
-EQ5_RECONSTRUCTION = (
-    "Eq. 5 is lost in the text extraction; the form checked, ACC^NU = (d!/d^d) prod_j "
-    "ACC_FO(eps, k_j), is ours, from the text: the probability of 'selecting different "
-    "attributes in all d surveys is d!/d^d' and Eq. 5 counts 'only users that report a "
-    "different attribute in each survey'."
-)
+EQ4_RECONSTRUCTION = reconstruction("risks.eq4")
+EQ5_RECONSTRUCTION = reconstruction("risks.eq5")
 #: The layouts and eps of the explicit checks of Eqs. 4 and 5.
 _SURVEY_CASES: tuple[tuple[tuple[int, ...], float], ...] = (
     ((2, 3), 0.5),
@@ -325,14 +259,7 @@ def _acc_grr(k: int, eps: float) -> float:
     return math.exp(eps) / (math.exp(eps) + k - 1)
 
 
-@claim(
-    "risks.eq4",
-    "After d surveys with attributes sampled without replacement (SMP), the expected accuracy "
-    "of profiling a user completely is ACC^U = prod_j ACC_FO(eps, k_j).",
-    paper="risks",
-    where="Sec. 3.2.2, Eq. 4",
-    reconstructed=EQ4_RECONSTRUCTION,
-)
+@checks("risks.eq4")
 def _check_eq4() -> tuple[str, str]:
     rows, bad = [], []
     for ks, eps in _SURVEY_CASES:
@@ -351,14 +278,7 @@ def _check_eq4() -> tuple[str, str]:
     return (CONFIRMED if not bad else REFUTED), details
 
 
-@claim(
-    "risks.eq5",
-    "After d surveys with attributes sampled with replacement (memoization), the expected "
-    "accuracy of profiling users completely is ACC^NU = (d!/d^d) prod_j ACC_FO(eps, k_j).",
-    paper="risks",
-    where="Sec. 3.2.3, Eq. 5",
-    reconstructed=EQ5_RECONSTRUCTION,
-)
+@checks("risks.eq5")
 def _check_eq5() -> tuple[str, str]:
     rows, cover_bad, over = [], [], []
     for ks, eps in _SURVEY_CASES:
@@ -393,14 +313,7 @@ FIG1_KS: tuple[int, ...] = (74, 7, 16)
 FIG1_EPS: tuple[float, ...] = tuple(float(e) for e in range(1, 11))
 
 
-@claim(
-    "risks.fig1_acc_ss",
-    "Fig. 1 shows the expected accuracy of profiling all d = 3 attributes (k = [74, 7, 16], eps "
-    "= 1..10) under omega-SS, by Eqs. 4 and 5 with ACC_SS = (e^eps + 1) / (2k).",
-    paper="risks",
-    where="Sec. 3.2.3, Fig. 1",
-    reconstructed=EQ4_RECONSTRUCTION + " " + EQ5_RECONSTRUCTION,
-)
+@checks("risks.fig1_acc_ss")
 def _check_fig1_acc_ss() -> tuple[str, str]:
     d = len(FIG1_KS)
     above_u, above_nu, shown = [], [], []
@@ -435,13 +348,7 @@ def _check_fig1_acc_ss() -> tuple[str, str]:
     return (REFUTED if above_u else CONFIRMED), details
 
 
-@claim(
-    "risks.surveys_decrease",
-    "The expected accuracy of Eqs. 4 and 5 decreases with the number of surveys, since the "
-    "probability of inferring the true value is independent in each survey.",
-    paper="risks",
-    where="Sec. 3.2.3",
-)
+@checks("risks.surveys_decrease")
 def _check_surveys_decrease() -> tuple[str, str]:
     ks, eps, d = (3, 2, 4), 1.0, 3
     whole_u = [profiling_accuracy(ks, eps, "grr", s, "uniform", method="exact") for s in (1, 2, 3)]
@@ -453,8 +360,8 @@ def _check_surveys_decrease() -> tuple[str, str]:
         float(
             np.mean(
                 [
-                    math.prod(_acc_grr(ks[j], eps) for j in S)
-                    for S in itertools.combinations(range(d), s)
+                    math.prod(_acc_grr(ks[j], eps) for j in J)
+                    for J in itertools.combinations(range(d), s)
                 ]
             )
         )
@@ -478,14 +385,7 @@ def _check_surveys_decrease() -> tuple[str, str]:
     return (CONDITIONAL if inc and dec else REFUTED), details
 
 
-@claim(
-    "risks.fig1_non_uniform",
-    "Non-uniform privacy metrics (sampling with replacement and memoization) lower the "
-    "attacker's accuracy of inferring complete profiles after d surveys (Fig. 1 (b) below "
-    "Fig. 1 (a)).",
-    paper="risks",
-    where="Sec. 3.2.3, Fig. 1",
-)
+@checks("risks.fig1_non_uniform")
 def _check_fig1_non_uniform() -> tuple[str, str]:
     small_bad = []
     for ks in ((2, 3), (3, 2, 2)):

@@ -9,6 +9,7 @@ import numpy as np
 import sympy as sp
 from scipy import stats
 
+from .. import symbolic as S
 from ..channel import Channel
 from ..composition import compose
 from ..measures import ldp_epsilon
@@ -30,21 +31,12 @@ from ..protocols.pckv import (
     pckv_numeric_allocation,
 )
 from ..protocols.privkvm import PrivKVM
-from ._core import (
-    AGREE_RTOL,
-    CONDITIONAL,
-    CONFIRMED,
-    CORRECTED,
-    INCONCLUSIVE,
-    REFUTED,
-    _cmp,
-    claim,
-)
+from ._core import checks, reconstruction
 from ._tools import (
     _exp_rational,
     _f,
-    _sym,
 )
+from ._verdicts import AGREE_RTOL, CONDITIONAL, CONFIRMED, CORRECTED, INCONCLUSIVE, REFUTED, _cmp
 
 __all__ = ["EQ6_RECONSTRUCTION", "THEOREM4_RECONSTRUCTION", "ALLOCATION_RECONSTRUCTION"]
 
@@ -67,13 +59,7 @@ def _pckv_ue_table() -> dict[tuple[int, int, float, float], tuple[float, float]]
     return out
 
 
-@claim(
-    "pckv.theorem2",
-    "PCKV-UE with budgets eps1, eps2 satisfies eps-LDP with eps = max(eps2, eps1 + ln(2/(1 + "
-    "e^-eps2))).",
-    paper="pckv",
-    where="Theorem 2 (Eq. 3)",
-)
+@checks("pckv.theorem2")
 def _check_pckv_theorem2() -> tuple[str, str]:
     table = _pckv_ue_table()
     rel = {key: _cmp(true, stated, f"PCKV-UE at {key}") for key, (true, stated) in table.items()}
@@ -93,12 +79,7 @@ def _check_pckv_theorem2() -> tuple[str, str]:
     return CONFIRMED, details
 
 
-@claim(
-    "pckv.ue_no_amplification",
-    "Padding-and-sampling brings PCKV-UE no privacy benefit: its budget does not depend on ell.",
-    paper="pckv",
-    where="Sec. 5.2 ('No Privacy Benefits from Padding-and-Sampling for PCKV-UE')",
-)
+@checks("pckv.ue_no_amplification")
 def _check_pckv_no_amplification() -> tuple[str, str]:
     table = _pckv_ue_table()
     by_d: dict[tuple[int, float, float], dict[int, float]] = {}
@@ -130,13 +111,7 @@ def _check_pckv_no_amplification() -> tuple[str, str]:
 
 
 #: How Eq. 6 (lost in the text extraction) was reconstructed; stated in the verdict.
-EQ6_RECONSTRUCTION = (
-    "Theorem 3's Eq. 6 is lost in the text extraction. The form checked, eps = ln((lambda + "
-    "e^(eps1 + eps2)) / (lambda + min(e^eps1, (1 + e^eps2)/2))) with lambda = (ell - 1)(1 + "
-    "e^eps2)/2, is ours: the one meeting every property the text states (eps decreasing in "
-    "lambda, lambda increasing in ell; ell = 1 gives lambda = 0 and Eq. 3; eps2 = 0 gives "
-    "lambda = ell - 1 and eps = ln((e^eps1 + ell - 1)/ell)), each re-checked above."
-)
+EQ6_RECONSTRUCTION = reconstruction("pckv.eq6")
 
 
 def _eq6(eps1: float, eps2: float, ell: int) -> float:
@@ -163,13 +138,7 @@ def _eq6_properties() -> list[str]:
     return bad
 
 
-@claim(
-    "pckv.theorem3",
-    "PCKV-GRR satisfies eps-LDP with eps given by Eq. 6, and a larger ell gives a smaller eps.",
-    paper="pckv",
-    where="Theorem 3 (Eq. 6)",
-    reconstructed=EQ6_RECONSTRUCTION,
-)
+@checks("pckv.theorem3")
 def _check_pckv_theorem3() -> tuple[str, str]:
     props = _eq6_properties()
     mismatch = []
@@ -200,15 +169,8 @@ def _check_pckv_theorem3() -> tuple[str, str]:
     return (CONFIRMED if not mismatch and not not_decreasing and not props else REFUTED), details
 
 
-@claim(
-    "pckv.ue_epsilon",
-    "Unary encoding with bit probabilities p, q satisfies LDP with eps = ln(p(1-q) / ((1-p) q)).",
-    paper="pckv",
-    where="Sec. 3.2",
-    also=(("risks", "Sec. 2.2.4"),),
-)
+@checks("pckv.ue_epsilon")
 def _check_ue_epsilon() -> tuple[str, str]:
-    S = _sym()
     R = sp.Rational
     exact_bad = []
     for p, q in ((R(3, 4), R(1, 5)), (R(1, 2), R(1, 4)), (R(3, 4), R(1, 4)), (R(9, 10), R(1, 2))):
@@ -237,13 +199,7 @@ def _check_ue_epsilon() -> tuple[str, str]:
 _GENERAL_A = (0.1, 0.3, 0.5, 0.75, 0.95)
 
 
-@claim(
-    "pckv.general_ab_privacy",
-    "PCKV-UE with key perturbation probabilities a, b (eps1 = ln(a(1-b)/(b(1-a)))) and value "
-    "budget eps2 satisfies eps-LDP with eps = max(eps2, eps1 + ln(2/(1 + e^-eps2))).",
-    paper="pckv",
-    where="Sec. 5.2 (Privacy Analysis of PCKV-UE) and Theorem 2",
-)
+@checks("pckv.general_ab_privacy")
 def _check_pckv_general_ab() -> tuple[str, str]:
     over, tight, loose, closed_bad, n = [], 0, 0, [], 0
     spread = 0.0
@@ -294,13 +250,7 @@ def _grr_reading(d: int, eps1: float, eps2: float, ell: int, literal: bool):
     return cascade(_padding_and_sampling(_key_value_sets(d, ell), d, ell), per_pair)
 
 
-@claim(
-    "pckv.alg3_wording",
-    "In PCKV-GRR the value is perturbed with budget eps2 'if k -> i (i != k)' and picked "
-    "uniformly from {1, -1} 'if k != k'' (the description of Algorithm 3).",
-    paper="pckv",
-    where="Sec. 5.2 (PCKV-GRR Mechanism)",
-)
+@checks("pckv.alg3_wording")
 def _check_pckv_alg3_wording() -> tuple[str, str]:
     rows = []
     for d, ell in ((2, 1), (2, 2), (3, 2)):
@@ -337,15 +287,7 @@ def _check_pckv_alg3_wording() -> tuple[str, str]:
 
 
 #: How Theorem 4 / Lemma 1 (displays lost) were reconstructed; stated in the verdict.
-THEOREM4_RECONSTRUCTION = (
-    "Theorem 4's Eqs. (9)-(12) and Lemma 1's display are lost in the text extraction. "
-    "Reconstructed from the definitions for i.i.d. users with at most ell pairs each: per "
-    "user key k reports 1 / -1 w.p. q1, q2 with q1 + q2 = b + delta, q1 - q2 = a(2p - 1) f m "
-    "/ ell, delta = (a - b) f / ell; Var f_hat = ell^2 (b + delta)(1 - b - delta) / (n (a - "
-    "b)^2) (exact), and by the delta method Var m_hat = (c^2 (b + delta) + m^2 (b(1 - b) - "
-    "delta)) / (n delta^2), E m_hat - m = (1 - b - delta) b m / (n delta^2), c = (a - b) / "
-    "(a (2p - 1)); the bias is the one the text states. These are PCKV.variance / PCKV.bias."
-)
+THEOREM4_RECONSTRUCTION = reconstruction("pckv.theorem4")
 
 
 def _count_model_draws(P: Any, n: int, f: float, m: float, runs: int, seed: int):
@@ -366,15 +308,7 @@ def _count_model_draws(P: Any, n: int, f: float, m: float, runs: int, seed: int)
     return float(m_hat.mean()), float(m_hat.var()), q1 + q2
 
 
-@claim(
-    "pckv.theorem4",
-    "When every user holds at most ell pairs, the frequency estimator (7) is unbiased with "
-    "variance (9), and the mean estimator (8) has bias (1 - b - delta) b m / (n delta^2) and "
-    "variance (11), both vanishing as n grows.",
-    paper="pckv",
-    where="Theorem 4 (Eqs. 9-12), Lemma 1 and Sec. 5.3 ('Pros and Cons of the Baseline')",
-    reconstructed=THEOREM4_RECONSTRUCTION,
-)
+@checks("pckv.theorem4")
 def _check_pckv_theorem4() -> tuple[str, str]:
     P = PCKV(3, 1.0, 1)
     a, b = P.params["a"], P.params["b"]
@@ -417,22 +351,10 @@ def _check_pckv_theorem4() -> tuple[str, str]:
 
 
 #: Lemma 2's objective (Eq. 18) and Eq. 21 are lost; stated in the verdicts.
-ALLOCATION_RECONSTRUCTION = (
-    "Eqs. (16)-(18) and (21) are lost in the text extraction. The objective checked is "
-    "MSE_m ~ mu (g + h m^2) with g = b/(a^2 (2p - 1)^2), h = b(1 - b)/(a - b)^2 (the delta -> 0 "
-    "limit of Theorem 4 as reconstructed), Lemma 2's split is the text's theta = (e^eps + "
-    "1)/2, and Eq. 21 is pckv_allocation's reconstruction (the kink of Theorem 3)."
-)
+ALLOCATION_RECONSTRUCTION = reconstruction("pckv.allocation")
 
 
-@claim(
-    "pckv.lemma2",
-    "For PCKV-UE (a = 1/2) the budget split eps1 = ln((e^eps + 1)/2), eps2 = eps minimises the "
-    "mean's MSE (18) among the splits allowed by Theorem 2.",
-    paper="pckv",
-    where="Lemma 2 (Eq. 20) and its interpretation",
-    reconstructed=ALLOCATION_RECONSTRUCTION,
-)
+@checks("pckv.lemma2")
 def _check_pckv_lemma2() -> tuple[str, str]:
     from scipy.optimize import brentq
 
@@ -470,14 +392,7 @@ def _check_pckv_lemma2() -> tuple[str, str]:
     return (CONDITIONAL if gaps else CONFIRMED), details
 
 
-@claim(
-    "pckv.eq21",
-    "For PCKV-GRR the budget split of Eq. 21 minimises the mean's MSE (18) among the splits "
-    "allowed by Theorem 3.",
-    paper="pckv",
-    where="Sec. 5.4, Budget Allocation of PCKV-GRR (Eq. 21)",
-    reconstructed=ALLOCATION_RECONSTRUCTION,
-)
+@checks("pckv.eq21")
 def _check_pckv_eq21() -> tuple[str, str]:
     n, worse, elsewhere = 0, [], []
     for d in (2, 100):
@@ -507,14 +422,7 @@ def _check_pckv_eq21() -> tuple[str, str]:
     return (REFUTED if worse or elsewhere else CONFIRMED), details
 
 
-@claim(
-    "pckv.privkvm_composition",
-    "PrivKVM with c rounds (key budget eps/2, value budget eps/(2c) per round) satisfies "
-    "eps-LDP by sequential composition, and its composed perturbation is no tighter: a "
-    "report <1, .> in every round costs exactly eps.",
-    paper="pckv",
-    where="Sec. 4.2 and Sec. 5.2 ('No Tight Budget Composition for PrivKVM')",
-)
+@checks("pckv.privkvm_composition")
 def _check_privkvm_composition() -> tuple[str, str]:
     rows: list[tuple[float, int, float]] = []
     over: list[tuple[float, int, float]] = []

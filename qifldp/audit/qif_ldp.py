@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from .. import symmetric as Y
+from .. import symbolic as S, symmetric as Y
 from ..channel import Channel
 from ..errors import ParameterError, VerificationError
 from ..formulas import (
@@ -36,17 +36,7 @@ from ..mechanisms import (
 from ..refinement import max_case_refines, refines
 from ..refinement.families import check_refinement_family
 from ..tradeoff import refines_2x2, tradeoff_point, witness_2x2
-from ._core import (
-    AGREE_RTOL,
-    CONDITIONAL,
-    CONFIRMED,
-    CORRECTED,
-    INCONCLUSIVE,
-    REFUTED,
-    _claim_each,
-    _cmp,
-    claim,
-)
+from ._core import checks
 from ._tools import (
     _eps_of,
     _exact_refines,
@@ -54,8 +44,8 @@ from ._tools import (
     _fractions,
     _gap_text,
     _rational,
-    _sym,
 )
+from ._verdicts import AGREE_RTOL, CONDITIONAL, CONFIRMED, CORRECTED, INCONCLUSIVE, REFUTED, _cmp
 
 __all__ = ["SUE_OUE_THRESHOLDS", "ONE_HOT_PRECISION", "sue_oue_one_hot", "sue_oue_threshold"]
 
@@ -89,13 +79,7 @@ def _random_points(rng: random.Random, n: int, oriented: bool) -> list[tuple[Fra
     return pts
 
 
-@claim(
-    "qif.lemma1",
-    "For 2x2 channels C = [[1-a_C, a_C], [b_C, 1-b_C]] and D, C ⊑ D iff b_C/(1-a_C) <= "
-    "b_D/(1-a_D) and (1-b_C)/a_C >= (1-b_D)/a_D.",
-    paper="qif",
-    where="Lemma 1 (3)",
-)
+@checks("qif.lemma1")
 def _check_lemma1() -> tuple[str, str]:
     def printed(C, D):  # Lemma 1 (3), cross-multiplied (denominators positive for alpha in (0, 1))
         (aC, bC), (aD, bD) = _point(C), _point(D)
@@ -136,12 +120,7 @@ def _check_lemma1() -> tuple[str, str]:
     return (CONFIRMED if oriented_bad == 0 and unoriented_bad == 0 else REFUTED), details
 
 
-@claim(
-    "qif.lemma2",
-    "For 2x2 channels, a_C <= a_D and b_C <= b_D imply C ⊑ D.",
-    paper="qif",
-    where="Lemma 2",
-)
+@checks("qif.lemma2")
 def _check_lemma2() -> tuple[str, str]:
     rng = random.Random(20260102)
     n_oriented = n_other = 0
@@ -227,17 +206,8 @@ def _lp_family(make: Callable[[float], Any], grid: Sequence[float]) -> tuple[boo
     return res.holds, text
 
 
-@claim(
-    "qif.grr_family",
-    "GRR is a refinement family: eps >= eps' iff GRR(eps) ⊑ GRR(eps').",
-    paper="qif",
-    where=(
-        "Sec. VI-A1 (a result of its ref. [24], Chatzikokolakis, Fernandes and Palamidessi, CSF "
-        "2019)"
-    ),
-)
+@checks("qif.grr_family")
 def _check_grr_family() -> tuple[str, str]:
-    S = _sym()
     ok1, t1 = _exact_family(
         lambda e: S.grr(3, e),
         [("0", sp.Integer(0)), ("ln 2", _eps_of(2)), ("ln 3", _eps_of(3)), ("ln 5", _eps_of(5))],
@@ -247,14 +217,8 @@ def _check_grr_family() -> tuple[str, str]:
     return (CONFIRMED if ok1 and ok2 else REFUTED), details
 
 
-@claim(
-    "qif.lemma4",
-    "If bit channels satisfy A ⊑ B then the one-hot channels satisfy A_hot^k ⊑ B_hot^k.",
-    paper="qif",
-    where="Lemma 4",
-)
+@checks("qif.lemma4")
 def _check_lifting() -> tuple[str, str]:
-    S = _sym()
     pairs = [
         ("SUE_bit(2 ln 3) ⊑ SUE_bit(2 ln 2)", S.sue_bit(2 * _eps_of(3)), S.sue_bit(2 * _eps_of(2))),
         ("OUE_bit(ln 3) ⊑ OUE_bit(ln 2)", S.oue_bit(_eps_of(3)), S.oue_bit(_eps_of(2))),
@@ -304,15 +268,8 @@ def _check_bit_and_onehot_family(
     return fam.holds and ok1 and ok2, details
 
 
-@claim(
-    "qif.the_family",
-    "THE is a refinement family for each theta in (1/2, 1): bitwise T_(eps',theta) ⊑ "
-    "T_(eps,theta) for eps <= eps', and so for the one-hot channels.",
-    paper="qif",
-    where="Lemmas 5 and 6",
-)
+@checks("qif.the_family")
 def _check_the_family() -> tuple[str, str]:
-    S = _sym()
     ok = True
     parts = []
     for theta in (0.55, 0.75, 0.95):
@@ -333,9 +290,9 @@ def _check_the_family() -> tuple[str, str]:
     return (CONFIRMED if ok and ok1 and ok2 else REFUTED), details
 
 
+@checks("qif.sue_family", "qif.oue_family")
 def _check_ue_family(name: str) -> tuple[str, str]:
     """Check that SUE or OUE (``name``) is a refinement family, bitwise and one-hot."""
-    S = _sym()
     if name == "SUE":
         make_bit, make_exact, make_float = sue_bit, lambda e: S.sue(3, e), lambda e: sue(4, e)
         points = [("0", sp.Integer(0))] + [(f"2 ln {b}", 2 * _eps_of(b)) for b in (2, 3, 5)]
@@ -344,16 +301,6 @@ def _check_ue_family(name: str) -> tuple[str, str]:
         points = [("0", sp.Integer(0))] + [(f"ln {b}", _eps_of(b)) for b in (2, 3, 5)]
     ok, details = _check_bit_and_onehot_family(name, make_bit, make_exact, points, make_float)
     return (CONFIRMED if ok else REFUTED), details
-
-
-_claim_each(
-    _check_ue_family,
-    [
-        ("qif.sue_family", "SUE is a refinement family (bitwise and one-hot).", "Lemma 7", "SUE"),
-        ("qif.oue_family", "OUE is a refinement family (bitwise and one-hot).", "Lemma 8", "OUE"),
-    ],
-    paper="qif",
-)
 
 
 #: Brackets (lo, hi) of the eps from which the one-hot SUE(k, eps) ⊑ OUE(k, eps) (width
@@ -414,8 +361,8 @@ def sue_oue_one_hot(k: int, eps: float) -> tuple[Any, Any]:
     >>> bool(fwd), bool(rev)
     (True, False)
     """
-    S, O = Y.sue(k, eps), Y.oue(k, eps)
-    return Y.refines(S, O), Y.refines(O, S)
+    s_eps, o_eps = Y.sue(k, eps), Y.oue(k, eps)
+    return Y.refines(s_eps, o_eps), Y.refines(o_eps, s_eps)
 
 
 def sue_oue_threshold(k: int, lo: float = 0.0, hi: float = 16.0, tol: float = 1e-3) -> float:
@@ -462,13 +409,7 @@ def sue_oue_threshold(k: int, lo: float = 0.0, hi: float = 16.0, tol: float = 1e
     return hi
 
 
-@claim(
-    "qif.lemma9",
-    "For every eps > 0 the SUE and OUE bit channels are incomparable: S_eps ⋢ O_eps and O_eps ⋢"
-    " S_eps.",
-    paper="qif",
-    where="Lemma 9",
-)
+@checks("qif.lemma9")
 def _check_lemma9() -> tuple[str, str]:
     grid = [e for e in _BIT_GRID if e > 0]
     comparable = [
@@ -476,7 +417,6 @@ def _check_lemma9() -> tuple[str, str]:
         for e in grid
         if refines_2x2(sue_bit(e), oue_bit(e)) or refines_2x2(oue_bit(e), sue_bit(e))
     ]
-    S = _sym()
     exact = []
     for k, r, expect in ((2, 2, True), (3, sp.Rational(5, 2), False), (3, 3, True)):
         e = 2 * _eps_of(r)
@@ -515,13 +455,7 @@ def _check_lemma9() -> tuple[str, str]:
     return (CONFIRMED if not comparable and not bad and not k2 else REFUTED), details
 
 
-@claim(
-    "qif.fig6_sue_oue",
-    "At k = 50 neither OUE nor SUE refines the other, as Lemma 9 shows; the crossing of their "
-    "Bayes capacities at about eps = 7 reflects it.",
-    paper="qif",
-    where="Sec. VII-B (Fig. 6)",
-)
+@checks("qif.fig6_sue_oue")
 def _check_fig6_sue_oue() -> tuple[str, str]:
     k = 50
     lo, hi = SUE_OUE_THRESHOLDS[k]
@@ -572,13 +506,7 @@ def _printed_threshold(eps: float) -> float:
     ) / eps
 
 
-@claim(
-    "qif.lemma10",
-    "O_eps ⊑ T_(eps,theta) (bitwise) iff theta >= (2 ln(e^eps + 1 + (e^(eps/2) - 1) sqrt(e^eps "
-    "+ 1)) - eps - 2 ln 2) / eps; e.g. eps = 0.8 needs theta >= 0.8.",
-    paper="qif",
-    where="Lemma 10",
-)
+@checks("qif.lemma10")
 def _check_lemma10() -> tuple[str, str]:
     eps_grid = (0.1, 0.8, 2.0, 4.0, 8.0, 16.0)
     bad = []
@@ -614,14 +542,8 @@ def _check_lemma10() -> tuple[str, str]:
     return (CONFIRMED if ok else REFUTED), details
 
 
-@claim(
-    "qif.lemma10_onehot",
-    "When theta meets Lemma 10's bound, the one-hot channels satisfy OUE ⊑ THE.",
-    paper="qif",
-    where="corollary of Lemmas 4 and 10",
-)
+@checks("qif.lemma10_onehot")
 def _check_lemma10_corollary() -> tuple[str, str]:
-    S = _sym()
     e = 20 * _eps_of(sp.Rational(21, 20))
     theta = sp.Rational(9, 10)
     th = the_oue_threshold(float(e))
@@ -654,16 +576,10 @@ def _check_lemma10_corollary() -> tuple[str, str]:
     return (CONFIRMED if ok and above > 0 else REFUTED), details
 
 
-@claim(
-    "qif.lemma11",
-    "S_eps ⊑ T_(eps,theta) for every theta in (1/2, 1): SUE always leaks at least as much as THE.",
-    paper="qif",
-    where="Lemma 11",
-)
+@checks("qif.lemma11")
 def _check_lemma11() -> tuple[str, str]:
     grid = [e for e in _BIT_GRID if e > 0]
     fails = [(e, t) for e in grid for t in _THETAS if not refines_2x2(sue_bit(e), the_bit(e, t))]
-    S = _sym()
     parts = []
     ok = True
     for label, e, theta in (
@@ -702,15 +618,8 @@ def _lemma11_lines(a: Any, t: Any) -> list[Any]:
     ]
 
 
-@claim(
-    "qif.lemma11_proof",
-    "Lemma 11's proof computes beta_T/(1-alpha_T) - beta_S/(1-alpha_S) = (e^(eps theta/2) - "
-    "1)^2 / (e^(eps(1-theta)/2)(2 - e^(-eps theta/2))) >= 0.",
-    paper="qif",
-    where="appendix, proof of Lemma 11",
-)
+@checks("qif.lemma11_proof")
 def _check_lemma11_proof() -> tuple[str, str]:
-    S = _sym()
     a, t = sp.symbols("a t", positive=True)
     lines = _lemma11_lines(a, t)
     same = [sp.cancel(sp.together(lines[i] - lines[0])) == 0 for i in range(1, 6)]
@@ -746,12 +655,7 @@ def _check_lemma11_proof() -> tuple[str, str]:
     return (CONFIRMED if all(same) and all(linked) else REFUTED), details
 
 
-@claim(
-    "qif.cor2",
-    "On 2x2 channels average-case and max-case refinement coincide.",
-    paper="qif",
-    where="Corollary 2",
-)
+@checks("qif.cor2")
 def _check_cor2() -> tuple[str, str]:
     rng = np.random.default_rng(20260103)
     pairs = []

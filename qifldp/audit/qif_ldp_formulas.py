@@ -12,7 +12,7 @@ from typing import Any
 
 import sympy as sp
 
-from .. import symmetric as Y
+from .. import symbolic as S, symmetric as Y
 from ..formulas import (
     asr_lh,
     asr_lh_gursoy,
@@ -33,24 +33,15 @@ from ..mechanisms import (
     the,
 )
 from ..symmetric import oue as s_oue, sue as s_sue
-from ._core import (
-    AGREE_RTOL,
-    CONDITIONAL,
-    CONFIRMED,
-    CORRECTED,
-    REFUTED,
-    _claim_each,
-    _cmp,
-    claim,
-)
+from ._core import checks
 from ._tools import (
     _eps_of,
     _exp_rational,
     _f,
     _rational,
     _show,
-    _sym,
 )
+from ._verdicts import AGREE_RTOL, CONDITIONAL, CONFIRMED, CORRECTED, REFUTED, _cmp
 
 
 # ------------------------------------------------------------------------------------------
@@ -73,7 +64,7 @@ _LH_FLOAT = tuple(
 
 
 def _lh_exact_asr(k: int, g: int, E: int) -> sp.Rational:
-    C = _sym().local_hashing(k, _eps_of(E), g)
+    C = S.local_hashing(k, _eps_of(E), g)
     return _rational(bayes_capacity(C), "ML(LH)") / k
 
 
@@ -81,12 +72,7 @@ def _lh_float_asr(k: int, g: int, eps: float) -> float:
     return asr(local_hashing(k, eps, g))
 
 
-@claim(
-    "qif.eq25",
-    "The Bayes attacker's success rate on LH is e^eps / ((e^eps + g - 1) max(k/g, 1)).",
-    paper="qif",
-    where="Eq. 25 (Gursoy et al.'s formula)",
-)
+@checks("qif.eq25")
 def _check_eq25() -> tuple[str, str]:
     exact_bad = []
     for k, g in _LH_EXACT:
@@ -117,13 +103,7 @@ def _check_eq25() -> tuple[str, str]:
     return REFUTED, details
 
 
-@claim(
-    "qif.eq26",
-    "ASR(LH) = (e^eps g^k + (g-1)^k (1 - e^eps)) / ((e^eps + g - 1) k g^(k-1)) for every k, and"
-    " ML(LH) = k ASR(LH).",
-    paper="qif",
-    where="Eqs. 26 and 27",
-)
+@checks("qif.eq26")
 def _check_eq26() -> tuple[str, str]:
     exact_bad = [
         (k, g)
@@ -146,14 +126,8 @@ def _check_eq26() -> tuple[str, str]:
     return (CONFIRMED if not exact_bad and not float_bad else REFUTED), details
 
 
-@claim(
-    "qif.ss_capacity",
-    "ML(omega-SS) = k p / C(k-1, omega-1) with p = omega e^eps / (omega e^eps + k - omega).",
-    paper="qif",
-    where="Sec. V-B",
-)
+@checks("qif.ss_capacity")
 def _check_ss_capacity() -> tuple[str, str]:
-    S = _sym()
     agree: list[tuple[int, int, Any, Any]] = []
     disagree: list[tuple[int, int, Any, Any]] = []
     mismatched_condition = []
@@ -185,8 +159,8 @@ def _check_ss_capacity() -> tuple[str, str]:
     return CONDITIONAL, details
 
 
+@checks("qif.sue_capacity", "qif.oue_capacity", "qif.the_capacity")
 def _check_ue_capacity(which: str) -> tuple[str, str]:
-    S = _sym()
     if which == "sue":
         points = [(2 * _eps_of(3), "eps = 2 ln 3"), (2 * _eps_of(2), "eps = 2 ln 2")]
 
@@ -247,42 +221,8 @@ def _check_ue_capacity(which: str) -> tuple[str, str]:
     return (CONFIRMED if not exact_bad and not float_bad else REFUTED), details
 
 
-_claim_each(
-    _check_ue_capacity,
-    [
-        (
-            "qif.sue_capacity",
-            "ML(SUE) = (p + p^(k-1)(1 - 2p)) / (1 - p), p = e^(eps/2) / (e^(eps/2) + 1).",
-            "Sec. V-D1",
-            "sue",
-        ),
-        (
-            "qif.oue_capacity",
-            "ML(OUE) = ((1 - q)^(k-1)(2q - 1) + 1) / (2q), q = 1 / (e^eps + 1).",
-            "Sec. V-D2",
-            "oue",
-        ),
-        (
-            "qif.the_capacity",
-            "ML(THE) = (1 - q)^(k-1)(1 - p/q) + p/q, p = 1 - e^(eps(theta-1)/2)/2, q = "
-            "e^(-eps theta/2)/2.",
-            "Sec. V-E",
-            "the",
-        ),
-    ],
-    paper="qif",
-)
-
-
-@claim(
-    "qif.epsilons",
-    "GRR, omega-SS, LH (BLH, OLH), SUE and OUE with parameter eps are eps-LDP (the SUE bit "
-    "channel eps/2-DP).",
-    paper="qif",
-    where="Secs. V and VI-B",
-)
+@checks("qif.epsilons")
 def _check_epsilons() -> tuple[str, str]:
-    S = _sym()
     e = _eps_of(3)
     exact = {
         "GRR(4)": (S.grr(4, e), e),
@@ -324,14 +264,8 @@ def _check_epsilons() -> tuple[str, str]:
     return (CONFIRMED if not exact_bad and not float_bad else REFUTED), details
 
 
-@claim(
-    "qif.the_epsilon",
-    "THE with parameter eps is an eps-LDP protocol.",
-    paper="qif",
-    where="Sec. V-E and Def. 10 (eps-families)",
-)
+@checks("qif.the_epsilon")
 def _check_the_epsilon() -> tuple[str, str]:
-    S = _sym()
     e = 6 * _eps_of(2)
     true_exact = _exp_rational(ldp_epsilon(S.the(3, e, sp.Rational(2, 3))), "THE epsilon")
     rel = []
@@ -352,12 +286,7 @@ def _check_the_epsilon() -> tuple[str, str]:
     return (REFUTED if any(r > 0 for r in rel) or true_exact > 64 else CONFIRMED), details
 
 
-@claim(
-    "qif.fig6_crossing",
-    "At k = 50 the Bayes capacities of OUE and SUE cross at about eps = 7.",
-    paper="qif",
-    where="Sec. VII-B, Fig. 6",
-)
+@checks("qif.fig6_crossing")
 def _check_fig6_crossing() -> tuple[str, str]:
     from scipy.optimize import brentq
 
@@ -385,12 +314,7 @@ def _check_fig6_crossing() -> tuple[str, str]:
     return (CONFIRMED if abs(root - 7.0) <= 0.5 else REFUTED), details
 
 
-@claim(
-    "qif.fig6_limits",
-    "As eps grows, ML of GRR, SS, SUE, THE -> k, of BLH -> 2, of OLH and OUE -> about k/2.",
-    paper="qif",
-    where="Sec. VII-B",
-)
+@checks("qif.fig6_limits")
 def _check_limits() -> tuple[str, str]:
     eps = 200.0
     bad = []

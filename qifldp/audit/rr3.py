@@ -20,30 +20,26 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from .. import symbolic as S
 from ..channel import Channel
 from ..measures import ldp_epsilon
 from ..mechanisms import grr
 from ..protocols.bipartite import BipartiteRR3
 from ..protocols.rr3 import RR3, rr3_channel, rr_channel, rr_matrix
-from ._core import AGREE_RTOL, CONDITIONAL, CONFIRMED, INCONCLUSIVE, REFUTED, _cmp, claim
-from ._tools import _exp_rational, _f, _same_secret, _show, _sym
+from ._core import checks
+from ._tools import _exp_rational, _f, _same_secret, _show
+from ._verdicts import AGREE_RTOL, CONDITIONAL, CONFIRMED, INCONCLUSIVE, REFUTED, _cmp
 
 __all__ = ["rr_matrix", "rr_channel", "rr3_channel"]
 
 
-@claim(
-    "rr3.remark3",
-    "m-answer randomized response with p = e^eps / (e^eps + m - 1) satisfies eps-LDP (m = 2: RR).",
-    paper="rr3",
-    where="Definition 3 and Remark 3",
-)
+@checks("rr3.remark3")
 def _check_rr3_remark3() -> tuple[str, str]:
-    S = _sym()
     bad = []
     for m in (2, 3):
         for r in (2, 3, 5):
-            C = S.SymbolicChannel(rr_matrix(m, sp.Rational(r, r + m - 1)))
-            if _exp_rational(ldp_epsilon(C), "RR epsilon") != r:
+            exact = S.SymbolicChannel(rr_matrix(m, sp.Rational(r, r + m - 1)))
+            if _exp_rational(ldp_epsilon(exact), "RR epsilon") != r:
                 bad.append((m, r))
     float_bad: list[tuple[Any, ...]] = []
     for m in (2, 3):
@@ -65,12 +61,7 @@ def _check_rr3_remark3() -> tuple[str, str]:
     return (CONFIRMED if not bad and not float_bad else REFUTED), details
 
 
-@claim(
-    "rr3.remark4",
-    "For RR, the calibrated share of 'Yes' answers f' = (f - (1 - p)) / (p - (1 - p)) is unbiased.",
-    paper="rr3",
-    where="Remark 4",
-)
+@checks("rr3.remark4")
 def _check_rr3_remark4() -> tuple[str, str]:
     p, pi = sp.symbols("p pi")
     P = rr_matrix(2, p)  # answer 1 = "Yes"
@@ -87,14 +78,8 @@ def _check_rr3_remark4() -> tuple[str, str]:
     return (CONFIRMED if residual == 0 else REFUTED), details
 
 
-@claim(
-    "rr3.composition",
-    "Mechanisms that are eps_i-LDP run on the same answer are together (sum of eps_i)-LDP.",
-    paper="rr3",
-    where="Definition 2 and Remark 2",
-)
+@checks("rr3.composition")
 def _check_rr3_composition() -> tuple[str, str]:
-    S = _sym()
     A = rr_matrix(3, sp.Rational(2, 2 + 2))  # e^eps1 = 2
     B = rr_matrix(3, sp.Rational(3, 3 + 2))  # e^eps2 = 3
     joint = S.SymbolicChannel(_same_secret(A, B))
@@ -121,13 +106,7 @@ def _check_rr3_composition() -> tuple[str, str]:
     return (CONFIRMED if over == 0 and e_joint == 6 else REFUTED), details
 
 
-@claim(
-    "rr3.sections_3_4",
-    "The RR3-based mechanisms of Secs. III-IV have unbiased estimators with closed-form "
-    "variance, and eps-LDP parameter bounds that the proposed protocols attain.",
-    paper="rr3",
-    where="Secs. III-IV (contributions listed in Sec. I)",
-)
+@checks("rr3.sections_3_4")
 def _check_rr3_sections_3_4() -> tuple[str, str]:
     details = (
         "Not checkable from the text: the extraction ends after Sec. II's preliminaries and the "
@@ -140,13 +119,7 @@ def _check_rr3_sections_3_4() -> tuple[str, str]:
     return INCONCLUSIVE, details
 
 
-@claim(
-    "rr3.eq6",
-    "The average degree of the weighted bipartite graph is <k> = sum_j k_j / "
-    "((n + m)(n + m - 1) / 2), and its average weight <w> likewise.",
-    paper="rr3",
-    where="Definition 5, Eq. (6)",
-)
+@checks("rr3.eq6")
 def _check_rr3_eq6() -> tuple[str, str]:
 
     # 3 users, 2 items; edges (user, item, weight): 4 edges, weights +1, -1, +1, +1
@@ -182,13 +155,7 @@ def _check_rr3_eq6() -> tuple[str, str]:
     return (REFUTED if agree and printed_k != exact_items else INCONCLUSIVE), details
 
 
-@claim(
-    "rr3.edges_composition",
-    "Reporting all m edge states of a user with three-answer RRs costs less than the "
-    "sequential composition's m eps: a design can attain a lower privacy budget.",
-    paper="rr3",
-    where="Definition 2, Remarks 2 and 9",
-)
+@checks("rr3.edges_composition")
 def _check_rr3_edges_composition() -> tuple[str, str]:
     eps = 1.0
     rng = np.random.default_rng(20261202)

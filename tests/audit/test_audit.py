@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from qifldp import audit as A
-from qifldp.audit._core import _cmp
+from qifldp.audit._verdicts import _cmp
 from qifldp.cli import main
 from qifldp.errors import (
     InputTypeError,
