@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any, TypeVar
 
 from ..errors import InputTypeError, ParameterError, SolverError, VerificationError
-from ..validation import check_bool
+from ..validation import check_bool, check_name
 from ._verdicts import CONFIRMED, INCONCLUSIVE, RECONSTRUCTED, VERDICTS
 from .bibliography import BIBLIOGRAPHY, Reference, _lookup
 
@@ -274,7 +274,8 @@ def reconstruction(name: str) -> str:
     >>> reconstruction("risks.eq4").startswith("Eq. 4 is lost in the text extraction")
     True
     """
-    return _lookup(_table()["reconstructions"], name, "reconstruction", "known reconstructions")
+    texts = _table()["reconstructions"]
+    return str(texts[check_name("name", name, texts, "reconstruction")])
 
 
 def checks(*keys: str) -> Callable[[_Check], _Check]:

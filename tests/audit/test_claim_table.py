@@ -52,7 +52,7 @@ def test_reconstructions_are_the_tables_text():
     assert r.details.endswith(f"Reconstruction: {recon['risks.eq4']} {recon['risks.eq5']}")
     with pytest.raises(ParameterError, match="unknown reconstruction 'risks.nope'"):
         _core.reconstruction("risks.nope")
-    with pytest.raises(InputTypeError, match="key must be a string"):
+    with pytest.raises(InputTypeError, match="name must be a string naming a reconstruction"):
         _core.reconstruction(4)
 
 
