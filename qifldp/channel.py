@@ -13,7 +13,11 @@ from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindErro
 from .reduction import REDUCE_RTOL, reduce_columns
 from .validation import check_int
 
-__all__ = ["Channel", "as_channel", "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
+__all__ = [
+    "Channel",
+    "as_channel",
+    "checked_matrix",
+    "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
 
 #: Largest number of matrix entries an explicit channel may have (10^8 float64
 #: entries = 800 MB).  Constructors check the size *before* allocating.
@@ -463,6 +467,55 @@ def as_channel(C: Any, name: str = "C") -> Channel:
     except (ChannelError, InputTypeError) as exc:
         msg = f"{name}: {exc}"
         raise type(exc)(msg) from None
+
+
+def checked_matrix(C: Any, name: str = "C", *, signs: bool = True) -> np.ndarray:
+    """The matrix of the channel ``C`` for a computation that keeps no channel.
+
+    A :class:`Channel` gives its matrix. A 2-D float64 ndarray is validated in place
+    (rows summing to 1 within :data:`ROW_SUM_ATOL`, entries >= 0 and finite) and
+    returned as it is: no copy, no labels, two passes over the data (the row sums,
+    which also catch NaN and inf, and a minimum). Anything else, or an array that
+    fails a check, goes through :func:`as_channel`, which raises its usual error.
+
+    Parameters
+    ----------
+    C : Channel or array_like
+    name : str
+        The argument's name in error messages.
+    signs : bool
+        False: skip the minimum; the caller promises to check ``min >= 0`` on a
+        reduction it computes anyway and to call :func:`as_channel` when it fails.
+
+    Returns
+    -------
+    numpy.ndarray
+        The caller must neither modify nor keep it (it may be the caller's array).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> M = np.array([[0.5, 0.5], [0.25, 0.75]])
+    >>> checked_matrix(M) is M
+    True
+    >>> checked_matrix(np.array([[0.5, 0.6], [0.25, 0.75]]))
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ChannelError: C: matrix rows must sum to 1 (within 1e-09), row 0 sums to 1.1
+    """
+    if isinstance(C, Channel):
+        return C._matrix
+    if (
+        type(C) is np.ndarray
+        and C.dtype == np.float64
+        and C.ndim == 2
+        and C.size > 0
+        # row sums (einsum: vectorised, no BLAS threads); NaN or inf make them fail
+        and float(np.abs(np.einsum("ij->i", C) - 1.0).max()) <= ROW_SUM_ATOL
+        and (not signs or float(C.min()) >= 0.0)
+    ):
+        return C
+    return as_channel(C, name)._matrix
 
 
 # -- the explicit kind is the default of the dispatched channel functions ----------------

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .channel import as_channel
+from .channel import as_channel, checked_matrix
 from .dispatch import exp_value, is_nonpositive, log2_value, n_inputs, tidy_value
 from .errors import GainError, InputTypeError, ParameterError
 from .gains import as_gain
@@ -124,10 +124,10 @@ def g_vulnerability(C: Any, gain: Any, prior: Any = None) -> float | sympy.Expr:
     >>> q.g_vulnerability(C, [[1, 0], [0, 1]])
     0.75
     """
-    C = as_channel(C)
-    pi = as_prior(prior, C.n_inputs)
-    G = as_gain(gain, C.n_inputs)
-    J = pi[:, None] * C.matrix
+    M = checked_matrix(C)
+    pi = as_prior(prior, M.shape[0])
+    G = as_gain(gain, M.shape[0])
+    J = pi[:, None] * M
     return float(np.sum(np.max(G @ J, axis=0)))
 
 
@@ -151,9 +151,9 @@ def bayes_vulnerability(C: Any, prior: Any = None) -> float | sympy.Expr:
     >>> q.bayes_vulnerability(q.Channel([[0.75, 0.25], [0.25, 0.75]]), [0.5, 0.5])
     0.75
     """
-    C = as_channel(C)
-    pi = as_prior(prior, C.n_inputs)
-    return float(np.sum(np.max(pi[:, None] * C.matrix, axis=0)))
+    M = checked_matrix(C)
+    pi = as_prior(prior, M.shape[0])
+    return float(np.sum(np.max(pi[:, None] * M, axis=0)))
 
 
 @singledispatch
@@ -294,8 +294,7 @@ def bayes_capacity(C: Any) -> float | sympy.Expr:
     >>> q.bayes_capacity(q.Channel([[0.75, 0.25], [0.25, 0.75]]))
     1.5
     """
-    C = as_channel(C)
-    return float(np.sum(np.max(C.matrix, axis=0)))
+    return float(np.sum(np.max(checked_matrix(C), axis=0)))
 
 
 @singledispatch
@@ -368,16 +367,19 @@ def ldp_epsilon(C: Any, neighbors: Iterable[Any] | None = None) -> float | sympy
     >>> q.ldp_epsilon(q.Channel([[1.0, 0.0], [0.5, 0.5]]))
     inf
     """
-    C = as_channel(C)
-    M = C.matrix
     if neighbors is None:
+        M = checked_matrix(C, signs=False)
         hi, lo = M.max(axis=0), M.min(axis=0)
+        if not float(lo.min()) >= 0.0:  # a negative entry (or NaN): as_channel says which
+            M = as_channel(C).matrix
         used = hi > 0
         if np.any(lo[used] == 0):
             return math.inf
         if not np.any(used):
             return 0.0
         return float(np.max(np.log(hi[used]) - np.log(lo[used])))
+    C = as_channel(C)
+    M = C.matrix
     pairs = _check_neighbors(neighbors, C.n_inputs)
     if pairs.shape[0] == 0:
         return 0.0

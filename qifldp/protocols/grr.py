@@ -13,7 +13,7 @@ from ..simulation import calibrate, support_counts
 from ..simulation.samplers import n_reports
 from ..simulation.util import MAX_SS_K, as_array, as_rng, as_values
 from ..symbolic import SymbolicChannel
-from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_eps, check_int
 from .base import ClosedForm, Protocol, no_options, size_alternative
@@ -125,7 +125,6 @@ def symbolic_bayes_capacity_grr(k: Any, eps: Any) -> sp.Expr:
     """
     import sympy as sp
 
-
     k, E = exact_int(k), sp.exp(exact_eps(eps))
     return k * E / (E + k - 1)
 
@@ -168,7 +167,7 @@ def symbolic_grr(k: int, eps: Any) -> SymbolicChannel:
     k = check_k(k)
     guard_symbolic_size("grr", (k, "eps"), k, math.log10(k), lambda: k)
     P = SymbolicParameters()
-    p, q = grr_expressions(k, P.take("eps", eps, EPS_DOMAIN))
+    p, q = grr_expressions(k, P.take("eps", eps, "eps"))
     rows = [[p if i == j else q for j in range(k)] for i in range(k)]
     return P.channel(rows, tuple(range(k)), tuple(range(k)))
 

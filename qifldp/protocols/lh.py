@@ -29,7 +29,7 @@ from ..simulation.util import (
     row_chunks,
 )
 from ..symbolic import SymbolicChannel
-from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps, check_int
@@ -133,7 +133,7 @@ def symbolic_local_hashing(k: int, eps: Any, g: int) -> SymbolicChannel:
     size = (k + 1) * math.log10(g)
     guard_symbolic_size("local_hashing", (k, "eps", g), k, size, lambda: g ** (k + 1))
     P = SymbolicParameters()
-    hit, miss = grr_expressions(g, P.take("eps", eps, EPS_DOMAIN), scale=g**k)
+    hit, miss = grr_expressions(g, P.take("eps", eps, "eps"), scale=g**k)
     outs = _pair_labels(k, g)
     rows = [[hit if h[x] == z else miss for h, z in outs] for x in range(k)]
     return P.channel(rows, tuple(range(k)), outs)
@@ -163,7 +163,7 @@ def symbolic_olh(k: int, eps: Any) -> SymbolicChannel:
     """
 
     k = check_k(k)
-    e = SymbolicParameters().take("eps", eps, EPS_DOMAIN)
+    e = SymbolicParameters().take("eps", eps, "eps")
     return symbolic_local_hashing(k, e, olh_g(SymbolicParameters.number(e, "olh")))
 
 
@@ -493,7 +493,6 @@ def acc_olh(k: Any, eps: Any, printed: bool = False) -> Any:
 def _symbolic_lh_args(k: Any, eps: Any, g: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     """k, e^eps and g of the symbolic closed forms."""
     import sympy as sp
-
 
     return exact_int(k), sp.exp(exact_eps(eps)), exact_int(g, "g")
 

@@ -19,7 +19,7 @@ import numpy as np
 from scipy.special import expit
 
 from ..errors import ParameterError
-from ..symbolic.parameters import EPS_DOMAIN, THETA_DOMAIN, SymbolicParameters
+from ..symbolic.parameters import SymbolicParameters
 from ..validation import check_eps, check_int, check_open_interval, check_probability
 from .vectorize import as_eps, as_theta
 
@@ -553,7 +553,7 @@ def log_pq(p: float, q: float) -> tuple[float, float, float, float]:
 
 def _symbolic(name: str, value: Any) -> sp.Expr:
 
-    return SymbolicParameters().take(name, value, EPS_DOMAIN if name == "eps" else THETA_DOMAIN)
+    return SymbolicParameters().take(name, value, "eps" if name == "eps" else "theta")
 
 
 def grr_expressions(k: int, eps: Any, scale: int = 1) -> tuple[sp.Expr, sp.Expr]:

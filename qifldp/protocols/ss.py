@@ -23,7 +23,7 @@ from ..simulation.util import (
     method_options,
 )
 from ..symbolic import SymbolicChannel
-from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_choice, check_int
 from .base import ClosedForm, Protocol, no_options, size_alternative
@@ -188,7 +188,6 @@ def _symbolic_ss_args(k: Any, eps: Any, omega: Any) -> tuple[sp.Expr, sp.Expr, s
     """k, e^eps and omega of the symbolic closed forms, omega <= k checked when concrete."""
     import sympy as sp
 
-
     k, E = exact_int(k), sp.exp(exact_eps(eps))
     w = exact_int(omega, "omega", minimum=1)
     if k.is_number and w.is_number and w > k:
@@ -230,7 +229,6 @@ def symbolic_bayes_capacity_ss_printed(k: Any, eps: Any, omega: Any) -> sp.Expr:
     8*exp(eps)/(3*(2*exp(eps) + 2))
     """
     import sympy as sp
-
 
     k, E, w = _symbolic_ss_args(k, eps, omega)
     p = w * E / (w * E + k - w)
@@ -288,7 +286,7 @@ def symbolic_subset_selection(k: int, eps: Any, omega: int | None = None) -> Sym
 
     k = check_k(k)
     P = SymbolicParameters()
-    e = P.take("eps", eps, EPS_DOMAIN)
+    e = P.take("eps", eps, "eps")
     if omega is None:
         omega = ss_default_omega(k, P.number(e, "the default omega"))
     omega = check_omega(omega, k)

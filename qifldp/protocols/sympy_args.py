@@ -13,13 +13,17 @@ turns the arguments into sympy expressions with the domains of
 from __future__ import annotations
 
 import math
-from typing import Any
-
-import sympy as sp
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputTypeError, SizeError
-from ..symbolic.parameters import EPS_DOMAIN, PROBABILITY_DOMAIN, THETA_DOMAIN, SymbolicParameters
+from ..symbolic.lazy import sympy as _lazy_sympy
+from ..symbolic.parameters import SymbolicParameters, named_domain
 from ..validation import check_int
+
+if TYPE_CHECKING:
+    import sympy as sp
+else:
+    sp = _lazy_sympy
 
 __all__ = ["MAX_EXACT_BITS", "exact_int", "exact_eps", "exact_params", "check_bits", "power_bits"]
 
@@ -28,13 +32,14 @@ __all__ = ["MAX_EXACT_BITS", "exact_int", "exact_eps", "exact_params", "check_bi
 #: before sympy starts (a symbolic k, or the float forms of qifldp.formulas, answer).
 MAX_EXACT_BITS: int = 10**6
 
-#: The domain of each real parameter of the closed forms.
-_DOMAINS = {
-    "eps": EPS_DOMAIN,
-    "theta": THETA_DOMAIN,
-    "p": PROBABILITY_DOMAIN,
-    "q": sp.Interval.Lopen(0, 1),
-}
+#: The domain of each real parameter of the closed forms (a name of
+#: :func:`~qifldp.symbolic.parameters.named_domain`; q's is (0, 1], built on use).
+_DOMAINS = {"eps": "eps", "theta": "theta", "p": "probability", "q": None}
+
+
+def _domain(name: str) -> Any:
+    d = _DOMAINS[name]
+    return sp.Interval.Lopen(0, 1) if d is None else named_domain(d)
 
 
 def exact_int(k: Any, name: str = "k", minimum: int = 2) -> sp.Expr:
@@ -66,7 +71,7 @@ def exact_params(**values: Any) -> tuple[sp.Expr, ...]:
     (e, 3/4)
     """
     P = SymbolicParameters()
-    return tuple(P.take(name, value, _DOMAINS[name]) for name, value in values.items())
+    return tuple(P.take(name, value, _domain(name)) for name, value in values.items())
 
 
 def exact_eps(eps: Any) -> sp.Expr:

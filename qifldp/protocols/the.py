@@ -12,7 +12,7 @@ from ..channel import Channel, check_size, guard_size
 from ..operators import one_hot
 from ..simulation.util import as_rng, as_values, method_options, row_chunks
 from ..symbolic import SymbolicChannel
-from ..symbolic.parameters import EPS_DOMAIN, THETA_DOMAIN, SymbolicParameters
+from ..symbolic.parameters import SymbolicParameters
 from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps
@@ -52,8 +52,8 @@ __all__ = [
 def _the_bits(eps: Any, theta: Any) -> Callable[[SymbolicParameters], tuple]:
 
     def bits(P: SymbolicParameters) -> tuple:
-        e = P.take("eps", eps, EPS_DOMAIN)
-        return the_expressions(e, P.take("theta", theta, THETA_DOMAIN))
+        e = P.take("eps", eps, "eps")
+        return the_expressions(e, P.take("theta", theta, "theta"))
 
     return bits
 
@@ -271,7 +271,6 @@ def symbolic_bayes_capacity_the(k: Any, eps: Any, theta: Any) -> sp.Expr:
     """
     import sympy as sp
 
-
     k = exact_int(k)
     e, t = exact_params(eps=eps, theta=theta)
     p = 1 - sp.exp(e * (t - 1) / 2) / 2
@@ -296,7 +295,6 @@ def symbolic_the_oue_threshold(eps: Any) -> sp.Expr:
     sqrt(2)/2
     """
     import sympy as sp
-
 
     e = exact_eps(eps)
     if e == 0:  # 0/0 at eps = 0: the continuous extension (the limit above), not NaN

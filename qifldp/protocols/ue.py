@@ -25,8 +25,6 @@ from ..simulation.util import (
 from ..symbolic import SymbolicChannel
 from ..symbolic.operators import one_hot as symbolic_one_hot_operator
 from ..symbolic.parameters import (
-    EPS_DOMAIN,
-    PROBABILITY_DOMAIN,
     SymbolicParameters,
     guard_symbolic_size,
 )
@@ -128,19 +126,19 @@ def symbolic_one_hot(name: str, args: tuple, k: int, bits: _Bits) -> SymbolicCha
 
 def _sue_bits(eps: Any) -> _Bits:
 
-    return lambda P: sue_expressions(P.take("eps", eps, EPS_DOMAIN))
+    return lambda P: sue_expressions(P.take("eps", eps, "eps"))
 
 
 def _oue_bits(eps: Any) -> _Bits:
 
-    return lambda P: oue_expressions(P.take("eps", eps, EPS_DOMAIN))
+    return lambda P: oue_expressions(P.take("eps", eps, "eps"))
 
 
 def _ue_bits(p: Any, q: Any) -> _Bits:
     def bits(P: SymbolicParameters) -> tuple:
 
-        pe = P.take("p", p, PROBABILITY_DOMAIN)
-        qe = P.take("q", q, PROBABILITY_DOMAIN)
+        pe = P.take("p", p, "probability")
+        qe = P.take("q", q, "probability")
         P.require_pq(pe, qe)
         return pe, 1 - pe, qe, 1 - qe
 
@@ -543,7 +541,6 @@ def symbolic_bayes_capacity_sue(k: Any, eps: Any) -> sp.Expr:
     """
     import sympy as sp
 
-
     k = exact_int(k)
     H = sp.exp(exact_eps(eps) / 2)
     p = H / (H + 1)
@@ -562,7 +559,6 @@ def symbolic_bayes_capacity_oue(k: Any, eps: Any) -> sp.Expr:
     1
     """
     import sympy as sp
-
 
     k = exact_int(k)
     q = 1 / (sp.exp(exact_eps(eps)) + 1)

@@ -25,9 +25,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import reduce
 from math import gcd
+from typing import TYPE_CHECKING
 
-import mpmath
-import sympy as sp
+from .lazy import mpmath as _lazy_mpmath, sympy as _lazy_sympy
+
+if TYPE_CHECKING:
+    import mpmath
+    import sympy as sp
+else:
+    mpmath = _lazy_mpmath
+    sp = _lazy_sympy
+
 
 __all__: list[str] = []  # private module
 

@@ -5,11 +5,18 @@ from __future__ import annotations
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mpmath
 import numpy as np
-import sympy as sp
+
+from .lazy import mpmath as _lazy_mpmath, sympy as _lazy_sympy
+
+if TYPE_CHECKING:
+    import mpmath
+    import sympy as sp
+else:
+    mpmath = _lazy_mpmath
+    sp = _lazy_sympy
 
 from ..channel import Channel, LabelledRows, _labels
 from ..dispatch import kind_name, remedy

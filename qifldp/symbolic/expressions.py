@@ -11,10 +11,16 @@ import math
 import numbers
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import sympy as sp
+
+from .lazy import sympy as _lazy_sympy
+
+if TYPE_CHECKING:
+    import sympy as sp
+else:
+    sp = _lazy_sympy
 
 from ..errors import InputTypeError, ParameterError
 

@@ -27,9 +27,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import reduce
 from math import gcd
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy as sp
+from .lazy import sympy as _lazy_sympy
+
+if TYPE_CHECKING:
+    import sympy as sp
+else:
+    sp = _lazy_sympy
 
 from .. import measures as _m
 from ..errors import ChannelError, GainError, InputTypeError, ParameterError, PriorError

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy as sp
+from .lazy import sympy as _lazy_sympy
+
+if TYPE_CHECKING:
+    import sympy as sp
+else:
+    sp = _lazy_sympy
 
 from ..alignment import align_rows
 from ..errors import ChannelError, SizeError

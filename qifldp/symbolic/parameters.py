@@ -11,9 +11,14 @@ expressions with their domains, checks them, and builds the symbolic channel;
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy as sp
+from .lazy import sympy as _lazy_sympy
+
+if TYPE_CHECKING:
+    import sympy as sp
+else:
+    sp = _lazy_sympy
 
 from ..errors import ParameterError, SizeError
 from . import _sign
@@ -23,17 +28,49 @@ from .expressions import to_expr
 __all__ = [
     "SymbolicParameters",
     "guard_symbolic_size",
-    "EPS_DOMAIN",
-    "THETA_DOMAIN",
-    "PROBABILITY_DOMAIN",
+    "named_domain",
+    "EPS_DOMAIN",  # noqa: F822  (module __getattr__: built on first use)
+    "THETA_DOMAIN",  # noqa: F822
+    "PROBABILITY_DOMAIN",  # noqa: F822
 ]
 
-#: The privacy parameter ranges over [0, oo).
-EPS_DOMAIN = sp.Interval(0, sp.oo)
-#: THE's threshold ranges over the open interval (1/2, 1).
-THETA_DOMAIN = sp.Interval.open(sp.Rational(1, 2), 1)
-#: Bit probabilities p, q of unary encoding range over [0, 1].
-PROBABILITY_DOMAIN = sp.Interval(0, 1)
+#: The domains by name, built on first use (so that importing this module loads no sympy):
+#: EPS_DOMAIN = [0, oo) for the privacy parameter, THETA_DOMAIN = (1/2, 1) for THE's
+#: threshold, PROBABILITY_DOMAIN = [0, 1] for unary encoding's bit probabilities p, q.
+_DOMAIN_NAMES = {"eps": "EPS_DOMAIN", "theta": "THETA_DOMAIN", "probability": "PROBABILITY_DOMAIN"}
+_DOMAINS: dict[str, sp.Interval] = {}
+
+
+def named_domain(name: str) -> sp.Interval:
+    """The domain called ``name``: "eps" [0, oo), "theta" (1/2, 1) or "probability" [0, 1].
+
+    Also readable as the module constants ``EPS_DOMAIN``, ``THETA_DOMAIN`` and
+    ``PROBABILITY_DOMAIN`` (built once, on first use).
+
+    Examples
+    --------
+    >>> named_domain("theta")
+    Interval.open(1/2, 1)
+    """
+    const = _DOMAIN_NAMES.get(name, name)
+    if const not in _DOMAINS:
+        if const == "EPS_DOMAIN":
+            _DOMAINS[const] = sp.Interval(0, sp.oo)
+        elif const == "THETA_DOMAIN":
+            _DOMAINS[const] = sp.Interval.open(sp.Rational(1, 2), 1)
+        elif const == "PROBABILITY_DOMAIN":
+            _DOMAINS[const] = sp.Interval(0, 1)
+        else:
+            msg = f"domain name must be one of {sorted(_DOMAIN_NAMES)}, got {name!r}"
+            raise ParameterError(msg)
+    return _DOMAINS[const]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DOMAIN_NAMES.values():
+        return named_domain(name)
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
 
 
 class SymbolicParameters:
@@ -47,11 +84,11 @@ class SymbolicParameters:
     Examples
     --------
     >>> P = SymbolicParameters()
-    >>> P.take("eps", "e", EPS_DOMAIN)
+    >>> P.take("eps", "e", "eps")
     e
     >>> P.channel([[1, 0], [0, 1]], (0, 1), (0, 1)).domain("e")
     Interval(0, oo)
-    >>> P.take("theta", 2, THETA_DOMAIN)
+    >>> P.take("theta", 2, "theta")
     Traceback (most recent call last):
     ...
     qifldp.errors.ParameterError: theta must lie in (1/2, 1), got 2
@@ -61,8 +98,9 @@ class SymbolicParameters:
         self.domains: dict = {}
         self.assume: list = []
 
-    def take(self, name: str, value: Any, domain: sp.Interval) -> sp.Expr:
-        """The parameter ``name`` as an exact expression, checked against ``domain``.
+    def take(self, name: str, value: Any, domain: sp.Interval | str) -> sp.Expr:
+        """The parameter ``name`` as an exact expression, checked against ``domain``
+        (an interval, or the name of one for :func:`named_domain`).
 
         Raises
         ------
@@ -72,9 +110,11 @@ class SymbolicParameters:
 
         Examples
         --------
-        >>> SymbolicParameters().take("p", 0.25, PROBABILITY_DOMAIN)
+        >>> SymbolicParameters().take("p", 0.25, "probability")
         1/4
         """
+        if isinstance(domain, str):
+            domain = named_domain(domain)
         v = to_expr(value, name)
         lo, hi = domain.start, domain.end
         if v.is_number:

@@ -12,8 +12,6 @@ on :func:`qifldp.max_case_refines`). The operations a symbolic channel cannot an
 
 from __future__ import annotations
 
-import sympy as sp
-
 from .. import composition, measures as _m, operators as _ops, profiles, tradeoff as fdp
 from ..dispatch import (
     entries,
@@ -32,6 +30,7 @@ from ..refinement.core import max_case_refines, refines
 from . import measures, operators
 from .channel import REMEDY, SymbolicChannel, permute_inputs as _permute_inputs
 from .exact import refines_symbolic
+from .lazy import SympyValue
 
 __all__ = ["SYMBOLIC_RANK"]
 
@@ -58,7 +57,7 @@ register_unsupported(SymbolicChannel, _m.hyper)
 
 # the scalar steps of the derived measures on sympy values
 register_all(
-    sp.Basic,
+    SympyValue,
     {
         exp_value: measures._exp,
         log2_value: measures._log2,
