@@ -130,16 +130,33 @@ def _orbit_variables(A: SymmetricChannel, B: SymmetricChannel):
     return iS, iT, A.sizes[iS], B.sizes[iT], j
 
 
-def orbit_equations(A: SymmetricChannel, B: SymmetricChannel):
+def _support_variables(A: SymmetricChannel, B: SymmetricChannel, support: Any):
+    """Triples (s, t, j) of a chosen support: (index into A's sizes, into B's sizes, overlap)."""
+    iS, iT, j = (np.asarray(v, dtype=np.int64).reshape(-1) for v in support)
+    s, t = A.sizes[iS], B.sizes[iT]
+    lo, hi = overlap_range(A.k, s, t)
+    if not (np.all(lo <= j) and np.all(j <= hi)):
+        msg = "support overlaps j must lie in max(0, s + t - k)..min(s, t)"
+        raise ParameterError(msg)
+    return iS, iT, s, t, j
+
+
+def orbit_equations(A: SymmetricChannel, B: SymmetricChannel, support: Any = None):
     """Sparse orbit system M u = rhs: rows = A's row sums, then B's classes (t, in/out).
 
     Both coefficients are sums of non-negative terms (c_out is not formed as a
-    difference), so each has a relative rounding error of a few ulp.
+    difference), so each has a relative rounding error of a few ulp. ``support``
+    (index arrays into A's sizes and B's sizes, and overlaps j) keeps only those
+    variables: the equations of a witness supported there, in O(support) memory
+    instead of O(|sizes(A)| |sizes(B)|).
     """
     import scipy.sparse as sp
 
     k = A.k
-    iS, iT, s, t, j = _orbit_variables(A, B)
+    if support is None:
+        iS, iT, s, t, j = _orbit_variables(A, B)
+    else:
+        iS, iT, s, t, j = _support_variables(A, B, support)
     n_var = s.size
     PiA, PoA = A.class_masses()
     PiB, PoB = B.class_masses()
@@ -384,13 +401,17 @@ def lp_gain(y: np.ndarray, sigma: np.ndarray, nS: int, B: SymmetricChannel, b_ro
 
 
 class OrbitProblem:
-    """The orbit equations with everything the checks need (scaling, bands, sizes)."""
+    """The orbit equations with everything the checks need (scaling, bands, sizes).
 
-    def __init__(self, A: SymmetricChannel, B: SymmetricChannel) -> None:
+    ``support`` (see :func:`orbit_equations`) restricts the variables to those of a
+    known witness: its checks are then exact for that witness at O(support) cost.
+    """
+
+    def __init__(self, A: SymmetricChannel, B: SymmetricChannel, support: Any = None) -> None:
         import scipy.sparse as sp
 
         self.A, self.B = A, B
-        M, rhs, variables, nS, b_rows = orbit_equations(A, B)
+        M, rhs, variables, nS, b_rows = orbit_equations(A, B, support)
         self.M, self.rhs, self.variables, self.nS, self.b_rows = M, rhs, variables, nS, b_rows
         self.iS = variables[0]
         self.n_var = M.shape[1]
@@ -401,6 +422,8 @@ class OrbitProblem:
         row_max = np.asarray(abs(M[nS:]).max(axis=1).todense()).ravel()
         sigma[nS:] = np.maximum(row_max, rhs[nS:])
         sigma[sigma <= 0] = 1.0
+        # a subnormal scale would make 1/σ overflow; any positive scale keeps the LP's answer
+        np.maximum(sigma, 2.0**-1000, out=sigma)
         self.sigma = sigma
         D = sp.diags(1.0 / sigma)
         E = sp.vstack([sp.csr_matrix((nS, self.n_b)), sp.identity(self.n_b, format="csr")])

@@ -64,6 +64,7 @@ from .orbit_witness import (
     OrbitWitness,
 )
 from .tight_ratio import (
+    tight_ratio_first,
     tight_ratio_result,
 )
 
@@ -336,7 +337,12 @@ def _decide_pair(
         if c is not None:
             return fails_float(c, k, t0, {})
         clock.check("the gain checks before the orbit LP")
-    # 2. the orbit LP
+    # 2. the tight-ratio reduction on its own orbits (O(k); never refused for the LP's size)
+    tight = tight_ratio_first(A, B, clock)
+    if tight is not None:
+        return tight
+    clock.check("the tight-ratio reduction")
+    # 3. the orbit LP
     n_var_est = 2 * A.sizes.size * B.sizes.size
     mem = n_var_est * ORBIT_LP_BYTES_PER_VARIABLE
     if n_var_est > MAX_ORBIT_VARIABLES or mem > ORBIT_LP_MEMORY_BYTES:

@@ -35,6 +35,8 @@ __all__ = [
     "tight_ratio_verdict",
     "tight_ratio_witness",
     "tight_ratio_result",
+    "tight_ratio_support",
+    "tight_ratio_first",
 ]
 
 
@@ -140,7 +142,7 @@ def tight_ratio_witness(
     m0 = float(PoB[B.sizes == 0].sum()) if has0 else 0.0
     mk = float(PiB[B.sizes == k].sum()) if hask else 0.0
     c0 = m0 / (m0 + mk) if m0 + mk > 0 else 1.0
-    index = {key: n for n, key in enumerate(zip(*P.variables[2:], strict=True))}
+    index = {key: n for n, key in enumerate(zip(*(v.tolist() for v in P.variables[2:])))}
     u = np.zeros(P.n_var)
     used = np.zeros(A.sizes.size)
     for m, wm in zip(plan.matches, w, strict=True):
@@ -157,7 +159,55 @@ def tight_ratio_witness(
     return u, resid, row_err
 
 
-def tight_ratio_result(P: OrbitProblem, clock: Clock, details: dict, why_float: str):
+def tight_ratio_support(
+    A: SymmetricChannel, B: SymmetricChannel, plan: TightPlan
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The orbits the reduction's witness uses (index into A's sizes, into B's sizes, j):
+    the matches, and every size of A to B's corner classes; O(|sizes(A)| + |sizes(B)|)."""
+    k = A.k
+    iS = [m.a for m in plan.matches]
+    iT = [m.b for m in plan.matches]
+    j = [m.j for m in plan.matches]
+    sizes = A.sizes.tolist()
+    for corner in (0, k):
+        hit = np.flatnonzero(B.sizes == corner)
+        if hit.size:
+            iS.extend(range(len(sizes)))
+            iT.extend([int(hit[0])] * len(sizes))
+            j.extend([0] * len(sizes) if corner == 0 else sizes)
+    return np.array(iS, dtype=np.int64), np.array(iT, dtype=np.int64), np.array(j, dtype=np.int64)
+
+
+def tight_ratio_first(A: SymmetricChannel, B: SymmetricChannel, clock: Clock) -> Any:
+    """The tight-ratio reduction before any orbit LP, in O(|sizes(A)| + |sizes(B)|): a
+    verified "holds" (:func:`tight_ratio_result` on the witness's own orbits), or None.
+
+    Needs no orbit LP, so it is never refused for the LP's size (SUE ⊑ OUE above their
+    boundary at k = 10^6). None when the premise's plan does not exist or the weights do
+    not prove "holds" (the orbit LP then decides).
+
+    Examples
+    --------
+    >>> import qifldp.symmetric as sym
+    >>> r = tight_ratio_first(sym.sue(10**5, 24.0), sym.oue(10**5, 24.0), Clock(60.0))
+    >>> r.holds, r.method
+    (True, 'symmetric: tight-ratio reduction')
+    """
+    plan = tight_ratio_plan(A, B)
+    if plan is None:
+        return None
+    P = OrbitProblem(A, B, support=tight_ratio_support(A, B, plan))
+    details = {"n_variables": P.n_var, "n_equations": int(P.M.shape[0]), "support_only": True}
+    return tight_ratio_result(P, clock, details, "decided before the orbit LP", plan)
+
+
+def tight_ratio_result(
+    P: OrbitProblem,
+    clock: Clock,
+    details: dict,
+    why_float: str,
+    plan: TightPlan | None = None,
+):
     """A ⊑ B by the tight-ratio reduction (:func:`tight_ratio_plan`) on the stored masses, or None.
 
     The weights are bounded from the stored class masses beyond their own rounding
@@ -166,7 +216,8 @@ def tight_ratio_result(P: OrbitProblem, clock: Clock, details: dict, why_float: 
     :func:`qifldp.symmetric.tight_ratio.tight_ratio_refines`).
     """
     A, B = P.A, P.B
-    plan = tight_ratio_plan(A, B)
+    if plan is None:
+        plan = tight_ratio_plan(A, B)
     if plan is None:
         return None
     ea = plan.eps

@@ -79,6 +79,7 @@ def no_tight_ratio(monkeypatch):
     import qifldp.symmetric.refinement as R
 
     monkeypatch.setattr(R, "tight_ratio_result", lambda *args, **kwargs: None)
+    monkeypatch.setattr(R, "tight_ratio_first", lambda *args, **kwargs: None)
 
 
 def test_sue_oue_at_equal_eps_is_decided_by_the_exact_reduction():
