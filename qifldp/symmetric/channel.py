@@ -10,13 +10,51 @@ from typing import Any
 import numpy as np
 
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
-from ..errors import ChannelError, InputTypeError
+from ..errors import ChannelError, InputTypeError, SizeError
 from ..validation import check_int
 from .binomial import log_comb, logsumexp
 
-__all__ = ["SymmetricChannel"]
+__all__ = ["SymmetricChannel", "MAX_CLASSES", "CLASS_BYTES", "guard_classes"]
 
 _ALTERNATIVE = "the symmetric channel itself (its measures and refines need no expansion)"
+
+#: Largest number of size classes a symmetric constructor builds. Building costs about
+#: CLASS_BYTES bytes per class at its peak (measured: 95 MB for k = 10^6, 0.93 GB for
+#: k = 10^7), so 10^7 classes is about 1 GB; the refinement routes are measured up to
+#: k = 10^6 (benchmarks/bench_lumped.py).
+MAX_CLASSES: int = 10**7
+#: Peak bytes per size class while a symmetric constructor builds its class tables.
+CLASS_BYTES: int = 100
+
+
+def guard_classes(what: str, n_classes: int) -> None:
+    """Refuse a symmetric channel of more than :data:`MAX_CLASSES` size classes before
+    anything is allocated, naming its memory and what answers without classes.
+
+    Raises
+    ------
+    SizeError
+        ``n_classes > MAX_CLASSES``.
+
+    Examples
+    --------
+    >>> guard_classes("oue(k=10, eps=1)", 11)
+    >>> guard_classes("oue(k=10^9, eps=1)", 10**9 + 1)
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.SizeError: oue(k=10^9, eps=1) would have 1000000001 size classes ...
+    """
+    if n_classes <= MAX_CLASSES:
+        return
+    msg = (
+        f"{what} would have {n_classes} size classes and need about "
+        f"{n_classes * CLASS_BYTES / 2**30:.3g} GiB to build ({CLASS_BYTES} bytes per class); "
+        f"the limit is MAX_CLASSES = {MAX_CLASSES:.0e} classes (k up to 10^7 on one machine; "
+        "refinement measured to k = 10^6). Without classes: the closed forms of "
+        "qifldp.formulas (bayes_capacity_grr/_ss/_lh/_sue/_oue/_the at any k) and the "
+        "protocol object's parameters (qifldp.protocol(name, k, eps).params); or a smaller k"
+    )
+    raise SizeError(msg)
 
 
 def _as_log_array(name: str, values: Any, n: int) -> np.ndarray:

@@ -360,4 +360,3 @@ def composition_tradeoff_curve(C: SymmetricComposition, x0: int = 0, x1: int = 1
     M = np.vstack([P0, P1])
     M = M / M.sum(axis=1, keepdims=True)
     return _fdp.tradeoff_curve(Channel(M), **kwargs)
-

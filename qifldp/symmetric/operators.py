@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .binomial import log_binom_pmf
+from .channel import guard_classes
 
 __all__ = ["one_hot_classes"]
 
@@ -38,7 +39,8 @@ def one_hot_classes(
     For 0 < s < k, P_out(s) is derived from P_in(s) through the exact identity
     P_out(s) / P_in(s) = (1-p) q / (p (1-q)) * (k-s) / s, so that every column has
     the same in/out ratio to the last ulp even where the binomial masses are tiny
-    (k = 10^6). O(k) time and memory.
+    (k = 10^6). O(k) time and memory; more than :data:`~qifldp.symmetric.channel.MAX_CLASSES`
+    classes are refused before anything is allocated (SizeError).
 
     Examples
     --------
@@ -47,6 +49,7 @@ def one_hot_classes(
     >>> s.tolist(), [round(math.exp(v), 6) for v in li], round(r, 6)  # p (1-q), p q
     ([0, 1, 2], [0.0, 0.5625, 0.1875], 2.197225)
     """
+    guard_classes(f"a one-hot symmetric channel with k = {k}", k + 1)
     s = np.arange(k + 1)
     pmf = log_binom_pmf(k - 1, np.arange(k), lq, l1mq)  # index j = number of other 1-bits
     log_in = np.full(k + 1, -np.inf)

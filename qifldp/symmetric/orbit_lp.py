@@ -610,7 +610,9 @@ def consider_gain(P: OrbitProblem, st: DecisionState, G: SymmetricGain | None, s
     return None
 
 
-def fails_float(c: GainCandidate, k: int, t0: float, details: dict) -> RefinementResult:
+def fails_float(
+    c: GainCandidate, k: int, t0: float, details: dict, method: str | None = None
+) -> RefinementResult:
     ce = Counterexample(
         c.G,
         uniform_prior(k),
@@ -622,7 +624,7 @@ def fails_float(c: GainCandidate, k: int, t0: float, details: dict) -> Refinemen
     return RefinementResult(
         False,
         counterexample=ce,
-        method="symmetric: orbit LP (HiGHS)" if "LP" in c.source else "symmetric: gain",
+        method=method or ("symmetric: orbit LP (HiGHS)" if "LP" in c.source else "symmetric: gain"),
         certified_by=(
             f"{c.source}; gap V_g[υ▷B] − V_g[υ▷A] = {c.ev.gap:.3e} evaluated on the stored "
             f"class masses exceeds its rigorous rounding bound {c.ev.bound:.1e} plus the "

@@ -63,6 +63,7 @@ from .orbit_lp import (
 from .orbit_witness import (
     OrbitWitness,
 )
+from .single_source import single_source_result
 from .tight_ratio import (
     tight_ratio_first,
     tight_ratio_result,
@@ -70,6 +71,7 @@ from .tight_ratio import (
 
 __all__ = [
     "refines",
+    "TIGHT_RATIO_FIRST_VARIABLES",
     "refines_symmetric",
     "OrbitWitness",
     "WITNESS_ATOL",
@@ -85,6 +87,13 @@ __all__ = [
     "GAIN_EVAL_MAX_ENTRIES",
     "EXACT_ORBIT_MAX_VARIABLES",
 ]
+
+
+#: From this many orbit-LP variables on (k >= 160 for one-hot pairs), the tight-ratio
+#: reduction runs before the orbit LP (on its own O(k) orbits) instead of after it: a
+#: smaller LP is cheap, and its certificate is about the stored floats ("channels"),
+#: which the reduction's (about the protocols) would replace.
+TIGHT_RATIO_FIRST_VARIABLES: int = 50_000
 
 
 def _identical(A: SymmetricChannel, B: SymmetricChannel, t0: float) -> RefinementResult:
@@ -244,10 +253,17 @@ def refines(
     floats refine at eps = 3, fail at 2 and 5), and at k = 50, eps = 9 they fail
     by a Farkas value of 1.6e-18 (a VerificationError: no float gain keeps the gap).
 
+    *One size class in A* (GRR, subset selection): each class of B has its own two
+    orbit equations and at most two orbits, so A ⊑ B is decided class by class (Cramer's
+    rule, O(k), before any LP): a witness in the rounding band, or one class's Farkas
+    vector as a gain with a rigorous gap (:mod:`qifldp.symmetric.single_source`).
+
     *The tight-ratio reduction* (before the exact orbit LP, when the float route has no
-    certificate): if every inner class of B has the extreme likelihood ratio
-    e^{±ldp_epsilon(A)} exactly, as its matching class of A (premise: their stored
-    closed-form log-ratios agree to the last bit, as for SUE and OUE at the same eps),
+    certificate; before the orbit LP itself, on its own O(k) orbits, when that LP would
+    have more than :data:`TIGHT_RATIO_FIRST_VARIABLES` variables): if every inner class of
+    B has the extreme likelihood ratio e^{±ldp_epsilon(A)} exactly, as its matching class
+    of A (premise: their stored closed-form log-ratios agree to the last bit, as for SUE
+    and OUE at the same eps),
     a witness must send each inner output T of B from S = T (or T^c) alone, with weight
     P^B_in(t) / P^A_in(t), and the rest of each row to B's corner classes; so A ⊑ B iff
     these weights sum to at most 1 per size of A. Checked beyond the stored masses'
@@ -337,13 +353,18 @@ def _decide_pair(
         if c is not None:
             return fails_float(c, k, t0, {})
         clock.check("the gain checks before the orbit LP")
-    # 2. the tight-ratio reduction on its own orbits (O(k); never refused for the LP's size)
-    tight = tight_ratio_first(A, B, clock)
-    if tight is not None:
-        return tight
-    clock.check("the tight-ratio reduction")
-    # 3. the orbit LP
+    # 2. the tight-ratio reduction on its own orbits, and a single-class A class by class
+    # (O(k) each; never refused for the LP's size)
     n_var_est = 2 * A.sizes.size * B.sizes.size
+    if n_var_est > TIGHT_RATIO_FIRST_VARIABLES:
+        tight = tight_ratio_first(A, B, clock)
+        if tight is not None:
+            return tight
+        clock.check("the tight-ratio reduction")
+    single = single_source_result(A, B, clock, st)
+    if single is not None:
+        return single
+    # 3. the orbit LP
     mem = n_var_est * ORBIT_LP_BYTES_PER_VARIABLE
     if n_var_est > MAX_ORBIT_VARIABLES or mem > ORBIT_LP_MEMORY_BYTES:
         msg = (

@@ -142,7 +142,8 @@ def tight_ratio_witness(
     m0 = float(PoB[B.sizes == 0].sum()) if has0 else 0.0
     mk = float(PiB[B.sizes == k].sum()) if hask else 0.0
     c0 = m0 / (m0 + mk) if m0 + mk > 0 else 1.0
-    index = {key: n for n, key in enumerate(zip(*(v.tolist() for v in P.variables[2:])))}
+    s_, t_, j_ = (v.tolist() for v in P.variables[2:])
+    index = {key: n for n, key in enumerate(zip(s_, t_, j_, strict=True))}
     u = np.zeros(P.n_var)
     used = np.zeros(A.sizes.size)
     for m, wm in zip(plan.matches, w, strict=True):

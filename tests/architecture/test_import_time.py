@@ -4,6 +4,7 @@ measured in fresh interpreters of the same run (the minimum of several)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -55,3 +56,23 @@ def test_names_load_on_first_use():
         "q.oue(3, 1.0); print('qifldp.protocols' in sys.modules, 'annotations' in dir(q))"
     )
     assert _run(code) == "True False"
+
+
+def test_sympy_loads_on_the_first_symbolic_answer_only():
+    # the protocols import qifldp.symbolic; sympy and mpmath come with the first symbolic use
+    code = (
+        "import sys, qifldp as q; q.oue(4, 1.0); q.refines(q.sue(3, 1.0), q.oue(3, 1.0)); "
+        "import qifldp.symbolic as s; before = [m in sys.modules for m in ('sympy', 'mpmath')]; "
+        "c = s.sue(2, 'eps'); print(before, 'sympy' in sys.modules, s.EPS_DOMAIN)"
+    )
+    assert _run(code) == "[False, False] True Interval(0, oo)"
+
+
+def test_measures_of_a_plain_array_load_only_the_explicit_layers():
+    code = (
+        "import sys, numpy as np, qifldp as q; M = np.full((3, 3), 1 / 3); "
+        "q.bayes_capacity(M); q.ldp_epsilon(M); "
+        "print(sorted(m for m in sys.modules if m.startswith(('qifldp.', 'scipy'))))"
+    )
+    loaded = ast.literal_eval(_run(code))
+    assert not [m for m in loaded if m.startswith(("scipy", "qifldp.refinement", "qifldp.sym"))]

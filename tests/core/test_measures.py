@@ -169,3 +169,29 @@ def test_ldp_epsilon_neighbours_in_blocks_equals_one_pass(monkeypatch):
     Z = M.copy()
     Z[8] = [0.5, 0.5, 0, 0, 0]  # a zero against a positive entry in the last block only
     assert q.ldp_epsilon(q.Channel(Z), neighbors=pairs) == math.inf
+
+
+# -- plain arrays are validated in place (checked_matrix), with the Channel's errors ------
+def test_plain_array_measures_refuse_what_channel_refuses():
+    from qifldp.channel import checked_matrix
+    from qifldp.errors import ChannelError
+
+    good = np.array([[0.5, 0.5], [0.25, 0.75]])
+    assert checked_matrix(good) is good  # no copy
+    bad = {
+        "non-negative": np.array([[1.5, -0.5], [0.25, 0.75]]),  # rows sum to 1
+        "finite": np.array([[np.nan, 0.5], [0.25, 0.75]]),
+        "finite ": np.array([[np.inf, -np.inf], [0.25, 0.75]]),
+        "sum to 1": np.array([[0.5, 0.6], [0.25, 0.75]]),
+    }
+    for rule, M in bad.items():
+        for f in (q.bayes_capacity, q.ldp_epsilon, q.bayes_vulnerability):
+            with pytest.raises(ChannelError, match=rule.strip()):
+                f(M)
+    # the values equal the labelled Channel's (hand computed: 0.5 + 0.75; ln(0.5 / 0.25))
+    assert q.bayes_capacity(good) == q.bayes_capacity(q.Channel(good)) == 1.25
+    assert q.ldp_epsilon(good) == q.ldp_epsilon(q.Channel(good)) == pytest.approx(np.log(2))
+    # other dtypes and layouts take the Channel route and give the same answers
+    assert q.bayes_capacity(np.asfortranarray(good)) == 1.25
+    assert q.bayes_capacity(np.array([[1, 0], [0, 1]])) == 2.0
+    assert good.flags.writeable  # the caller's array is left as it was

@@ -1,0 +1,141 @@
+"""Symmetric refinement from a channel with one size class (GRR, subset selection): in O(k).
+
+When A has a single size class s, every orbit equation of B's class t involves only the
+orbits (s, t, j) of that t, at most two of them (the extreme overlaps j): each pair of
+equations (x ∈ T, x ∉ T) is a 2 x 2 system with one solution, and the row sum of A
+holds by itself (it is the sum of all of B's equations, whose masses sum to 1). So
+A ⊑ B iff every class's solution is non-negative: the witness, or the Farkas vector of
+one class's system (a gain whose actions are the subsets of that one size), is found by
+Cramer's rule class by class, with no LP, and checked like the orbit LP's certificates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .channel import SymmetricChannel
+from .gain import SymmetricGain, _c_in
+from .orbit_lp import (
+    Clock,
+    DecisionState,
+    OrbitProblem,
+    consider_gain,
+    fails_float,
+    witness_result,
+)
+
+__all__ = ["single_source_result"]
+
+
+def _blocks(P: OrbitProblem) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per class b of B: its two variables (lo, hi; hi = -1 when j has one value) and the
+    coefficients c_in, c_out of every variable."""
+    A, B = P.A, P.B
+    k = A.k
+    iS, iT, s, t, j = P.variables
+    PiA, PoA = A.class_masses()
+    c_in = _c_in(PiA[iS], PoA[iS], s, t, j, k)
+    c_out = _c_in(PiA[iS], PoA[iS], s, k - t, s - j, k)
+    nb = B.sizes.size
+    lo = np.full(nb, -1)
+    hi = np.full(nb, -1)
+    order = np.lexsort((j, iT))  # by class, then overlap
+    first = np.ones(order.size, dtype=bool)
+    first[1:] = iT[order][1:] != iT[order][:-1]
+    lo[iT[order][first]] = order[first]
+    hi[iT[order][~first]] = order[~first]
+    return lo, hi, c_in, c_out
+
+
+def single_source_result(
+    A: SymmetricChannel, B: SymmetricChannel, clock: Clock, st: DecisionState
+) -> Any:
+    """Decide A ⊑ B class by class when A has one size class; None when it does not apply
+    or when neither certificate holds beyond rounding (the orbit LP then decides).
+
+    Examples
+    --------
+    >>> import qifldp.symmetric as sym
+    >>> r = single_source_result(sym.grr(10**4, 1.0), sym.blh(10**4, 1.0), Clock(60.0),
+    ...                          DecisionState())
+    >>> r.holds, r.method, r.counterexample.gap > 0
+    (False, 'symmetric: single source (class by class)', True)
+    >>> r = single_source_result(sym.grr(50, 2.0), sym.grr(50, 1.0), Clock(60.0), DecisionState())
+    >>> r.holds, r.residual < 1e-12
+    (True, True)
+    """
+    if A.sizes.size != 1:
+        return None
+    t0 = clock.t0
+    P = OrbitProblem(A, B)
+    lo, hi, c_in, c_out = _blocks(P)
+    PiB, PoB = B.class_masses()
+    u = np.zeros(P.n_var)
+    two = hi >= 0
+    # one variable: its mass is the class's total (both equations then say the same
+    # thing or the check below fails); two: Cramer's rule on [[c_in], [c_out]] u = (Pi, Po)
+    one = ~two & (lo >= 0)
+    tot = c_in[lo[one]] + c_out[lo[one]]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u[lo[one]] = np.where(tot > 0, (PiB[one] + PoB[one]) / tot, 0.0)
+        a, b = c_in[lo[two]], c_in[hi[two]]
+        c, d = c_out[lo[two]], c_out[hi[two]]
+        det = a * d - b * c
+        ulo = (PiB[two] * d - b * PoB[two]) / det
+        uhi = (a * PoB[two] - c * PiB[two]) / det
+    details: dict[str, Any] = {"n_variables": P.n_var, "single_source": True}
+    clock.check("the single-source solve")
+    if np.all(np.isfinite(ulo)) and np.all(np.isfinite(uhi)):
+        u[lo[two]], u[hi[two]] = ulo, uhi
+        if np.all(u >= 0):
+            in_band, _, resid, row_err, _ = P.check(u)
+            if in_band:
+                return witness_result(
+                    P,
+                    u,
+                    resid,
+                    row_err,
+                    (
+                        "single source: each class of B solved from its own two orbit "
+                        "equations (Cramer's rule), all masses >= 0, every orbit equation "
+                        f"within the rounding band (max residual {resid:.2e}, rows within "
+                        f"{row_err:.1e})"
+                    ),
+                    t0,
+                    method="symmetric: single source (class by class)",
+                    details=details,
+                )
+            return None
+        # Farkas vector of the class with the most negative mass, in the LP's convention
+        # (Mᵀy <= 0, rhs·y > 0): y = -(M_b)^{-T} e_i on that class's two rows, 0 elsewhere
+        masses = np.where(ulo < uhi, ulo, uhi)
+        order = np.argsort(masses)[:8]
+        rows_b = np.flatnonzero(two)
+        for n in order:
+            if masses[n] >= 0:
+                break
+            bi = int(rows_b[n])
+            i_lo = bool(ulo[n] < uhi[n])
+            an, bn, cn, dn, dt = a[n], b[n], c[n], d[n], det[n]
+            # (M_b)^{-1} = [[d, -b], [-c, a]] / det; row i of it is y's transpose
+            y_in, y_out = (dn, -bn) if i_lo else (-cn, an)
+            G = _normalised(
+                SymmetricGain(B.k, [int(B.sizes[bi])], [-float(y_in / dt)], [-float(y_out / dt)])
+            )
+            cand = consider_gain(P, st, G, "single source: Farkas vector of one class")
+            if cand is not None:
+                return fails_float(
+                    cand, A.k, t0, details, method="symmetric: single source (class by class)"
+                )
+    return None
+
+
+def _normalised(G: SymmetricGain) -> SymmetricGain | None:
+    """The gain scaled by a power of two to 1/2 < max |g| <= 1 (exact); None if all zero."""
+    top = float(max(np.abs(G.g_in).max(), np.abs(G.g_out).max()))
+    if not np.isfinite(top) or top <= 0:
+        return None
+    scale = 2.0 ** -np.ceil(np.log2(top))
+    return SymmetricGain(G.k, G.sizes.tolist(), G.g_in * scale, G.g_out * scale)

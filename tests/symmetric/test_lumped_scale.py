@@ -1,0 +1,91 @@
+"""The O(k) routes of symmetric refinement: one size class in A decided class by class, the
+tight-ratio reduction on its own orbits before the orbit LP, and the exact sum of stored
+masses. Verdicts against an independent explicit LP on the lumped channels (small k);
+certificates re-checked here (witness equations on their support, gains' gaps recomputed)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import qifldp.symmetric as sym
+from qifldp.symmetric.orbit_certify import exact_sum
+from qifldp.symmetric.orbit_lp import Clock, DecisionState, OrbitProblem
+from qifldp.symmetric.single_source import single_source_result
+from qifldp.symmetric.tight_ratio import tight_ratio_first
+
+from ._helpers import explicit_verdict
+
+SINGLE = [
+    ("grr(6,1) ⊑ blh(6,1)", lambda: (sym.grr(6, 1.0), sym.blh(6, 1.0))),
+    ("grr(6,2) ⊑ grr(6,1)", lambda: (sym.grr(6, 2.0), sym.grr(6, 1.0))),
+    ("grr(6,1) ⊑ grr(6,2)", lambda: (sym.grr(6, 1.0), sym.grr(6, 2.0))),
+    ("grr(6,3) ⊑ oue(6,1)", lambda: (sym.grr(6, 3.0), sym.oue(6, 1.0))),
+    ("grr(5,4) ⊑ olh(5,1)", lambda: (sym.grr(5, 4.0), sym.olh(5, 1.0))),
+    ("ss(6,1) ⊑ grr(6,0.5)", lambda: (sym.subset_selection(6, 1.0), sym.grr(6, 0.5))),
+    ("ss(6,1) ⊑ sue(6,1)", lambda: (sym.subset_selection(6, 1.0), sym.sue(6, 1.0))),
+    ("grr(6,8) ⊑ ss(6,1)", lambda: (sym.grr(6, 8.0), sym.subset_selection(6, 1.0))),
+]
+
+
+def _check(A, B, r) -> None:
+    if r.holds:
+        W = r.witness
+        P = OrbitProblem(
+            A, B, support=(np.searchsorted(A.sizes, W.s), np.searchsorted(B.sizes, W.t), W.j)
+        )
+        assert float(np.abs(P.residual(W.mass)).max()) <= 1e-12
+        assert W.mass.min() >= 0
+    else:
+        G = r.counterexample.gain
+        gap = sym.g_vulnerability(B, G) - sym.g_vulnerability(A, G)
+        assert gap > 0 and abs(gap - r.counterexample.gap) <= 1e-9
+
+
+@pytest.mark.parametrize("name", [n for n, _ in SINGLE])
+def test_single_source_agrees_with_the_explicit_lp(name):
+    A, B = dict(SINGLE)[name]()
+    r = single_source_result(A, B, Clock(60.0), DecisionState())
+    truth = explicit_verdict(A, B)
+    if r is None:  # no certificate beyond rounding: the orbit LP decides (still correct)
+        assert sym.refines(A, B).holds == truth or truth is None
+        return
+    assert truth is None or r.holds == truth, (name, r.holds, truth)
+    assert r.method == "symmetric: single source (class by class)"
+    _check(A, B, r)
+
+
+def test_single_source_decides_at_k_10_5():
+    A, B = sym.grr(10**5, 1.0), sym.blh(10**5, 1.0)
+    r = sym.refines(A, B, time_limit=300)
+    assert not r.holds and "single source" in r.method
+    _check(A, B, r)
+    A, B = sym.subset_selection(10**5, 1.0), sym.grr(10**5, 0.5)
+    r = sym.refines(A, B, time_limit=300)
+    assert r.holds and "single source" in r.method
+    _check(A, B, r)
+
+
+def test_tight_ratio_first_needs_no_orbit_lp_at_k_10_4():
+    # 2 x 10001^2 = 2e8 orbit variables: the LP's size rule refuses; the reduction's own
+    # orbits are 3 x 10^4, and its witness satisfies every orbit equation on them
+    A, B = sym.sue(10**4, 24.0), sym.oue(10**4, 24.0)
+    r = tight_ratio_first(A, B, Clock(300.0))
+    assert r is not None and r.holds and r.about == "protocols"
+    assert r.details["n_variables"] < 4 * 10**4
+    _check(A, B, r)
+    assert sym.refines(A, B, time_limit=300).method == "symmetric: tight-ratio reduction"
+    # below the boundary the reduction proves nothing: None, and the other routes decide
+    assert tight_ratio_first(sym.sue(10**4, 4.0), sym.oue(10**4, 4.0), Clock(60.0)) is None
+
+
+def test_exact_sum_is_the_sum_of_the_fractions():
+    rng = np.random.default_rng(7)
+    for n in (1, 3, 1000, 20000):
+        v = np.exp(rng.uniform(-745.0, 3.0, size=n))
+        v[::5] = 0.0
+        v = np.concatenate([v, [5e-324, 2.2250738585072014e-308, 1.0, 2.0**60]])
+        assert exact_sum(v) == sum((Fraction(float(x)) for x in v), Fraction(0))
+    assert exact_sum(np.zeros(3)) == 0
