@@ -15,41 +15,41 @@ from __future__ import annotations
 
 import sys
 from abc import ABCMeta
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["sympy", "mpmath", "SympyValue", "sympy_loaded"]
 
 
-class _LazySympy:
-    """Forwards attribute reads to :mod:`sympy`, importing it on the first one."""
+class _Lazy:
+    """Forwards attribute reads to the module ``load()`` returns, loading it on the first."""
 
-    __slots__ = ()
+    __slots__ = ("_load",)
 
-    def __getattr__(self, name: str) -> Any:
-        import sympy
-
-        return getattr(sympy, name)
-
-    def __repr__(self) -> str:
-        return "<sympy, imported on first use>"
-
-
-class _LazyMpmath:
-    """Forwards attribute reads to :mod:`mpmath`, importing it on the first one."""
-
-    __slots__ = ()
+    def __init__(self, load: Callable[[], Any]) -> None:
+        self._load = load
 
     def __getattr__(self, name: str) -> Any:
-        import mpmath
-
-        return getattr(mpmath, name)
+        return getattr(self._load(), name)
 
     def __repr__(self) -> str:
-        return "<mpmath, imported on first use>"
+        return f"<{self._load.__name__.strip('_')}, imported on first use>"
 
 
-sympy: Any = _LazySympy()
-mpmath: Any = _LazyMpmath()
+def _sympy() -> Any:
+    import sympy
+
+    return sympy
+
+
+def _mpmath() -> Any:
+    import mpmath
+
+    return mpmath
+
+
+sympy: Any = _Lazy(_sympy)
+mpmath: Any = _Lazy(_mpmath)
 
 
 def sympy_loaded() -> bool:
