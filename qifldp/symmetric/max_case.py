@@ -295,12 +295,16 @@ def _max_case_gap(A: SymmetricChannel, B: SymmetricChannel, g: np.ndarray, t: in
     gi, go = float(g[0]), float(g[-1])
 
     def vmax(C: SymmetricChannel) -> float:
+        # the posterior gain of each generator: the average of gi and go weighted by
+        # t e^lin and (k - t) e^lout, formed in log space (the entries underflow at large k)
         ii, jj, lin, lout, _ = _generators(C, t)
-        with np.errstate(invalid="ignore"):
-            num = t * gi * np.exp(lin) + (k - t) * go * np.exp(lout)
-            den = t * np.exp(lin) + (k - t) * np.exp(lout)
-        ok = den > 0
-        return float(np.max(num[ok] / den[ok]))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a = np.log(t) + lin if t > 0 else np.full(lin.size, -np.inf)
+            b = np.log(k - t) + lout if t < k else np.full(lout.size, -np.inf)
+            m = np.maximum(a, b)
+            ok = m > -np.inf
+            wa, wb = np.exp(a[ok] - m[ok]), np.exp(b[ok] - m[ok])
+        return float(np.max((gi * wa + go * wb) / (wa + wb), initial=-np.inf))
 
     k = A.k
     return vmax(B) - vmax(A)

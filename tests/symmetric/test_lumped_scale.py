@@ -89,3 +89,16 @@ def test_exact_sum_is_the_sum_of_the_fractions():
         v = np.concatenate([v, [5e-324, 2.2250738585072014e-308, 1.0, 2.0**60]])
         assert exact_sum(v) == sum((Fraction(float(x)) for x in v), Fraction(0))
     assert exact_sum(np.zeros(3)) == 0
+
+
+def test_max_case_gap_of_underflowing_entries_is_a_verdict_not_a_crash():
+    # the per-output entries of BLH underflow at k = 10^4 (e^-6931): the gap's posterior
+    # averages are formed in log space ("zero-size array to reduction operation maximum"
+    # before); the verdict is the explicit route's at small k, where nothing underflows
+    import qifldp as q
+
+    small = q.max_case_refines(sym.grr(6, 1.0).expand(), sym.blh(6, 1.0).expand())
+    for k in (6, 10**4):
+        r = q.max_case_refines(sym.grr(k, 1.0), sym.blh(k, 1.0))
+        assert r.holds == small.holds is False
+        assert r.counterexample.gap > 0
