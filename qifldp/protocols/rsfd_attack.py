@@ -296,7 +296,6 @@ def attribute_inference_comparison(
     """
     import pandas as pd
 
-
     if not isinstance(P, RSFD):
         msg = f"P must be an RS+FD protocol (qifldp.rsfd or qifldp.rsrfd), got {type(P).__name__}"
         raise InputTypeError(msg)
@@ -414,7 +413,6 @@ def attribute_inference_table(
     ((12, 8), ['randomizer', 'eps', 'adversary'])
     """
     import pandas as pd
-
 
     def as_list(name: str, value: Any) -> list[Any]:
         return list(
