@@ -45,7 +45,7 @@ from ..symmetric.channel import SymmetricChannel
 from ..validation import check_eps
 from .docs import EXPLICIT_DOCS
 
-__all__ = ["Kind", "FLAT_NAMES", "constructor", "doctests"]
+__all__ = ["Kind", "FLAT_NAMES", "constructor", "doctests", "parameters", "alias"]
 
 #: The kinds of channel a flat constructor returns.
 Kind = Literal["explicit", "symmetric", "symbolic"]
@@ -130,8 +130,14 @@ Examples
 """
 
 
-def _signature(entry: Entry, kind: Kind) -> inspect.Signature:
-    """The catalogue schema as a Python signature (symbolic: real parameters untyped)."""
+def parameters(entry: Entry, kind: Kind = "explicit") -> list[inspect.Parameter]:
+    """The catalogue schema as Python parameters (symbolic: real parameters untyped).
+
+    Examples
+    --------
+    >>> [str(p) for p in parameters(CATALOGUE["ss"])]
+    ['k: int', 'eps: float', 'omega: int | None = None']
+    """
     params = []
     for p in entry.parameters:
         annotation = _TYPES[p.kind]
@@ -148,7 +154,53 @@ def _signature(entry: Entry, kind: Kind) -> inspect.Signature:
                 annotation=annotation,
             )
         )
-    return inspect.Signature(params, return_annotation=_RETURNS[kind])
+    return params
+
+
+def alias(
+    flat: str,
+    signature: inspect.Signature,
+    call: Callable[[dict[str, Any]], Any],
+    module: str,
+    doc: str,
+    defaults: bool = False,
+) -> Callable[..., Any]:
+    """A function named ``flat`` with ``signature`` that calls ``call(arguments)``.
+
+    The arguments are bound to the signature (a TypeError names the function), the
+    defaults added when ``defaults`` is true, and passed by name as a dict; ``module``
+    is where users (and pickle) find the function.
+
+    Examples
+    --------
+    >>> f = alias("f", inspect.Signature([inspect.Parameter("x", 1, default=2)]), dict, "m", "")
+    >>> f(), f(x=3), str(inspect.signature(f))
+    ({}, {'x': 3}, '(x=2)')
+    >>> f(1, 2)
+    Traceback (most recent call last):
+    ...
+    TypeError: f() too many positional arguments
+    """
+
+    def function(*args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{flat}() {exc}") from None
+        if defaults:
+            bound.apply_defaults()
+        return call(dict(bound.arguments))
+
+    function.__name__ = function.__qualname__ = flat
+    function.__module__ = module
+    function.__doc__ = doc
+    function.__signature__ = signature  # type: ignore[attr-defined]  # read by inspect
+    return function
+
+
+def _signature(entry: Entry, kind: Kind) -> inspect.Signature:
+    """The catalogue schema as a Python signature, returning the kind's channel."""
+    return inspect.Signature(parameters(entry, kind), return_annotation=_RETURNS[kind])
 
 
 def _guard_olh(arguments: Mapping[str, Any]) -> None:
@@ -241,19 +293,8 @@ def constructor(kind: Kind, flat: str) -> Callable[..., Any]:
     entry = CATALOGUE[name]
     signature = _signature(entry, kind)
     view = _VIEWS[kind]
-
-    def alias(*args: Any, **kwargs: Any) -> Any:
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError as exc:
-            raise TypeError(f"{flat}() {exc}") from None
-        return view(name, bound.arguments)
-
-    alias.__name__ = alias.__qualname__ = flat
-    alias.__module__ = _MODULES[kind]  # where users (and pickle) find it
-    alias.__doc__ = _doc(kind, flat, name, entry, signature)
-    alias.__signature__ = signature  # type: ignore[attr-defined]  # read by inspect
-    return alias
+    doc = _doc(kind, flat, name, entry, signature)
+    return alias(flat, signature, lambda arguments: view(name, arguments), _MODULES[kind], doc)
 
 
 def doctests(namespace: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, str]:
