@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import abc
 import math
+import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Frozen",
+    "field",
     "Protocol",
     "ClosedForm",
     "size_alternative",
@@ -92,12 +94,52 @@ def refuse_unknown(
         raise error(message(", ".join(unknown)))
 
 
+def field(slot: str, doc: str, read: Callable[[Any], Any] | None = None) -> Any:
+    """A read-only attribute of a frozen object: a property that returns its slot ``slot``.
+
+    Parameters
+    ----------
+    slot : str
+        The slot holding the value (``"_ell"`` for the attribute ``ell``).
+    doc : str
+        The attribute's documentation (its class's docstring shows it in use).
+    read : callable, optional
+        Applied to the stored value on every read (``dict``: a new copy each time).
+
+    Returns
+    -------
+    property
+        Typed, where it is assigned in a class body, as the attribute's annotation.
+
+    Examples
+    --------
+    >>> class Point(Frozen):
+    ...     __slots__ = ("_x", "_tags")
+    ...     _fields = ("x", "tags")
+    ...     x: int = field("_x", "The abscissa.")
+    ...     tags: list = field("_tags", "Its tags (a new list).", list)
+    ...     def __init__(self, x, tags=()):
+    ...         self._set(_x=x, _tags=tuple(tags))
+    >>> P = Point(3, ["a"])
+    >>> P.x, P.tags, Point.x.__doc__, P
+    (3, ['a'], 'The abscissa.', Point(x=3, tags=('a',)))
+    """
+    get = operator.attrgetter(slot)
+    if read is None:
+        return property(get, doc=doc)
+    transform = read
+    return property(lambda self: transform(get(self)), doc=doc)
+
+
 class Frozen:
     """A value object: attributes set once, then frozen; equal and hashed by ``_key()``.
 
-    Subclasses (the protocol objects) set their slots with ``object.__setattr__``
-    in ``__init__`` and define ``_key()``; two objects are equal when they are of the
-    same type with equal keys.
+    Subclasses (the protocol objects) set their slots once in ``__init__`` with
+    :meth:`_set`. Two objects are equal when they are of the same type with equal
+    keys. A subclass that names its constructor's arguments in ``_fields`` (each
+    stored in the slot ``"_" + name``) gets ``_key()`` (their values), a repr
+    ``Name(field=value, ...)`` (a None value left out) and pickling by calling the
+    class with the key; it overrides any of them that differ.
 
     Examples
     --------
@@ -112,6 +154,8 @@ class Frozen:
     """
 
     __slots__ = ()
+    #: The constructor's arguments, in order, each stored in the slot ``"_" + name``.
+    _fields: tuple[str, ...] = ()
 
     def __setattr__(self, attr: str, value: Any) -> None:
         msg = f"{type(self).__name__} is frozen: cannot set {attr!r} (build a new one)"
@@ -121,8 +165,24 @@ class Frozen:
         msg = f"{type(self).__name__} is frozen: cannot delete {attr!r}"
         raise AttributeError(msg)
 
+    def _set(self, **values: Any) -> None:
+        """Set the slots named by the keywords, past the frozen ``__setattr__`` (in order)."""
+        for attr, value in values.items():
+            object.__setattr__(self, attr, value)
+
     def _key(self) -> tuple:
-        raise NotImplementedError
+        return tuple(getattr(self, "_" + name) for name in self._fields)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in zip(self._fields, self._key(), strict=True)
+            if value is not None
+        )
+        return f"{type(self).__name__}({shown})"
+
+    def __reduce__(self) -> tuple:
+        return (type(self), self._key())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Frozen):
@@ -167,8 +227,15 @@ class Protocol(Frozen, abc.ABC):
     protocol('oue', k=4, eps=1.0)
     >>> P == q.protocol("oue", 4, 1.0), P == q.protocol("sue", 4, 1.0)
     (True, False)
-    >>> round(P.params["q"], 6)  # 1 / (e + 1)
-    0.268941
+    >>> P.name, P.k, P.eps, round(P.params["q"], 6)  # q = 1 / (e + 1)
+    ('oue', 4, 1.0, 0.268941)
+    >>> sorted(q.protocol("ss", 10, 1.0).params)
+    ['omega', 'p', 'q']
+    >>> P = q.protocol("olh", 5, 1.0)  # a variant's name, not its class's
+    >>> type(P).__name__, P.name
+    ('LH', 'olh')
+    >>> round(q.protocol("ue", 5, p=0.75, q=0.25).eps, 6)  # ln 9
+    2.197225
     """
 
     __slots__ = ("_name", "_k", "_eps", "_params", "_args", "_log")
@@ -194,12 +261,8 @@ class Protocol(Frozen, abc.ABC):
         (``log_grr`` ...) that :meth:`symmetric` builds from; they are not part of
         the protocol's identity (they are a function of the parameters).
         """
-        object.__setattr__(self, "_name", name)
-        object.__setattr__(self, "_k", k)
-        object.__setattr__(self, "_eps", eps)
-        object.__setattr__(self, "_params", dict(params))
-        object.__setattr__(self, "_args", dict(args))
-        object.__setattr__(self, "_log", tuple(log))
+        self._set(_name=name, _k=k, _eps=eps, _params=dict(params), _args=dict(args))
+        self._set(_log=tuple(log))
 
     def _key(self) -> tuple:
         return (self._name, self._k, self._eps, tuple(self._params.items()))
@@ -212,54 +275,18 @@ class Protocol(Frozen, abc.ABC):
         return (_rebuild, (type(self), self._name, self._k, dict(self._args)))
 
     # ---------------------------------------------------------------- parameters
-    @property
-    def name(self) -> str:
-        """The protocol's name, e.g. ``"oue"`` (a variant's name, not its class's).
-
-        Examples
-        --------
-        >>> import qifldp as q
-        >>> P = q.protocol("olh", 5, 1.0)
-        >>> type(P).__name__, P.name
-        ('LH', 'olh')
-        """
-        return self._name
-
-    @property
-    def k(self) -> int:
-        """The domain size: inputs are 0..k-1.
-
-        Examples
-        --------
-        >>> import qifldp as q
-        >>> q.protocol("grr", 5, 1.0).k
-        5
-        """
-        return self._k
-
-    @property
-    def eps(self) -> float:
-        """The privacy parameter eps (for ``"ue"``: ln(p (1 - q) / ((1 - p) q)), maybe inf).
-
-        Examples
-        --------
-        >>> import qifldp as q
-        >>> q.protocol("grr", 5, 1).eps, round(q.protocol("ue", 5, p=0.75, q=0.25).eps, 6)
-        (1.0, 2.197225)
-        """
-        return self._eps
-
-    @property
-    def params(self) -> dict[str, Any]:
-        """The paper's parameters: p, q and omega / g / theta where they apply (a new dict).
-
-        Examples
-        --------
-        >>> import qifldp as q
-        >>> sorted(q.protocol("ss", 10, 1.0).params)
-        ['omega', 'p', 'q']
-        """
-        return dict(self._params)
+    name: str = field(
+        "_name", "The protocol's name, e.g. ``\"oue\"`` (a variant's, not its class's)."
+    )
+    k: int = field("_k", "The domain size: inputs are 0..k-1.")
+    eps: float = field(
+        "_eps", 'The privacy parameter eps (for ``"ue"``: ln(p (1 - q) / ((1 - p) q)), maybe inf).'
+    )
+    params: dict[str, Any] = field(
+        "_params",
+        "The paper's parameters: p, q and omega / g / theta where they apply (a new dict).",
+        dict,
+    )
 
     # ---------------------------------------------------------------- representations
     @abc.abstractmethod

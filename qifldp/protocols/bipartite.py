@@ -28,7 +28,7 @@ from ..errors import InputTypeError, ParameterError, SizeError
 from ..simulation.keyvalue import keyvalue_arrays
 from ..simulation.util import as_rng, check_memory
 from ..validation import check_choice, check_int
-from .base import Frozen
+from .base import Frozen, field
 from .rr3 import RR3
 
 __all__ = ["BipartiteRR3", "NO_EDGE", "MINUS", "PLUS", "MAX_CHANNEL_ITEMS"]
@@ -103,40 +103,11 @@ class BipartiteRR3(Frozen):
             raise ParameterError(msg)
         h = np.linalg.solve(R.matrix, np.column_stack((_DEGREE, _WEIGHT)))  # P h = u
         h.setflags(write=False)
-        object.__setattr__(self, "_m", m)
-        object.__setattr__(self, "_rr", R)
-        object.__setattr__(self, "_h", h)
+        self._set(_m=m, _rr=R, _h=h)
 
-    def _key(self) -> tuple:
-        return (self._m, self._rr)
-
-    def __repr__(self) -> str:
-        return f"BipartiteRR3(m={self._m}, rr={self._rr!r})"
-
-    def __reduce__(self) -> tuple:
-        return (BipartiteRR3, (self._m, self._rr))
-
-    @property
-    def m(self) -> int:
-        """Number of items.
-
-        Examples
-        --------
-        >>> BipartiteRR3(4, eps=1.0).m
-        4
-        """
-        return self._m
-
-    @property
-    def rr(self) -> RR3:
-        """The per-edge three-answer channel.
-
-        Examples
-        --------
-        >>> BipartiteRR3(4, eps=0.0 + 1.0).rr.m
-        3
-        """
-        return self._rr
+    _fields = ("m", "rr")
+    m: int = field("_m", "Number of items.")
+    rr: RR3 = field("_rr", "The per-edge three-answer channel.")
 
     @property
     def eps(self) -> float:
@@ -144,8 +115,9 @@ class BipartiteRR3(Frozen):
 
         Examples
         --------
-        >>> round(BipartiteRR3(4, eps=1.0).eps, 12)
-        1.0
+        >>> P = BipartiteRR3(4, eps=1.0)
+        >>> P.m, P.rr.m, round(P.eps, 12)
+        (4, 3, 1.0)
         """
         return self._rr.eps
 

@@ -14,7 +14,7 @@ from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..operators import cascade, hidden_choice, one_hot, parallel
 from ..validation import check_eps, check_int, check_open_interval, check_real
-from .base import Frozen
+from .base import Frozen, field
 from .grr import GRR
 from .ue import oue_bit
 
@@ -222,42 +222,21 @@ class KeyValueFrozen(Frozen):
     """The base of the frozen key-value protocols (PCKV, PrivKVM): keys 1..d, a total budget.
 
     A subclass sets its slots, ``_d`` (number of keys) and ``_eps`` (total budget)
-    among them, once in its ``__init__`` with :meth:`_set_slots`, and gets the
-    properties :attr:`d` and :attr:`eps`.
+    among them, once in its ``__init__`` with :meth:`_set`, and gets the attributes
+    :attr:`d` and :attr:`eps`.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.PCKV(4, 1.5).d, q.PrivKVM(4, 1.5).eps
+    (4, 1.5)
     """
 
     __slots__ = ()
     _d: int
     _eps: float
-
-    def _set_slots(self, **values: Any) -> None:
-        """Set the slots named by the keywords, past the frozen ``__setattr__`` (in order)."""
-        for attr, value in values.items():
-            object.__setattr__(self, attr, value)
-
-    @property
-    def d(self) -> int:
-        """Number of keys (keys 1..d).
-
-        Examples
-        --------
-        >>> import qifldp as q
-        >>> q.PCKV(4, 1.0).d, q.PrivKVM(4, 1.0).d
-        (4, 4)
-        """
-        return self._d
-
-    @property
-    def eps(self) -> float:
-        """The total budget.
-
-        Examples
-        --------
-        >>> import qifldp as q
-        >>> q.PCKV(4, 1.5).eps, q.PrivKVM(4, 1.5).eps
-        (1.5, 1.5)
-        """
-        return self._eps
+    d: int = field("_d", "Number of keys (keys 1..d).")
+    eps: float = field("_eps", "The total budget.")
 
 
 def _unary_key_perturbation(n: int, eps1: float, a: float | None = None) -> Channel:

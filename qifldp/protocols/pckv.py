@@ -31,6 +31,7 @@ from ..validation import (
     check_int,
     check_real,
 )
+from .base import field
 from .keyvalue import (
     KeyValueFrozen,
     check_positive_eps,
@@ -223,8 +224,13 @@ class PCKV(KeyValueFrozen):
     >>> P = q.PCKV(3, 1.0)
     >>> P
     PCKV(d=3, eps=1.0, ell=1, mechanism='ue', eps1=0.6201145069582775, eps2=1.0)
-    >>> round(P.params["b"], 6)  # 1 / (e^eps1 + 1) = 2 / (e + 3)
-    0.349755
+    >>> P.params["a"], round(P.params["b"], 6)  # 1/2; b = 1 / (e^eps1 + 1) = 2 / (e + 3)
+    (0.5, 0.349755)
+    >>> P.eps2  # the UE allocation gives eps2 = eps
+    1.0
+    >>> P = q.PCKV(4, 1.0, ell=2, eps1=0.5, eps2=0.4)
+    >>> P.ell, P.mechanism, P.eps1, P.eps2, q.PCKV(4, 1.0, mechanism="grr").mechanism
+    (2, 'ue', 0.5, 0.4, 'grr')
     """
 
     __slots__ = ("_d", "_eps", "_ell", "_mechanism", "_eps1", "_eps2", "_a", "_params")
@@ -270,7 +276,7 @@ class PCKV(KeyValueFrozen):
                 raise ParameterError(msg)
         key_a, b = _key_probabilities(mechanism, d, ell, eps1, a)
         p = 1.0 / (1.0 + math.exp(-eps2))
-        self._set_slots(
+        self._set(
             _d=d,
             _eps=eps,
             _ell=ell,
@@ -282,73 +288,14 @@ class PCKV(KeyValueFrozen):
         )
 
     # ------------------------------------------------------------------ frozen object
-    def _key(self) -> tuple:
-        return (self._d, self._eps, self._ell, self._mechanism, self._eps1, self._eps2, self._a)
-
-    def __repr__(self) -> str:
-        a = "" if self._a is None else f", a={self._a!r}"
-        return (
-            f"PCKV(d={self._d}, eps={self._eps!r}, ell={self._ell}, "
-            f"mechanism={self._mechanism!r}, eps1={self._eps1!r}, eps2={self._eps2!r}{a})"
-        )
-
-    def __reduce__(self) -> tuple:
-        return (PCKV, self._key())
-
-    @property
-    def ell(self) -> int:
-        """The padding length (dummy keys d+1..d+ell).
-
-        Examples
-        --------
-        >>> PCKV(4, 1.0, ell=2).ell
-        2
-        """
-        return self._ell
-
-    @property
-    def mechanism(self) -> str:
-        """``"ue"`` or ``"grr"``.
-
-        Examples
-        --------
-        >>> PCKV(4, 1.0, mechanism="grr").mechanism
-        'grr'
-        """
-        return self._mechanism
-
-    @property
-    def eps1(self) -> float:
-        """The key budget.
-
-        Examples
-        --------
-        >>> PCKV(4, 1.0, eps1=0.5, eps2=0.4).eps1
-        0.5
-        """
-        return self._eps1
-
-    @property
-    def eps2(self) -> float:
-        """The value budget.
-
-        Examples
-        --------
-        >>> PCKV(4, 1.0).eps2  # the UE allocation gives eps2 = eps
-        1.0
-        """
-        return self._eps2
-
-    @property
-    def params(self) -> dict[str, float]:
-        """``a``, ``b`` (key perturbation) and ``p`` (value kept), a new dict.
-
-        Examples
-        --------
-        >>> PCKV(4, 1.0).params["a"]
-        0.5
-        """
-        return dict(self._params)
+    _fields = ("d", "eps", "ell", "mechanism", "eps1", "eps2", "a")
+    ell: int = field("_ell", "The padding length (dummy keys d+1..d+ell).")
+    mechanism: str = field("_mechanism", '``"ue"`` or ``"grr"``.')
+    eps1: float = field("_eps1", "The key budget.")
+    eps2: float = field("_eps2", "The value budget.")
+    params: dict[str, float] = field(
+        "_params", "``a``, ``b`` (key perturbation) and ``p`` (value kept), a new dict.", dict
+    )
 
     # ------------------------------------------------------------------ channel
     def channel(self) -> Channel:

@@ -30,6 +30,7 @@ from ..errors import ParameterError
 from ..operators import cascade, parallel
 from ..simulation.util import as_rng
 from ..validation import check_bool, check_int, check_real
+from .base import field
 from .grr import GRR
 from .keyvalue import KeyValueFrozen, check_positive_eps, check_reports_array, flatten_key_values
 from .params import grr_probabilities
@@ -117,14 +118,18 @@ class PrivKVM(KeyValueFrozen):
     >>> P = q.PrivKVM(3, 1.0, rounds=2)
     >>> P
     PrivKVM(d=3, eps=1.0, rounds=2)
-    >>> P.eps1, P.eps2
-    (0.5, 0.25)
+    >>> P.d, P.rounds, P.eps1, P.eps2
+    (3, 2, 0.5, 0.25)
+    >>> round(q.PrivKVM(4, 2.0).params["p1"], 6)  # e / (e + 1)
+    0.731059
     """
 
-    __slots__ = ("_d", "_eps", "_rounds", "_params", "_gain1", "_gain2")
+    __slots__ = ("_d", "_eps", "_rounds", "_eps1", "_eps2", "_params", "_gain1", "_gain2")
     _d: int
     _eps: float
     _rounds: int
+    _eps1: float
+    _eps2: float
     _params: dict[str, float]
     _gain1: float
     _gain2: float
@@ -145,61 +150,17 @@ class PrivKVM(KeyValueFrozen):
             )
             raise ParameterError(msg)
         params = {"p1": p1, "p2": p2}
-        self._set_slots(_d=d, _eps=eps, _rounds=rounds, _params=params, _gain1=gain1, _gain2=gain2)
+        self._set(_d=d, _eps=eps, _rounds=rounds, _eps1=eps1, _eps2=eps2)
+        self._set(_params=params, _gain1=gain1, _gain2=gain2)
 
     # ------------------------------------------------------------------ frozen object
-    def _key(self) -> tuple:
-        return (self._d, self._eps, self._rounds)
-
-    def __repr__(self) -> str:
-        return f"PrivKVM(d={self._d}, eps={self._eps!r}, rounds={self._rounds})"
-
-    def __reduce__(self) -> tuple:
-        return (PrivKVM, self._key())
-
-    @property
-    def rounds(self) -> int:
-        """The number of rounds c.
-
-        Examples
-        --------
-        >>> PrivKVM(4, 1.0, rounds=3).rounds
-        3
-        """
-        return self._rounds
-
-    @property
-    def eps1(self) -> float:
-        """The key budget of round 1, eps / 2.
-
-        Examples
-        --------
-        >>> PrivKVM(4, 1.0).eps1
-        0.5
-        """
-        return _KEY_SHARE * self._eps
-
-    @property
-    def eps2(self) -> float:
-        """The value budget of each round, eps / (2c).
-
-        Examples
-        --------
-        >>> PrivKVM(4, 1.0, rounds=4).eps2
-        0.125
-        """
-        return (1.0 - _KEY_SHARE) * self._eps / self._rounds
-
-    @property
-    def params(self) -> dict[str, float]:
-        """``p1`` (key bit kept in round 1) and ``p2`` (value kept), a new dict.
-
-        Examples
-        --------
-        >>> round(PrivKVM(4, 2.0).params["p1"], 6)  # e / (e + 1)
-        0.731059
-        """
-        return dict(self._params)
+    _fields = ("d", "eps", "rounds")
+    rounds: int = field("_rounds", "The number of rounds c.")
+    eps1: float = field("_eps1", "The key budget of round 1, eps / 2.")
+    eps2: float = field("_eps2", "The value budget of each round, eps / (2c).")
+    params: dict[str, float] = field(
+        "_params", "``p1`` (key bit kept in round 1) and ``p2`` (value kept), a new dict.", dict
+    )
 
     # ------------------------------------------------------------------ channel
     def channel(self, round_number: int = 1, virtual: float = 0.0) -> Channel:
@@ -504,7 +465,6 @@ def keyvalue_mse(
     ((6, 6), ['PCKV-UE', 'PCKV-GRR', 'PrivKVM'])
     """
     import pandas as pd
-
 
     raw: list[Any]
     if isinstance(eps, (numbers.Number, str, bytes)) or not hasattr(eps, "__iter__"):

@@ -34,7 +34,7 @@ from ..measures import ldp_epsilon
 from ..simulation import estimate_inversion, inversion_matrix, project_simplex, variance_inversion
 from ..simulation.util import as_rng, as_values, check_n
 from ..validation import as_real_array, check_bool, check_choice, check_eps, check_int, check_real
-from .base import Frozen
+from .base import Frozen, field
 from .grr import GRR
 
 if TYPE_CHECKING:
@@ -239,8 +239,7 @@ class RR(Frozen):
                     f"got eps = {eps!r}"
                 )
                 raise ParameterError(msg)
-        object.__setattr__(self, "_matrix", M)
-        object.__setattr__(self, "_eps", true)
+        self._set(_matrix=M, _eps=true)
 
     def _check_shape(self, M: np.ndarray) -> None:
         """Subclasses restrict m (RR3: m = 3)."""
@@ -255,38 +254,22 @@ class RR(Frozen):
     def __reduce__(self) -> tuple:
         return (type(self), (self._matrix.tolist(),))
 
+    eps: float = field(
+        "_eps", "The eps the matrix satisfies exactly (``ldp_epsilon`` of :meth:`channel`)."
+    )
+    matrix: np.ndarray = field("_matrix", "The matrix P (read-only).")
+
     @property
     def m(self) -> int:
         """Number of answers.
 
         Examples
         --------
-        >>> RR([[0.75, 0.25], [0.25, 0.75]]).m
-        2
+        >>> P = RR([[0.75, 0.25], [0.25, 0.75]])
+        >>> P.m, round(P.eps, 6), P.matrix[0].tolist()  # eps = ln 3
+        (2, 1.098612, [0.75, 0.25])
         """
         return int(self._matrix.shape[0])
-
-    @property
-    def eps(self) -> float:
-        """The eps the matrix satisfies exactly (``ldp_epsilon`` of :meth:`channel`).
-
-        Examples
-        --------
-        >>> round(RR([[0.75, 0.25], [0.25, 0.75]]).eps, 6)  # ln 3
-        1.098612
-        """
-        return self._eps
-
-    @property
-    def matrix(self) -> np.ndarray:
-        """The matrix P (read-only).
-
-        Examples
-        --------
-        >>> RR([[0.75, 0.25], [0.25, 0.75]]).matrix[0].tolist()
-        [0.75, 0.25]
-        """
-        return self._matrix
 
     def channel(self) -> Channel:
         """The explicit channel, inputs and outputs 0..m-1.

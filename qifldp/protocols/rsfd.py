@@ -24,7 +24,7 @@ from ..operators import hidden_choice
 from ..priors import as_prior
 from ..simulation.util import as_array, as_rng, as_values, check_n
 from ..validation import check_bool, check_choice, check_eps
-from .base import Frozen
+from .base import Frozen, field
 from .grr import GRR
 from .multidim import (
     _amplified_eps,
@@ -130,16 +130,8 @@ class RSFD(Frozen):
             oracles: tuple[Any, ...] = tuple(GRR(k, amplified) for k in ks)
         else:
             oracles = tuple(UE(k, amplified, variant=randomizer[:3]) for k in ks)
-        for name, value in (
-            ("_ks", ks),
-            ("_eps", eps),
-            ("_randomizer", randomizer),
-            ("_priors", checked),
-            ("_rfd", rfd),
-            ("_eps_amplified", amplified),
-            ("_oracles", oracles),
-        ):
-            object.__setattr__(self, name, value)
+        self._set(_ks=ks, _eps=eps, _randomizer=randomizer, _priors=checked, _rfd=rfd)
+        self._set(_eps_amplified=amplified, _oracles=oracles)
 
     def _key(self) -> tuple:
         priors = tuple(tuple(p.tolist()) for p in self._priors) if self._rfd else None
@@ -157,30 +149,20 @@ class RSFD(Frozen):
             )
         return f"rsfd({list(self._ks)}, {self._eps}, randomizer={self._randomizer!r})"
 
-    @property
-    def ks(self) -> tuple[int, ...]:
-        """The domain sizes k_1..k_d."""
-        return self._ks
-
-    @property
-    def eps(self) -> float:
-        """The privacy budget the protocol is designed for."""
-        return self._eps
-
-    @property
-    def randomizer(self) -> str:
-        """The local randomizer (``"grr"``, ``"sue-z"``, ``"oue-z"``, ``"sue-r"``, ``"oue-r"``)."""
-        return self._randomizer
-
-    @property
-    def priors(self) -> tuple[np.ndarray, ...]:
-        """The per-attribute fake-data priors (uniform for RS+FD); copies."""
-        return tuple(p.copy() for p in self._priors)
-
-    @property
-    def eps_amplified(self) -> float:
-        """eps' = ln(d (e^eps - 1) + 1), the budget of the sampled attribute."""
-        return self._eps_amplified
+    ks: tuple[int, ...] = field("_ks", "The domain sizes k_1..k_d.")
+    eps: float = field("_eps", "The privacy budget the protocol is designed for.")
+    randomizer: str = field(
+        "_randomizer",
+        'The local randomizer (``"grr"``, ``"sue-z"``, ``"oue-z"``, ``"sue-r"``, ``"oue-r"``).',
+    )
+    priors: tuple[np.ndarray, ...] = field(
+        "_priors",
+        "The per-attribute fake-data priors (uniform for RS+FD); copies.",
+        lambda priors: tuple(p.copy() for p in priors),
+    )
+    eps_amplified: float = field(
+        "_eps_amplified", "eps' = ln(d (e^eps - 1) + 1), the budget of the sampled attribute."
+    )
 
     # -- the channel ------------------------------------------------------------------
     def _honest(self, j: int) -> Channel:

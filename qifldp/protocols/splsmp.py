@@ -26,7 +26,7 @@ from ..operators import cascade, visible_choice
 from ..simulation.samplers import n_reports
 from ..simulation.util import as_rng, check_n
 from ..validation import as_real_array, check_choice, check_eps
-from .base import Frozen, Protocol
+from .base import Frozen, Protocol, field
 from .multidim import (
     _attribute_wise,
     _call,
@@ -184,7 +184,16 @@ def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
 
 
 class _Multidim(Frozen, abc.ABC):
-    """What SPL and SMP share: ks, eps, one oracle per attribute."""
+    """What SPL and SMP share: ks, eps, one oracle per attribute.
+
+    Examples
+    --------
+    >>> P = spl_protocol([2, 3], 1.0, oracle=["grr", "oue"])
+    >>> P.ks, P.eps, smp_protocol([2, 3], 1.0).eps
+    ((2, 3), 1.0, 1.0)
+    >>> P.oracles
+    (protocol('grr', k=2, eps=0.5), protocol('oue', k=3, eps=0.5))
+    """
 
     __slots__ = ("_ks", "_eps", "_oracle_names", "_oracles")
     _ks: tuple[int, ...]
@@ -199,10 +208,7 @@ class _Multidim(Frozen, abc.ABC):
         names = _check_oracles(oracle, len(ks))
         budget = self._budget(eps, len(ks))
         oracles = tuple(build_oracle(name, k, budget) for name, k in zip(names, ks, strict=True))
-        object.__setattr__(self, "_ks", ks)
-        object.__setattr__(self, "_eps", eps)
-        object.__setattr__(self, "_oracle_names", names)
-        object.__setattr__(self, "_oracles", oracles)
+        self._set(_ks=ks, _eps=eps, _oracle_names=names, _oracles=oracles)
 
     @staticmethod
     @abc.abstractmethod
@@ -220,38 +226,11 @@ class _Multidim(Frozen, abc.ABC):
         shown = repr(names[0]) if len(set(names)) == 1 else repr(list(names))
         return f"{self._name}_protocol({list(self._ks)}, {self._eps}, oracle={shown})"
 
-    @property
-    def ks(self) -> tuple[int, ...]:
-        """The domain sizes k_1..k_d.
-
-        Examples
-        --------
-        >>> spl_protocol([2, 3], 1.0).ks
-        (2, 3)
-        """
-        return self._ks
-
-    @property
-    def eps(self) -> float:
-        """The total privacy budget.
-
-        Examples
-        --------
-        >>> smp_protocol([2, 3], 1.0).eps
-        1.0
-        """
-        return self._eps
-
-    @property
-    def oracles(self) -> tuple[Protocol, ...]:
-        """The per-attribute frequency oracles (protocol objects, with their budget).
-
-        Examples
-        --------
-        >>> spl_protocol([2, 3], 1.0, oracle=["grr", "oue"]).oracles
-        (protocol('grr', k=2, eps=0.5), protocol('oue', k=3, eps=0.5))
-        """
-        return self._oracles
+    ks: tuple[int, ...] = field("_ks", "The domain sizes k_1..k_d.")
+    eps: float = field("_eps", "The total privacy budget.")
+    oracles: tuple[Protocol, ...] = field(
+        "_oracles", "The per-attribute frequency oracles (protocol objects, with their budget)."
+    )
 
     def ldp_epsilon(self) -> MultidimEpsilon:
         """The true LDP epsilon of :meth:`channel`: over all tuples and one-attribute neighbours.
