@@ -19,6 +19,17 @@ from .grr import GRR
 
 __all__ = ["spl", "smp", "rsfd_grr"]
 
+#: numpydoc fragments of the twin methods of the multidimensional protocol objects (SPL,
+#: SMP, RS+FD): :func:`qifldp.protocols.docstrings.fill_doc` puts them in place.
+DOCS: Mapping[str, str] = {
+    "sample_parameters": """Parameters
+----------
+tuples : array_like of int, shape (n, d)
+    Row u: user u's values, v_j in 0..k_j-1.
+rng : numpy.random.Generator or int, optional
+    Generator or seed; None draws fresh entropy.""",
+}
+
 #: Beyond this many decimal digits in the number of input tuples the size is not
 #: computed exactly (it is hopeless for an explicit channel anyway).
 _MAX_LOG10_INPUTS = 30.0

@@ -27,7 +27,9 @@ from ..simulation.samplers import n_reports
 from ..simulation.util import as_rng, check_n
 from ..validation import as_real_array, check_choice, check_eps
 from .base import Frozen, Protocol, field
+from .docstrings import fill_doc
 from .multidim import (
+    DOCS,
     _attribute_wise,
     _call,
     _check_ks,
@@ -183,21 +185,117 @@ def check_frequencies(f: Any, ks: tuple[int, ...]) -> list[np.ndarray | None]:
     return out
 
 
-class _Multidim(Frozen, abc.ABC):
-    """What SPL and SMP share: ks, eps, one oracle per attribute.
+class MultidimProtocol(Frozen, abc.ABC):
+    """What the multidimensional protocol objects share (SPL, SMP, RS+FD): d attributes of
+    domain sizes ks, a budget eps, and per-attribute frequency estimates with their variance.
+
+    A subclass stores ``_ks`` and ``_eps`` and implements its estimator and its
+    variance (``_estimate``, ``_variance``, documented there with their derivation).
 
     Examples
     --------
     >>> P = spl_protocol([2, 3], 1.0, oracle=["grr", "oue"])
     >>> P.ks, P.eps, smp_protocol([2, 3], 1.0).eps
     ((2, 3), 1.0, 1.0)
-    >>> P.oracles
+    """
+
+    __slots__ = ()
+    _ks: tuple[int, ...]
+    _eps: float
+    ks: tuple[int, ...] = field("_ks", "The domain sizes k_1..k_d.")
+    eps: float = field("_eps", "The total privacy budget.")
+
+    def estimate(self, reports: Any) -> list[np.ndarray]:
+        """Unbiased per-attribute frequency estimates from :meth:`sample`'s reports.
+
+        Parameters
+        ----------
+        reports
+            As returned by ``sample`` (SPL: a list of the d oracles' reports; SMP:
+            :class:`SMPReports`; RS+FD: an (n, d) array for GRR, a list of d bit
+            arrays for UE).
+
+        Returns
+        -------
+        list of numpy.ndarray
+            d float64 arrays, array j of length k_j (not projected: entries may be
+            negative).
+
+        Raises
+        ------
+        ParameterError, InputTypeError
+            Reports of the wrong type, length, shape or range (SMP: an attribute
+            nobody sampled); eps = 0 (then p = q and nothing can be estimated).
+
+        Notes
+        -----
+        Each protocol's ``_estimate`` states its estimator and where it comes from.
+
+        Examples
+        --------
+        >>> import numpy as np, qifldp as q
+        >>> tuples = np.repeat([[0, 1], [1, 1]], [6000, 4000], axis=0)
+        >>> spl, smp = q.spl_protocol([2, 2], 8.0), q.smp_protocol([2, 2], 5.0)
+        >>> for P in (spl, smp, q.rsfd([2, 2], 3.0)):
+        ...     print([f.round(1).tolist() for f in P.estimate(P.sample(tuples, rng=1))])
+        [[0.6, 0.4], [0.0, 1.0]]
+        [[0.6, 0.4], [0.0, 1.0]]
+        [[0.6, 0.4], [0.0, 1.0]]
+        """
+        return self._estimate(reports)
+
+    def variance(self, n: int, f: Any = None) -> list[np.ndarray]:
+        """The variance of each estimated frequency (:meth:`estimate`) for n users.
+
+        Parameters
+        ----------
+        n : int
+            Number of users, ``n >= 1``.
+        f : sequence of array_like, optional
+            The data's per-attribute frequencies (array j of length k_j); None gives
+            each value's variance at frequency 0.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            d arrays, array j of length k_j.
+
+        Raises
+        ------
+        ParameterError, InputTypeError
+            eps = 0, bad ``n`` or ``f``.
+
+        Notes
+        -----
+        Each protocol's ``_variance`` states the variance and its derivation.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> [a.shape for a in q.smp_protocol([2, 3], 2.0).variance(10**6)]
+        [(2,), (3,)]
+        """
+        return self._variance(check_n(n), check_frequencies(f, self._ks))
+
+    @abc.abstractmethod
+    def _estimate(self, reports: Any) -> list[np.ndarray]:
+        """The estimator of :meth:`estimate`."""
+
+    @abc.abstractmethod
+    def _variance(self, n: int, fs: list[np.ndarray | None]) -> list[np.ndarray]:
+        """:meth:`variance` from a checked n and per-attribute frequencies (None: 0)."""
+
+
+class _Multidim(MultidimProtocol):
+    """What SPL and SMP share: one oracle per attribute.
+
+    Examples
+    --------
+    >>> spl_protocol([2, 3], 1.0, oracle=["grr", "oue"]).oracles
     (protocol('grr', k=2, eps=0.5), protocol('oue', k=3, eps=0.5))
     """
 
     __slots__ = ("_ks", "_eps", "_oracle_names", "_oracles")
-    _ks: tuple[int, ...]
-    _eps: float
     _oracle_names: tuple[str, ...]
     _oracles: tuple[Protocol, ...]
     _name = ""
@@ -226,8 +324,6 @@ class _Multidim(Frozen, abc.ABC):
         shown = repr(names[0]) if len(set(names)) == 1 else repr(list(names))
         return f"{self._name}_protocol({list(self._ks)}, {self._eps}, oracle={shown})"
 
-    ks: tuple[int, ...] = field("_ks", "The domain sizes k_1..k_d.")
-    eps: float = field("_eps", "The total privacy budget.")
     oracles: tuple[Protocol, ...] = field(
         "_oracles", "The per-attribute frequency oracles (protocol objects, with their budget)."
     )
@@ -335,15 +431,11 @@ class SPL(_Multidim):
         )
         return _attribute_wise(channels)
 
+    @fill_doc(DOCS)
     def sample(self, tuples: Any, rng: Any = None) -> list[Any]:
         """One report per user and attribute, vectorised.
 
-        Parameters
-        ----------
-        tuples : array_like of int, shape (n, d)
-            Row u: user u's values, v_j in 0..k_j-1.
-        rng : numpy.random.Generator or int, optional
-            Generator or seed; None draws fresh entropy.
+        {sample_parameters}
 
         Returns
         -------
@@ -367,31 +459,14 @@ class SPL(_Multidim):
         gen = as_rng(rng)
         return [o.sample(xs[:, j], gen) for j, o in enumerate(self._oracles)]
 
-    def estimate(self, reports: Any) -> list[np.ndarray]:
-        """Unbiased per-attribute frequencies: each oracle's estimator on its reports.
-
-        Parameters
-        ----------
-        reports : list
-            As returned by :meth:`sample`.
-
-        Returns
-        -------
-        list of numpy.ndarray
-            d arrays, array j of length k_j (not projected).
-
-        Raises
-        ------
-        ParameterError, InputTypeError
-            Reports of the wrong length, type or shape; eps = 0.
+    def _estimate(self, reports: Any) -> list[np.ndarray]:
+        """Each oracle's estimator on its reports (a list of d entries, in ``sample``'s format).
 
         Examples
         --------
-        >>> import numpy as np
         >>> P = spl_protocol([2, 2], 8.0)
-        >>> tuples = np.repeat([[0, 1], [1, 1]], [6000, 4000], axis=0)
-        >>> [f.round(1).tolist() for f in P.estimate(P.sample(tuples, rng=1))]
-        [[0.6, 0.4], [0.0, 1.0]]
+        >>> [f.round(1).tolist() for f in P.estimate(P.sample([[0, 1]] * 2000, rng=1))]
+        [[1.0, 0.0], [0.0, 1.0]]
         """
         d = len(self._ks)
         what = f"reports must be a list of {d} per-attribute reports"
@@ -401,30 +476,8 @@ class SPL(_Multidim):
             for o, r in zip(self._oracles, reports, strict=True)
         ]
 
-    def variance(self, n: int, f: Any = None) -> list[np.ndarray]:
-        """The variance of each estimated frequency for n users.
-
-        Parameters
-        ----------
-        n : int
-            Number of users, ``n >= 1``.
-        f : sequence of array_like, optional
-            The true per-attribute frequencies (array j of length k_j); None gives
-            each value's variance at frequency 0.
-
-        Returns
-        -------
-        list of numpy.ndarray
-            d arrays, array j of length k_j.
-
-        Raises
-        ------
-        ParameterError, InputTypeError
-            eps = 0, bad ``n`` or ``f``.
-
-        Notes
-        -----
-        Every user reports every attribute, so attribute j's estimate is oracle j's at
+    def _variance(self, n: int, fs: list[np.ndarray | None]) -> list[np.ndarray]:
+        """Every user reports every attribute, so attribute j's estimate is oracle j's at
         eps/d from n users: [f p*(1 - p*) + (1 - f) q*(1 - q*)] / (n (p* - q*)^2)
         (Wang et al. 2017).
 
@@ -435,7 +488,6 @@ class SPL(_Multidim):
         >>> round(float(v[0][0]), 12)  # (3/16) / (100 (1/2)^2)
         0.0075
         """
-        fs = check_frequencies(f, self._ks)
         out = []
         for o, fj in zip(self._oracles, fs, strict=True):
             v = o.variance(n, fj)
@@ -546,15 +598,11 @@ class SMP(_Multidim):
             [cascade(_projection(self._ks, j), C) for j, C in enumerate(channels)]
         )
 
+    @fill_doc(DOCS)
     def sample(self, tuples: Any, rng: Any = None) -> SMPReports:
         """Each user samples an attribute uniformly and reports it with its oracle.
 
-        Parameters
-        ----------
-        tuples : array_like of int, shape (n, d)
-            Row u: user u's values.
-        rng : numpy.random.Generator or int, optional
-            Generator or seed.
+        {sample_parameters}
 
         Returns
         -------
@@ -581,40 +629,22 @@ class SMP(_Multidim):
         )
         return SMPReports(np.asarray(attributes, dtype=np.int64), reports)
 
-    def estimate(self, reports: Any) -> list[np.ndarray]:
-        """Unbiased per-attribute frequencies: oracle j's estimator on the users who sampled j.
+    def _estimate(self, reports: Any) -> list[np.ndarray]:
+        """Oracle j's estimator on the users who sampled j (``reports``: an SMPReports
+        consistent with its ``attributes``, every attribute sampled by someone).
 
-        Parameters
-        ----------
-        reports : SMPReports
-            As returned by :meth:`sample`.
-
-        Returns
-        -------
-        list of numpy.ndarray
-            d arrays, array j of length k_j (not projected).
-
-        Raises
-        ------
-        ParameterError, InputTypeError
-            Not an SMPReports; an attribute nobody sampled; reports inconsistent with
-            ``attributes``; eps = 0.
-
-        Notes
-        -----
         Given the m_j >= 1 users who sampled j, a uniformly random subset of the n, the
         oracle's estimate is unbiased for their frequencies, whose mean is the
         population's: unbiased for every m_j.
 
         Examples
         --------
-        >>> import numpy as np
         >>> P = smp_protocol([2, 2], 5.0)
-        >>> tuples = np.repeat([[0, 1], [1, 1]], [6000, 4000], axis=0)
-        >>> [f.round(1).tolist() for f in P.estimate(P.sample(tuples, rng=1))]
-        [[0.6, 0.4], [0.0, 1.0]]
+        >>> P.estimate(P.sample([[0, 1]], rng=1))
+        Traceback (most recent call last):
+        ...
+        qifldp.errors.ParameterError: no user sampled attribute 1: its frequencies ...
         """
-
         if not isinstance(reports, SMPReports):
             msg = f"reports must be the SMPReports of SMP.sample, got {type(reports).__name__}"
             raise InputTypeError(msg)
@@ -639,29 +669,9 @@ class SMP(_Multidim):
             out.append(np.asarray(o.estimate(r), dtype=np.float64))
         return out
 
-    def variance(self, n: int, f: Any = None) -> list[np.ndarray]:
-        """The variance of each estimated frequency for n users with true frequencies f.
+    def _variance(self, n: int, fs: list[np.ndarray | None]) -> list[np.ndarray]:
+        """The variance conditional on at least one user sampling j (the estimator's domain).
 
-        Parameters
-        ----------
-        n : int
-            Number of users, ``n >= 1``.
-        f : sequence of array_like, optional
-            The data's per-attribute frequencies; None: each value at frequency 0.
-
-        Returns
-        -------
-        list of numpy.ndarray
-            d arrays, array j of length k_j; the variance conditional on at least one
-            user sampling j (the estimator's domain).
-
-        Raises
-        ------
-        ParameterError, InputTypeError
-            eps = 0, bad ``n`` or ``f``.
-
-        Notes
-        -----
         Derived (not in the paper): the m ~ Binomial(n, 1/d) users who sample j are a
         uniform m-subset of the n. Given it, oracle j's estimate has variance A(f_S) / m,
         A(f) = f p*(1 - p*) + (1 - f) q*(1 - q*) over (p* - q*)^2, around the subset's
@@ -671,13 +681,11 @@ class SMP(_Multidim):
 
         Examples
         --------
-        >>> v = smp_protocol([2, 3], 2.0).variance(10**6)
-        >>> [a.shape for a in v]
-        [(2,), (3,)]
+        >>> import math
+        >>> v = smp_protocol([2], math.log(3)).variance(100)  # d = 1: GRR(2, ln 3)
+        >>> round(float(v[0][0]), 12)  # (3/16) / (100 (1/2)^2)
+        0.0075
         """
-
-        n = check_n(n)
-        fs = check_frequencies(f, self._ks)
         inv = _expected_inverse(n, len(self._ks))
         out = []
         for o, fj in zip(self._oracles, fs, strict=True):

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..errors import InputTypeError, ParameterError
+from .docstrings import fill
 
 __all__ = [
     "SERIES_CUTOFF",
@@ -444,13 +445,7 @@ def closed_form_doc(returns: str = "", raises: str = "", **entries: str) -> Call
             A bad ``k`` or ``omega`` (the message names it and the rule).
     """
 
-    def fill(func: _F) -> _F:
-        doc = func.__doc__ or ""
-        indent = next(
-            line[: len(line) - len(line.lstrip())]
-            for line in doc.splitlines()
-            if line.strip() == "{sections}"
-        )
+    def decorate(func: _F) -> _F:
         names = [n for n in inspect.signature(func).parameters]
         lines = ["Parameters", "----------"]
         for name in names:
@@ -462,8 +457,7 @@ def closed_form_doc(returns: str = "", raises: str = "", **entries: str) -> Call
         default = f"A bad {bad} (the message names it and the rule)."
         lines += ["", "Raises", "------", "InputTypeError, ParameterError"]
         lines += ["    " + line for line in (raises or default).splitlines()]
-        block = "\n".join(indent + line if line else "" for line in lines)
-        func.__doc__ = doc.replace(indent + "{sections}", block, 1)
+        func.__doc__ = fill(func.__doc__ or "", {"sections": "\n".join(lines)})
         return func
 
-    return fill
+    return decorate
