@@ -350,7 +350,7 @@ def _register_table() -> None:
 
 
 def registered() -> tuple[Claim, ...]:
-    """All registered claims: paper by paper (bibliography order), in registration order.
+    """All registered claims: paper by paper (bibliography order), in the claim table's order.
 
     Returns
     -------
