@@ -134,6 +134,8 @@ def reidentification_accuracy(
     ks: Any = None,
     targets: int | None = None,
     rng: Any = None,
+    hash: str = "uniform",
+    prime: int | None = None,
 ) -> Reidentification:
     """Simulate the re-identification of surveyed users against background knowledge.
 
@@ -154,6 +156,10 @@ def reidentification_accuracy(
     targets : int, optional
         Number of users attacked, drawn without replacement (default min(N, 2000)).
     rng : numpy.random.Generator or int, optional
+    hash, prime
+        Hash family of the olh / blh reports, as :func:`qifldp.survey_profiles`
+        (default uniformly random functions, the channel of
+        :func:`reidentification_bayes`).
 
     Returns
     -------
@@ -190,7 +196,7 @@ def reidentification_accuracy(
     n_t = min(N, 2000) if targets is None else check_int("targets", targets, minimum=1, maximum=N)
     rng = as_rng(rng)
     who = rng.choice(N, size=n_t, replace=False)
-    profiles = survey_profiles(X[who], eps, oracle, surveys, metric, ks, rng)
+    profiles = survey_profiles(X[who], eps, oracle, surveys, metric, ks, rng, hash, prime)
     use = (profiles >= 0) & mask  # the attributes compared, per target
     BK = X[:, mask]
     P, U = profiles[:, mask], use[:, mask]
