@@ -111,12 +111,25 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"protocol specs or channel files (default: {' '.join(DEFAULT_COMPARE)})",
     )
 
-    s = sub.add_parser("reproduce", help="reproduce the QIF paper's figures 4-7 as PNG files")
+    s = sub.add_parser(
+        "reproduce", help="reproduce the QIF paper's figures 1-7 as PNG, PDF and SVG files"
+    )
     s.add_argument("--quick", action="store_true", help="fewer points and users (seconds)")
     s.add_argument("--out", default="figures", help="output directory (default ./figures)")
     s.add_argument("--data", default=None, help="FIMI transaction file (e.g. Kosarak)")
     s.add_argument(
-        "--figures", type=int, nargs="+", default=[4, 5, 6, 7], help="figure numbers (default all)"
+        "--figures",
+        type=int,
+        nargs="+",
+        default=[1, 2, 3, 4, 5, 6, 7],
+        help="figure numbers (default all)",
+    )
+    s.add_argument(
+        "--formats",
+        nargs="+",
+        choices=["png", "pdf", "svg"],
+        default=["png", "pdf", "svg"],
+        help="file formats (default all: PNG for the screen, PDF and SVG for print)",
     )
 
     s = sub.add_parser("audit", help="check the papers' published claims live, with the numbers")

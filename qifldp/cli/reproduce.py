@@ -1,4 +1,4 @@
-"""``qifldp reproduce``: the QIF paper's figures 4-7 written as image files."""
+"""``qifldp reproduce``: the QIF paper's figures 1-7 written as image files."""
 
 from __future__ import annotations
 
@@ -19,8 +19,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         msg = f"--out {args.out}: exists and is not a folder"
         raise UsageError(msg)
 
-    figures = reproduce(args.out, quick=args.quick, data=args.data, which=args.figures)
-    files = [str(f.path) for f in figures]
+    figures = reproduce(
+        args.out, quick=args.quick, data=args.data, which=args.figures, formats=args.formats
+    )
+    files = [str(path) for f in figures for path in f.files.values()]
     if not args.json:
         for f in files:
             print(f)

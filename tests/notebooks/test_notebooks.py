@@ -84,7 +84,7 @@ def _pngs(cell) -> list[bytes]:
 def test_figures_notebook_shows_every_figure():
     nb = _executed(NOTEBOOKS_DIR / "figures.ipynb")
     cells = [c for c in nb.cells if "figure" in c.get("metadata", {}).get("tags", [])]
-    # capacity curves, Hasse diagram, trade-off curves, and the paper's Figs. 4-7
+    # capacity curves, Hasse diagram, trade-off curves, and the paper's Figs. 1-7
     assert len(cells) == 4
     counts = []
     for cell in cells:
@@ -93,7 +93,7 @@ def test_figures_notebook_shows_every_figure():
         for png in pngs:
             assert png.startswith(PNG_SIGNATURE)
             assert len(png) > 5_000  # a drawn figure, not an empty canvas
-    assert counts == [1, 1, 1, 4]
+    assert counts == [1, 1, 1, 7]
     # no pyplot figure left undisplayed as a bare repr (the Agg + plt.show() bug)
     texts = [
         "".join(o.get("data", {}).get("text/plain", ""))

@@ -35,12 +35,25 @@ def test_figure_7_simulation_agrees_with_eq26_not_eq25(tmp_path):
 def test_cli_reproduce_json(tmp_path, capsys):
     assert main(["--json", "reproduce", "--quick", "--out", str(tmp_path), "--figures", "6"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["files"] == [str(tmp_path / "figure6_capacity_all_protocols.png")]
+    stem = str(tmp_path / "figure6_capacity_all_protocols")
+    assert out["files"] == [f"{stem}.png", f"{stem}.pdf", f"{stem}.svg"]
+    assert (
+        main(["--json", "reproduce", "--out", str(tmp_path), "--figures", "1", "--formats", "svg"])
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert out["files"] == [str(tmp_path / "figure1_the_family_tradeoff.svg")]
 
 
 def test_reproduce_rejects_unknown_figure(tmp_path):
-    with pytest.raises(ValueError, match="4, 5, 6, 7"):
-        reproduce(tmp_path, which=[3])
+    with pytest.raises(ValueError, match="1, 2, ..., 7"):
+        reproduce(tmp_path, which=[8])
+    with pytest.raises(ValueError, match="formats"):
+        reproduce(tmp_path, which=[6], formats=["png", "jpg"])
+    with pytest.raises(ValueError, match="formats"):
+        reproduce(tmp_path, which=[6], formats=[])
+    with pytest.raises(TypeError, match="formats"):
+        reproduce(tmp_path, which=[6], formats="png")
 
 
 @pytest.mark.slow
@@ -51,7 +64,8 @@ def test_reproduce_all_quick_with_fimi_data(tmp_path):
     path = tmp_path / "toy.dat"
     data.write_fimi(path, data.zipf_transactions(3000, 60, rng=rng))
     figs = reproduce(tmp_path / "out", quick=True, data=path)
-    assert [f.path.name[:7] for f in figs] == ["figure4", "figure5", "figure6", "figure7"]
+    assert [f.path.name[:7] for f in figs] == [f"figure{i}" for i in range(1, 8)]
+    figs = figs[3:]
     s4 = figs[0].series["eps=2"]
     # Lemma 11 (SUE leaks more than THE): the SUE line is above every THE point
     assert all(v <= s4["sue"] + 1e-12 for v in s4["the"])
@@ -71,7 +85,7 @@ T4_975 = 2.7764451051977987
 
 @pytest.fixture(scope="module")
 def quick_figures(tmp_path_factory):
-    """Figs. 4-7 in quick mode on the Zipf stand-in, drawn once for this module."""
+    """Figs. 1-7 in quick mode on the Zipf stand-in, drawn once for this module."""
     figs = reproduce(tmp_path_factory.mktemp("figures"), quick=True)
     return {int(f.name[6]): f for f in figs}
 
@@ -106,6 +120,10 @@ def test_every_figure_states_k_n_and_data_source(quick_figures):
     }
     for i, fig in quick_figures.items():
         assert fig.figure.get_suptitle() == fig.caption  # drawn, not only returned
+        assert f"Fig. {i}:" in fig.caption
+        if i not in expected:  # Figs. 1-3: exact bit channels, nothing sampled
+            assert "n: none" in fig.caption and "bit channels" in fig.caption
+            continue
         for part in expected[i]:
             assert part in fig.caption, (i, part, fig.caption)
         assert f"Fig. {i}:" in fig.caption
