@@ -50,6 +50,7 @@ from .plotting import (
     errorbar_series,
     staggered_markevery,
 )
+from .protocols.params import oue_probabilities, sue_bits
 from .refinement import refines
 from .simulation import (
     attack_lh,
@@ -350,13 +351,9 @@ def paper_meet(eps: float) -> np.ndarray:
     >>> paper_meet(0.0).tolist()
     [[0.5, 0.0, 0.5], [0.5, 0.0, 0.5]]
     """
-    s, e = np.exp(eps / 2), np.exp(eps)
-    return np.array(
-        [
-            [s / (s + 1), 1 / (s + 1) - 1 / (e + 1), 1 / (e + 1)],
-            [1 / (s + 1), s / (s + 1) - 0.5, 0.5],
-        ]
-    )
+    p_s, q_s = sue_bits(eps)  # e^(eps/2) / (e^(eps/2) + 1), 1 / (e^(eps/2) + 1)
+    p_o, q_o = oue_probabilities(eps)  # 1/2, 1 / (e^eps + 1)
+    return np.array([[p_s, q_s - q_o, q_o], [q_s, p_s - p_o, p_o]], dtype=float)
 
 
 def figure_3(out: Path, quick: bool = False, *, formats: Sequence[str] = FORMATS) -> Figure:
