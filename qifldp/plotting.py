@@ -27,6 +27,8 @@ __all__ = [
     "errorbar_series",
     "RELATION_COLORS",
     "comparability_figure",
+    "PROFILING_YMAX",
+    "profiling_figure",
 ]
 
 #: One (marker, linestyle) per protocol, all pairs distinct, so that two curves that
@@ -348,4 +350,107 @@ def comparability_figure(table: Any, boundary: Any = None, title: str | None = N
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     if title is not None:
         ax.set_title(title)
+    return fig
+
+
+#: Top of the accuracy axis of :func:`profiling_figure`: probabilities, with room for the
+#: markers of the clipped values drawn at 1.
+PROFILING_YMAX = 1.08
+
+
+def profiling_figure(table: Any, title: str | None = None) -> Any:
+    """The multidimensional paper's Fig. 1 beside the exact values, on a probability axis.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A :func:`qifldp.profiling_curves` table (columns ``oracle``, ``metric``,
+        ``eps``, ``paper``, ``bayes``).
+    title : str, optional
+        A line put above both panels.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One panel per metric (uniform: Eq. 4; non-uniform: Eq. 5), accuracy on a
+        linear axis from 0 to :data:`PROFILING_YMAX`: solid, the exact Bayes-optimal
+        accuracy; dashed, the paper's equation with its printed ACC_FO, clipped at 1
+        (a printed value above 1 is an impossible accuracy: drawn as a triangle on
+        the line y = 1). A third panel shows the clipped curves whole, on a log
+        axis. No global backend is selected.
+
+    Raises
+    ------
+    InputTypeError
+        ``table`` without the needed columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"oracle": ["ss"] * 4, "metric": ["uniform"] * 2 + ["non-uniform"] * 2,
+    ...                   "eps": [1.0, 9.0] * 2, "paper": [0.1, 40.0, 0.05, 9.0],
+    ...                   "bayes": [0.1, 0.9, 0.05, 0.6]})
+    >>> fig = profiling_figure(t)
+    >>> bool(fig.axes[0].get_ylim()[1] <= PROFILING_YMAX), fig.axes[0].get_yscale()
+    (True, 'linear')
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    needed = ("oracle", "metric", "eps", "paper", "bayes")
+    columns = getattr(table, "columns", None)
+    if columns is None or any(c not in columns for c in needed):
+        msg = f"table must be a DataFrame with columns {', '.join(needed)}"
+        raise InputTypeError(msg)
+    oracles = list(dict.fromkeys(table["oracle"]))
+    fig = Figure(figsize=(13, 5.0), layout="constrained")
+    axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": (1, 1, 0.8)})
+    whole = axes[2]
+    panels = (("uniform", "ACC^U, Eq. 4"), ("non-uniform", "ACC^NU, Eq. 5"))
+    for ax, (metric, eq) in zip(axes[:2], panels, strict=True):
+        for i, oracle in enumerate(oracles):
+            part = table[(table["oracle"] == oracle) & (table["metric"] == metric)]
+            eps = part["eps"].to_numpy(dtype=float)
+            paper = part["paper"].to_numpy(dtype=float)
+            name = str(oracle).upper()
+            style = STYLES.get(name, {"marker": "o", "color": f"C{i}"})
+            color = style["color"]
+            ax.plot(
+                eps,
+                part["bayes"],
+                marker=style["marker"],
+                color=color,
+                ms=5,
+                fillstyle="none",
+                markevery=staggered_markevery(i, len(oracles), 0.08),
+                label=f"{name} exact (Bayes)",
+            )
+            ax.plot(eps, np.minimum(paper, 1.0), "--", color=color, label=f"{name} paper, printed")
+            over = paper > 1.0
+            if over.any():
+                ax.plot(eps[over], np.ones(int(over.sum())), "^", ms=7, color=color, clip_on=False)
+                ls = "--" if metric == "uniform" else ":"
+                whole.plot(eps, paper, ls, marker="^", ms=4, color=color, label=f"{name}, {eq}")
+        ax.axhline(1.0, color="grey", lw=1)
+        ax.set(
+            xlabel="eps",
+            ylabel="expected accuracy of a complete profile",
+            ylim=(0.0, PROFILING_YMAX),
+            title=f"{metric} metric ({eq})",
+        )
+    whole.axhline(1.0, color="grey", lw=1)
+    whole.set(
+        yscale="log",
+        xlabel="eps",
+        ylabel="printed value (log scale)",
+        title="clipped curves, whole (log)",
+    )
+    if whole.lines[1:]:
+        whole.legend(fontsize=8)
+    handles, labels = axes[0].get_legend_handles_labels()
+    handles.append(Line2D([], [], ls="none", marker="^", color="0.4", ms=7))
+    labels.append("printed value > 1 (impossible), clipped at 1")
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 6), fontsize=8)
+    if title is not None:
+        fig.suptitle(title, fontsize=10)
     return fig

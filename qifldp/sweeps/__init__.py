@@ -12,7 +12,9 @@ Layer L6 (studies): imports from the protocols (L5) and below, never from the fa
 - :mod:`.boundary`: :func:`refinement_boundary` and :func:`boundary_curve`, the eps
   where a verdict changes, by bisection;
 - :mod:`.monte_carlo`: :func:`simulate_counts`, n users (10^9 and beyond) in seeded
-  blocks.
+  blocks;
+- :mod:`.utility`: :func:`mean_variance`, :func:`variance_crossing`,
+  :func:`utility_table`, the oracles' utility (mean estimator variance) over eps.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .monte_carlo import (
     simulate_counts,
 )
 from .time_limited import hard_time_limit
+from .utility import mean_variance, utility_table, variance_crossing
 
 __all__ = [
     # the engine
@@ -51,4 +54,8 @@ __all__ = [
     "allocate_users",
     "block_seed",
     "simulate_counts",
+    # utility over eps
+    "mean_variance",
+    "utility_table",
+    "variance_crossing",
 ]
