@@ -100,6 +100,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "hyper",
         "ldp_epsilon",
         "max_case_capacity",
+        "max_case_g_vulnerability",
+        "max_case_leakage",
         "min_entropy_leakage",
         "multiplicative_leakage",
         "prior_bayes_vulnerability",

@@ -82,6 +82,8 @@ from .measures import (
     hyper as hyper,
     ldp_epsilon as ldp_epsilon,
     max_case_capacity as max_case_capacity,
+    max_case_g_vulnerability as max_case_g_vulnerability,
+    max_case_leakage as max_case_leakage,
     min_entropy_leakage as min_entropy_leakage,
     multiplicative_leakage as multiplicative_leakage,
     prior_bayes_vulnerability as prior_bayes_vulnerability,

@@ -46,6 +46,8 @@ __all__ = [
     "bayes_capacity",
     "min_entropy_leakage",
     "max_case_capacity",
+    "max_case_g_vulnerability",
+    "max_case_leakage",
     "capacity_from_epsilon",
     "LOG_FLOAT_MAX",
     "ldp_epsilon",
@@ -462,6 +464,97 @@ def max_case_capacity(C: Any) -> float | sympy.Expr:
     3.0
     """
     return exp_value(ldp_epsilon(C))
+
+
+def max_case_g_vulnerability(C: Any, gain: Any = None, prior: Any = None) -> float:
+    """Max-case posterior g-vulnerability: V_g of the most vulnerable posterior.
+
+    Parameters
+    ----------
+    C : Channel, shape (|X|, |Y|)
+        An explicit channel (another kind: ``.expand()`` it first).
+    gain : array_like, shape (n_actions, |X|), or callable g(w, x), optional
+        Defaults to the identity gain (Bayes vulnerability of the posteriors).
+    prior : array_like, shape (|X|,), optional
+        Defaults to uniform.
+
+    Returns
+    -------
+    float
+        max over the outputs y with Pr(y) > 0 of V_g(δ^y), δ^y_x = π_x C[x, y] / Pr(y).
+
+    Raises
+    ------
+    GainError, PriorError
+        When the gain or the prior does not match the channel's inputs.
+    UnsupportedKindError
+        A symmetric or symbolic channel.
+
+    Notes
+    -----
+    The max-case posterior vulnerability of the book (Ch. 5: V^max_g[π▷C] is the
+    maximum of V_g over the support of the hyper [π▷C]), the worst case over the
+    outputs where :func:`g_vulnerability` averages them. O(n_actions |X| |Y|).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> C = q.Channel([[0.75, 0.25], [0.25, 0.75]])
+    >>> q.max_case_g_vulnerability(C, prior=[0.5, 0.5])   # both posteriors (3/4, 1/4)
+    0.75
+    >>> q.max_case_g_vulnerability(C, prior=[0.9, 0.1])   # output 0: 0.675 / 0.7
+    0.9642857142857143
+    """
+    C = as_channel(C)
+    pi = as_prior(prior, C.n_inputs)
+    J = pi[:, None] * C.matrix
+    p = J.sum(axis=0)
+    seen = p > 0
+    posteriors = J[:, seen] / p[seen]
+    if gain is None:
+        return float(np.max(posteriors))
+    G = as_gain(gain, C.n_inputs)
+    return float(np.max(G @ posteriors))
+
+
+def max_case_leakage(C: Any, gain: Any = None, prior: Any = None) -> float:
+    """Multiplicative max-case g-leakage V^max_g[π▷C] / V_g(π).
+
+    Parameters
+    ----------
+    C : Channel
+        An explicit channel.
+    gain : array_like or callable, optional
+        Non-negative; defaults to the identity gain.
+    prior : array_like, optional
+        Defaults to uniform.
+
+    Returns
+    -------
+    float
+        At most e^eps for an eps-LDP channel (every posterior ratio
+        δ^y_x / π_x = C[x, y] / Σ_x' π_x' C[x', y] is), and the supremum over
+        priors and gains is e^eps = :func:`max_case_capacity` (approached by a
+        prior concentrating on the denominator's input; Fernandes et al., the
+        QIF paper's [30]).
+
+    Raises
+    ------
+    GainError
+        A negative gain entry, or V_g(π) = 0 (the ratio is undefined).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.max_case_leakage(q.Channel([[0.75, 0.25], [0.25, 0.75]]))  # 0.75 / 0.5
+    1.5
+    """
+    C = as_channel(C)
+    v0 = _prior_vulnerability(C.n_inputs, gain, prior, nonnegative=True)
+    if v0 <= 0:
+        msg = "prior g-vulnerability is 0, multiplicative max-case leakage is undefined"
+        raise GainError(msg)
+    return max_case_g_vulnerability(C, gain, prior) / v0
 
 
 @singledispatch

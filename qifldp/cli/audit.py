@@ -23,6 +23,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         print(format_audit(results, details=not args.brief))
     cited = dict.fromkeys(k for r in results for k in r.references)
     return {
-        "claims": [r.to_dict() for r in results],
+        # every field the text shows: the key, the verdict, the source, the claim, the
+        # details, and the references cited
+        "claims": [
+            {"key": r.key, **r.to_dict(), "references": list(r.references)} for r in results
+        ],
         "references": {k: BIBLIOGRAPHY[k].full for k in BIBLIOGRAPHY if k in cited},
     }

@@ -623,7 +623,8 @@ def test_cli_json_all_claims(capsys):
     assert list(doc) == ["claims", "references"]
     assert len(doc["claims"]) == len(A.CLAIMS)
     for item, c in zip(doc["claims"], A.CLAIMS, strict=True):
-        assert list(item) == ["claim", "source", "verdict", "details"]
+        assert list(item) == ["key", "claim", "source", "verdict", "details", "references"]
+        assert item["key"] == c.key
         assert item["claim"] == c.claim and item["source"] == c.source
         assert item["verdict"] in A.VERDICTS
         assert (item["verdict"] == A.INCONCLUSIVE) == (c.key in UNDECIDABLE)

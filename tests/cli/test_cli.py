@@ -142,3 +142,24 @@ def test_compare_plot_writes_the_hasse_diagram(tmp_path, capsys):
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["compare", "--no-graph", "--plot", str(path), "sue", "oue"]) == 2
     assert "--plot needs" in capsys.readouterr().err
+
+
+def test_audit_json_keeps_every_field_the_text_shows(capsys):
+    import json as _json
+    import re as _re
+
+    keys = ["qif.eq25", "rr3.remark3"]
+    assert main(["audit", *keys]) == 0
+    text = " ".join(capsys.readouterr().out.split())  # the wrapped lines joined
+    assert main(["--json", "audit", *keys]) == 0
+    doc = _json.loads(capsys.readouterr().out)
+    assert [item["key"] for item in doc["claims"]] == keys
+    for item in doc["claims"]:
+        assert list(item) == ["key", "claim", "source", "verdict", "details", "references"]
+        assert f"[{item['key']}]" in text and item["verdict"] in text
+        for field in ("claim", "source", "details"):
+            assert " ".join(item[field].split()) in text, field
+        assert item["references"] and set(item["references"]) <= set(doc["references"])
+        for ref in item["references"]:
+            # the text's References section names each cited work
+            assert _re.search(_re.escape(doc["references"][ref][:30]), text)

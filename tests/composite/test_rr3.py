@@ -303,6 +303,33 @@ def test_design_uniform_prior_grr_is_optimal_up_to_relabelling():
         assert any(np.allclose(d.rr.matrix, Gp, atol=1e-4) for Gp in perms)
 
 
+@pytest.mark.parametrize("eps", [0.5, 2.0])
+def test_grr_optimal_at_every_prior_reduces_to_the_point_masses(eps):
+    """Why GRR(3) stays optimal for skewed priors (issue 22): the trace is
+    sum_x pi_x c_x(P) - |pi|^2, so min_P >= sum_x pi_x min_P c_x(P); GRR's c_x being
+    equal for every x is not the reason: GRR must minimise c_x for each x, i.e. be the
+    optimum at each point mass. Checked here at the point masses (design and 20 000
+    random feasible matrices), and the bound then holds at every prior of the grid."""
+    G = q.grr(3, eps).matrix
+    c_grr = _total_variance(G[None], [1.0, 0.0, 0.0])[0] + 1.0  # c_0(GRR)
+    # equal per-input cost: c_x(GRR) is the same for every x (the notebook's old remark)
+    for x in range(3):
+        pi = np.eye(3)[x]
+        assert _total_variance(G[None], pi)[0] + 1.0 == pytest.approx(c_grr, rel=1e-12)
+    Ps = _random_feasible(eps, 20_000, seed=7)
+    Ps = Ps[np.abs(np.linalg.det(Ps)) > 1e-9]
+    for x in range(3):
+        pi = np.eye(3)[x]
+        c = _total_variance(Ps, pi) + 1.0  # c_x(P) of every sampled design
+        assert c.min() >= c_grr * (1 - 1e-12)
+        d = q.rr3_design(list(pi), eps, starts=6)
+        assert d.total_variance == pytest.approx(c_grr - 1.0, rel=1e-7)
+    # hence at any prior: sum_x pi_x c_x(P) >= c_grr for every sampled P
+    gen = np.random.default_rng(3)
+    for pi in gen.dirichlet(np.ones(3), size=20):
+        assert _total_variance(Ps, pi).min() >= c_grr - pi @ pi - 1e-12
+
+
 def test_design_bad_input():
     with pytest.raises(ParameterError, match="eps must be > 0"):
         q.rr3_design([1 / 3] * 3, 0.0)

@@ -300,6 +300,8 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.hyper": ((C,), {"prior": [0.2, 0.3, 0.5]}),
         "qifldp.ldp_epsilon": ((C,), {}),
         "qifldp.max_case_capacity": ((C,), {}),
+        "qifldp.max_case_g_vulnerability": ((C,), {"gain": np.eye(3), "prior": [0.2, 0.3, 0.5]}),
+        "qifldp.max_case_leakage": ((C,), {"gain": np.eye(3), "prior": [0.2, 0.3, 0.5]}),
         "qifldp.min_entropy_leakage": ((C,), {"prior": [0.2, 0.3, 0.5]}),
         "qifldp.multiplicative_leakage": ((C,), {"gain": np.eye(3), "prior": [0.2, 0.3, 0.5]}),
         "qifldp.prior_bayes_vulnerability": (([0.2, 0.3, 0.5],), {}),
