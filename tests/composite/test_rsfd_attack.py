@@ -119,9 +119,9 @@ def test_classifiers_are_bounded_by_the_exact_value(randomizer):
     P = q.rsfd(PAPER_KS, 3.0, randomizer)
     T = q.attribute_inference_comparison(P, marginals=marg, n=30_000, rng=2)
     exact = q.attribute_inference_accuracy(P, marginals=marg)
-    assert T["bound"].tolist() == pytest.approx([exact] * 3, abs=1e-15)
+    assert T["bound"].tolist() == pytest.approx([exact] * 4, abs=1e-15)
     assert T.loc[0, "accuracy"] == exact
-    for i in (1, 2):
+    for i in (1, 2, 3):
         acc, se = T.loc[i, "accuracy"], T.loc[i, "se"]
         assert acc <= exact + 4 * se
         assert acc > 1 / 3 - 4 * se  # never worse than a blind guess, up to noise
@@ -141,9 +141,21 @@ def test_comparison_with_fixed_tuples_grr():
     T = q.attribute_inference_comparison(P, tuples, rng=3)
     emp = [np.bincount(tuples[:, j], minlength=k) / len(tuples) for j, k in enumerate(ks)]
     assert T.loc[0, "bound"] == pytest.approx(q.attribute_inference_accuracy(P, marginals=emp))
-    for i in (1, 2):
+    for i in (1, 2, 3):
         assert T.loc[i, "accuracy"] <= T.loc[i, "bound"] + 4 * T.loc[i, "se"]
-    assert T["n_test"].tolist() == [20_000, 20_000, 16_000]
+    assert T["n_test"].tolist() == [20_000, 20_000, 16_000, 16_000]
+    # the hybrid adversary trains on the synthetic profiles and the known users
+    assert T["n_train"].tolist() == [0, 20_000, 4_000, 24_000]
+
+
+def test_hybrid_adversary_at_uniform_marginals_is_a_blind_guess():
+    # GRR under uniform marginals: fake values are distributed as the sanitised true one, so
+    # the exact accuracy is 1/d (independently: every report is uniform given any j)
+    P = q.rsfd((5, 4, 3), 2.0)
+    T = q.attribute_inference_comparison(P, n=20_000, rng=5)
+    hm = T[T["adversary"] == "hybrid (naive Bayes)"].iloc[0]
+    assert hm["bound"] == pytest.approx(1 / 3, abs=1e-12)
+    assert abs(hm["accuracy"] - 1 / 3) < 4 * hm["se"]
 
 
 def test_comparison_bad_input():
@@ -173,8 +185,8 @@ def test_table_over_a_grid_is_the_comparisons_in_order():
             C = q.attribute_inference_comparison(P, marginals=marg, n=3000, rng=gen)
             assert C.loc[0, "bound"] == q.attribute_inference_accuracy(P, marginals=marg)
             parts.append(C)
-    assert T["randomizer"].tolist() == ["grr"] * 6 + ["sue-r"] * 6
-    assert T["eps"].tolist() == [1.0] * 3 + [4.0] * 3 + [1.0] * 3 + [4.0] * 3
+    assert T["randomizer"].tolist() == ["grr"] * 8 + ["sue-r"] * 8
+    assert T["eps"].tolist() == [1.0] * 4 + [4.0] * 4 + [1.0] * 4 + [4.0] * 4
     for col in ("accuracy", "se", "bound", "n_train", "n_test"):
         assert T[col].tolist() == [v for C in parts for v in C[col].tolist()]
     assert (T["accuracy"] <= T["bound"] + 4 * T["se"]).all()
