@@ -466,6 +466,7 @@ def max_case_capacity(C: Any) -> float | sympy.Expr:
     return exp_value(ldp_epsilon(C))
 
 
+@singledispatch
 def max_case_g_vulnerability(C: Any, gain: Any = None, prior: Any = None) -> float:
     """Max-case posterior g-vulnerability: V_g of the most vulnerable posterior.
 
@@ -517,6 +518,7 @@ def max_case_g_vulnerability(C: Any, gain: Any = None, prior: Any = None) -> flo
     return float(np.max(G @ posteriors))
 
 
+@singledispatch
 def max_case_leakage(C: Any, gain: Any = None, prior: Any = None) -> float:
     """Multiplicative max-case g-leakage V^max_g[π▷C] / V_g(π).
 

@@ -150,6 +150,8 @@ OPERATIONS = {
     "ldp_epsilon": (q.ldp_epsilon, lambda C, k, p: ((C,), {"neighbors": [(0, 1)]})),
     "asr": (q.asr, lambda C, k, p: ((C,), {})),
     "hyper": (q.hyper, lambda C, k, p: ((C,), {})),
+    "max_case_g_vulnerability": (q.max_case_g_vulnerability, lambda C, k, p: ((C,), {})),
+    "max_case_leakage": (q.max_case_leakage, lambda C, k, p: ((C,), {})),
     # operators
     "cascade": (q.cascade, lambda C, k, p: ((C, post(C)), {})),
     "parallel": (q.parallel, lambda C, k, p: ((C, q.Channel([[0.75, 0.25], [0.25, 0.75]])), {})),
