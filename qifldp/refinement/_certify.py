@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -11,6 +11,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import scipy.sparse as sparse
 
 from .entropic import weighted_hessian_solve
+from .witness import FactoredWitness
 
 __all__ = [
     "UNIT_ROUNDOFF",
@@ -36,8 +37,13 @@ UNIT_ROUNDOFF: float = 2.0**-53
 BAND_FACTOR: float = 4.0
 
 
-def clean_witness(W: np.ndarray, rowsum: bool) -> np.ndarray:
-    """Clip negative entries to 0 and (average case) renormalise the rows to sum to 1."""
+def clean_witness(W: Any, rowsum: bool) -> Any:
+    """Clip negative entries to 0 and (average case) renormalise the rows to sum to 1.
+
+    A factored witness is cleaned on its reduced witness (its rows are the rows of W).
+    """
+    if isinstance(W, FactoredWitness):
+        return replace(W, reduced=clean_witness(W.reduced, rowsum))
     W = np.where(W > 0, W, 0.0)
     if rowsum:
         s = W.sum(axis=1, keepdims=True)

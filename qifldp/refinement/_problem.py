@@ -207,11 +207,9 @@ def holds_result(
     expanded: bool = False,
 ) -> RefinementResult:
     """The verdict "holds" with the witness W_red (reduced unless ``expanded``), verified."""
-    if expanded:
-        W = W_red
-    else:
-        W = expand_witness(W_red, P.ra, P.rb, P.rowsum)
-        W = clean_witness(W, P.rowsum)
+    W: Any = W_red
+    if not expanded:
+        W = clean_witness(expand_witness(W_red, P.ra, P.rb, P.rowsum), P.rowsum)
     c = verify(P, witness=W)
     return make_result(
         P,

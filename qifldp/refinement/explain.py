@@ -18,6 +18,7 @@ import numpy as np
 from ..channel import Channel, as_channel
 from ..errors import InputTypeError, ParameterError
 from ..validation import check_int
+from .witness import FactoredWitness
 
 __all__ = [
     "explain_refinement",
@@ -407,6 +408,23 @@ def explain_witness(W: Any, names: tuple[str, str], top: int) -> dict[str, Any] 
     True
     """
     return None
+
+
+@explain_witness.register
+def _explain_factored(W: FactoredWitness, names: tuple[str, str], top: int) -> dict[str, Any]:
+    """A factored witness explained on the reduced channels (groups of equal columns)."""
+    out = _explain_witness(W.reduced, (None, None), names, top, W.rowsum, False)
+    pa, pb = W.shape
+    note = (
+        f"  (W is {pa} x {pb}, held factored: outputs are numbered by their group of equal "
+        f"columns, {W.reduced.shape[0]} groups of {names[0]}'s outputs and "
+        f"{W.reduced.shape[1]} of {names[1]}'s)"
+    )
+    out["shape"] = [pa, pb]
+    out["factored"] = True
+    lines = out["text"].split("\n")
+    out["text"] = "\n".join([*lines[:-1], note, lines[-1]])
+    return out
 
 
 @singledispatch
