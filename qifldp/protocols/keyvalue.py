@@ -13,7 +13,8 @@ import numpy as np
 from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..operators import cascade, hidden_choice, one_hot, parallel
-from ..validation import check_eps, check_int, check_open_interval, check_real
+from ..simulation.util import as_rng
+from ..validation import check_bool, check_eps, check_int, check_open_interval, check_real
 from .base import Frozen, field
 from .grr import GRR
 from .ue import oue_bit
@@ -23,6 +24,17 @@ __all__ = ["pckv_ue", "pckv_grr", "pckv_epsilon"]
 # Helpers shared with qifldp.protocols.pckv and qifldp.protocols.privkvm (same
 # package, not exported): ue_key_probabilities, check_ue_a, ue_exact_epsilon,
 # check_positive_eps, flatten_key_values, check_reports_array, KeyValueFrozen.
+
+#: numpydoc fragments of the key-value protocols' docstrings
+#: (:func:`qifldp.protocols.docstrings.fill_doc`).
+DOCS = {
+    "parameters": """Parameters
+----------
+d : int
+    Number of keys, ``d >= 1``; keys are 1..d.
+eps : float
+    Total budget, finite and ``> 0``."""
+}
 
 #: The two discretised values of a key-value pair, in label order.
 _VALUES = (1, -1)
@@ -237,6 +249,90 @@ class KeyValueFrozen(Frozen):
     _eps: float
     d: int = field("_d", "Number of keys (keys 1..d).")
     eps: float = field("_eps", "The total budget.")
+    #: How :meth:`sample` reads a str ``data`` (see :func:`flatten_key_values`).
+    _REFUSE_STRINGS = True
+
+    def sample(self, data: Any, rng: Any = None) -> np.ndarray:
+        """Every user's report(s), vectorised over users.
+
+        Parameters
+        ----------
+        data : list of dict
+            One dict per user, key (int in 1..d) -> value (real in [-1, 1]); a user may
+            hold any number of pairs, none included.
+        rng : numpy.random.Generator or int, optional
+            Random source or seed (default: fresh entropy).
+
+        Returns
+        -------
+        numpy.ndarray
+            One integer row per user, as the protocol's ``_sample`` states (PCKV-UE:
+            n x (d + ell) in {1, -1, 0}; PCKV-GRR: rows (key, value); PrivKVM: the
+            sampled index, then a key bit and a value per round).
+
+        Raises
+        ------
+        InputTypeError
+            ``data`` not a list of dicts, a non-integer key or non-real value, a bad ``rng``.
+        ParameterError
+            No users, a key outside 1..d, a value outside [-1, 1] or NaN.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> data = [{1: 0.5}, {2: -1.0, 3: 0.0}, {}]
+        >>> q.PCKV(3, 1.0, mechanism="grr").sample(data, rng=0).shape
+        (3, 2)
+        >>> q.PCKV(3, 1.0).sample(data, rng=0).shape, q.PrivKVM(3, 1.0, 2).sample(data, 0).shape
+        ((3, 4), (3, 5))
+        """
+        flat = flatten_key_values(data, self._d, refuse_strings=self._REFUSE_STRINGS)
+        return self._sample(*flat, as_rng(rng))
+
+    def estimate(self, reports: Any, correct: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Frequencies and value means of keys 1..d from the users' reports.
+
+        Parameters
+        ----------
+        reports : array_like
+            The reports of :meth:`sample` (n >= 1 of them).
+        correct : bool, optional
+            Correct the outliers (default True), as the protocol's ``_estimate``
+            states; False gives its raw estimators.
+
+        Returns
+        -------
+        (numpy.ndarray, numpy.ndarray)
+            Frequencies and means, float64 arrays of shape (d,).
+
+        Raises
+        ------
+        InputTypeError
+            ``reports`` not an integer array; ``correct`` not a bool.
+        ParameterError
+            Wrong shape, no reports, entries outside the report alphabet.
+
+        Examples
+        --------
+        >>> import numpy as np, qifldp as q
+        >>> data = [{1: 0.5}] * 6000 + [{2: -0.5}] * 4000
+        >>> for P in (q.PCKV(2, 4.0), q.PrivKVM(2, 4.0)):
+        ...     f, m = P.estimate(P.sample(data, rng=1))
+        ...     print(np.round(f, 1).tolist(), np.round(m, 1).tolist())
+        [0.6, 0.4] [0.5, -0.5]
+        [0.6, 0.4] [0.5, -0.5]
+        """
+        return self._estimate(reports, check_bool("correct", correct))
+
+    def _sample(
+        self, lengths: np.ndarray, keys: np.ndarray, values: np.ndarray, rng: np.random.Generator
+    ) -> np.ndarray:
+        """:meth:`sample` from the users' pairs (:func:`flatten_key_values`)."""
+        raise NotImplementedError
+
+    def _estimate(self, reports: Any, correct: bool) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`estimate` with a checked ``correct``."""
+        raise NotImplementedError
 
 
 def _unary_key_perturbation(n: int, eps1: float, a: float | None = None) -> Channel:

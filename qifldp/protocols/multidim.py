@@ -22,6 +22,10 @@ __all__ = ["spl", "smp", "rsfd_grr"]
 #: numpydoc fragments of the twin methods of the multidimensional protocol objects (SPL,
 #: SMP, RS+FD): :func:`qifldp.protocols.docstrings.fill_doc` puts them in place.
 DOCS: Mapping[str, str] = {
+    "parameters": """Parameters
+----------
+ks : sequence of int
+    Domain sizes k_1..k_d, each ``>= 2``.""",
     "sample_parameters": """Parameters
 ----------
 tuples : array_like of int, shape (n, d)

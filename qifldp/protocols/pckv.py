@@ -23,7 +23,7 @@ import numpy as np
 
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
-from ..simulation.util import as_rng, row_chunks
+from ..simulation.util import row_chunks
 from ..validation import (
     as_real_array,
     check_bool,
@@ -32,12 +32,13 @@ from ..validation import (
     check_real,
 )
 from .base import field
+from .docstrings import fill_doc
 from .keyvalue import (
+    DOCS,
     KeyValueFrozen,
     check_positive_eps,
     check_reports_array,
     check_ue_a,
-    flatten_key_values,
     pckv_epsilon,
     pckv_grr,
     pckv_ue,
@@ -167,15 +168,11 @@ def _coefficients(a: float, b: float, p: float) -> tuple[float, float]:
     return g, h
 
 
+@fill_doc(DOCS)
 class PCKV(KeyValueFrozen):
     """PCKV, frozen: allocation, client (Algorithms 1-3) and server (Algorithm 4).
 
-    Parameters
-    ----------
-    d : int
-        Number of keys, ``d >= 1``; keys are 1..d.
-    eps : float
-        Total budget, finite and ``> 0``.
+    {parameters}
     ell : int, optional
         Padding length, ``ell >= 1`` (default 1); dummy keys are d+1..d+ell.
     mechanism : {"ue", "grr"}, optional
@@ -345,33 +342,14 @@ class PCKV(KeyValueFrozen):
         return pckv_epsilon(self._eps1, self._eps2, self._ell, "grr")
 
     # ------------------------------------------------------------------ client
-    def sample(self, data: Any, rng: Any = None) -> np.ndarray:
-        """Each user's report: padding-and-sampling, discretisation, key-value perturbation.
+    _REFUSE_STRINGS = False  # a str goes on to the users' check
 
-        Parameters
-        ----------
-        data : list of dict
-            One dict per user, key (int in 1..d) -> value (real in [-1, 1]); a user may
-            hold any number of pairs, none included.
-        rng : numpy.random.Generator or int, optional
-            Random source or seed (default: fresh entropy).
+    def _sample(
+        self, lengths: np.ndarray, keys: np.ndarray, values: np.ndarray, rng: np.random.Generator
+    ) -> np.ndarray:
+        """PCKV-UE: int8 reports of shape (n, d + ell), entries in {1, -1, 0} (the outputs of
+        :func:`qifldp.pckv_ue`); PCKV-GRR: int64 rows (key, value), key in 1..d+ell, value ±1.
 
-        Returns
-        -------
-        numpy.ndarray
-            PCKV-UE: int8 array of shape (n, d + ell), entries in {1, -1, 0} (the
-            outputs of :func:`qifldp.pckv_ue`, one row per user). PCKV-GRR: int64 array
-            of shape (n, 2), rows (key, value) with key in 1..d+ell and value in {1, -1}.
-
-        Raises
-        ------
-        InputTypeError
-            ``data`` not a list of dicts, a non-integer key or non-real value, a bad ``rng``.
-        ParameterError
-            No users, a key outside 1..d, a value outside [-1, 1] or NaN.
-
-        Notes
-        -----
         Algorithm 1: a user with set S picks one of max(|S|, ell) slots uniformly; a slot
         below |S| is one of S's pairs (so a real pair w.p. eta = |S| / max(|S|, ell),
         uniformly among them), any other a dummy key uniform in d+1..d+ell with value
@@ -392,9 +370,6 @@ class PCKV(KeyValueFrozen):
         >>> q.PCKV(3, 1.0).sample([{1: 0.5}], rng=0).shape
         (1, 4)
         """
-
-        lengths, keys, values = flatten_key_values(data, self._d, refuse_strings=False)
-        rng = as_rng(rng)
         n, d, ell = lengths.size, self._d, self._ell
         offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
         slots = np.maximum(lengths, ell)
@@ -446,33 +421,11 @@ class PCKV(KeyValueFrozen):
         n2 = np.bincount(k[v == -1], minlength=width + 1)[1 : d + 1]
         return n, n1, n2
 
-    def estimate(self, reports: Any, correct: bool = True) -> tuple[np.ndarray, np.ndarray]:
-        """Frequencies and value means of keys 1..d from the users' reports (Algorithm 4).
+    def _estimate(self, reports: Any, correct: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Algorithm 4. Corrected: frequencies in [1/n, 1], means in [-1, 1]; uncorrected: the
+        baseline estimators (7) and (8), unbiased for the frequency when no user holds more
+        than ell pairs, but possibly outside [0, 1] (or infinite for a mean).
 
-        Parameters
-        ----------
-        reports : array_like
-            The reports of :meth:`sample` (n >= 1 of them).
-        correct : bool, optional
-            Apply the paper's correction (default True); False gives the baseline
-            estimators (7) and (8), unbiased for the frequency when no user holds more
-            than ell pairs, but possibly outside [0, 1] (or infinite for a mean).
-
-        Returns
-        -------
-        (numpy.ndarray, numpy.ndarray)
-            Frequencies and means, float64 arrays of shape (d,). Corrected: frequencies
-            in [1/n, 1], means in [-1, 1].
-
-        Raises
-        ------
-        InputTypeError
-            ``reports`` not an integer array; ``correct`` not a bool.
-        ParameterError
-            Wrong shape, no reports, entries outside the report alphabet.
-
-        Notes
-        -----
         Aggregation: n1, n2 = the number of reports supporting (k, 1) and (k, -1)
         (UE: y[k] = 1 / -1; GRR: y = (k, 1) / (k, -1)). Eq. (7):
         f_k = ell ((n1 + n2) / n - b) / (a - b). Eq. (8):
@@ -494,7 +447,6 @@ class PCKV(KeyValueFrozen):
         >>> f.round(6).tolist(), m.round(6).tolist()
         ([0.75, 0.25], [0.333333, 1.0])
         """
-        correct = check_bool("correct", correct)
         n, n1, n2 = self._counts(reports)
         a, b, p = self._params["a"], self._params["b"], self._params["p"]
         ell = self._ell

@@ -29,10 +29,17 @@ from ..channel import Channel
 from ..errors import ParameterError
 from ..operators import cascade, parallel
 from ..simulation.util import as_rng
-from ..validation import check_bool, check_int, check_real
+from ..validation import check_int, check_real
 from .base import field
+from .docstrings import fill_doc
 from .grr import GRR
-from .keyvalue import KeyValueFrozen, check_positive_eps, check_reports_array, flatten_key_values
+from .keyvalue import (
+    DOCS,
+    KeyValueFrozen,
+    check_positive_eps,
+    check_reports_array,
+    flatten_key_values,
+)
 from .params import grr_probabilities
 from .pckv import PCKV
 
@@ -68,15 +75,11 @@ def _key_counts(keys: np.ndarray, d: int) -> np.ndarray:
     return np.bincount(keys, minlength=d + 1)[1:].astype(np.float64)
 
 
+@fill_doc(DOCS)
 class PrivKVM(KeyValueFrozen):
     """PrivKVM, frozen: c rounds of uniform index sampling and virtual-value perturbation.
 
-    Parameters
-    ----------
-    d : int
-        Number of keys, ``d >= 1``; keys are 1..d.
-    eps : float
-        Total budget, finite and ``> 0``.
+    {parameters}
     rounds : int, optional
         Number of rounds c, ``1 <= c <= MAX_ROUNDS`` (default 1).
 
@@ -233,33 +236,13 @@ class PrivKVM(KeyValueFrozen):
         return cascade(cascade(substitution, perturb), report)
 
     # ------------------------------------------------------------------ client
-    def sample(self, data: Any, rng: Any = None) -> np.ndarray:
-        """Every user's reports over the c rounds (interactive, vectorised over users).
+    def _sample(
+        self, lengths: np.ndarray, keys: np.ndarray, values: np.ndarray, rng: np.random.Generator
+    ) -> np.ndarray:
+        """Reports over the c rounds (interactive): int64, shape (n, 1 + 2c); column 0 the sampled
+        index j in 1..d, then per round r = 1..c the key bit (column 2r - 1, in {0, 1}) and
+        the value (column 2r, in {1, -1} after a bit 1, 0 after a bit 0).
 
-        Parameters
-        ----------
-        data : list of dict
-            One dict per user, key (int in 1..d) -> value (real in [-1, 1]); a user may
-            hold any number of pairs, none included.
-        rng : numpy.random.Generator or int, optional
-            Random source or seed (default: fresh entropy).
-
-        Returns
-        -------
-        numpy.ndarray
-            int64 array of shape (n, 1 + 2c): column 0 the sampled index j in 1..d,
-            then per round r = 1..c the key bit (column 2r - 1, in {0, 1}) and the
-            value (column 2r, in {1, -1} after a bit 1, 0 after a bit 0).
-
-        Raises
-        ------
-        InputTypeError
-            ``data`` not a list of dicts, a non-integer key or non-real value, a bad ``rng``.
-        ParameterError
-            No users, a key outside 1..d, a value outside [-1, 1] or NaN.
-
-        Notes
-        -----
         Round r uses the server's corrected mean estimates of round r - 1
         (:meth:`estimate` on the reports so far) as the virtual values; each round
         follows :meth:`channel`. O(n c + total number of pairs).
@@ -271,9 +254,6 @@ class PrivKVM(KeyValueFrozen):
         >>> R.shape
         (3, 5)
         """
-
-        lengths, keys, values = flatten_key_values(data, self._d)
-        rng = as_rng(rng)
         n, d, c = lengths.size, self._d, self._rounds
         j = rng.integers(1, d + 1, size=n)
         owner = np.repeat(np.arange(n), lengths)
@@ -327,33 +307,12 @@ class PrivKVM(KeyValueFrozen):
             raise ParameterError(msg)
         return R
 
-    def estimate(self, reports: Any, correct: bool = True) -> tuple[np.ndarray, np.ndarray]:
-        """Frequencies (from round 1) and value means (from round c) of keys 1..d.
+    def _estimate(self, reports: Any, correct: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Frequencies from round 1, value means from round c. Corrected: frequencies clipped
+        to [0, 1], the calibrated counts of 1 and -1 to [0, N] (so means to [-1, 1]), and a
+        key no user sampled (or none reported) gets frequency 0 and mean 0; uncorrected:
+        the raw estimators, NaN for such a key.
 
-        Parameters
-        ----------
-        reports : array_like
-            The reports of :meth:`sample` (n >= 1 of them).
-        correct : bool, optional
-            Correct the outliers (default True): frequencies clipped to [0, 1], the
-            calibrated counts of 1 and -1 to [0, N] (so means to [-1, 1]), and a key
-            no user sampled (or none reported) gets frequency 0 and mean 0. False
-            gives the raw estimators, NaN for such a key.
-
-        Returns
-        -------
-        (numpy.ndarray, numpy.ndarray)
-            Frequencies and means, float64 arrays of shape (d,).
-
-        Raises
-        ------
-        InputTypeError
-            ``reports`` not an integer array; ``correct`` not a bool.
-        ParameterError
-            Wrong shape, no reports, entries outside the report alphabet.
-
-        Notes
-        -----
         Among the n_k users who sampled index k: with N1, N2 the number of reports
         <1, 1>, <1, -1> in a round and N = N1 + N2, the frequency (round 1) is
         f_k = (N / n_k - (1 - p1)) / (2 p1 - 1), unbiased given n_k >= 1; the
@@ -372,7 +331,6 @@ class PrivKVM(KeyValueFrozen):
         >>> f.round(6).tolist(), m.round(6).tolist()
         ([0.666667, 1.0], [0.0, 1.0])
         """
-        correct = check_bool("correct", correct)
         R = self._check_reports(reports)
         d = self._d
         j = R[:, 0]

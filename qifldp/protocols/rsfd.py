@@ -63,15 +63,13 @@ def _check_priors(priors: Any, ks: tuple[int, ...], name: str = "priors") -> tup
     )
 
 
+@fill_doc(DOCS)
 class RSFD(MultidimProtocol):
     """RS+FD / RS+RFD over attribute tuples: a frozen protocol object.
 
     Build one with :func:`rsfd` or :func:`rsrfd`.
 
-    Parameters
-    ----------
-    ks : sequence of int
-        Domain sizes k_1..k_d, each ``>= 2``.
+    {parameters}
     eps : float
         The privacy budget (finite, ``>= 0``); the sampled attribute is randomised
         with eps' = ln(d (e^eps - 1) + 1).
@@ -466,13 +464,11 @@ class RSFD(MultidimProtocol):
         return np.array(rows)
 
 
+@fill_doc(DOCS)
 def rsfd(ks: Any, eps: float, randomizer: str = "grr") -> RSFD:
     """RS+FD: one attribute sampled uniformly and randomised with eps', uniform fakes elsewhere.
 
-    Parameters
-    ----------
-    ks : sequence of int
-        Domain sizes k_1..k_d, each ``>= 2``.
+    {parameters}
     eps : float
         Privacy budget, finite and ``>= 0``; the sampled attribute uses
         eps' = ln(d (e^eps - 1) + 1).

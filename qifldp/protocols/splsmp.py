@@ -363,20 +363,54 @@ class _Multidim(MultidimProtocol):
     def _combine_tuples(per: list[float]) -> float:
         """The epsilon over whole tuples from the oracles' epsilons."""
 
-    @abc.abstractmethod
     def channel(self) -> Channel:
-        """The explicit channel over value tuples."""
+        """The explicit channel over value tuples, from the attributes' oracle channels.
+
+        SPL: their ``parallel`` product, outputs the tuples (y_1, ..., y_d) of the
+        oracles' output labels. SMP: the uniform visible choice of projection-then-oracle,
+        outputs the pairs (j, y), y an output label of oracle j.
+
+        Returns
+        -------
+        Channel
+            Inputs: value tuples in lexicographic order. For GRR equal to
+            :func:`qifldp.spl` (SPL) or :func:`qifldp.smp` (SMP).
+
+        Raises
+        ------
+        SizeError
+            An oracle's channel or the result above :data:`qifldp.channel.MAX_ENTRIES`.
+
+        Examples
+        --------
+        >>> C = spl_protocol([2, 2], 1.0, oracle=["grr", "sue"]).channel()
+        >>> C.shape, C.outputs[1]
+        ((4, 8), (0, (0, 1)))
+        >>> smp_protocol([2, 3], 1.0).channel().outputs
+        ((0, 0), (0, 1), (1, 0), (1, 1), (1, 2))
+        """
+        channels = [o.channel() for o in self._oracles]
+        call = _call(f"{self._name}_protocol", self._ks, self._eps)
+        _guard(call, self._ks, self._n_outputs([C.shape[1] for C in channels]))
+        return self._combine(channels)
+
+    @staticmethod
+    @abc.abstractmethod
+    def _n_outputs(widths: list[int]) -> int:
+        """The number of outputs of :meth:`channel` from its oracles' numbers of outputs."""
+
+    @abc.abstractmethod
+    def _combine(self, channels: list[Channel]) -> Channel:
+        """:meth:`channel` from the attributes' oracle channels."""
 
 
+@fill_doc(DOCS)
 class SPL(_Multidim):
     """SPL: every attribute j reported with its oracle at budget eps / d.
 
     Build one with :func:`spl_protocol`.
 
-    Parameters
-    ----------
-    ks : sequence of int
-        Domain sizes k_1..k_d, each ``>= 2``.
+    {parameters}
     eps : float
         Total privacy budget, finite and ``>= 0``.
     oracle : str or sequence of str
@@ -403,32 +437,11 @@ class SPL(_Multidim):
     def _combine_tuples(per: list[float]) -> float:
         return math.fsum(per)  # the product channel multiplies the ratios
 
-    def channel(self) -> Channel:
-        """The explicit channel: ``parallel`` of the attributes' oracle channels.
+    @staticmethod
+    def _n_outputs(widths: list[int]) -> int:
+        return math.prod(widths)
 
-        Returns
-        -------
-        Channel
-            Inputs: value tuples in lexicographic order; outputs: tuples (y_1, ..., y_d)
-            of the oracles' output labels. For GRR equal to :func:`qifldp.spl`.
-
-        Raises
-        ------
-        SizeError
-            An oracle's channel or the product above :data:`qifldp.channel.MAX_ENTRIES`.
-
-        Examples
-        --------
-        >>> C = spl_protocol([2, 2], 1.0, oracle=["grr", "sue"]).channel()
-        >>> C.shape, C.outputs[1]
-        ((4, 8), (0, (0, 1)))
-        """
-        channels = [o.channel() for o in self._oracles]
-        _guard(
-            _call("spl_protocol", self._ks, self._eps),
-            self._ks,
-            math.prod(C.shape[1] for C in channels),
-        )
+    def _combine(self, channels: list[Channel]) -> Channel:
         return _attribute_wise(channels)
 
     @fill_doc(DOCS)
@@ -571,29 +584,11 @@ class SMP(_Multidim):
     def _combine_tuples(per: list[float]) -> float:
         return max(per)  # each output discloses one attribute's oracle
 
-    def channel(self) -> Channel:
-        """The explicit channel: the uniform visible choice of projection-then-oracle.
+    @staticmethod
+    def _n_outputs(widths: list[int]) -> int:
+        return sum(widths)
 
-        Returns
-        -------
-        Channel
-            Inputs: value tuples in lexicographic order; outputs: pairs (j, y), y an
-            output label of oracle j. For GRR equal to :func:`qifldp.smp`.
-
-        Raises
-        ------
-        SizeError
-            An oracle's channel or the result above :data:`qifldp.channel.MAX_ENTRIES`.
-
-        Examples
-        --------
-        >>> smp_protocol([2, 3], 1.0).channel().outputs
-        ((0, 0), (0, 1), (1, 0), (1, 1), (1, 2))
-        """
-        channels = [o.channel() for o in self._oracles]
-        _guard(
-            _call("smp_protocol", self._ks, self._eps), self._ks, sum(C.shape[1] for C in channels)
-        )
+    def _combine(self, channels: list[Channel]) -> Channel:
         return visible_choice(
             [cascade(_projection(self._ks, j), C) for j, C in enumerate(channels)]
         )
@@ -698,13 +693,11 @@ class SMP(_Multidim):
         return out
 
 
+@fill_doc(DOCS)
 def spl_protocol(ks: Any, eps: float, oracle: Any = "grr") -> SPL:
     """SPL as a protocol object: every attribute with its frequency oracle and budget eps / d.
 
-    Parameters
-    ----------
-    ks : sequence of int
-        Domain sizes k_1..k_d, each ``>= 2``.
+    {parameters}
     eps : float
         Total privacy budget, finite and ``>= 0``.
     oracle : str or sequence of str
@@ -742,18 +735,17 @@ def smp_protocol(ks: Any, eps: float, oracle: Any = "grr") -> SMP:
     Returns
     -------
     SMP
-        ``.channel()``, ``.sample()``, ``.estimate()``, ``.variance()``, ``.ldp_epsilon()``.
+        With the methods of :func:`spl_protocol`'s SPL.
 
     Raises
     ------
     InputTypeError, ParameterError
-        Bad ``ks``, ``eps`` or ``oracle``.
+        As :func:`spl_protocol`.
 
     Examples
     --------
     >>> import qifldp as q
-    >>> P = q.smp_protocol([2, 3], 1.0)
-    >>> P.channel() == q.smp([2, 3], 1.0)
+    >>> q.smp_protocol([2, 3], 1.0).channel() == q.smp([2, 3], 1.0)
     True
     """
     return SMP(ks, eps, oracle)
