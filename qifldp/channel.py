@@ -285,7 +285,7 @@ class Channel(LabelledRows):
     # -- basic accessors -------------------------------------------------------------
     @property
     def matrix(self) -> np.ndarray:
-        """The read-only float64 matrix, shape (|X|, |Y|)."""
+        """The read-only float64 matrix, shape ``(|X|, |Y|)``."""
         return self._matrix
 
     def __array__(self, dtype=None, copy=None):

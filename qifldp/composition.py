@@ -289,7 +289,7 @@ def composition_epsilon(*channels: Any, neighbors: Any = None) -> CompositionEps
     Returns
     -------
     CompositionEpsilon
-        ``(true, sequential)``: ``true`` = ldp_epsilon(compose(*channels)),
+        ``(true, sequential)``: ``true`` = ``ldp_epsilon(compose(*channels))``,
         computed without building the composition; ``sequential`` = the sum of
         the channels' epsilons. Always ``true <= sequential``.
 

@@ -55,7 +55,7 @@ def cascade(A: Any, B: Any) -> Any:
     *Labels.* A's output y is fed to B's input labelled y: when A's outputs and
     B's inputs hold the same labels in another order, B's rows are permuted to
     match; when either side has the default labels 0..n-1, rows are matched by
-    position (see :mod:`qifldp._align`).
+    position (see :mod:`qifldp.alignment`).
 
     Examples
     --------

@@ -2,8 +2,8 @@
 
 The verdict machinery lives in :mod:`qifldp.audit._core`. The claims themselves are data:
 one row each in the claim table ``claims.json`` (key, paper, place, statement, and how a
-formula lost in the text extraction was reconstructed). Each source paper has one module
-whose checks are bound to their rows by key (``@checks("qif.lemma1")``):
+formula not legible in the paper's available text was reconstructed). Each source paper
+has one module whose checks are bound to their rows by key (``@checks("qif.lemma1")``):
 :mod:`~qifldp.audit.qif_ldp` and :mod:`~qifldp.audit.qif_ldp_formulas` (Gonze et al.,
 CSF 2026), :mod:`~qifldp.audit.pckv`
 (Gu et al., USENIX Security 2020), :mod:`~qifldp.audit.rr3` (Ma and Wang, arXiv 2021)

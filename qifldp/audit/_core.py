@@ -100,7 +100,7 @@ class Claim:
     references : tuple of str
         Keys of :data:`qifldp.audit.BIBLIOGRAPHY` cited by ``source``.
     reconstructed : str or None
-        When the formula checked is lost in the text extraction: how we reconstructed
+        When the formula checked is not legible in the paper's available text: how we reconstructed
         it. A "confirmed" outcome is then reported as :data:`RECONSTRUCTED`.
     """
 
@@ -200,7 +200,7 @@ def claim(
     also : sequence of (str, str)
         Further (paper, where) sources of the same claim.
     reconstructed : str, optional
-        How the formula checked was reconstructed when the text lost it.
+        How the formula checked was reconstructed when the paper's available text does not show it.
 
     Returns
     -------
@@ -252,7 +252,7 @@ def _table() -> dict[str, Any]:
 
 
 def reconstruction(name: str) -> str:
-    """How a formula lost in the text extraction was reconstructed (the claim table's text).
+    """How a formula not legible in the paper's text was reconstructed (the claim table's text).
 
     Parameters
     ----------
@@ -271,7 +271,7 @@ def reconstruction(name: str) -> str:
 
     Examples
     --------
-    >>> reconstruction("risks.eq4").startswith("Eq. 4 is lost in the text extraction")
+    >>> reconstruction("risks.eq4").startswith("Eq. 4 is not legible in the paper")
     True
     """
     texts = _table()["reconstructions"]
@@ -414,8 +414,8 @@ def audit(claims: Iterable[Claim | str] | None = None) -> list[AuditResult]:
     Notes
     -----
     Verdicts (:data:`VERDICTS`): ``"confirmed"`` (holds as printed),
-    ``"reconstructed"`` (the printed formula is lost in the text; the formula as we
-    reconstructed it holds, the reconstruction given in ``details``),
+    ``"reconstructed"`` (the printed formula is not legible in the paper's available
+    text; the formula as reconstructed it holds, the reconstruction given in ``details``),
     ``"confirmed with correction"`` (holds once a stated number or formula is
     corrected; the correction is in ``details``), ``"holds only when"`` (holds only
     under a condition the paper does not state, given first in ``details``, with a

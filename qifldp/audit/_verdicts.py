@@ -21,9 +21,10 @@ __all__ = [
 # -- verdict vocabulary --------------------------------------------------------------------
 #: The statement holds as printed on every instance checked.
 CONFIRMED = "confirmed"
-#: The statement's formula is lost in the text extraction; the check confirms the formula
-#: as we reconstructed it from what the text says about it (the reconstruction is stated in
-#: ``details``). It is not a confirmation of the printed formula, which nobody here has seen.
+#: The statement's formula is not legible in the paper's available text; the check confirms
+#: the formula as we reconstructed it from what the text says about it (the reconstruction
+#: is stated in ``details``). It is not a confirmation of the printed formula, which the
+#: paper's available text does not show.
 #: A claim registered with ``reconstructed=...`` can never come out "confirmed".
 RECONSTRUCTED = "reconstructed"
 #: The statement holds once a number or formula in it is corrected; ``details`` gives

@@ -30,7 +30,7 @@ class Reference:
     identifier : str
         arXiv id, volume and pages, or ``""``.
     text : str
-        The file of the text extraction the audit was written against
+        The file of the paper's text the audit was written against
         (``/work/shared/papers`` in the project's checkout).
     note : str
         How the entry was established where the text alone does not settle it.
@@ -78,7 +78,7 @@ class Reference:
         return f"{names}. {self.title}. {self.venue}, {self.year}{ident}."
 
 
-#: The source papers by key; ``text`` names the extraction each claim was read from.
+#: The source papers by key; ``text`` names the file of the paper's text each claim was read from.
 BIBLIOGRAPHY: dict[str, Reference] = {
     "qif": Reference(
         key="qif",

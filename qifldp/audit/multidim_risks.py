@@ -229,7 +229,7 @@ def _check_acc(which: str) -> tuple[str, str]:
 # ------------------------------------------------------------------------------------------
 # Profiling over d surveys with SMP (Sec. 3.2.2-3.2.3, Eqs. 4 and 5, Fig. 1)
 # ------------------------------------------------------------------------------------------
-#: How Eqs. 4 and 5 (lost in the text extraction) were reconstructed; stated in the verdicts.
+#: How Eqs. 4 and 5 (not legible in the paper) were reconstructed; stated in the verdicts.
 EQ4_RECONSTRUCTION = reconstruction("risks.eq4")
 EQ5_RECONSTRUCTION = reconstruction("risks.eq5")
 #: The layouts and eps of the explicit checks of Eqs. 4 and 5.

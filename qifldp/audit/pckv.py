@@ -111,7 +111,7 @@ def _check_pckv_no_amplification() -> tuple[str, str]:
     return (CONDITIONAL if condition_ok else REFUTED), details
 
 
-#: How Eq. 6 (lost in the text extraction) was reconstructed; stated in the verdict.
+#: How Eq. 6 (not legible in the paper) was reconstructed; stated in the verdict.
 EQ6_RECONSTRUCTION = reconstruction("pckv.eq6")
 
 
@@ -287,7 +287,8 @@ def _check_pckv_alg3_wording() -> tuple[str, str]:
     return (CORRECTED if corrected_ok and literal_off else INCONCLUSIVE), details
 
 
-#: How Theorem 4 / Lemma 1 (displays lost) were reconstructed; stated in the verdict.
+#: How Theorem 4 / Lemma 1 (displays not legible in the paper) were reconstructed; stated
+#: in the verdict.
 THEOREM4_RECONSTRUCTION = reconstruction("pckv.theorem4")
 
 
@@ -351,7 +352,7 @@ def _check_pckv_theorem4() -> tuple[str, str]:
     return CONFIRMED, details
 
 
-#: Lemma 2's objective (Eq. 18) and Eq. 21 are lost; stated in the verdicts.
+#: Lemma 2's objective (Eq. 18) and Eq. 21 are not legible in the paper; stated in the verdicts.
 ALLOCATION_RECONSTRUCTION = reconstruction("pckv.allocation")
 
 

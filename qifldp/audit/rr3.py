@@ -1,6 +1,6 @@
 """Claims of Ma and Wang (arXiv 2021), randomized response with three answers (RR3).
 
-The extracted text holds the introduction and Sec. II (preliminaries) only. It defines
+The paper's available text holds the introduction and Sec. II (preliminaries) only. It defines
 the m-elements RR in Definition 3 (the genuine answer with probability p, each other
 answer with probability (1 - p)/(m - 1)) and, in Remark 5, the general three-answer
 mechanism as a row-stochastic 3x3 matrix P (entry p_ij: answer i reported as j). Both
@@ -109,9 +109,9 @@ def _check_rr3_composition() -> tuple[str, str]:
 @checks("rr3.sections_3_4")
 def _check_rr3_sections_3_4() -> tuple[str, str]:
     details = (
-        "Not checkable from the text: the extraction ends after Sec. II's preliminaries and the "
-        "first paragraph of Sec. III, so the RR3-based mechanisms of Secs. III-IV (their 3x3 "
-        "matrices, estimators, variances and parameter bounds) are not defined in it and no "
+        "Not checkable from the text: the paper's legible text ends after Sec. II's preliminaries "
+        "and the first paragraph of Sec. III, so the RR3-based mechanisms of Secs. III-IV (their "
+        "3x3 matrices, estimators, variances and parameter bounds) are not defined in it and no "
         "channel can be built. Definition 3 alone makes the three-elements RR the 3-ary GRR, "
         "which rr3.remark3 checks; the audit does not pass 3-ary GRR off as the mechanisms of "
         "Secs. III-IV."

@@ -3,7 +3,7 @@
 Ma and Wang (arXiv 2021), Definition 5: n users (vertex set V1) and m items (V2); user
 i holds edges to some items, each with a weight in [-1, 1]. The degree k_j of item j is
 the number of users linked to it (Eq. 4), its weight w_j the sum of their edge weights
-(Eq. 5). The paper's mechanisms (Sec. IV) are lost in our text extraction; this module
+(Eq. 5). The paper's mechanisms (Sec. IV) are not legible in its available text; this module
 builds the one its preliminaries describe: each user reports the state of each of the
 m (user, item) pairs — no edge, an edge of weight -1 or of weight +1, a weight in
 [-1, 1] first rounded to +1 with probability (1 + w) / 2 and to -1 otherwise — through

@@ -57,7 +57,7 @@ def bayes_capacity_grr(k: Any, eps: Any) -> Any:
     Notes
     -----
     Each column's maximum is p = e^eps / (e^eps + k - 1) (the QIF paper's Sec. V-A,
-    whose displayed formula is lost in the text extraction). Evaluated as
+    whose displayed formula is not legible in the paper's available text). Evaluated as
     k / (1 + (k - 1) e^-eps). O(1).
 
     Examples
@@ -115,8 +115,8 @@ def symbolic_bayes_capacity_grr(k: Any, eps: Any) -> sp.Expr:
     Notes
     -----
     Every column y has its maximum p = e^eps / (e^eps + k - 1) on the diagonal,
-    so ML = k p (the QIF paper's Sec. V-A; its display is lost in the text
-    extraction). ``k`` may be a sympy symbol, ``eps`` a symbol or its name.
+    so ML = k p (the QIF paper's Sec. V-A; its display is not legible in
+    the paper's available text). ``k`` may be a sympy symbol, ``eps`` a symbol or its name.
 
     Examples
     --------

@@ -549,7 +549,7 @@ def pckv_epsilon(eps1: float, eps2: float, ell: int = 1, mechanism: str = "ue") 
 
     Theorem 3 (Eq. 6), with lambda = (ell - 1)(1 + e^eps2) / 2:
     eps = ln((lambda + e^(eps1 + eps2)) / (lambda + min(e^eps1, (1 + e^eps2) / 2))).
-    Eq. 6 itself is lost in our text extraction of the paper; this form is the one
+    Eq. 6 itself is not legible in the paper's available text; this form is the one
     that meets every property the paper states about it (decreasing in lambda,
     lambda increasing in ell, Eq. 3 at ell = 1, ln((e^eps1 + ell - 1) / ell) at
     eps2 = 0) and is checked against the explicit channel, not taken on trust.

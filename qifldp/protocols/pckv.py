@@ -98,13 +98,13 @@ def pckv_allocation(eps: float, ell: int = 1, mechanism: str = "ue") -> tuple[fl
     Notes
     -----
     UE (Lemma 2): eps1 = ln((e^eps + 1) / 2), eps2 = eps. The displayed Eq. (20) is
-    lost in our text extraction; the text says the optimum of the family (4) is at
+    not legible in the paper's available text; the text says the optimum of the family (4) is at
     theta = (e^eps + 1) / 2, where eps1 = ln(theta), and that there "the two values
     in the max of (3) are equal": eps2 = eps1 + ln(2 / (1 + e^-eps2)) = eps, which
     gives this pair.
 
     GRR (Eq. 21): eps2 = ln(ell (e^eps - 1) + 1), eps1 = ln((e^eps2 + 1) / 2).
-    Eq. (21) is not in our extraction at all; this is reconstructed by the same
+    Eq. (21) is not in the paper's available text at all; this is reconstructed by the same
     argument on Theorem 3: the optimum sits at the kink of the min in (6),
     e^eps1 = (1 + e^eps2) / 2; with lambda = (ell - 1)(1 + e^eps2) / 2 Theorem 3
     then reads e^eps = (ell - 1 + e^eps2) / ell. At ell = 1 it is the UE split, as
@@ -434,7 +434,7 @@ class PCKV(KeyValueFrozen):
         (n1_hat, n2_hat) = A^-1 (n1 - n b / 2, n2 - n b / 2) with
         A = [[a p - b/2, a (1 - p) - b/2], [a (1 - p) - b/2, a p - b/2]], each clipped
         to [0, N] with N = n f_k / ell, and m_k = (n1_hat - n2_hat) / N. Eqs. (7)-(8)
-        and Lemma 1 are lost in our text extraction: they are reconstructed from the
+        and Lemma 1 are not legible in the paper's available text: they are reconstructed from the
         text (E[n1 + n2] = n (a f_k / ell + b (1 - f_k / ell)), the calibrated sum
         (n1 - n2) / (2p - 1), the real-key count n f_k a / ell, the bound [0, n f_k / ell]),
         and the frequency's unbiasedness is checked by Monte Carlo. O(n (d + ell)).
@@ -521,7 +521,7 @@ class PCKV(KeyValueFrozen):
         estimator is exactly unbiased; the mean bias is the second-order delta method
         of the ratio (8), which reproduces the text's
         E[m_hat] - m = (1 - b - delta) b m / (n delta^2) (Sec. 5.3, "Pros and Cons").
-        The displayed Eqs. (9)-(12) are lost in our extraction; this is
+        The displayed Eqs. (9)-(12) are not legible in the paper's available text; this is
         reconstructed from the definitions and checked by Monte Carlo
         (tests/composite/test_pckv_moments.py).
 
@@ -568,7 +568,7 @@ class PCKV(KeyValueFrozen):
         X = n1 - n2 and Y = n1 + n2 - n b: Var Y = n (b + delta)(1 - b - delta),
         Var X = n (b + delta - (q1 - q2)^2), Cov(X, Y) = n (q1 - q2)(1 - b - delta);
         f_hat = ell Y / (n (a - b)) and m_hat = c X / Y, whose first-order delta method
-        gives the two formulas. Eqs. (9) and (11) are lost in our text extraction:
+        gives the two formulas. Eqs. (9) and (11) are not legible in the paper's available text:
         reconstructed from these definitions, and checked by Monte Carlo in
         chi-square bands (tests/composite/test_pckv_moments.py). For a fixed
         (non-random) population Var[f_hat] is smaller by (f - f^2) / n.
@@ -616,7 +616,7 @@ class PCKV(KeyValueFrozen):
 
         Notes
         -----
-        Eqs. (16)-(18) are lost in our text extraction; reconstructed as the
+        Eqs. (16)-(18) are not legible in the paper's available text; reconstructed as the
         delta -> 0 limit of :meth:`variance` (the bias^2 terms are O(1/n^2)), which
         matches what the text says of them: mu << 1 for large n, MSE_f / MSE_m of
         order f^2 (the text's (ell^2/n) / mu = f^2), h depending on eps1 only and
@@ -696,7 +696,7 @@ def pckv_mse_coefficients(
 
     Notes
     -----
-    Eqs. (16)-(18) are lost in our text extraction; reconstructed as the
+    Eqs. (16)-(18) are not legible in the paper's available text; reconstructed as the
     delta = (a - b) f / ell -> 0 limit of :meth:`PCKV.variance` (see :meth:`PCKV.mse`).
     These are the g, h of the paper's Fig. 4. O(1).
 

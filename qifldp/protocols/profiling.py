@@ -18,7 +18,7 @@ report per attribute of S. Three values of the expected accuracy, all under the
 uniform prior unless a prior is given:
 
 - ``method="paper"``: the paper's Eqs. 4-5 with its printed ACC_FO (Sec. 3.2.1).
-  Both equations are lost in the text extraction; the forms used are the
+  Both equations are not legible in the paper's available text; the forms used are the
   reconstructions stated in :mod:`qifldp.audit.multidim_risks`
   (:data:`~qifldp.audit.multidim_risks.EQ4_RECONSTRUCTION`, ``EQ5_...``):
   ACC^U = Π_j ACC_FO(eps, k_j) and ACC^NU = (d!/d^d) Π_j ACC_FO(eps, k_j), for
@@ -272,7 +272,7 @@ def profiling_accuracy(
     Notes
     -----
     See the module docstring for the three methods and the reconstruction of the
-    lost Eqs. 4-5. The closed form costs O(d^2 + surveys d); the exact method
+    Eqs. 4-5 (not legible in the paper). The closed form costs O(d^2 + surveys d); the exact method
     O(Σ_S Π k Π_{j in S} |Y_j|).
 
     Examples
@@ -647,7 +647,7 @@ def profiling_curves(
 
     Notes
     -----
-    Eqs. 4-5 are lost in the extraction; see the module docstring. The printed
+    Eqs. 4-5 are not legible in the paper's available text; see the module docstring. The printed
     ACC_SS = (e^eps + 1)/(2k) exceeds 1 once e^eps > 2k − 1 (the audit claim
     ``risks.fig1_acc_ss``): at the paper's ks Eq. 4 exceeds 1 for ss from eps = 4,
     Eq. 5 from eps = 5.

@@ -4,8 +4,8 @@ Ma and Wang (arXiv 2021) define the m-elements RR (Definition 3: the genuine ans
 with probability p, each other answer with probability (1 - p)/(m - 1)) and, in
 Remark 5, the general three-answer mechanism as a row-stochastic 3x3 matrix
 P = (p_ij), p_ij the probability of reporting answer j for the true answer i. Only the
-paper's preliminaries survive in our text extraction; its Secs. III-IV (estimators,
-variances, parameter bounds) are lost, so what is built on P here is reconstructed
+paper's preliminaries are legible in its available text; its Secs. III-IV (estimators,
+variances, parameter bounds) are not, so what is built on P here is reconstructed
 from those definitions and checked against the explicit channel:
 
 - :class:`RR`: any row-stochastic m x m matrix as a frozen protocol object; the eps it

@@ -5,7 +5,7 @@ attribute j uniformly, reports v_j through a local randomizer (GRR or unary
 encoding) with the amplified eps' = ln(d (e^eps - 1) + 1), and reports fake data
 for every other attribute. RS+RFD (the VLDB 2023 paper's countermeasure) draws
 the fake values from given per-attribute priors instead of uniformly. The
-paper's description of RS+RFD is lost in the text extraction; the version here
+paper's description of RS+RFD is not legible in its available text; the version here
 is reconstructed from its definition (fake value v ~ prior_i, then the same
 fake-data generation as RS+FD: reported as is for GRR, one-hot encoded and
 perturbed for UE-r).
@@ -426,7 +426,7 @@ class RSFD(MultidimProtocol):
         Notes
         -----
         Computed without the channel, lumped over report classes
-        (:func:`qifldp.protocols.rsfd_epsilon.rsfd_epsilon`, O(Σ k_j log k_j)), so the
+        (:func:`qifldp.protocols.rsfd_epsilon.lumped_epsilon`, O(Σ k_j log k_j)), so the
         paper's ks = (74, 7, 16) answer at once; at small ks it equals
         :func:`~qifldp.protocols.splsmp.multidim_epsilon` of :meth:`channel` (tests).
         The paper claims eps-LDP by amplification: the sampled attribute gets eps'.
@@ -528,8 +528,8 @@ def rsrfd(ks: Any, eps: float, priors: Any, randomizer: str = "grr") -> RSFD:
 
     Notes
     -----
-    The paper's countermeasure to attribute inference (VLDB 2023); its text is
-    lost in the extraction and this is reconstructed from the definition: fake
+    The paper's countermeasure to attribute inference (VLDB 2023); its description
+    is not legible in the paper's available text and this is reconstructed from the definition: fake
     value v ~ priors[i], then reported as RS+FD reports a fake value.
 
     Examples

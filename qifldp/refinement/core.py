@@ -137,6 +137,14 @@ def refines(
 
     Notes
     -----
+    The order decided, and what it guarantees (the Coriaceous theorem):
+
+    .. math::
+
+        A \\sqsubseteq B \\iff B = A W \\text{ for a row-stochastic } W
+        \\iff V_g[\\pi \\triangleright B] \\le V_g[\\pi \\triangleright A]
+        \\text{ for every prior } \\pi \\text{ and gain function } g.
+
     *Preparation.* Rows are divided by their sums and proportional columns are
     merged in both channels (relative tolerance ``REDUCE_RTOL`` = 2e-15; this
     preserves refinement both ways); the witness is mapped back to the original

@@ -272,7 +272,7 @@ class SymbolicChannel(LabelledRows):
     # -- accessors ---------------------------------------------------------------------
     @property
     def matrix(self) -> sp.ImmutableMatrix:
-        """The immutable sympy matrix, shape (|X|, |Y|)."""
+        """The immutable sympy matrix, shape ``(|X|, |Y|)``."""
         return self._matrix
 
     @property

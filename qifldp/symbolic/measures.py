@@ -605,7 +605,7 @@ def tradeoff_point(C: SymbolicChannel, *, exact: bool | None = None) -> tuple[An
     ----------
     C : SymbolicChannel, shape (2, 2)
     exact : bool, optional
-        None (default): sympy expressions; True: ``Fraction``s (the channel must
+        None (default): sympy expressions; True: ``Fraction`` values (the channel must
         have rational entries); False: floats (no parameters may remain).
 
     Raises

@@ -449,10 +449,10 @@ def test_pckv_theorem3(results):
         (lam + math.exp(eps1 + eps2)) / (lam + min(math.exp(eps1), (1 + math.exp(eps2)) / 2))
     )
     assert _pckv_grr_by_hand(eps1, eps2) == pytest.approx(eq6, rel=1e-12)
-    # Eq. 6 is lost in the text: checked against our reconstruction, so never "confirmed"
+    # Eq. 6 is not legible in the paper: checked against our reconstruction, so never "confirmed"
     r = results["pckv.theorem3"]
     assert r.verdict == A.RECONSTRUCTED
-    assert "Reconstruction: Theorem 3's Eq. 6 is lost" in r.details
+    assert "Reconstruction: Theorem 3's Eq. 6 is not legible" in r.details
     assert "27/27" in r.details and "(0 failures)" in r.details
 
 

@@ -177,7 +177,7 @@ def test_eq4_reconstructed(results):
     assert r.verdict == A.RECONSTRUCTED
     expected = _acc_grr(2, 1.0) * _acc_grr(3, 1.0)
     assert f"ks = [2, 3], eps = 1: {expected:.6f}" in r.details
-    assert "Reconstruction: Eq. 4 is lost" in r.details
+    assert "Reconstruction: Eq. 4 is not legible" in r.details
 
 
 def _bayes_with_replacement(ks, eps):

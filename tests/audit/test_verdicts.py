@@ -37,7 +37,7 @@ def test_reconstructed_claims_are_those_with_lost_formulas():
         "risks.fig1_acc_ss",
     }
     for key in lost:
-        assert "lost in the text extraction" in A.get_claim(key).reconstructed
+        assert "not legible in the paper" in A.get_claim(key).reconstructed
 
 
 def test_pckv_theorem3_says_reconstructed():

@@ -264,7 +264,7 @@ def test_smp_one_survey_profile_accuracy(ks, eps):
 def test_smp_d_surveys_without_replacement_is_eq_4(ks, eps):
     # d surveys, attributes sampled without replacement (a uniformly random order,
     # disclosed): the channel is the visible choice over orders of the components run on
-    # the same tuple. Risks paper Eq. (4) (lost in our extraction; "the expected
+    # the same tuple. Risks paper Eq. (4) (not legible in the paper's available text; "the expected
     # probability of accurately profiling users with exactly d attributes", each survey
     # independent): ACC^U = Π_j ACC_GRR(eps, k_j). It equals the Bayes vulnerability.
     comps = _smp_components(ks, eps)

@@ -51,7 +51,7 @@ def test_alg3_wording(results):
 def test_theorem4(results):
     r = results["pckv.theorem4"]
     assert r.verdict == A.RECONSTRUCTED
-    assert "lost in the text extraction" in r.details
+    assert "not legible in the paper" in r.details
 
 
 def test_lemma2_gap_is_recorded(results):

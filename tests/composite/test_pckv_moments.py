@@ -1,7 +1,7 @@
 """Theorem 4 / Lemma 1 of PCKV: bias and variance of the uncorrected estimators (7), (8).
 
 Expected values: the formulas of ``PCKV.bias`` / ``PCKV.variance`` (derived from the
-definitions; the printed Eqs. 9-12 are lost in our text extraction) against Monte Carlo
+definitions; the printed Eqs. 9-12 are not legible in the paper) against Monte Carlo
 runs of the real client and server (``PCKV.sample`` then ``PCKV.estimate``) at fixed
 seeds. Bands come from the stated variance only: the sample variance of R runs must lie
 in the chi-square band (R - 1) s^2 / sigma^2 in [chi2_{alpha/2}, chi2_{1-alpha/2}] of

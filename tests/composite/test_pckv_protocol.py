@@ -65,7 +65,7 @@ def test_allocation_is_the_explicit_channels_eps(eps, mechanism, d, ell):
 def _mse_coefficients(eps1, eps2, a=0.5):
     """(g, h) of MSE(m_k) ~ mu (g + h m_k^2), mu = ell^2 / (n f_k^2), for PCKV-UE.
 
-    Eqs. (16)-(18) are lost in our extraction; derived here by the delta method for
+    Eqs. (16)-(18) are not legible in the paper; derived here by the delta method for
     delta = (a - b) f_k / ell << 1: Var(n1 - n2) ~ n b (fake values), so the numerator
     ell (n1 - n2) / (n a (2p - 1)) has variance ell^2 b / (n a^2 (2p - 1)^2), and
     Var(f_k) ~ ell^2 b (1 - b) / (n (a - b)^2) enters with weight m_k^2. As the text
