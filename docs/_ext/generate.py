@@ -355,15 +355,23 @@ def audit_page() -> str:
         "possible, verified certificates, float comparisons only with a two-sided margin), is",
         "in :func:`qifldp.audit.audit`. ``notebooks/audit.ipynb`` (:doc:`gallery/notebooks/audit`)",
         "derives the most interesting ones step by step.\n",
-        ".. list-table::\n   :header-rows: 1\n   :widths: 4 14 28 18 10 26\n   :class: audit-table\n",
-        "   * - #\n     - key\n     - claim\n     - source\n     - verdict\n     - details",
+        ".. list-table::\n   :header-rows: 1\n   :widths: 5 25 20 50\n",
+        "   * - #\n     - claim\n     - verdict\n     - source",
     ]
     for i, r in enumerate(results, 1):
         out.append(
-            f"   * - {i}\n     - ``{r.key}``\n     - {_esc(r.claim)}\n     - {_esc(r.source)}"
-            f"\n     - **{_esc(r.verdict)}**\n     - {_esc(r.details)}"
+            f"   * - {i}\n     - :ref:`{r.key} <claim-{r.key}>`\n     - {_esc(r.verdict)}"
+            f"\n     - {_esc(r.source)}"
         )
     out.append("")
+    out.append(_heading("The claims, their verdicts and their numbers", "-"))
+    for i, r in enumerate(results, 1):
+        out.append(f".. _claim-{r.key}:\n")
+        out.append(f".. rubric:: {i}. {r.key} — {_esc(r.verdict)}\n")
+        out.append(f":Claim: {_esc(r.claim)}")
+        out.append(f":Source: {_esc(r.source)}")
+        out.append(f":Verdict: **{_esc(r.verdict)}**")
+        out.append(f":Numbers: {_esc(r.details)}\n")
     cited = dict.fromkeys(k for r in results for k in r.references)
     out.append(_heading("References", "-"))
     for key, ref in audit.BIBLIOGRAPHY.items():

@@ -142,6 +142,7 @@ def refines(
     .. math::
 
         A \\sqsubseteq B \\iff B = A W \\text{ for a row-stochastic } W
+
         \\iff V_g[\\pi \\triangleright B] \\le V_g[\\pi \\triangleright A]
         \\text{ for every prior } \\pi \\text{ and gain function } g.
 
