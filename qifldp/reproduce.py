@@ -5,8 +5,8 @@ Monte Carlo simulation, seeded), draws them with matplotlib and returns the path
 of the files written (PNG for the screen; PDF and SVG, vector, for print) plus the
 plotted numbers, so tests can check the numbers.
 
-Figs. 1-3 sit in the paper's appendix; the text extraction lost them and their
-captions, and the body says what each shows: Fig. 1 "an example of such THE
+Figs. 1-3 sit in the paper's appendix; they and their captions are not legible in
+the paper's available text, and the body says what each shows: Fig. 1 "an example of such THE
 mechanisms" (Lemma 5: T_{eps',theta} ⊑ T_{eps,theta} for eps <= eps'), Fig. 2 theta = 0.8,
 where OUE ⊑ THE holds for eps <= 0.8 and breaks above (Lemma 10), Fig. 3 the meet
 M_eps of the SUE and OUE bit channels (Sec. VI-B remarks). They are drawn as f-DP
