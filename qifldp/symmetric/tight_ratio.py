@@ -160,6 +160,11 @@ def tight_ratio_witness(
     return u, resid, row_err
 
 
+def _exp(x: float) -> float:
+    """e^x, inf beyond the float range (a weight that large proves "fails", not a crash)."""
+    return math.exp(x) if x < 709.0 else math.inf
+
+
 def tight_ratio_support(
     A: SymmetricChannel, B: SymmetricChannel, plan: TightPlan
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -235,8 +240,8 @@ def tight_ratio_result(
     # used_s <= 1 beyond rounding: bounds of Σ w per A size
     bounds, worst = [], 0.0
     for items in per_a.values():
-        hi = math.fsum(math.exp(lw + err) for lw, err in items) * (1 + 8 * _U)
-        lo = math.fsum(math.exp(lw - err) for lw, err in items) * (1 - 8 * _U)
+        hi = math.fsum(_exp(lw + err) for lw, err in items) * (1 + 8 * _U)
+        lo = math.fsum(_exp(lw - err) for lw, err in items) * (1 - 8 * _U)
         bounds.append((hi < 1.0, lo > 1.0))
         worst = max(worst, hi)
     if tight_ratio_verdict(bounds) is not True:

@@ -102,3 +102,10 @@ def test_max_case_gap_of_underflowing_entries_is_a_verdict_not_a_crash():
         r = q.max_case_refines(sym.grr(k, 1.0), sym.blh(k, 1.0))
         assert r.holds == small.holds is False
         assert r.counterexample.gap > 0
+
+
+def test_tight_ratio_first_below_the_boundary_is_no_crash():
+    # OUE ⊑ SUE at eps 2: the reduction's weights exceed e^709 (an OverflowError before);
+    # they prove nothing for "holds", so the reduction steps aside for the other routes
+    A, B = sym.oue(1000, 2.0), sym.sue(1000, 2.0)
+    assert tight_ratio_first(A, B, Clock(60.0)) is None
