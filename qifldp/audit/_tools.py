@@ -62,7 +62,7 @@ def _exact_refines(A: Any, B: Any):
 
 def _float_refines(A: Any, B: Any):
     """Verdict on A ⊑ B for float channels: qifldp.refines (verified witness or gap)."""
-    return refines(A, B)
+    return refines(A, B, strict=True)
 
 
 def _fractions(C: Any) -> list[list[Fraction]]:

@@ -666,7 +666,11 @@ def _check_cor2() -> tuple[str, str]:
         pairs.append((Channel(a), Channel(b / b.sum(axis=1, keepdims=True))))
     disagree = n_true = 0
     for A, B in pairs:
-        avg, mx, exact = bool(refines(A, B)), bool(max_case_refines(A, B)), refines_2x2(A, B)
+        avg, mx, exact = (
+            bool(refines(A, B, strict=True)),
+            bool(max_case_refines(A, B, strict=True)),
+            refines_2x2(A, B),
+        )
         n_true += exact
         disagree += not (avg == mx == exact)
     details = (

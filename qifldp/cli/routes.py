@@ -70,7 +70,7 @@ def _run_route(route: str, a: _Spec, b: _Spec, A: Any, B: Any, time_limit: float
     if route == "explicit":
         A = A if isinstance(A, Channel) else a.explicit()
         B = B if isinstance(B, Channel) else b.explicit()
-    return refines(A, B, time_limit=time_limit)
+    return refines(A, B, time_limit=time_limit, strict=True)
 
 
 def _decide_pair(

@@ -112,7 +112,7 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
     try:
         CA, CB = A.channel(), B.channel()
     except SizeError:  # too large to enumerate: the symmetric route (no high-precision step)
-        opts = {k: v for k, v in options.items() if k == "time_limit"}
+        opts = {k: v for k, v in options.items() if k in ("time_limit", "strict")}
         return refines(A.symmetric(), B.symmetric(), **opts)
     r = refines(CA, CB, **options)
     if not r.up_to_rounding:

@@ -52,6 +52,7 @@ __all__ = [
     "exact_confirm",
     "input_band_result",
     "exact_certificate_result",
+    "exact_gain_result",
 ]
 
 # -- exact arithmetic -----------------------------------------------------------------
@@ -235,6 +236,30 @@ def exact_result(
         f"{out.how}; exact gap {float(gq):.3g} > 0 and no witness within the rounding band ({why})"
     )
     return fails_result(P, g, gq, bound, "exact", True, how)
+
+
+def exact_gain_result(P: Problem, g: np.ndarray, how: str) -> RefinementResult | None:
+    """A verdict from one float gain whose float gap is inconclusive, by its exact gap.
+
+    The gap of ``g`` on the stored floats in rationals: positive and beyond what a
+    pair within the rounding band can have, the verdict is "fails" (exact); positive
+    but within that allowance, "holds up to rounding" when a witness meets the
+    rounding band, else "fails" (exact). None when the exact gap is not positive (or
+    underflows a float).
+    """
+    E = exact_problem(P)
+    gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(E.Aq_full, E.Bq_full, g, P.prior)
+    if not float(gq) > 0:  # not positive, or below the float range (then .gap could not say)
+        return None
+    gap_of = float_gap if P.rowsum else float_max_case_gap
+    _, bound = gap_of(P.An, P.Bn, g, P.prior)
+    text = f"{how}; exact gap {float(gq):.3g} > 0 on the stored floats"
+    if P.rowsum and not gq > band_gap_allowance(P.An.shape[1], g, P.prior):
+        rounded = _rounding_witness(P, E, None)
+        if rounded is not None:
+            return _rounding_result(P, rounded, gq, how)
+        text += ", and no witness within the rounding band"
+    return fails_result(P, g, gq, bound, "exact", True, text)
 
 
 def exact_certificate_result(

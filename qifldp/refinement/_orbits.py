@@ -23,14 +23,22 @@ from typing import Any
 import numpy as np
 
 from ..errors import SizeError, SolverError, VerificationError
-from ._certify import BAND_FACTOR, INPUT_BAND_FACTOR, input_rounding_band, rounding_band
-from ._problem import Problem, certify_gain_float, fails_result, holds_result
+from ._certify import (
+    BAND_FACTOR,
+    INPUT_BAND_FACTOR,
+    gain_from_weighted,
+    input_rounding_band,
+    rounding_band,
+)
+from ._exact_route import exact_gain_result
+from ._problem import Problem, certify_gain_float, fails_result, holds_result, prune_actions
 from .result import RefinementResult
 
 __all__ = [
     "BitSymmetric",
     "bit_symmetric",
     "inferred_bit_symmetric",
+    "one_hot_view",
     "explicit_witness",
     "polished_masses",
     "OrbitVerdict",
@@ -39,11 +47,16 @@ __all__ = [
     "orbit_transfer_result",
     "MAX_WITNESS_ENTRIES",
     "ORBIT_TRANSFER_UNITS",
+    "EXACT_GAP_MAX_TERMS",
 ]
 
 #: The explicit witness of the orbit LP is materialised up to this many entries (k <= 13,
 #: 512 MiB); beyond it refines raises SizeError and points to qifldp.symmetric.
 MAX_WITNESS_ENTRIES: int = 2**26
+
+#: The exact gap of a lifted orbit gain is computed on the explicit stored floats when
+#: |X| |Y| (number of actions) is at most this (about a second of Fraction sums).
+EXACT_GAP_MAX_TERMS: int = 3 * 10**4
 
 #: Entries of a class (y_x, |y|) must agree within this relative tolerance.
 _CLASS_RTOL: float = 1e-12
@@ -139,6 +152,41 @@ def inferred_bit_symmetric(M: np.ndarray) -> BitSymmetric | None:
             if found is not None:
                 return found
     return None
+
+
+def one_hot_view(
+    M: np.ndarray, inputs: tuple, outputs: tuple
+) -> tuple[BitSymmetric | None, np.ndarray, np.ndarray | None]:
+    """The channel as a bit-symmetric one: (its classes, the matrix read, column map).
+
+    By its labels, else by its values (:func:`inferred_bit_symmetric`), else after
+    merging identical columns: a local-hashing channel repeats the column of each
+    set S = {x : h(x) = v} once per (h, v) giving it, and its merged columns are the
+    one-hot channel C[x, S] = α(x ∈ S, |S|). The map sends each original column to
+    its merged column (None: the matrix is read as it is); a witness on the merged
+    columns of B is split equally over identical members.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> C = q.blh(3, 1.0)
+    >>> S, M, cols = one_hot_view(np.asarray(C.matrix), C.inputs, C.outputs)
+    >>> S.k, M.shape, cols.shape
+    (3, (3, 8), (16,))
+    """
+    found = bit_symmetric(M, inputs, outputs) or inferred_bit_symmetric(M)
+    if found is not None:
+        return found, M, None
+    n, p = M.shape
+    if n < 2 or n > 24 or p <= 2**n:
+        return None, M, None
+    uniq, inv = np.unique(M.T, axis=0, return_inverse=True)
+    if uniq.shape[0] != 2**n:
+        return None, M, None
+    inv = np.asarray(inv).reshape(-1)
+    merged = uniq.T * np.bincount(inv)[None, :]
+    found = inferred_bit_symmetric(merged)
+    return (found, merged, inv) if found is not None else (None, M, None)
 
 
 def _orbit_sizes(k: int, s: np.ndarray, t: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -295,14 +343,21 @@ def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
     gives no verdict, or when its certificate does not pass the explicit re-check.
     """
     (ia, oa), (ib, ob) = labels
-    SA = bit_symmetric(P.An, ia, oa) or inferred_bit_symmetric(P.An)
+    SA, Av, col_a = one_hot_view(P.An, ia, oa)
     if SA is None:
         return "A is not a bit-symmetric (one-hot) channel"
-    SB = bit_symmetric(P.Bn, ib, ob) or inferred_bit_symmetric(P.Bn)
+    SB, Bv, col_b = one_hot_view(P.Bn, ib, ob)
     if SB is None or SB.k != SA.k:
         return "B is not a bit-symmetric (one-hot) channel over the same k"
     if not _ORBIT_DECIDERS:
         return "no orbit decider is registered (qifldp.symmetric registers one)"
+    if (col_a is not None or col_b is not None) and P.A.shape[1] * P.B.shape[1] > (
+        MAX_WITNESS_ENTRIES
+    ):
+        return (
+            "the merged columns are one-hot, but a witness on the original "
+            f"{P.A.shape[1]} x {P.B.shape[1]} columns would exceed MAX_WITNESS_ENTRIES"
+        )
     try:
         sres = _ORBIT_DECIDERS[0](SA.alpha, SB.alpha)
     except (SolverError, VerificationError) as exc:
@@ -325,6 +380,16 @@ def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
                 "(rigorous rounding bound plus the rounding-band allowance)"
             )
             return fails_result(P, g, None, bound, "orbits", False, how)
+        # its gap in rational arithmetic on the stored floats (a few Fraction sums)
+        g = gain_from_weighted(sres.weighted_gain, P.prior)
+        if g.shape[0] > 32:
+            g = prune_actions(g, P)
+        if P.A.size * g.shape[0] <= EXACT_GAP_MAX_TERMS:
+            how = f"{sres.method} certificate ({sres.certified_by}) lifted to an explicit gain"
+            res = exact_gain_result(P, g, how)
+            if res is not None:
+                return res
+            return "the lifted symmetric gain has no positive exact gap on the explicit floats"
         return "the lifted symmetric gain's gap is not above its rounding bound"
     p, pb = SA.bits.shape[0], SB.bits.shape[0]
     if p * pb > MAX_WITNESS_ENTRIES:
@@ -347,7 +412,11 @@ def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
         )
     else:
         assert sres.masses is not None
-        W = explicit_witness(polished_masses(sres.masses, SA, SB, P.An, P.Bn), SA, SB)
+        W = explicit_witness(polished_masses(sres.masses, SA, SB, Av, Bv), SA, SB)
+    if col_a is not None or col_b is not None:  # back from the merged identical columns
+        W = W if col_a is None else W[col_a]
+        if col_b is not None:
+            W = W[:, col_b] / np.bincount(col_b)[col_b][None, :]
     AW = P.An @ W
     if (
         np.all(np.abs(P.Bn - AW) <= rounding_band(P.An, P.Bn, W, AW))

@@ -7,6 +7,7 @@ and :mod:`qifldp.protocols` register theirs from above.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -14,10 +15,17 @@ import numpy as np
 from ..alignment import align_inputs
 from ..channel import as_channel
 from ..dispatch import dispatch_on_pair
-from ..errors import ChannelError, InputTypeError, ParameterError, PriorError
+from ..errors import (
+    ChannelError,
+    InputTypeError,
+    ParameterError,
+    PriorError,
+    SolverError,
+    VerificationError,
+)
 from ..priors import as_prior
 from ._driver import MAX_CASE_METHODS, METHODS, Options, decide
-from .result import RefinementResult
+from .result import RefinementResult, undecided_result
 
 __all__ = ["refines", "max_case_refines", "refinement_options"]
 
@@ -81,6 +89,7 @@ def refines(
     exact: bool | None = None,
     max_iter: int = 200,
     time_limit: float = 120.0,
+    strict: bool = False,
 ) -> RefinementResult:
     """Decide whether A ⊑ B (B is a refinement of A: B = A·W for a row-stochastic W).
 
@@ -110,6 +119,11 @@ def refines(
         Newton iterations of the entropic engine.
     time_limit : float
         Seconds for the entropic engine.
+    strict : bool
+        False (default): a pair no route can decide within the budgets gets a
+        result with ``holds`` None, the reason in ``certified_by`` and
+        ``details["undecided"]``; True: raise instead (SolverError or
+        VerificationError, below).
 
     Returns
     -------
@@ -124,16 +138,16 @@ def refines(
     PriorError
         A prior with a zero entry.
     SolverError
-        Every route failed: each float engine (a failed engine hands over to the
-        next, then to rational arithmetic when the pair is small enough; the
-        failures are listed in ``details["solver_failures"]``). Never reported
-        as "does not refine".
+        With ``strict=True`` only: every route failed: each float engine (a
+        failed engine hands over to the next, then to rational arithmetic when
+        the pair is small enough; the failures are listed in
+        ``details["solver_failures"]``). Never reported as "does not refine".
     SizeError
         One-hot channels beyond k = 13: the explicit witness would be too large
         (``qifldp.symmetric.refines`` stores it by orbits).
     VerificationError
-        No certificate could be verified (near the boundary on a problem too
-        large for exact arithmetic, or exact=False there).
+        With ``strict=True`` only: no certificate could be verified (near the
+        boundary on a problem too large for exact arithmetic, or exact=False there).
 
     Notes
     -----
@@ -199,11 +213,14 @@ def refines(
     the channels read as stored (each row divided by its exact sum): first the
     float witness's support solved in rationals, then the closed form W = A⁻¹B
     when A has full column rank, else a rational simplex. Beyond the budgets
-    ``EXACT_MAX_OPS`` / ``EXACT_SIMPLEX_MAX_OPS`` a VerificationError is raised
-    instead of a guess. ``exact=True`` confirms every verdict for the stored
-    values in rational arithmetic (an exact witness, or the exact gap); a pair
-    that refines only up to rounding (e.g. B = A·R computed in floating point
-    with A of full column rank, or grr(k, 1) vs grr(k, 1 + 1e-15)) then holds
+    ``EXACT_MAX_OPS`` / ``EXACT_SIMPLEX_MAX_OPS`` the pair is undecided
+    (``holds`` None, the reason stated; a VerificationError with ``strict=True``)
+    instead of a guess. A pair whose stored floats fail by less than a float gain
+    can resolve gets the rational Farkas gain as its certificate
+    (``counterexample.gain_exact``, re-checked by ``counterexample.recheck``).
+    ``exact=True`` confirms every verdict for the stored values in rational
+    arithmetic (an exact witness, or the exact gap); a pair that refines only up
+    to rounding (e.g. B = A·R computed in floating point with A of full column rank, or grr(k, 1) vs grr(k, 1 + 1e-15)) then holds
     "up to rounding" (``up_to_rounding=True``, ``about="rounding"``: the stored
     floats fail exactly by a gap that rounding explains, a clipped exact witness
     meets the rounding band), never an exception; ``method="exact"`` decides the
@@ -224,7 +241,20 @@ def refines(
     """
     A, B = align_inputs(A, B, what="refines")
     Am, Bm, pi, opts, labels = _prepare(A, B, prior, method, exact, max_iter, time_limit)
-    return decide(Am, Bm, pi, True, opts, labels).with_channels(A, B)
+    _check_strict(strict)
+    t0 = time.perf_counter()
+    try:
+        return decide(Am, Bm, pi, True, opts, labels).with_channels(A, B)
+    except (SolverError, VerificationError) as exc:
+        if strict:
+            raise
+        return undecided_result(exc, "refinement", time.perf_counter() - t0).with_channels(A, B)
+
+
+def _check_strict(strict: Any) -> None:
+    if not isinstance(strict, (bool, np.bool_)):
+        msg = f"strict must be True or False (raise when undecided, or not), got {strict!r}"
+        raise InputTypeError(msg)
 
 
 #: The keyword options of :func:`refines` and their defaults, for its registrations.
@@ -233,6 +263,7 @@ REFINES_OPTIONS: dict[str, Any] = {
     "exact": None,
     "max_iter": 200,
     "time_limit": 120.0,
+    "strict": False,
 }
 
 
@@ -260,6 +291,7 @@ def max_case_refines(
     method: str = "auto",
     exact: bool | None = None,
     time_limit: float = 120.0,
+    strict: bool = False,
 ) -> RefinementResult:
     """Decide whether A ⊑max B: B's posteriors lie in the convex hull of A's.
 
@@ -280,7 +312,11 @@ def max_case_refines(
     exact : bool or None
         As in :func:`refines`.
     time_limit : float
-        Seconds for the whole decision, as in :func:`refines` (a spent limit is a SolverError).
+        Seconds for the whole decision, as in :func:`refines` (a spent limit leaves the
+        pair undecided, or is a SolverError with ``strict=True``).
+    strict : bool
+        As in :func:`refines`: False gives an undecided result (``holds`` None)
+        where True raises.
 
     Returns
     -------
@@ -323,4 +359,12 @@ def max_case_refines(
     Am, Bm, pi, opts, _ = _prepare(
         A, B, prior, method, exact, 200, time_limit, methods=MAX_CASE_METHODS
     )
-    return decide(Am, Bm, pi, False, opts).with_channels(A, B)
+    _check_strict(strict)
+    t0 = time.perf_counter()
+    try:
+        return decide(Am, Bm, pi, False, opts).with_channels(A, B)
+    except (SolverError, VerificationError) as exc:
+        if strict:
+            raise
+        relation = "max-case refinement"
+        return undecided_result(exc, relation, time.perf_counter() - t0).with_channels(A, B)

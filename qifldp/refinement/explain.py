@@ -508,6 +508,13 @@ def explanation_data(
     pair = _channel_pair(result, A, B)
     names = (str(names[0]), str(names[1]))
     average = getattr(result, "relation", "refinement") == "refinement"
+    if result.holds is None:  # undecided (strict=False)
+        why = getattr(result, "certified_by", "")
+        return {
+            "kind": "undecided",
+            "summary": f"{names[0]} ⊑ {names[1]} is undecided ({why}).",
+            "text": f"{names[0]} ⊑ {names[1]}: undecided, no certificate either way.\n  {why}",
+        }
     if result.holds:
         W = result.witness
         if W is None:

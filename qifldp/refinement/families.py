@@ -133,10 +133,15 @@ class FamilyResult:
         return f"FamilyResult({'is' if self.holds else 'is not'} a {kind} on eps = [{grid}]{tail})"
 
 
+def _strict_refines(A: Any, B: Any) -> Any:
+    """:func:`qifldp.refines` that raises on an undecided pair (``strict=True``)."""
+    return refines(A, B, strict=True)
+
+
 def decider(decide: Callable[[Any, Any], Any] | None) -> Callable[[Any, Any], Any]:
     """``decide``, :func:`qifldp.refines` when None; InputTypeError when not callable."""
     if decide is None:
-        return refines
+        return _strict_refines
     if not callable(decide):
         msg = f"decide must be callable (A, B) -> verdict, got {type(decide).__name__}"
         raise InputTypeError(msg)

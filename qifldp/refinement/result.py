@@ -15,6 +15,7 @@ from .exact import exact_weighted_gap, rational_rows
 from .explain import explanation_data
 
 __all__ = [
+    "undecided_result",
     "Counterexample",
     "RefinementResult",
     "WITNESS_ENTRY_ATOL",
@@ -182,9 +183,12 @@ class RefinementResult:
 
     Attributes
     ----------
-    holds : bool
+    holds : bool or None
         The verdict, exact for the channels as given (see ``exact`` and the
-        Notes of :func:`qifldp.refines`).
+        Notes of :func:`qifldp.refines`); None when the pair is *undecided*
+        (``strict=False`` and no certificate either way within the budgets:
+        ``certified_by`` says why and ``details["undecided"]`` what was tried).
+        An undecided result is falsy, like one that fails.
     witness : numpy.ndarray or None, shape (|Y_A|, |Y_B|)
         Average case: a row-stochastic W with A·W = B; max case: R >= 0 with
         A·R = B; in the original output order of both channels. Verified:
@@ -250,7 +254,7 @@ class RefinementResult:
     'decided'
     """
 
-    holds: bool
+    holds: bool | None
     #: numpy.ndarray, or an OrbitWitness from qifldp.symmetric.refines (Any: both routes)
     witness: Any = None
     counterexample: Counterexample | None = None
@@ -273,6 +277,11 @@ class RefinementResult:
 
     def __bool__(self) -> bool:
         return bool(self.holds)
+
+    @property
+    def decided(self) -> bool:
+        """False for an undecided result (``holds`` None, ``strict=False``)."""
+        return self.holds is not None
 
     def with_channels(self, A: Any, B: Any) -> RefinementResult:
         """This result with the two channels it decided attached (used by :meth:`explain`).
@@ -372,6 +381,11 @@ class RefinementResult:
 
     def __repr__(self) -> str:
         sym = "⊑" if self.relation == "refinement" else "⊑max"
+        if self.holds is None:
+            return (
+                f"RefinementResult(A {sym}? B: undecided)\n  no certificate either way "
+                f"({self.certified_by}); {self.time:.3g} s"
+            )
         verdict = f"A {sym} B" if self.holds else f"A ⋢{sym[1:]} B"
         word = "holds" if self.holds else "fails"
         if self.up_to_rounding:
@@ -410,3 +424,26 @@ class RefinementResult:
             f" ({self.certified_by}); method {self.method}; {self.time:.3g} s"
         )
         return "\n".join(lines)
+
+
+def undecided_result(error: Exception, relation: str, seconds: float) -> RefinementResult:
+    """The result of a pair no route could decide (``strict=False``): ``holds`` None.
+
+    ``certified_by`` carries the reason (the error ``strict=True`` raises);
+    ``details`` has ``undecided`` (that reason) and ``error`` (its type).
+
+    Examples
+    --------
+    >>> r = undecided_result(RuntimeError("out of time"), "refinement", 1.0)
+    >>> r.holds is None, bool(r), r.decided
+    (True, False, False)
+    """
+    reason = str(error)
+    return RefinementResult(
+        holds=None,
+        relation=relation,
+        method="undecided",
+        certified_by=reason,
+        time=seconds,
+        details={"undecided": reason, "error": type(error).__name__},
+    )

@@ -48,7 +48,10 @@ def hard_time_limit(time_limit: float) -> float:
 
 def _refine_in_child(conn: Any, X: Any, Y: Any, time_limit: float) -> None:
     try:
-        payload: tuple[bool, Any] = (True, refinement.refines(X, Y, time_limit=time_limit))
+        payload: tuple[bool, Any] = (
+            True,
+            refinement.refines(X, Y, time_limit=time_limit, strict=True),
+        )
     except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
         payload = (False, exc)
     try:
@@ -71,7 +74,7 @@ def _decide(X: Any, Y: Any, time_limit: float) -> Any:
     such as a Dask worker process, or a platform without fork, where only the
     engines' own ``time_limit`` applies)."""
     if not _can_fork():
-        return refinement.refines(X, Y, time_limit=time_limit)
+        return refinement.refines(X, Y, time_limit=time_limit, strict=True)
     ctx = mp.get_context("fork")
     receiver, sender = ctx.Pipe(duplex=False)
     child = ctx.Process(target=_refine_in_child, args=(sender, X, Y, time_limit), daemon=True)

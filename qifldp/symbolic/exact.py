@@ -241,6 +241,7 @@ def refines(A: Any, B: Any) -> ExactRefinement:
                 Channel([[float(v) for v in row] for row in a]),
                 Channel([[float(v) for v in row] for row in b]),
                 exact=False,
+                strict=True,
             )
     except (VerificationError, SolverError):
         r = None

@@ -51,7 +51,7 @@ def decide_class_tables(alpha_a: np.ndarray, alpha_b: np.ndarray) -> OrbitVerdic
     sres = refines(CA, CB)
     sd = sres.details or {}
     verdict = OrbitVerdict(
-        sres.holds,
+        bool(sres.holds),  # the orbit LP raises rather than leave a pair undecided
         sres.method,
         sres.certified_by,
         n_variables=sd.get("n_variables"),

@@ -240,7 +240,7 @@ def lifted_refinement(A, B):
     if fa is None or fb is None:
         return None
     (bA, eA), (bB, _) = fa, fb
-    r2 = explicit_refines(Channel(bA), Channel(bB))
+    r2 = explicit_refines(Channel(bA), Channel(bB), strict=True)
     if not r2.holds or r2.up_to_rounding:
         return None
     w = np.clip(np.asarray(r2.witness, dtype=np.float64), 0.0, None)

@@ -10,11 +10,13 @@ import numpy as np
 
 from ..errors import (
     ParameterError,
+    SolverError,
     VerificationError,
 )
 from ..refinement.result import (
     Counterexample,
     RefinementResult,
+    undecided_result,
 )
 from .binomial import log_comb
 from .channel import SymmetricChannel
@@ -335,7 +337,7 @@ def max_case_refines_symmetric(
     False
     """
     for name in options:
-        if name not in ("method", "exact", "time_limit"):
+        if name not in ("method", "exact", "time_limit", "strict"):
             msg = f"max_case_refines_symmetric() got an unexpected keyword argument {name!r}"
             raise TypeError(msg)
     check_kinds("max_case_refines", A, B)
@@ -345,5 +347,11 @@ def max_case_refines_symmetric(
             "(its counterexample uses the uniform prior; expand() the channels for more)"
         )
         raise ParameterError(msg)
-    r = max_case_refines(A, B, time_limit=options.get("time_limit", 120.0))
+    t0 = time.perf_counter()
+    try:
+        r = max_case_refines(A, B, time_limit=options.get("time_limit", 120.0))
+    except (SolverError, VerificationError) as exc:
+        if options.get("strict", False):
+            raise
+        r = undecided_result(exc, "max-case refinement", time.perf_counter() - t0)
     return r.with_channels(A, B)

@@ -18,6 +18,7 @@ from ..refinement.core import refinement_options
 from ..refinement.result import (
     Counterexample,
     RefinementResult,
+    undecided_result,
 )
 from .channel import SymmetricChannel
 from .gain import SymmetricGain
@@ -615,5 +616,11 @@ def refines_symmetric(A: Any, B: Any, prior: Any = None, **options: Any) -> Refi
             "(its counterexample uses the uniform prior; expand() the channels for more)"
         )
         raise ParameterError(msg)
-    r = refines(A, B, time_limit=opts["time_limit"], exact=opts["exact"])
+    t0 = time.perf_counter()
+    try:
+        r = refines(A, B, time_limit=opts["time_limit"], exact=opts["exact"])
+    except (SolverError, VerificationError) as exc:
+        if opts["strict"]:
+            raise
+        r = undecided_result(exc, "refinement", time.perf_counter() - t0)
     return r.with_channels(A, B)

@@ -124,7 +124,7 @@ def test_exact_simplex_when_a_is_wide():
 def test_band_straddling_pair_without_rational_arithmetic_raises():
     # eps = 40: 1 − q rounds to 1; only exact arithmetic sees grr(3, 40) ⋢ grr(3, 41)
     with pytest.raises(VerificationError):
-        q.refines(q.grr(3, 40.0), q.grr(3, 41.0), exact=False)
+        q.refines(q.grr(3, 40.0), q.grr(3, 41.0), exact=False, strict=True)
 
 
 def test_rounding_only_refinement_is_not_claimed_exact():

@@ -89,9 +89,9 @@ def test_highs_failure_is_a_solver_error_not_a_no(monkeypatch):
     monkeypatch.setattr(_driver, "solve_entropic", broken)
     monkeypatch.setattr(_driver, "solve_nnls_columns", broken_nnls)
     with pytest.raises(SolverError, match="HiGHS failed"):
-        q.refines(q.grr(3, 1.0), q.grr(3, 2.0), exact=False)
+        q.refines(q.grr(3, 1.0), q.grr(3, 2.0), exact=False, strict=True)
     with pytest.raises(SolverError, match="HiGHS failed") as info:
-        q.max_case_refines(q.grr(3, 1.0), q.grr(3, 2.0), exact=False)
+        q.max_case_refines(q.grr(3, 1.0), q.grr(3, 2.0), exact=False, strict=True)
     assert "least squares did not converge" in str(info.value)
 
 
@@ -125,7 +125,7 @@ def test_entropic_failure_is_a_solver_error(monkeypatch):
     # with HiGHS failing too and rational arithmetic forbidden: no verdict
     monkeypatch.setattr(scipy.optimize, "linprog", _failed_linprog)
     with pytest.raises(SolverError):
-        q.refines(q.grr(3, 1.0), q.grr(3, 2.0), method="entropic", exact=False)
+        q.refines(q.grr(3, 1.0), q.grr(3, 2.0), method="entropic", exact=False, strict=True)
 
 
 def test_input_validation():
@@ -171,5 +171,5 @@ def test_a_time_limit_spent_merging_columns_is_a_solver_error(monkeypatch):
     A = np.array([[0.9, 0.1], [0.2, 0.8]])
     B = A @ np.array([[0.7, 0.3], [0.4, 0.6]])
     with pytest.raises(q.SolverError, match="while merging proportional columns"):
-        q.refines(A, B, time_limit=0.5)
+        q.refines(A, B, time_limit=0.5, strict=True)
     assert q.refines(A, B, time_limit=5).holds

@@ -17,7 +17,7 @@ import pytest
 import qifldp as q
 from qifldp.protocols.tight_ratio import sue_oue_boundary
 
-from ._helpers import band_excess, exact_certificate_gap, exact_gain_gap
+from ._helpers import assert_certificate, band_excess, exact_certificate_gap, exact_gain_gap
 
 # the max-case pair of a constant gain once labelled exact with an exact gap of 0
 _TINY_A = [
@@ -143,3 +143,46 @@ def test_exact_farkas_certificate_when_no_float_gain_keeps_the_gap():
     assert not exact_gain_gap(A, B, ce.gain, ce.prior) > 0
     raw = q.refines(np.asarray(A.matrix), np.asarray(B.matrix))
     assert raw.holds is False and raw.counterexample.recheck(A, B) > 0
+
+
+# The QIF paper (Def. 10): GRR, LH and UE are refinement families: raising eps refines.
+# blh(5, ·) once raised after 120 s; the merged identical columns of a hashed channel are
+# one-hot (C[x, S] = α(x ∈ S, |S|)), so the orbit route decides them.
+@pytest.mark.parametrize(("a", "b"), [(11.0, 10.0), (31.0, 30.0), (2.0, 1.0)])
+def test_blh_k5_monotone_in_eps(a, b):
+    A, B = q.blh(5, a), q.blh(5, b)
+    r = q.refines(A, B)
+    assert r.holds and r.method == "orbits"
+    assert_certificate(A, B, r)
+    s = q.refines(B, A)
+    assert s.holds is False
+    assert_certificate(B, A, s)
+
+
+def test_oue_k5_eps_40_below_41_fails_with_an_exact_gap():
+    # once a VerificationError after 120 s; the lifted orbit gain's gap is positive in
+    # rationals on the stored floats
+    A, B = q.oue(5, 40.0), q.oue(5, 41.0)
+    r = q.refines(A, B)
+    assert r.holds is False and r.exact
+    assert_certificate(A, B, r)
+    assert r.counterexample.recheck(A, B) > 0
+
+
+def test_strict_false_gives_an_undecided_result_never_an_error():
+    A = q.Channel([[0.9, 0.1], [0.2, 0.8]])
+    B = q.Channel([[0.7, 0.3], [0.4, 0.6]])
+    with pytest.raises(q.SolverError, match="time limit"):
+        q.refines(A, B, time_limit=1e-12, strict=True)
+    r = q.refines(A, B, time_limit=1e-12)
+    assert r.holds is None and not r and not r.decided
+    assert "time limit" in r.certified_by and r.details["error"] == "SolverError"
+    assert "undecided" in repr(r) and "undecided" in r.explain()
+    m = q.max_case_refines(A, B, time_limit=1e-12)
+    assert m.holds is None and m.relation == "max-case refinement"
+    with pytest.raises(q.errors.InputTypeError, match="strict must be True or False"):
+        q.refines(A, B, strict="yes")
+    # symmetric channels: the same option
+    s = q.refines(q.symmetric.grr(10**5, 1.0), q.symmetric.blh(10**5, 1.0), time_limit=1e-3)
+    assert s.holds is None and s.certified_by
+    assert q.refines(A, B).holds is not None  # the default decides what it can

@@ -42,7 +42,7 @@ def test_max_case_refines_honours_time_limit():
     A = rng.dirichlet(np.ones(60), size=40)
     B = rng.dirichlet(np.ones(50), size=40)
     with pytest.raises(q.errors.SolverError, match="time_limit"):
-        q.max_case_refines(A, B, time_limit=1e-9)
+        q.max_case_refines(A, B, time_limit=1e-9, strict=True)
     r = q.max_case_refines(A, B, time_limit=60.0)
     assert not r.holds and r.relation == "max-case refinement"
     ce = r.counterexample
