@@ -220,7 +220,8 @@ def refines(
     (``counterexample.gain_exact``, re-checked by ``counterexample.recheck``).
     ``exact=True`` confirms every verdict for the stored values in rational
     arithmetic (an exact witness, or the exact gap); a pair that refines only up
-    to rounding (e.g. B = A·R computed in floating point with A of full column rank, or grr(k, 1) vs grr(k, 1 + 1e-15)) then holds
+    to rounding (e.g. B = A·R computed in floating point with A of full column
+    rank, or grr(k, 1) vs grr(k, 1 + 1e-15)) then holds
     "up to rounding" (``up_to_rounding=True``, ``about="rounding"``: the stored
     floats fail exactly by a gap that rounding explains, a clipped exact witness
     meets the rounding band), never an exception; ``method="exact"`` decides the
