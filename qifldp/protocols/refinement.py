@@ -215,12 +215,14 @@ def max_case_refines_protocol_pair(A: Any, B: Any, prior: Any = None, **options:
     """:func:`qifldp.max_case_refines` when A or B is a protocol object.
 
     A protocol with a channel (either order) is refused as by :func:`qifldp.refines`;
-    two protocol objects go to the explicit implementation, which asks for channels
-    (``.channel()``).
+    two protocol objects are decided on their channels (``.channel()``; the symmetric
+    channels when the explicit ones are too large to enumerate).
 
     Examples
     --------
     >>> import qifldp as q
+    >>> q.max_case_refines(q.protocol("grr", 3, 2.0), q.protocol("grr", 3, 1.0)).holds
+    True
     >>> q.max_case_refines(q.protocol("grr", 3, 1.0), q.grr(3, 1.0))
     Traceback (most recent call last):
     ...
@@ -228,5 +230,9 @@ def max_case_refines_protocol_pair(A: Any, B: Any, prior: Any = None, **options:
     """
     if not (isinstance(A, Protocol) and isinstance(B, Protocol)):
         raise mixed_protocol_error()
-    explicit = max_case_refines.dispatch(object)
-    return explicit(A, B, prior, **options)
+    try:
+        CA, CB = A.channel(), B.channel()
+    except SizeError:  # too large to enumerate: the symmetric route
+        opts = {k: v for k, v in options.items() if k in ("time_limit", "strict")}
+        return max_case_refines(A.symmetric(), B.symmetric(), **opts)
+    return max_case_refines(CA, CB, prior, **options)

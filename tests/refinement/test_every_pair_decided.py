@@ -186,3 +186,19 @@ def test_strict_false_gives_an_undecided_result_never_an_error():
     s = q.refines(q.symmetric.grr(10**5, 1.0), q.symmetric.blh(10**5, 1.0), time_limit=1e-3)
     assert s.holds is None and s.certified_by
     assert q.refines(A, B).holds is not None  # the default decides what it can
+
+
+def test_max_case_on_protocol_objects_and_symmetric_channels_at_large_k():
+    # two protocol objects were refused ("must both be protocol objects"), and the
+    # symmetric max-case gap ended in a ValueError for k >= 2000 (masses underflowing)
+    A, B = q.grr(3, 2.0), q.blh(3, 2.0)
+    explicit = q.max_case_refines(A, B)
+    assert explicit.holds is False and explicit.counterexample.recheck(A, B) > 0
+    r = q.max_case_refines(q.protocol("grr", 3, 2.0), q.protocol("blh", 3, 2.0))
+    assert r.holds is False and r.counterexample.recheck(A, B) > 0
+    assert q.max_case_refines(q.protocol("grr", 3, 2.0), q.protocol("grr", 3, 1.0)).holds
+    for k in (3, 2000, 10**5):
+        s = q.max_case_refines(q.symmetric.grr(k, 2.0), q.symmetric.blh(k, 2.0))
+        assert s.holds is False and s.counterexample.gap > 0
+    big = q.max_case_refines(q.protocol("grr", 2000, 2.0), q.protocol("blh", 2000, 2.0))
+    assert big.holds is False and big.counterexample.gap > 0
