@@ -191,7 +191,7 @@ def _bit_family(make: Callable[[float], Any]) -> Any:
 
 def _lp_family(make: Callable[[float], Any], grid: Sequence[float]) -> tuple[bool, str]:
     """Strict family on float channels, decided by qifldp.refines (verified certificates)."""
-    res = check_refinement_family(make, grid, decide=refines, strict=True)
+    res = check_refinement_family(make, grid, strict=True)  # qifldp.refines, raising when undecided
     residual = max((s.result.residual or 0.0) for s in res.steps if s.holds) if res.steps else 0.0
     gaps = [
         s.reverse.counterexample.gap
