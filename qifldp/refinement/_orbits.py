@@ -351,9 +351,11 @@ def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
         return "B is not a bit-symmetric (one-hot) channel over the same k"
     if not _ORBIT_DECIDERS:
         return "no orbit decider is registered (qifldp.symmetric registers one)"
-    if (col_a is not None or col_b is not None) and P.A.shape[1] * P.B.shape[1] > (
-        MAX_WITNESS_ENTRIES
-    ):
+    if (col_a is None) != (col_b is None):
+        # a hashed channel against a one-hot one: the general engines (and the exact
+        # step) keep deciding these, as they did before the merged view existed
+        return "only one channel is one-hot after merging identical columns"
+    if col_a is not None and P.A.shape[1] * P.B.shape[1] > MAX_WITNESS_ENTRIES:
         return (
             "the merged columns are one-hot, but a witness on the original "
             f"{P.A.shape[1]} x {P.B.shape[1]} columns would exceed MAX_WITNESS_ENTRIES"
