@@ -82,7 +82,7 @@ def test_agrees_with_explicit_exact_mode(k, na, ea, nb, eb):
     # the rounding band while the stored floats fail exactly)
     assert r.exact or r.up_to_rounding
     try:  # the explicit route with its exact confirmation (2^k x 2^k channels)
-        e = q.refines(A.expand(), B.expand(), exact=True, time_limit=10.0)
+        e = q.refines(A.expand(), B.expand(), exact=True, time_limit=10.0, strict=True)
     except VerificationError:  # beyond its exact budget (k = 5, 6 near the boundary)
         e = None
     if e is not None:
@@ -237,7 +237,9 @@ def test_tight_ratio_agrees_with_protocols_at_60_digits(k, eps):
     closed = _max_weight_closed_form(k, eps) < 1
     assert (tight is not None) == closed
     try:
-        proto = q.refines(q.protocol("sue", k, eps), q.protocol("oue", k, eps), time_limit=10.0)
+        proto = q.refines(
+            q.protocol("sue", k, eps), q.protocol("oue", k, eps), time_limit=10.0, strict=True
+        )
     except VerificationError:  # the explicit route has no certificate (k = 5, eps = 9)
         proto = None
     if proto is not None:

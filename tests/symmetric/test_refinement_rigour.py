@@ -175,7 +175,7 @@ def _bisect(pred, lo: float, hi: float, tol: float = 1e-12) -> tuple[float, floa
 
 def _explicit(A, B):
     try:
-        return q.refines(A, B)
+        return q.refines(A, B, strict=True)
     except q.errors.VerificationError:  # pragma: no cover - the explicit route's open cases
         # the explicit route is being fixed at boundary pairs (VerificationError there);
         # such points are skipped, never counted as agreement
