@@ -33,6 +33,7 @@ from .base import Protocol, refuse_unknown
 from .bipartite import BipartiteRR3
 from .grr import GRR
 from .lh import LH
+from .longitudinal import LONGITUDINAL, Memoized
 from .oracles import ORACLE_PARAMETERS, oracle
 from .pckv import PCKV
 from .privkvm import PrivKVM
@@ -86,6 +87,11 @@ ProtocolName = Literal[
     "smp",
     "rsfd",
     "rsrfd",
+    "l_grr",
+    "l_sue",
+    "l_oue",
+    "l_osue",
+    "l_soue",
 ]
 
 
@@ -658,8 +664,50 @@ def _entries() -> Iterator[Entry]:
     )
 
 
+def _memoized_builder(variant: str) -> Callable[..., Memoized]:
+    def build(k: Any, eps_perm: Any, eps_1: Any) -> Memoized:
+        return Memoized(k, eps_perm, eps_1, variant=variant)
+
+    build.__name__ = build.__qualname__ = f"build_{variant}"
+    return build
+
+
+_LONGITUDINAL = (
+    "Arcolezi, Couchot, Al Bouna, Xiao: Improving the utility of locally differentially "
+    "private protocols for longitudinal and multidimensional frequency estimates, Digital "
+    "Communications and Networks 2022 (arXiv 2111.04636), Sec. 4"
+)
+
+
+def _memoized_entries() -> Iterator[Entry]:
+    for variant, rounds in LONGITUDINAL.items():
+        first, second = (r.upper() for r in rounds)
+        reference = _LONGITUDINAL
+        if variant == "l_sue":
+            reference = f"Erlingsson, Pihur, Korolova: RAPPOR, CCS 2014; {_LONGITUDINAL}"
+        yield Entry(
+            name=variant,
+            aliases=(),
+            parameters=(
+                _k(),
+                Parameter("eps_perm", "real", rule="budget of the permanent response, in (0, 700]"),
+                Parameter("eps_1", "real", rule="budget of one report, 0 < eps_1 < eps_perm"),
+            ),
+            reference=reference,
+            family=Memoized,
+            summary=(
+                f"longitudinal {first}/{second}: a memoised {first} response at eps_perm, "
+                f"each report a fresh {second} of it with one-report budget eps_1"
+            ),
+            example={"k": 3, "eps_perm": 2.0, "eps_1": 1.0},
+            builder=_memoized_builder(variant),
+        )
+
+
 #: name -> entry, for every protocol (read-only).
-CATALOGUE: Mapping[str, Entry] = MappingProxyType({e.name: e for e in _entries()})
+CATALOGUE: Mapping[str, Entry] = MappingProxyType(
+    {e.name: e for e in (*_entries(), *_memoized_entries())}
+)
 
 #: Every accepted spelling (normalised) -> (entry name, parameters the alias fixes).
 ALIASES: Mapping[str, tuple[str, Mapping[str, Any]]] = MappingProxyType(
@@ -720,6 +768,10 @@ def protocol(name: Literal["smp"], *args: Any, **params: Any) -> SMP: ...
 @overload
 def protocol(name: Literal["rsfd", "rsrfd"], *args: Any, **params: Any) -> RSFD: ...
 @overload
+def protocol(
+    name: Literal["l_grr", "l_sue", "l_oue", "l_osue", "l_soue"], *args: Any, **params: Any
+) -> Memoized: ...
+@overload
 def protocol(name: str, *args: Any, **params: Any) -> Any: ...
 def protocol(name: str, *args: Any, **params: Any) -> Any:
     """The frozen protocol object of any catalogue entry.
@@ -731,7 +783,8 @@ def protocol(name: str, *args: Any, **params: Any) -> Any:
         frequency oracles ``grr``, ``ss``, ``lh``, ``blh``, ``olh``, ``ue``, ``sue``,
         ``oue``, ``the`` and the composite ``pckv`` (``pckv-ue``, ``pckv-grr``),
         ``privkvm``, ``rr``, ``rr3``, ``bipartite_rr3``, ``spl``, ``smp``, ``rsfd``
-        (``rsfd-grr``, ``rsfd-oue-z`` ...), ``rsrfd``.
+        (``rsfd-grr``, ``rsfd-oue-z`` ...), ``rsrfd`` and the longitudinal oracles
+        ``l_grr``, ``l_sue``, ``l_oue``, ``l_osue``, ``l_soue`` (``k, eps_perm, eps_1``).
     *args
         Parameters by position, in the entry's order (oracles: ``k, eps``; ``pckv``:
         ``d, eps, ell, ...``; ``ue`` takes p and q by name).

@@ -1,0 +1,48 @@
+"""Channels of the later oracles by brute-force enumeration (the tests' independent reference)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+
+def round_probabilities(P):
+    """(first round, second round) as functions (input, output) -> probability."""
+    pr = P.params
+    if P.name == "l_grr":
+
+        def grr(p, qq):
+            return lambda a, b: p if a == b else qq
+
+        return grr(pr["p1"], pr["q1"]), grr(pr["p2"], pr["q2"])
+
+    def bit(p, qq):
+        return lambda a, b: (p if a else qq) if b else (1 - p if a else 1 - qq)
+
+    return bit(pr["p1"], pr["q1"]), bit(pr["p2"], pr["q2"])
+
+
+def enumerate_memoized(P, T):
+    """The T-report channel by brute force: rows x, columns as P.channel(T) labels them."""
+    k = P.k
+    first, second = round_probabilities(P)
+    C = P.channel(reports=T)
+    M = np.zeros(C.shape)
+    for i, x in enumerate(C.inputs):
+        for j, y in enumerate(C.outputs):
+            ys = (y,) if T == 1 else y
+            total = 0.0
+            if P.name == "l_grr":
+                for u in range(k):
+                    total += first(x, u) * math.prod(second(u, yt) for yt in ys)
+            else:
+                onehot = [int(v == x) for v in range(k)]
+                for u in itertools.product((0, 1), repeat=k):
+                    w = math.prod(first(onehot[v], u[v]) for v in range(k))
+                    for yt in ys:
+                        w *= math.prod(second(u[v], yt[v]) for v in range(k))
+                    total += w
+            M[i, j] = total
+    return C, M
