@@ -152,6 +152,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "protocol",
     ),
     "protocols.bipartite": ("BipartiteRR3",),
+    "protocols.ibu": (
+        "IBUInfo",
+        "ibu",
+    ),
     "protocols.keyvalue": (
         "pckv_epsilon",
         "pckv_grr",

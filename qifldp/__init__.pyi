@@ -136,6 +136,10 @@ from .protocols import (
 from .protocols.bipartite import (
     BipartiteRR3 as BipartiteRR3,
 )
+from .protocols.ibu import (
+    IBUInfo as IBUInfo,
+    ibu as ibu,
+)
 from .protocols.keyvalue import (
     pckv_epsilon as pckv_epsilon,
     pckv_grr as pckv_grr,

@@ -36,6 +36,7 @@ from ..simulation.util import as_rng, as_values, check_n
 from ..validation import as_real_array, check_bool, check_choice, check_eps, check_int, check_real
 from .base import Frozen, field
 from .grr import GRR
+from .ibu import EM_TOL as IBU_TOL, em_matrix
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -57,8 +58,8 @@ __all__ = [
 ]
 
 #: Stopping rule of the EM estimator: its mean log-likelihood is within EM_TOL of the
-#: maximum, certified by the Frank-Wolfe duality gap max_x grad_x - 1.
-EM_TOL: float = 1e-10
+#: maximum, certified by the Frank-Wolfe duality gap max_x grad_x - 1 (:mod:`.ibu`).
+EM_TOL: float = IBU_TOL
 
 #: Relative slack when a given ``eps`` is checked against the matrix's true epsilon
 #: (``ldp_epsilon`` is one rounding of a log ratio).
@@ -479,42 +480,9 @@ def _inverse(P: np.ndarray) -> np.ndarray:
     return np.asarray(inversion_matrix(Channel(P)))
 
 
-def _em(
-    P: np.ndarray, counts: np.ndarray, tol: float = EM_TOL, max_iter: int = 100_000
-) -> np.ndarray:
-    """The maximum-likelihood distribution on the simplex (EM), from answer counts.
-
-    ``counts`` of shape (m,) or (T, m) (T independent data sets, solved together).
-    """
-    C = np.atleast_2d(counts).astype(np.float64)
-    share = C / C.sum(axis=1, keepdims=True)
-    support = P.sum(axis=0) > 0  # answers some input can give
-    if np.any(share[:, ~support] > 0):
-        msg = "reports hold an answer no row of P can give (probability 0 for every input)"
-        raise ParameterError(msg)
-    pi = np.full(C.shape, 1.0 / P.shape[0])
-    active = np.ones(C.shape[0], dtype=bool)
-    if abs(np.linalg.det(P)) > 1e-12:
-        # an inversion estimate inside the simplex is the maximum itself (its lambda is
-        # the empirical one, the unconstrained maximum): no iteration needed there
-        inv = share @ np.linalg.inv(P)
-        inside = np.all(inv >= 0.0, axis=1)
-        pi[inside] = inv[inside] / inv[inside].sum(axis=1, keepdims=True)
-        active &= ~inside
-    for _ in range(max_iter):
-        lam = pi[active] @ P
-        ratio = np.divide(share[active], lam, out=np.zeros_like(lam), where=lam > 0)
-        grad = ratio @ P.T  # d/dpi of the mean log-likelihood; pi . grad = 1
-        gap = grad.max(axis=1) - 1.0  # Frank-Wolfe duality gap: L* - L(pi) <= gap
-        done = gap <= tol
-        new = pi[active] * grad
-        new /= new.sum(axis=1, keepdims=True)
-        pi[active] = np.where(done[:, None], pi[active], new)
-        idx = np.nonzero(active)[0]
-        active[idx[done]] = False
-        if not active.any():
-            break
-    return pi.reshape(np.shape(counts)) if np.ndim(counts) == 1 else pi
+def _em(P: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The maximum-likelihood distribution on the simplex (EM, :func:`~.ibu.em_matrix`)."""
+    return em_matrix(P, counts, EM_TOL)[0]
 
 
 def rr_estimator_mse(
