@@ -34,7 +34,7 @@ from .bipartite import BipartiteRR3
 from .grr import GRR
 from .lh import LH
 from .longitudinal import LONGITUDINAL, Memoized
-from .oracles import ORACLE_PARAMETERS, oracle
+from .oracles import ORACLE_PARAMETERS, adp, oracle
 from .pckv import PCKV
 from .privkvm import PrivKVM
 from .rr3 import RR, RR3
@@ -92,6 +92,7 @@ ProtocolName = Literal[
     "l_oue",
     "l_osue",
     "l_soue",
+    "adp",
 ]
 
 
@@ -705,8 +706,24 @@ def _memoized_entries() -> Iterator[Entry]:
 
 
 #: name -> entry, for every protocol (read-only).
+def _later_entries() -> Iterator[Entry]:
+    yield from _memoized_entries()
+    yield Entry(
+        name="adp",
+        aliases=("adaptive",),
+        parameters=(_k(), _eps()),
+        reference=(
+            f"{_WANG}, Sec. 4 (the variances compared); Arcolezi et al., multi-freq-ldpy (ADP)"
+        ),
+        family=Protocol,
+        summary="adaptive: GRR when k <= 3 e^eps + 2 (its variance is the smaller), else OUE",
+        example={"k": 3, "eps": 1.0},
+        builder=adp,
+    )
+
+
 CATALOGUE: Mapping[str, Entry] = MappingProxyType(
-    {e.name: e for e in (*_entries(), *_memoized_entries())}
+    {e.name: e for e in (*_entries(), *_later_entries())}
 )
 
 #: Every accepted spelling (normalised) -> (entry name, parameters the alias fixes).
@@ -750,7 +767,7 @@ def lookup(name: str) -> tuple[Entry, Mapping[str, Any]]:
 
 
 @overload
-def protocol(name: OracleName, *args: Any, **params: Any) -> Protocol: ...
+def protocol(name: OracleName | Literal["adp"], *args: Any, **params: Any) -> Protocol: ...
 @overload
 def protocol(name: Literal["pckv", "pckv-ue", "pckv-grr"], *args: Any, **params: Any) -> PCKV: ...
 @overload
@@ -784,7 +801,8 @@ def protocol(name: str, *args: Any, **params: Any) -> Any:
         ``oue``, ``the`` and the composite ``pckv`` (``pckv-ue``, ``pckv-grr``),
         ``privkvm``, ``rr``, ``rr3``, ``bipartite_rr3``, ``spl``, ``smp``, ``rsfd``
         (``rsfd-grr``, ``rsfd-oue-z`` ...), ``rsrfd`` and the longitudinal oracles
-        ``l_grr``, ``l_sue``, ``l_oue``, ``l_osue``, ``l_soue`` (``k, eps_perm, eps_1``).
+        ``l_grr``, ``l_sue``, ``l_oue``, ``l_osue``, ``l_soue`` (``k, eps_perm, eps_1``),
+        ``adp`` (GRR or OUE, whichever estimates with less variance).
     *args
         Parameters by position, in the entry's order (oracles: ``k, eps``; ``pckv``:
         ``d, eps, ell, ...``; ``ue`` takes p and q by name).

@@ -7,18 +7,20 @@ protocols that run one oracle per attribute (SPL, SMP) build theirs with it too.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..errors import InputTypeError
-from ..validation import check_name
+from ..validation import check_eps, check_name
 from .base import Protocol, refuse_unknown
 from .grr import GRR
 from .lh import LH
+from .params import check_k
 from .ss import SS
 from .the import THE
 from .ue import UE
 
-__all__ = ["ORACLE_PARAMETERS", "ORACLE_NAMES", "oracle"]
+__all__ = ["ORACLE_PARAMETERS", "ORACLE_NAMES", "oracle", "adp", "adp_choice"]
 
 #: Each oracle's parameters besides k (and eps, which every name but "ue" takes).
 ORACLE_PARAMETERS: dict[str, tuple[str, ...]] = {
@@ -85,3 +87,50 @@ def oracle(name: str, k: int, eps: float | None = None, **params: Any) -> Protoc
         return LH(k, e, params.get("g"), variant=name)
     theta: Any = params.get("theta")  # None is refused by check_theta
     return THE(k, e, theta)
+
+
+def adp_choice(k: int, eps: float) -> str:
+    """ADP's choice: ``"grr"`` when GRR's variance is at most OUE's, else ``"oue"``.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float
+        Privacy parameter, finite and ``>= 0``.
+
+    Returns
+    -------
+    str
+
+    Notes
+    -----
+    At frequency 0, Var_GRR = (e^eps + k - 2) / (n (e^eps - 1)^2) and
+    Var_OUE = 4 e^eps / (n (e^eps - 1)^2) (Wang et al., USENIX Security 2017, Sec. 4),
+    so GRR is chosen iff k <= 3 e^eps + 2, ties to GRR as in multi-freq-ldpy's ADP
+    (Arcolezi et al.); at eps = 0, where both variances are infinite, the limit of
+    the rule (k <= 5). Large eps (e^eps beyond the float range) chooses GRR.
+
+    Examples
+    --------
+    >>> adp_choice(10, 1.0), adp_choice(11, 1.0)
+    ('grr', 'oue')
+    """
+    k, eps = check_k(k), check_eps(eps)
+    if eps > math.log(k):  # 3 e^eps + 2 > k already
+        return "grr"
+    return "grr" if k <= 3.0 * math.exp(eps) + 2.0 else "oue"
+
+
+def adp(k: int, eps: float) -> Protocol:
+    """The adaptive oracle ADP: GRR or OUE, whichever has the smaller variance.
+
+    Returns the frozen object of the chosen oracle (:func:`adp_choice`): its channel,
+    sampler and estimator are that oracle's.
+
+    Examples
+    --------
+    >>> adp(3, 1.0), adp(50, 1.0)
+    (protocol('grr', k=3, eps=1.0), protocol('oue', k=50, eps=1.0))
+    """
+    return oracle(adp_choice(k, eps), k, eps)

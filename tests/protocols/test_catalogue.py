@@ -19,7 +19,7 @@ from tests.protocols._enumeration import enumerate_memoized
 COMPOSITES = ("pckv", "privkvm", "rr", "rr3", "bipartite_rr3", "spl", "smp", "rsfd", "rsrfd")
 
 #: The oracles added to the catalogue later, with no constructor before it.
-LATER = ("l_grr", "l_sue", "l_oue", "l_osue", "l_soue")
+LATER = ("l_grr", "l_sue", "l_oue", "l_osue", "l_soue", "adp")
 
 
 def _existing(name, P):
@@ -40,6 +40,8 @@ def _existing(name, P):
         return getattr(q, name)(ex["ks"], ex["eps"])
     if name == "rsfd":
         return q.rsfd_grr(ex["ks"], ex["eps"])
+    if name == "adp":
+        return q.grr(ex["k"], ex["eps"])  # k = 3 <= 3 e + 2
     if name in LATER:
         return q.Channel(enumerate_memoized(P, 1)[1])
     return q.rsrfd(ex["ks"], ex["eps"], ex["priors"]).channel()

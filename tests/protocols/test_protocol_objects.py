@@ -492,3 +492,24 @@ def test_lh_attack_guesses_in_domain():
 def test_all_names_covered():
     assert q.protocols.PROTOCOL_NAMES == tuple(NAMES)
     assert {name for name, _ in SIM} == set(NAMES)
+
+
+# ----------------------------------------------------------------------------------------
+# ADP: the oracle of smaller variance
+# ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("eps", [0.1, 0.5, 1.0, 2.0, 4.0])
+@pytest.mark.parametrize("k", [2, 3, 5, 6, 10, 11, 20, 50, 200])
+def test_adp_chooses_the_oracle_of_smaller_variance(k, eps):
+    # the choice against the two oracles' own variances at frequency 0 (Wang et al. 2017)
+    grr = q.protocol("grr", k, eps).variance(1000)
+    oue = q.protocol("oue", k, eps).variance(1000)
+    P = q.protocol("adp", k, eps)
+    assert P == q.protocol("grr" if grr <= oue else "oue", k, eps)
+
+
+def test_adp_at_the_boundary_and_the_limits():
+    assert q.protocol("adp", 10, 1.0).name == "grr"  # 10 <= 3 e + 2 = 10.15
+    assert q.protocol("adp", 11, 1.0).name == "oue"
+    assert q.protocol("adp", 5, 0.0).name == "grr" and q.protocol("adp", 6, 0.0).name == "oue"
+    assert q.protocol("adp", 10**6, 800.0).name == "grr"
+    assert q.protocol("Adaptive", 4, 1.0) == q.protocol("grr", 4, 1.0)
