@@ -32,6 +32,7 @@ from ..errors import InputTypeError, ParameterError
 from .base import Protocol, refuse_unknown
 from .bipartite import BipartiteRR3
 from .grr import GRR
+from .hr import HR
 from .lh import LH
 from .longitudinal import LONGITUDINAL, Memoized
 from .oracles import ORACLE_PARAMETERS, adp, oracle
@@ -93,6 +94,7 @@ ProtocolName = Literal[
     "l_osue",
     "l_soue",
     "adp",
+    "hr",
 ]
 
 
@@ -705,23 +707,43 @@ def _memoized_entries() -> Iterator[Entry]:
         )
 
 
-#: name -> entry, for every protocol (read-only).
+#: The later oracles of parameters (k, eps): name -> (alias, reference, family, summary, builder).
+_K_EPS: dict[str, tuple[str, str, type, str, Callable[..., Any]]] = {
+    "adp": (
+        "adaptive",
+        f"{_WANG}, Sec. 4 (the variances compared); Arcolezi et al., multi-freq-ldpy (ADP)",
+        Protocol,
+        "adaptive: GRR when k <= 3 e^eps + 2 (its variance is the smaller), else OUE",
+        adp,
+    ),
+    "hr": (
+        "hadamard_response",
+        "Acharya, Sun, Zhang: Hadamard Response: Estimating Distributions Privately, "
+        "Efficiently, and with Little Communication, AISTATS 2019, Sec. 4",
+        HR,
+        "Hadamard response: an output of the value's Hadamard codeword set (K/2 of the "
+        "K > k outputs) w.p. e^eps / (e^eps + 1), else one outside it",
+        HR,
+    ),
+}
+
+
 def _later_entries() -> Iterator[Entry]:
     yield from _memoized_entries()
-    yield Entry(
-        name="adp",
-        aliases=("adaptive",),
-        parameters=(_k(), _eps()),
-        reference=(
-            f"{_WANG}, Sec. 4 (the variances compared); Arcolezi et al., multi-freq-ldpy (ADP)"
-        ),
-        family=Protocol,
-        summary="adaptive: GRR when k <= 3 e^eps + 2 (its variance is the smaller), else OUE",
-        example={"k": 3, "eps": 1.0},
-        builder=adp,
-    )
+    for name, (alias, reference, family, summary, builder) in _K_EPS.items():
+        yield Entry(
+            name=name,
+            aliases=(alias,),
+            parameters=(_k(), _eps()),
+            reference=reference,
+            family=family,
+            summary=summary,
+            example={"k": 3, "eps": 1.0},
+            builder=builder,
+        )
 
 
+#: name -> entry, for every protocol (read-only).
 CATALOGUE: Mapping[str, Entry] = MappingProxyType(
     {e.name: e for e in (*_entries(), *_later_entries())}
 )
@@ -789,6 +811,8 @@ def protocol(
     name: Literal["l_grr", "l_sue", "l_oue", "l_osue", "l_soue"], *args: Any, **params: Any
 ) -> Memoized: ...
 @overload
+def protocol(name: Literal["hr"], *args: Any, **params: Any) -> HR: ...
+@overload
 def protocol(name: str, *args: Any, **params: Any) -> Any: ...
 def protocol(name: str, *args: Any, **params: Any) -> Any:
     """The frozen protocol object of any catalogue entry.
@@ -802,7 +826,8 @@ def protocol(name: str, *args: Any, **params: Any) -> Any:
         ``privkvm``, ``rr``, ``rr3``, ``bipartite_rr3``, ``spl``, ``smp``, ``rsfd``
         (``rsfd-grr``, ``rsfd-oue-z`` ...), ``rsrfd`` and the longitudinal oracles
         ``l_grr``, ``l_sue``, ``l_oue``, ``l_osue``, ``l_soue`` (``k, eps_perm, eps_1``),
-        ``adp`` (GRR or OUE, whichever estimates with less variance).
+        ``adp`` (GRR or OUE, whichever estimates with less variance), ``hr``
+        (Hadamard response).
     *args
         Parameters by position, in the entry's order (oracles: ``k, eps``; ``pckv``:
         ``d, eps, ell, ...``; ``ue`` takes p and q by name).

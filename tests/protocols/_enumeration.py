@@ -46,3 +46,17 @@ def enumerate_memoized(P, T):
                     total += w
             M[i, j] = total
     return C, M
+
+
+def enumerate_hr(k, eps):
+    """Hadamard response from scipy's Sylvester matrix: rows 1..k of H_K (K the smallest
+    power of two above k), 2 e^eps / (K (e^eps + 1)) where the row is +1, else
+    2 / (K (e^eps + 1))."""
+    from scipy.linalg import hadamard
+
+    K = 2
+    while K <= k:
+        K *= 2
+    H = hadamard(K)[1 : k + 1]
+    E = math.exp(eps)
+    return np.where(H > 0, 2 * E / (K * (E + 1)), 2 / (K * (E + 1)))

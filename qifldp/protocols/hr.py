@@ -1,0 +1,325 @@
+"""Hadamard Response (HR) as a protocol object.
+
+Acharya, Sun, Zhang: *Hadamard Response: Estimating Distributions Privately,
+Efficiently, and with Little Communication* (AISTATS 2019), Sec. 4 (the high-privacy
+scheme with sets of size K/2). K is the smallest power of two above k; value x owns
+the codeword set C_x = {y in 0..K-1 : H_K[x + 1, y] = +1} of the Sylvester-Hadamard
+matrix (row 0, all ones, unused), i.e. the y whose bitwise AND with x + 1 has even
+parity. A report is one y in 0..K-1 (log2 K bits):
+
+    Pr[y | x] = 2 e^eps / (K (e^eps + 1))  if y in C_x,   2 / (K (e^eps + 1))  otherwise.
+
+Two codeword sets meet in K/4 outputs, so a report lands in C_v with probability
+p* = e^eps / (e^eps + 1) when x = v and q* = 1/2 otherwise: the usual calibrated
+estimator and Wang et al.'s variance apply, the counts in every C_v coming from one
+fast Walsh-Hadamard transform (O(n + K log K)). pure-ldp uses this scheme for eps <= 1
+and a block variant beyond; the block variant is not built here.
+
+HR is not invariant under the permutations of the values (a permutation does not map
+codeword sets to codeword sets), so it has no symmetric (lumped) channel; its closed
+forms need none: ML = 2 e^eps / (e^eps + 1) for k >= 3.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..channel import Channel, guard_size
+from ..errors import ParameterError, UnsupportedKindError
+from ..simulation import calibrate
+from ..simulation.samplers import n_reports
+from ..simulation.util import as_array, as_rng, as_values, choose_uniform_true, row_chunks
+from ..symbolic import SymbolicChannel
+from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symmetric.channel import SymmetricChannel
+from ..validation import check_eps
+from .base import ClosedForm, Protocol, no_options
+from .params import check_k
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+__all__ = ["HR", "HRClosedForm", "hr_output_size", "hr_membership"]
+
+
+def hr_output_size(k: int) -> int:
+    """K: the smallest power of two strictly above k (the rows 1..k of H_K are used).
+
+    Examples
+    --------
+    >>> hr_output_size(3), hr_output_size(4), hr_output_size(7)
+    (4, 8, 8)
+    """
+    k = check_k(k)
+    return 1 << k.bit_length()
+
+
+def hr_membership(xs: Any, ys: Any) -> np.ndarray:
+    """Whether output y is in the codeword set C_x: the parity of (x + 1) & y is even.
+
+    Broadcasts ``xs`` against ``ys`` (integer arrays).
+
+    Examples
+    --------
+    >>> hr_membership(np.arange(3)[:, None], np.arange(4)).astype(int).tolist()
+    [[1, 0, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
+    """
+    both = np.bitwise_and(np.asarray(xs, dtype=np.int64) + 1, np.asarray(ys, dtype=np.int64))
+    return (np.bitwise_count(both) & 1) == 0
+
+
+def _fwht(v: np.ndarray) -> np.ndarray:
+    """The Walsh-Hadamard transform H_K v (Sylvester order, unnormalised), O(K log K)."""
+    a = v.astype(np.float64).copy()
+    h = 1
+    while h < a.size:
+        a = a.reshape(-1, 2, h)
+        a = np.stack([a[:, 0] + a[:, 1], a[:, 0] - a[:, 1]], axis=1).reshape(-1)
+        h *= 2
+    return a
+
+
+class HRClosedForm(ClosedForm):
+    """Closed forms of Hadamard Response (Acharya, Sun, Zhang 2019).
+
+    Examples
+    --------
+    >>> round(HR(4, math.log(3)).closed_form.bayes_capacity(), 12)  # 2 e / (e + 1)
+    1.5
+    """
+
+    __slots__ = ()
+
+    def bayes_capacity(self) -> float:
+        """ML = Σ_y max_x C[x, y] = (2 / (K (e^eps + 1))) (e^eps U + K - U).
+
+        U = |∪_x C_x| = K for k >= 3 (for any y, rows 1 and 2 with odd parity force row
+        3 even), K - 1 for k = 2 (y = 3 is in neither set): ML = 2 e^eps / (e^eps + 1)
+        for k >= 3 and (3 e^eps + 1) / (2 (e^eps + 1)) for k = 2.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = HR(2, 1.0)
+        >>> round(P.closed_form.bayes_capacity(), 12) == round(q.bayes_capacity(P.channel()), 12)
+        True
+        """
+        P = self._protocol
+        E = math.exp(-P.eps)  # in 1/e^eps form: no overflow
+        if P.k == 2:
+            return (3 + E) / (2 * (1 + E))
+        return 2 / (1 + E)
+
+    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
+        """The sympy twin of :meth:`bayes_capacity`; ``eps`` may be a symbol.
+
+        Examples
+        --------
+        >>> HR(5, 1.0).closed_form.symbolic_bayes_capacity(eps="e")
+        2*exp(e)/(exp(e) + 1)
+        """
+        import sympy as sp
+
+        P = self._protocol
+        values = P._symbols(symbols, ("eps",))
+        E = sp.exp(SymbolicParameters().take("eps", values["eps"], EPS_DOMAIN))
+        if P.k == 2:
+            return (3 * E + 1) / (2 * (E + 1))
+        return 2 * E / (E + 1)
+
+    def ldp_epsilon(self) -> float:
+        """eps: an output in C_x over one outside it (every pair has both kinds, k >= 2).
+
+        Examples
+        --------
+        >>> HR(3, 0.7).closed_form.ldp_epsilon()
+        0.7
+        """
+        return self._protocol.eps
+
+
+class HR(Protocol):
+    """Hadamard Response: report an output of the codeword set C_x w.p. e^eps / (e^eps + 1).
+
+    Parameters
+    ----------
+    k, eps : int, float
+        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
+
+    Attributes
+    ----------
+    params : dict
+        ``K`` (outputs 0..K-1), ``p`` = Pr[report y | y in C_x] = 2 e^eps / (K (e^eps + 1))
+        and ``q`` = 2 / (K (e^eps + 1)).
+
+    Examples
+    --------
+    >>> P = HR(3, math.log(3))
+    >>> P.params["K"], round(P.params["p"], 12), round(P.params["q"], 12)
+    (4, 0.375, 0.125)
+    """
+
+    __slots__ = ()
+    _closed_form_type = HRClosedForm
+
+    def __init__(self, k: int, eps: float) -> None:
+        k, eps = check_k(k), check_eps(eps)
+        K = hr_output_size(k)
+        inside = 1.0 / (1.0 + math.exp(-eps))  # e^eps / (e^eps + 1)
+        params = {"K": K, "p": 2 * inside / K, "q": 2 * (1 - inside) / K}
+        self._freeze("hr", k, eps, params, {"eps": eps})
+
+    def channel(self) -> Channel:
+        """The k x K channel; outputs 0..K-1.
+
+        Raises
+        ------
+        SizeError
+            k K above :data:`qifldp.channel.MAX_ENTRIES`.
+
+        Examples
+        --------
+        >>> HR(2, math.log(3)).channel().matrix.tolist()
+        [[0.375, 0.125, 0.375, 0.125], [0.375, 0.375, 0.125, 0.125]]
+        """
+        k, K = self.k, self._params["K"]
+        alt = "the closed forms protocol('hr', k, eps).closed_form (HR has no symmetric channel)"
+        guard_size(f"hr({k}, {self.eps})", k, math.log10(K), lambda: K, alt)
+        inside = hr_membership(np.arange(k)[:, None], np.arange(K))
+        return Channel(np.where(inside, self._params["p"], self._params["q"]))
+
+    def symmetric(self) -> SymmetricChannel:
+        """Not available: HR is not invariant under permutations of the values.
+
+        Raises
+        ------
+        UnsupportedKindError
+            Always; the message says what to use instead.
+
+        Examples
+        --------
+        >>> HR(3, 1.0).symmetric()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        qifldp.errors.UnsupportedKindError: hr has no symmetric channel: ...
+        """
+        msg = (
+            "hr has no symmetric channel: a permutation of the values does not map Hadamard "
+            "codeword sets to codeword sets; use .channel() (k K entries) or .closed_form"
+        )
+        raise UnsupportedKindError(msg)
+
+    def symbolic(self, **symbols: Any) -> SymbolicChannel:
+        """HR as a symbolic channel; ``eps`` may be a symbol.
+
+        Examples
+        --------
+        >>> HR(2, 1.0).symbolic(eps="e").matrix[0, 1]
+        1/(2*(exp(e) + 1))
+        """
+        import sympy as sp
+
+        values = self._symbols(symbols, ("eps",))
+        k, K = self.k, self._params["K"]
+        guard_symbolic_size("hr", (k, "eps"), k, math.log10(K), lambda: K)
+        P = SymbolicParameters()
+        E = sp.exp(P.take("eps", values["eps"], EPS_DOMAIN))
+        p, q = sp.Rational(2, K) * E / (E + 1), sp.Rational(2, K) / (E + 1)
+        inside = hr_membership(np.arange(k)[:, None], np.arange(K))
+        rows = [[p if inside[x, y] else q for y in range(K)] for x in range(k)]
+        return P.channel(rows, tuple(range(k)), tuple(range(K)))
+
+    def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
+        """One output y in 0..K-1 per user (int64), vectorised.
+
+        Notes
+        -----
+        A uniform y; if it is in C_x keep it w.p. e^eps / (e^eps + 1), else flip the bit
+        of y at the lowest set bit of x + 1 (which moves y across the two halves); and
+        the other way round. Both halves have K/2 outputs, so the report is uniform
+        inside the chosen half (Acharya et al.'s coupling). O(n).
+
+        Examples
+        --------
+        >>> P = HR(3, 60.0)
+        >>> bool(np.all(hr_membership(np.array([0, 2]), P.sample([0, 2], rng=0))))
+        True
+        """
+        no_options("sample", options)
+        xs = as_values(xs, self.k)
+        gen = as_rng(rng)
+        K = self._params["K"]
+        y = gen.integers(0, K, size=xs.size)
+        want_inside = gen.random(xs.size) < 1.0 / (1.0 + math.exp(-self.eps))
+        flip = hr_membership(xs, y) != want_inside
+        low = (xs + 1) & -(xs + 1)  # the lowest set bit of x + 1
+        return np.where(flip, y ^ low, y)
+
+    def _check_reports(self, reports: Any) -> np.ndarray:
+        arr = as_array(reports, "reports")
+        K = self._params["K"]
+        if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer) or arr.size == 0:
+            msg = f"reports must be a non-empty 1-D array of outputs in 0..{K - 1}"
+            raise ParameterError(msg)
+        if arr.min() < 0 or arr.max() >= K:
+            msg = f"reports must be outputs in 0..{K - 1}, got {arr.min()}..{arr.max()}"
+            raise ParameterError(msg)
+        return arr.astype(np.int64)
+
+    def support_counts(self, reports: Any) -> np.ndarray:
+        """C_v: how many reports fall in the codeword set C_v, for every v (one FWHT).
+
+        Examples
+        --------
+        >>> HR(3, 1.0).support_counts([0, 1, 2, 3]).tolist()
+        [2.0, 2.0, 2.0]
+        """
+        ys = self._check_reports(reports)
+        K = self._params["K"]
+        T = _fwht(np.bincount(ys, minlength=K))  # T[r] = #inside - #outside for row r
+        return (ys.size + T[1 : self.k + 1]) / 2
+
+    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
+        """Unbiased frequencies: f_v = (C_v / n - 1/2) / (e^eps / (e^eps + 1) - 1/2).
+
+        Examples
+        --------
+        >>> P = HR(4, 2.0)
+        >>> xs = np.repeat([0, 1, 2, 3], [4000, 3000, 2000, 1000])
+        >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
+        [0.4, 0.3, 0.2, 0.1]
+        """
+        a, b = self.support_probabilities()
+        return calibrate(self.support_counts(reports), n_reports(reports), a, b, project=project)
+
+    def support_probabilities(self, **options: Any) -> tuple[float, float]:
+        """(p*, q*) = (e^eps / (e^eps + 1), 1/2).
+
+        Examples
+        --------
+        >>> HR(3, 0.0).support_probabilities()
+        (0.5, 0.5)
+        """
+        no_options("support_probabilities", options)
+        return 1.0 / (1.0 + math.exp(-self.eps)), 0.5
+
+    def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
+        """A uniform guess among the values whose codeword set holds the report.
+
+        Bayes-optimal under a uniform prior (those values have the largest likelihood).
+
+        Examples
+        --------
+        >>> HR(3, 1.0).attack([3], rng=0).tolist()  # output 3 is in C_2 only
+        [2]
+        """
+        ys = self._check_reports(reports)
+        gen = as_rng(rng)
+        out = np.empty(ys.size, dtype=np.int64)
+        values = np.arange(self.k)
+        for s, e in row_chunks(ys.size, self.k):
+            out[s:e] = choose_uniform_true(hr_membership(values, ys[s:e, None]), gen)
+        return out

@@ -1,0 +1,99 @@
+"""Hadamard Response (Acharya, Sun, Zhang, AISTATS 2019).
+
+Expected values: the channel from scipy's Sylvester-Hadamard matrix
+(tests/protocols/_enumeration.py); eps, the Bayes capacity and the support counts by
+enumeration of that channel; Monte Carlo with seeded normal and chi-square bands.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import qifldp as q
+from qifldp.errors import ParameterError, UnsupportedKindError
+from qifldp.protocols.hr import HR, hr_membership, hr_output_size
+from tests.protocols._enumeration import enumerate_hr
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 7, 8, 9, 16])
+@pytest.mark.parametrize("eps", [0.0, 0.5, 2.0])
+def test_channel_equals_the_hadamard_enumeration(k, eps):
+    P = q.protocol("hr", k, eps)
+    C = P.channel()
+    M = enumerate_hr(k, eps)
+    np.testing.assert_allclose(C.matrix, M, atol=1e-15)
+    assert C.outputs == tuple(range(hr_output_size(k)))
+    assert q.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
+    ml = float(M.max(axis=0).sum())
+    assert P.closed_form.bayes_capacity() == pytest.approx(ml, rel=1e-12)
+    assert P.closed_form.ldp_epsilon() == eps
+
+
+def test_bayes_capacity_published_form_and_symbolic_twin():
+    # 2 e^eps / (e^eps + 1) for k >= 3 (every output lies in some codeword set)
+    for k in (3, 6, 100):
+        assert q.protocol("hr", k, 1.0).closed_form.bayes_capacity() == pytest.approx(
+            2 * math.e / (math.e + 1)
+        )
+    for k in (2, 3, 5):
+        P = q.protocol("hr", k, 0.8)
+        np.testing.assert_allclose(P.symbolic().evaluate().matrix, P.channel().matrix, atol=1e-14)
+        sym = float(P.closed_form.symbolic_bayes_capacity())
+        assert sym == pytest.approx(P.closed_form.bayes_capacity(), rel=1e-12)
+
+
+def test_support_counts_by_transform_equal_direct_counting():
+    P = q.protocol("hr", 11, 1.0)
+    ys = np.random.default_rng(0).integers(0, 16, size=500)
+    direct = [int(np.sum(hr_membership(v, ys))) for v in range(11)]
+    assert P.support_counts(ys).tolist() == direct
+    # (p*, q*): the probability of landing in C_v, enumerated from the channel
+    M = P.channel().matrix
+    inside = hr_membership(np.arange(11)[:, None], np.arange(16))
+    land = M @ inside.T.astype(float)  # land[x, v] = Pr[report in C_v | x]
+    a, b = P.support_probabilities()
+    np.testing.assert_allclose(np.diag(land), a)
+    np.testing.assert_allclose(land[~np.eye(11, dtype=bool)], b)
+
+
+def test_sampler_follows_the_channel():
+    P = q.protocol("hr", 5, 1.2)
+    n = 40000
+    for x in (0, 4):
+        ys = P.sample(np.full(n, x), rng=x)
+        observed = np.bincount(ys, minlength=8)
+        assert stats.chisquare(observed, n * P.channel().matrix[x]).pvalue > 1e-6
+
+
+def test_sample_then_estimate_is_unbiased_with_the_variance():
+    P = q.protocol("hr", 6, 1.5)
+    counts = np.array([60, 50, 40, 30, 20, 10]) * 4
+    xs, f = np.repeat(np.arange(6), counts), counts / counts.sum()
+    n, reps = xs.size, 400
+    reports = P.sample(np.tile(xs, reps), rng=11)
+    est = np.array([P.estimate(reports[r * n : (r + 1) * n]) for r in range(reps)])
+    var = np.asarray(P.variance(n, f))
+    tail = 1e-6 / 12
+    assert np.all(np.abs(est.mean(axis=0) - f) <= stats.norm.isf(tail) * np.sqrt(var / reps))
+    lo, hi = stats.chi2.ppf([tail, 1 - tail], reps - 1) / (reps - 1)
+    ratio = est.var(axis=0, ddof=1) / var
+    assert np.all((lo <= ratio) & (ratio <= hi)), ratio
+
+
+def test_attack_guesses_a_value_whose_set_holds_the_report():
+    P = q.protocol("hr", 7, 2.0)
+    ys = P.sample(np.arange(7).repeat(50), rng=0)
+    guesses = P.attack(ys, rng=1)
+    assert np.all(hr_membership(guesses, ys))
+
+
+def test_refusals():
+    with pytest.raises(UnsupportedKindError, match="no symmetric channel"):
+        q.protocol("hr", 4, 1.0).symmetric()
+    with pytest.raises(ParameterError, match="outputs in 0..7"):
+        q.protocol("hr", 5, 1.0).estimate([0, 8])
+    assert q.protocol("Hadamard-Response", 4, 1.0) == HR(4, 1.0)
