@@ -16,12 +16,12 @@ import abc
 import math
 import operator
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
 from ..channel import Channel
-from ..errors import InputTypeError, ParameterError
+from ..errors import InputTypeError, ParameterError, UnsupportedKindError
 from ..simulation import frequency_variance
 from ..symbolic import SymbolicChannel
 from ..symmetric import SymmetricChannel
@@ -40,6 +40,7 @@ __all__ = [
     "no_options",
     "check_bit_width",
     "refuse_unknown",
+    "no_symmetric_channel",
 ]
 
 
@@ -621,6 +622,20 @@ def no_options(what: str, options: Mapping[str, Any]) -> None:
     if options:
         msg = f"{what}() takes no options for this protocol, got {', '.join(sorted(options))}"
         raise InputTypeError(msg)
+
+
+def no_symmetric_channel(name: str, why: str) -> NoReturn:
+    """Refuse ``.symmetric()`` of a protocol that is not invariant under permutations.
+
+    Examples
+    --------
+    >>> no_symmetric_channel("hr", "its outputs are codewords")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.UnsupportedKindError: hr has no symmetric channel: its outputs are codewords; ...
+    """
+    msg = f"{name} has no symmetric channel: {why}; use .channel() or .closed_form"
+    raise UnsupportedKindError(msg)
 
 
 def check_bit_width(reports: Any, k: int) -> None:

@@ -38,6 +38,7 @@ from .longitudinal import LONGITUDINAL, Memoized
 from .oracles import ORACLE_PARAMETERS, adp, oracle
 from .pckv import PCKV
 from .privkvm import PrivKVM
+from .rappor import RAPPOR, ROUNDS
 from .rr3 import RR, RR3
 from .rsfd import RANDOMIZERS, RFD_RANDOMIZERS, RSFD, rsfd, rsrfd
 from .splsmp import ORACLES, SMP, SPL, smp_protocol, spl_protocol
@@ -95,6 +96,7 @@ ProtocolName = Literal[
     "l_soue",
     "adp",
     "hr",
+    "rappor",
 ]
 
 
@@ -741,6 +743,28 @@ def _later_entries() -> Iterator[Entry]:
             example={"k": 3, "eps": 1.0},
             builder=builder,
         )
+    yield Entry(
+        name="rappor",
+        aliases=(),
+        parameters=(
+            _k(),
+            Parameter("m", "int", 16, "Bloom filter bits, integer in 1..64"),
+            Parameter("h", "int", 2, "hash functions, integer in 1..m"),
+            Parameter("f", "real", 0.5, "permanent randomisation, in [0, 1]"),
+            Parameter("p", "real", 0.5, "Pr[report bit 1 | permanent bit 0], in [0, 1]"),
+            Parameter("q", "real", 0.75, "Pr[report bit 1 | permanent bit 1], in [0, 1]"),
+            Parameter("rounds", "choice", "longitudinal", f"one of {', '.join(ROUNDS)}", ROUNDS),
+            Parameter("seed", "int", 0, "the member of the hash family, integer >= 0"),
+        ),
+        reference="Erlingsson, Pihur, Korolova: RAPPOR, CCS 2014, Sec. 3",
+        family=RAPPOR,
+        summary=(
+            "RAPPOR: a Bloom filter of m bits (h hashes), a memoised permanent randomized "
+            "response (f), each report an instantaneous one (p, q)"
+        ),
+        example={"k": 3, "m": 4, "h": 1, "f": 0.5},
+        builder=RAPPOR,
+    )
 
 
 #: name -> entry, for every protocol (read-only).
@@ -813,6 +837,8 @@ def protocol(
 @overload
 def protocol(name: Literal["hr"], *args: Any, **params: Any) -> HR: ...
 @overload
+def protocol(name: Literal["rappor"], *args: Any, **params: Any) -> RAPPOR: ...
+@overload
 def protocol(name: str, *args: Any, **params: Any) -> Any: ...
 def protocol(name: str, *args: Any, **params: Any) -> Any:
     """The frozen protocol object of any catalogue entry.
@@ -827,7 +853,7 @@ def protocol(name: str, *args: Any, **params: Any) -> Any:
         (``rsfd-grr``, ``rsfd-oue-z`` ...), ``rsrfd`` and the longitudinal oracles
         ``l_grr``, ``l_sue``, ``l_oue``, ``l_osue``, ``l_soue`` (``k, eps_perm, eps_1``),
         ``adp`` (GRR or OUE, whichever estimates with less variance), ``hr``
-        (Hadamard response).
+        (Hadamard response), ``rappor``.
     *args
         Parameters by position, in the entry's order (oracles: ``k, eps``; ``pckv``:
         ``d, eps, ell, ...``; ``ue`` takes p and q by name).

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..channel import Channel, guard_size
-from ..errors import ParameterError, UnsupportedKindError
+from ..errors import ParameterError
 from ..simulation import calibrate
 from ..simulation.samplers import n_reports
 from ..simulation.util import as_array, as_rng, as_values, choose_uniform_true, row_chunks
@@ -36,7 +36,7 @@ from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_eps
-from .base import ClosedForm, Protocol, no_options
+from .base import ClosedForm, Protocol, no_options, no_symmetric_channel
 from .params import check_k
 
 if TYPE_CHECKING:
@@ -206,11 +206,7 @@ class HR(Protocol):
         ...
         qifldp.errors.UnsupportedKindError: hr has no symmetric channel: ...
         """
-        msg = (
-            "hr has no symmetric channel: a permutation of the values does not map Hadamard "
-            "codeword sets to codeword sets; use .channel() (k K entries) or .closed_form"
-        )
-        raise UnsupportedKindError(msg)
+        no_symmetric_channel("hr", "a permutation does not map codeword sets to codeword sets")
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """HR as a symbolic channel; ``eps`` may be a symbol.

@@ -72,6 +72,7 @@ __all__ = [
     "longitudinal_parameters",
     "bayes_capacity_one_hot",
     "bayes_capacity_grr_reports",
+    "sample_memoized",
 ]
 
 #: Variant -> (first round, second round).
@@ -707,14 +708,7 @@ class Memoized(Protocol):
         >>> P.sample([0, 1, 2], rng=0, reports=5).shape
         (5, 3)
         """
-        T = options.pop("reports", None)
-        no_options("sample", options)
-        gen = as_rng(rng)
-        permanent = self.memoize(xs, gen)
-        if T is None:
-            return self.report(permanent, gen)
-        T = check_n(T, "reports")
-        return np.stack([self.report(permanent, gen) for _ in range(T)])
+        return sample_memoized(self, xs, rng, options)
 
     def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
         """Unbiased frequencies from one round of reports, calibrated with (p*, q*).
@@ -767,6 +761,27 @@ class Memoized(Protocol):
             return attack_values(reports)
         check_bit_width(reports, self.k)
         return attack_bits(reports, rng)
+
+
+def sample_memoized(P: Any, xs: Any, rng: Any, options: dict[str, Any]) -> np.ndarray:
+    """``P.sample`` of a memoising protocol: ``P.memoize`` once, then ``P.report`` once
+    (or ``reports=T`` times, stacked on a first axis) from the same permanent responses.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> P = q.protocol("l_oue", 3, 2.0, 1.0)
+    >>> sample_memoized(P, [0, 1], 0, {"reports": 2}).shape
+    (2, 2, 3)
+    """
+    T = options.pop("reports", None)
+    no_options("sample", options)
+    gen = as_rng(rng)
+    permanent = P.memoize(xs, gen)
+    if T is None:
+        return P.report(permanent, gen)
+    T = check_n(T, "reports")
+    return np.stack([P.report(permanent, gen) for _ in range(T)])
 
 
 def _log10_cols(P: Memoized) -> float:

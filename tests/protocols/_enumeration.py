@@ -60,3 +60,29 @@ def enumerate_hr(k, eps):
     H = hadamard(K)[1 : k + 1]
     E = math.exp(eps)
     return np.where(H > 0, 2 * E / (K * (E + 1)), 2 / (K * (E + 1)))
+
+
+def enumerate_rappor(P, T=1):
+    """RAPPOR's T-report channel by brute force over the permanent bits: rows x, columns
+    as ``P.channel(T)`` labels them (m-bit tuples, or tuples of T of them)."""
+    pr, B = P.params, P.bloom
+    m, f = pr["m"], pr["f"]
+    one_time = pr["rounds"] == "one-time"
+    C = P.channel(reports=T)
+    M = np.zeros(C.shape)
+    for x in range(P.k):
+        for j, y in enumerate(C.outputs):
+            reports = (y,) if T == 1 or one_time else y
+            total = 0.0
+            for perm in itertools.product((0, 1), repeat=m):
+                w = math.prod((1 - f / 2) if perm[i] == B[x, i] else f / 2 for i in range(m))
+                for s in reports:
+                    for i in range(m):
+                        if one_time:
+                            w *= 1.0 if s[i] == perm[i] else 0.0
+                        else:
+                            one = pr["q"] if perm[i] else pr["p"]
+                            w *= one if s[i] else 1 - one
+                total += w
+            M[x, j] = total
+    return M

@@ -1,0 +1,572 @@
+"""RAPPOR (Erlingsson, Pihur, Korolova, CCS 2014) as a protocol object.
+
+A value x is hashed by h hash functions into a Bloom filter B(x) of m bits. The
+*permanent* randomized response replaces each bit by 1 w.p. f/2, by 0 w.p. f/2, and
+keeps it w.p. 1 - f (memoised: drawn once per user and value). Each report is then
+an *instantaneous* randomized response of the permanent bits: a bit is sent as 1 w.p.
+q if the permanent bit is 1, w.p. p if it is 0 (paper Sec. 3). One-time RAPPOR
+(``rounds="one-time"``) reports the permanent bits themselves.
+
+Every bit goes through the same 2x2 channel, so a report is the product over the m
+bits: C[x, s] = Π_i R[B_i(x), s_i] with R the permanent channel cascaded into the
+instantaneous one (R[1, 1] = q* = f/2 (p + q) + (1 - f) q, R[0, 1] = p* =
+f/2 (p + q) + (1 - f) p, paper Sec. 3.1). T reports of the same user are, per bit,
+the permanent bit followed by T parallel instantaneous bits.
+
+The hash functions: a fixed member of the family (``seed``: h positions per value
+drawn uniformly from 0..m-1 by a seeded generator, collisions allowed, as h independent
+hash functions) gives the channel above; the paper's analysis assumes the hash is a
+uniformly random member, revealed to the server (the user's cohort): that is the
+visible choice over all (m^h)^k tables (:meth:`RAPPOR.random_hash_channel`, tiny
+sizes), whose Bayes capacity is the average over tables.
+
+Published privacy (paper Sec. 3.1): eps_inf = 2 h ln((1 - f/2) / (f/2)) for the
+permanent response (any number of reports) and eps_1 = h ln(q* (1 - p*) / (p* (1 - q*)))
+for one report. For a fixed table the true eps of one report is
+max_{x != x'} |B(x) \\ B(x')| ln(q*/p*) + |B(x') \\ B(x)| ln((1-p*)/(1-q*)): equal to
+eps_1 when two values have disjoint sets of h distinct bits, below it otherwise
+(:meth:`RAPPORClosedForm.ldp_epsilon`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+
+from ..channel import Channel, guard_size
+from ..errors import ParameterError
+from ..operators import visible_choice
+from ..simulation import project_simplex
+from ..simulation.util import as_rng, as_values, check_bits, check_n, choose_uniform_true
+from ..symbolic import SymbolicChannel
+from ..symbolic.measures import bayes_capacity as symbolic_bayes_capacity
+from ..symbolic.parameters import PROBABILITY_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symmetric.channel import SymmetricChannel
+from ..validation import check_choice, check_int, check_probability
+from .base import ClosedForm, Protocol, no_options, no_symmetric_channel
+from .longitudinal import sample_memoized
+from .params import check_k
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+__all__ = ["RAPPOR", "RAPPORClosedForm", "ROUNDS", "bloom_table"]
+
+#: The two forms of the protocol.
+ROUNDS: tuple[str, ...] = ("longitudinal", "one-time")
+
+
+def bloom_table(k: int, m: int, h: int, seed: int) -> np.ndarray:
+    """The fixed hash family member: h positions in 0..m-1 per value (k x h, int64).
+
+    Drawn by ``numpy.random.default_rng(seed)``, independently per value and function.
+
+    Examples
+    --------
+    >>> bloom_table(3, 8, 2, 0).shape
+    (3, 2)
+    """
+    return np.random.default_rng(seed).integers(0, m, size=(k, h))
+
+
+def _bits(table: np.ndarray, m: int) -> np.ndarray:
+    """The Bloom filters of the values: (k, m) booleans."""
+    B = np.zeros((table.shape[0], m), dtype=bool)
+    B[np.arange(table.shape[0])[:, None], table] = True
+    return B
+
+
+class RAPPORClosedForm(ClosedForm):
+    """The privacy of RAPPOR with its fixed hash table (paper Sec. 3.1) and its capacities.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> P = q.protocol("rappor", 3, m=8, h=2, f=0.5, seed=1)
+    >>> round(P.closed_form.eps_inf(), 6)  # 2 h ln(3)
+    4.394449
+    """
+
+    __slots__ = ()
+
+    def eps_inf(self) -> float:
+        """The paper's eps_inf = 2 h ln((1 - f/2) / (f/2)): the permanent response's bound.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("rappor", 3, m=4, h=1, f=1.0).closed_form.eps_inf()
+        0.0
+        """
+        P = self._protocol
+        f = P.params["f"]
+        return math.inf if f == 0 else 2 * P.params["h"] * math.log((1 - f / 2) / (f / 2))
+
+    def eps_one(self) -> float:
+        """The paper's eps_1 = h ln(q* (1 - p*) / (p* (1 - q*))) of one report.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 3, m=8, h=2, f=0.5, p=0.5, q=0.75)
+        >>> round(P.closed_form.eps_one(), 6)
+        1.074286
+        """
+        P = self._protocol
+        a, b = P.support_probabilities()
+        return P.params["h"] * _log_odds_ratio(a, b)
+
+    def ldp_epsilon(self) -> float:
+        """The true eps of one report with the fixed table (see the module; <= eps_1).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 4, m=8, h=2, f=0.5, seed=3)
+        >>> round(P.closed_form.ldp_epsilon(), 9) == round(q.ldp_epsilon(P.channel()), 9)
+        True
+        """
+        P = self._protocol
+        a, b = P.support_probabilities()
+        up = _log(a) - _log(b)  # a bit of B(x) \\ B(x') read as 1
+        down = _log(1 - b) - _log(1 - a)  # a bit of B(x') \\ B(x) read as 0
+        B = cast(RAPPOR, P).bloom.astype(np.int64)
+        only = B @ (1 - B).T  # only[x, x'] = |B(x) \\ B(x')|
+        ratio = only * up + only.T * down
+        np.fill_diagonal(ratio, 0.0)
+        return float(np.max(ratio))
+
+    def bayes_capacity(self) -> float:
+        """ML = Σ_s max_x C[x, s], by enumeration of the 2^m reports (in blocks).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 3, m=6, h=1, f=0.5, seed=0)
+        >>> round(P.closed_form.bayes_capacity(), 12) == round(q.bayes_capacity(P.channel()), 12)
+        True
+        """
+        return float(np.sum(np.max(self._protocol.channel().matrix, axis=0)))
+
+    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
+        """The sympy twin of :meth:`bayes_capacity` (f, p, q may be symbols; small m).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> cf = q.protocol("rappor", 2, m=2, h=1, f=0.5, seed=2).closed_form
+        >>> abs(float(cf.symbolic_bayes_capacity()) - cf.bayes_capacity()) < 1e-12
+        True
+        """
+        return symbolic_bayes_capacity(self._protocol.symbolic(**symbols))
+
+    def bayes_capacity_random_hash(self) -> float:
+        """ML averaged over a uniformly random table (the cohort revealed): the mean of
+        the fixed tables' ML over all (m^h)^k tables (tiny sizes only).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 2, m=2, h=1, f=0.5, rounds="one-time")
+        >>> ml = P.closed_form.bayes_capacity_random_hash()
+        >>> round(ml, 12) == round(q.bayes_capacity(P.random_hash_channel()), 12)
+        True
+        """
+        tables = cast(RAPPOR, self._protocol)._tables()
+        mls = [float(np.max(C.matrix, axis=0).sum()) for C in tables]
+        return float(np.mean(mls))
+
+
+def _log(v: float) -> float:
+    return math.log(v) if v > 0 else -math.inf
+
+
+def _log_odds_ratio(a: float, b: float) -> float:
+    return _log(a) + _log(1 - b) - _log(b) - _log(1 - a)
+
+
+class RAPPOR(Protocol):
+    """RAPPOR: a Bloom filter, a permanent randomized response (f), an instantaneous one (p, q).
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    m : int
+        Bloom filter bits, ``1 <= m <= 64``.
+    h : int
+        Hash functions, ``1 <= h <= m``.
+    f : float
+        Permanent randomisation, in [0, 1].
+    p, q : float
+        Pr[report bit 1 | permanent bit 0] and [... | permanent bit 1] (longitudinal);
+        the paper's defaults 0.5 and 0.75.
+    rounds : {"longitudinal", "one-time"}
+        One-time RAPPOR reports the permanent bits (p and q are not used).
+    seed : int
+        Which member of the hash family (:func:`bloom_table`).
+
+    Attributes
+    ----------
+    eps : float
+        The paper's eps_inf = 2 h ln((1 - f/2) / (f/2)) (inf at f = 0).
+    params : dict
+        m, h, f, p, q, rounds, seed.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> P = q.protocol("rappor", 4, m=8, h=2, f=0.5)
+    >>> P.channel().shape, round(P.eps, 6)
+    ((4, 256), 4.394449)
+    """
+
+    __slots__ = ("_bloom",)
+    _closed_form_type = RAPPORClosedForm
+    _bloom: np.ndarray
+
+    def __init__(
+        self,
+        k: int,
+        m: int = 16,
+        h: int = 2,
+        f: float = 0.5,
+        p: float = 0.5,
+        q: float = 0.75,
+        rounds: str = "longitudinal",
+        seed: int = 0,
+    ) -> None:
+        k = check_k(k)
+        m = check_int("m", m, minimum=1, maximum=64)
+        h = check_int("h", h, minimum=1, maximum=m)
+        f = check_probability("f", f)
+        p, q = check_probability("p", p), check_probability("q", q)
+        rounds = check_choice("rounds", rounds, ROUNDS)
+        seed = check_int("seed", seed, minimum=0)
+        params = {"m": m, "h": h, "f": f, "p": p, "q": q, "rounds": rounds, "seed": seed}
+        eps = math.inf if f == 0 else 2 * h * math.log((1 - f / 2) / (f / 2))
+        self._freeze("rappor", k, eps, params, params)
+        table = bloom_table(k, m, h, seed)
+        object.__setattr__(self, "_bloom", _bits(table, m))
+
+    def __reduce__(self) -> tuple:
+        return (_rebuild_rappor, (self.k, dict(self._args)))
+
+    @property
+    def bloom(self) -> np.ndarray:
+        """The values' Bloom filters under the fixed table: (k, m) booleans (a copy).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> bool(q.protocol("rappor", 3, m=8, h=2).bloom.sum(axis=1).max() <= 2)
+        True
+        """
+        return self._bloom.copy()
+
+    def _bit_channel(self) -> np.ndarray:
+        """R: rows the Bloom bit 0/1, columns the reported bit 0/1."""
+        a, b = self.support_probabilities()
+        return np.array([[1 - b, b], [1 - a, a]])
+
+    def _product(self, R: np.ndarray, B: np.ndarray, labels: list) -> Channel:
+        """C[x, s] = Π_i R[B_i(x), s_i] over the given reports (rows of bit symbols)."""
+        S = np.array(labels, dtype=np.int64)  # (n_out, m) symbols of R's columns
+        with np.errstate(divide="ignore"):
+            L = np.log(R)  # (2, n_sym)
+        logC = B.astype(float) @ L[1][S].T + (~B).astype(float) @ L[0][S].T
+        return Channel(np.exp(logC))
+
+    # ---------------------------------------------------------------- representations
+    def channel(self, reports: int = 1) -> Channel:
+        """The explicit channel of ``reports`` reports of one user (the fixed table).
+
+        Outputs: m-bit tuples (T = 1), or tuples of T m-bit tuples.
+
+        Raises
+        ------
+        SizeError
+            k 2^(m T) entries above :data:`qifldp.channel.MAX_ENTRIES`.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("rappor", 2, m=3, h=1).channel(reports=2).shape
+        (2, 64)
+        """
+        T = check_int("reports", reports, minimum=1, maximum=64)
+        k, m = self.k, self._params["m"]
+        if self._params["rounds"] == "one-time":
+            T = 1  # the report is the permanent response itself: repeating it adds nothing
+        alt = ".closed_form.ldp_epsilon() / eps_one() / eps_inf() (no symmetric channel)"
+        guard_size(
+            f"rappor({k}, m={m}).channel({T})", k, m * T * math.log10(2), lambda: 2 ** (m * T), alt
+        )
+        R = self._per_bit(T)
+        patterns = list(itertools.product(range(2), repeat=T))  # a bit's T reported values
+        symbols = list(itertools.product(range(len(patterns)), repeat=m))
+        C = self._product(R, self._bloom, symbols)
+        if T == 1:
+            return Channel(C.matrix, outputs=[tuple(s) for s in symbols])
+        outs = [tuple(zip(*(patterns[j] for j in s), strict=True)) for s in symbols]
+        return Channel(C.matrix, outputs=outs)
+
+    def _per_bit(self, T: int) -> np.ndarray:
+        """One bit: Bloom bit -> its T reported bits (2 x 2^T, patterns in product order)."""
+        f = self._params["f"]
+        perm = np.array([[1 - f / 2, f / 2], [f / 2, 1 - f / 2]])
+        if self._params["rounds"] == "one-time":
+            return perm
+        p, q = self._params["p"], self._params["q"]
+        inst = np.array([[1 - p, p], [1 - q, q]])
+        cols = [
+            np.prod([inst[:, t] for t in pattern], axis=0)
+            for pattern in itertools.product(range(2), repeat=T)
+        ]
+        return perm @ np.array(cols).T
+
+    def random_hash_channel(self) -> Channel:
+        """The visible choice over all (m^h)^k hash tables, uniform: the cohort revealed.
+
+        Outputs (table index, report). Tiny sizes only (guarded).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("rappor", 2, m=2, h=1, rounds="one-time").random_hash_channel().shape
+        (2, 16)
+        """
+        return visible_choice(list(self._tables()))
+
+    def _tables(self) -> list[Channel]:
+        k, m, h = self.k, self._params["m"], self._params["h"]
+        n_tables = (m**h) ** k
+        what = f"rappor({k}, m={m}, h={h}) over all {n_tables} hash tables"
+        guard_size(
+            what,
+            k,
+            math.log10(n_tables) + m * math.log10(2),
+            lambda: n_tables * 2**m,
+            "a fixed table",
+        )
+        R = self._per_bit(1)
+        symbols = list(itertools.product(range(2), repeat=m))
+        rows = list(itertools.product(range(m), repeat=h))
+        return [
+            self._product(R, _bits(np.array([rows[i] for i in choice]), m), symbols)
+            for choice in itertools.product(range(len(rows)), repeat=k)
+        ]
+
+    def symmetric(self) -> SymmetricChannel:
+        """Not available: a fixed hash table is not invariant under permutations of the values.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("rappor", 3, m=4).symmetric()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        qifldp.errors.UnsupportedKindError: rappor has no symmetric channel: ...
+        """
+        no_symmetric_channel("rappor", "its hash table is not invariant under permutations")
+
+    def symbolic(self, **symbols: Any) -> SymbolicChannel:
+        """One report as a symbolic channel; ``f``, ``p``, ``q`` may be symbols.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> C = q.protocol("rappor", 2, m=1, h=1, rounds="one-time").symbolic(f="f")
+        >>> C.matrix[0, 0] + C.matrix[0, 1]
+        1
+        """
+        values = self._symbols(symbols, ("f", "p", "q"))
+        k, m = self.k, self._params["m"]
+        guard_symbolic_size("rappor", (k, m), k, m * math.log10(2), lambda: 2**m)
+        Ps = SymbolicParameters()
+        f = Ps.take("f", values["f"], PROBABILITY_DOMAIN)
+        keep1, keep0 = 1 - f / 2, f / 2  # Pr[permanent 1 | bit 1], Pr[permanent 1 | bit 0]
+        if self._params["rounds"] == "one-time":
+            a, b = keep1, keep0
+        else:
+            p = Ps.take("p", values["p"], PROBABILITY_DOMAIN)
+            q = Ps.take("q", values["q"], PROBABILITY_DOMAIN)
+            a, b = keep1 * q + (1 - keep1) * p, keep0 * q + (1 - keep0) * p
+        R = [[1 - b, b], [1 - a, a]]
+        outs = list(itertools.product(range(2), repeat=m))
+        rows = [
+            [_prod(R[int(self._bloom[x, i])][s[i]] for i in range(m)) for s in outs]
+            for x in range(k)
+        ]
+        return Ps.channel(rows, tuple(range(k)), tuple(outs))
+
+    # ---------------------------------------------------------------- simulation
+    def memoize(self, xs: Any, rng: Any = None) -> np.ndarray:
+        """The permanent bits of n users, (n, m) booleans (drawn once, reused by every report).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 3, m=8, h=2, f=0.0)
+        >>> bool(np.array_equal(P.memoize([1], rng=0)[0], P.bloom[1]))
+        True
+        """
+        xs = as_values(xs, self.k)
+        gen = as_rng(rng)
+        B = self._bloom[xs]
+        f = self._params["f"]
+        u = gen.random(B.shape)
+        return np.where(u < f, gen.random(B.shape) < 0.5, B)
+
+    def report(self, permanent: Any, rng: Any = None) -> np.ndarray:
+        """One instantaneous report per user from the permanent bits (one-time: them).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 3, m=8)
+        >>> P.report(P.memoize([0, 2], rng=0), rng=1).shape
+        (2, 8)
+        """
+        bits = check_bits(permanent)
+        if bits.shape[1] != self._params["m"]:
+            msg = f"permanent bits must have m = {self._params['m']} columns, got {bits.shape[1]}"
+            raise ParameterError(msg)
+        if self._params["rounds"] == "one-time":
+            return bits.copy()
+        p, q = self._params["p"], self._params["q"]
+        return as_rng(rng).random(bits.shape) < np.where(bits, q, p)
+
+    def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
+        """Reports of n users: (n, m) bits, or (T, n, m) with ``reports=T`` (memoised).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("rappor", 3, m=8).sample([0, 1], rng=0, reports=4).shape
+        (4, 2, 8)
+        """
+        return sample_memoized(self, xs, rng, options)
+
+    def _design(self) -> np.ndarray:
+        """The pseudo-inverse of the Bloom design X (m x k, X[i, x] = B_i(x)), checked."""
+        X = self._bloom.T.astype(float)
+        if np.linalg.matrix_rank(X) < self.k:
+            msg = (
+                f"the {self.k} values' Bloom filters are linearly dependent (m = "
+                f"{self._params['m']}, h = {self._params['h']}, seed = {self._params['seed']}): "
+                "frequencies are not identifiable by regression; use more bits, another "
+                "seed, or qifldp.ibu on the channel"
+            )
+            raise ParameterError(msg)
+        return np.linalg.pinv(X)
+
+    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
+        """Unbiased frequencies: per-bit counts calibrated, then least squares on the Bloom design.
+
+        Notes
+        -----
+        t_i = (c_i / n - p*) / (q* - p*) estimates Σ_x f_x B_i(x) without bias (paper
+        Sec. 4); f̂ = X⁺ t with X the m x k Bloom design of full column rank (else
+        ParameterError). Linear, hence unbiased. O(n m + m k^2).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 3, m=16, h=2, f=0.2, p=0.25, q=0.75)
+        >>> xs = np.repeat([0, 1, 2], [5000, 3000, 2000])
+        >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
+        [0.5, 0.3, 0.2]
+        """
+        bits = check_bits(reports)
+        if bits.shape[1] != self._params["m"] or bits.shape[0] == 0:
+            msg = f"reports must be an (n, m) bit matrix with n >= 1, m = {self._params['m']}"
+            raise ParameterError(msg)
+        a, b = self.support_probabilities()
+        if a == b:
+            msg = "the reports carry no information (q* = p*): no estimate"
+            raise ParameterError(msg)
+        t = (bits.mean(axis=0) - b) / (a - b)
+        f = self._design() @ t
+        return project_simplex(f) if project else f
+
+    def support_probabilities(self, **options: Any) -> tuple[float, float]:
+        """(q*, p*): Pr[report bit 1 | Bloom bit 1] and [... | Bloom bit 0] (paper Sec. 3.1).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("rappor", 3, f=0.5, p=0.5, q=0.75).support_probabilities()
+        (0.6875, 0.5625)
+        """
+        no_options("support_probabilities", options)
+        f, p, q = self._params["f"], self._params["p"], self._params["q"]
+        if self._params["rounds"] == "one-time":
+            return 1 - f / 2, f / 2
+        return f / 2 * (p + q) + (1 - f) * q, f / 2 * (p + q) + (1 - f) * p
+
+    def variance(self, n: int, f: Any = None, **options: Any) -> np.ndarray:
+        """The variance of each estimated frequency for n users (frequencies f; default uniform).
+
+        Notes
+        -----
+        Bits are independent given the values, so Cov(t) is diagonal with
+        Var(t_i) = Σ_x f_x r_i(x) (1 - r_i(x)) / (n (q* - p*)^2), r_i(x) = q* if
+        B_i(x) else p*; Var(f̂) = diag(X⁺ Cov(t) X⁺ᵀ).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> v = q.protocol("rappor", 3, m=16, h=2).variance(1000)
+        >>> v.shape
+        (3,)
+        """
+        no_options("variance", options)
+        n = check_n(n)
+        freq = np.full(self.k, 1.0 / self.k) if f is None else np.asarray(f, dtype=float)
+        if freq.shape != (self.k,):
+            msg = f"f must have k = {self.k} frequencies, got shape {freq.shape}"
+            raise ParameterError(msg)
+        a, b = self.support_probabilities()
+        r = np.where(self._bloom, a, b)  # (k, m)
+        var_t = (freq @ (r * (1 - r))) / (n * (a - b) ** 2)
+        A = self._design()
+        return (A**2) @ var_t
+
+    def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
+        """The Bayes-optimal guess under a uniform prior: a value of largest likelihood.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 4, m=16, h=2, f=0.0, p=0.0, q=1.0)
+        >>> P.attack(P.sample([3, 1], rng=0), rng=0).tolist()
+        [3, 1]
+        """
+        bits = check_bits(reports).astype(float)
+        with np.errstate(divide="ignore"):
+            L = np.log(self._bit_channel())  # L[Bloom bit, reported bit]
+        B = self._bloom
+        score = np.zeros((bits.shape[0], self.k))
+        impossible = np.zeros_like(score)
+        for reported, weight in ((1, bits), (0, 1 - bits)):
+            W = np.where(B, L[1, reported], L[0, reported])  # (k, m)
+            finite = np.isfinite(W)
+            score += weight @ np.where(finite, W, 0.0).T
+            impossible += weight @ (~finite).T
+        score[impossible > 0] = -np.inf
+        return choose_uniform_true(score == score.max(axis=1, keepdims=True), as_rng(rng))
+
+
+def _prod(items: Any) -> Any:
+    out: Any = 1
+    for v in items:
+        out = out * v
+    return out
+
+
+def _rebuild_rappor(k: int, args: dict) -> RAPPOR:
+    return RAPPOR(k, **args)

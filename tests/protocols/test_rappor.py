@@ -1,0 +1,128 @@
+"""RAPPOR (Erlingsson, Pihur, Korolova, CCS 2014).
+
+Expected values: the channels by brute force over the permanent bits
+(tests/protocols/_enumeration.py); the paper's eps_inf and eps_1 (Sec. 3.1) against
+``ldp_epsilon`` of those channels; Monte Carlo with seeded normal and chi-square bands.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import qifldp as q
+from qifldp.errors import ParameterError, UnsupportedKindError
+from tests.protocols._enumeration import enumerate_rappor
+
+
+@pytest.mark.parametrize("rounds", ["longitudinal", "one-time"])
+@pytest.mark.parametrize("T", [1, 2])
+def test_channel_equals_enumeration(rounds, T):
+    P = q.protocol("rappor", 3, m=3, h=2, f=0.4, p=0.3, q=0.8, rounds=rounds, seed=5)
+    np.testing.assert_allclose(P.channel(reports=T).matrix, enumerate_rappor(P, T), atol=1e-15)
+
+
+def _disjoint_seed(k, m, h):
+    """A seed whose table gives two values disjoint sets of h distinct bits."""
+    for seed in range(200):
+        B = q.protocol("rappor", k, m=m, h=h, seed=seed).bloom
+        if any(
+            B[x].sum() == h and B[y].sum() == h and not np.any(B[x] & B[y])
+            for x in range(k)
+            for y in range(k)
+            if x != y
+        ):
+            return seed
+    raise AssertionError("no such seed")
+
+
+def test_paper_eps_1_is_reached_with_disjoint_sets_and_bounds_every_table():
+    f, p, qq, h = 0.5, 0.5, 0.75, 2
+    # q* = f/2 (p + q) + (1 - f) q, p* = f/2 (p + q) + (1 - f) p; eps_1 = h ln(q*(1-p*)/(p*(1-q*)))
+    qs, ps = f / 2 * (p + qq) + (1 - f) * qq, f / 2 * (p + qq) + (1 - f) * p
+    eps_1 = h * math.log(qs * (1 - ps) / (ps * (1 - qs)))
+    seed = _disjoint_seed(3, 6, h)
+    P = q.protocol("rappor", 3, m=6, h=h, f=f, p=p, q=qq, seed=seed)
+    assert P.closed_form.eps_one() == pytest.approx(eps_1)
+    assert q.ldp_epsilon(P.channel()) == pytest.approx(eps_1, abs=1e-10)
+    for s in range(6):
+        Q = q.protocol("rappor", 3, m=6, h=h, f=f, p=p, q=qq, seed=s)
+        eps = q.ldp_epsilon(q.Channel(enumerate_rappor(Q)))
+        assert eps == pytest.approx(Q.closed_form.ldp_epsilon(), abs=1e-10)
+        assert eps <= eps_1 + 1e-10
+
+
+def test_eps_inf_bounds_any_number_of_reports_and_is_the_one_time_eps():
+    f, h = 0.5, 2
+    eps_inf = 2 * h * math.log((1 - f / 2) / (f / 2))
+    seed = _disjoint_seed(3, 4, h)
+    P = q.protocol("rappor", 3, m=4, h=h, f=f, p=0.5, q=0.75, seed=seed)
+    assert P.eps == pytest.approx(eps_inf) == P.closed_form.eps_inf()
+    eps = [q.ldp_epsilon(P.channel(reports=T)) for T in (1, 2, 3)]
+    assert eps == sorted(eps) and eps[-1] < eps_inf
+    one = q.protocol("rappor", 3, m=4, h=h, f=f, rounds="one-time", seed=seed)
+    assert q.ldp_epsilon(q.Channel(enumerate_rappor(one))) == pytest.approx(eps_inf, abs=1e-10)
+
+
+def test_random_hash_is_the_average_over_tables():
+    P = q.protocol("rappor", 2, m=2, h=1, f=0.5, p=0.25, q=0.75)
+    V = P.random_hash_channel()
+    assert V.shape == (2, 4 * 4)
+    ml = P.closed_form.bayes_capacity_random_hash()
+    assert q.bayes_capacity(V) == pytest.approx(ml, rel=1e-12)
+    # the worst table has disjoint sets: the paper's eps_1
+    assert q.ldp_epsilon(V) == pytest.approx(P.closed_form.eps_one(), abs=1e-10)
+
+
+def test_symbolic_and_closed_forms():
+    P = q.protocol("rappor", 2, m=2, h=1, f=0.3, p=0.2, q=0.9, seed=1)
+    np.testing.assert_allclose(P.symbolic().evaluate().matrix, P.channel().matrix, atol=1e-14)
+    Z = P.symbolic(f="f").evaluate(f=0.3)
+    np.testing.assert_allclose(Z.matrix, P.channel().matrix, atol=1e-14)
+    ml = float(np.max(enumerate_rappor(P), axis=0).sum())
+    assert P.closed_form.bayes_capacity() == pytest.approx(ml)
+    assert float(P.closed_form.symbolic_bayes_capacity()) == pytest.approx(ml)
+
+
+def test_sample_then_estimate_is_unbiased_with_the_variance():
+    P = q.protocol("rappor", 4, m=12, h=2, f=0.3, p=0.25, q=0.75, seed=2)
+    counts = np.array([40, 30, 20, 10]) * 8
+    xs, f = np.repeat(np.arange(4), counts), counts / counts.sum()
+    n, reps = xs.size, 400
+    reports = P.sample(np.tile(xs, reps), rng=4)
+    est = np.array([P.estimate(reports[r * n : (r + 1) * n]) for r in range(reps)])
+    var = P.variance(n, f)
+    tail = 1e-6 / 8
+    assert np.all(np.abs(est.mean(axis=0) - f) <= stats.norm.isf(tail) * np.sqrt(var / reps))
+    lo, hi = stats.chi2.ppf([tail, 1 - tail], reps - 1) / (reps - 1)
+    ratio = est.var(axis=0, ddof=1) / var
+    assert np.all((lo <= ratio) & (ratio <= hi)), ratio
+
+
+def test_memoised_reports_follow_the_two_report_channel():
+    P = q.protocol("rappor", 2, m=1, h=1, f=0.2, p=0.1, q=0.9, seed=0)
+    n = 20000
+    R = P.sample(np.zeros(n, dtype=int), rng=3, reports=2).astype(int)[:, :, 0]
+    observed = np.bincount(R[0] * 2 + R[1], minlength=4)
+    C = P.channel(reports=2)
+    cells = [((a,), (b,)) for a in (0, 1) for b in (0, 1)]
+    expected = n * np.array([C.matrix[0, C.outputs.index(c)] for c in cells])
+    assert stats.chisquare(observed, expected).pvalue > 1e-6
+
+
+def test_attack_and_refusals():
+    P = q.protocol("rappor", 5, m=16, h=2, f=0.0, p=0.0, q=1.0, seed=0)
+    B = P.bloom
+    xs = np.arange(5)
+    guesses = P.attack(P.sample(xs, rng=0), rng=0)
+    assert all(np.array_equal(B[g], B[x]) for g, x in zip(guesses, xs, strict=True))
+    with pytest.raises(UnsupportedKindError, match="no symmetric channel"):
+        P.symmetric()
+    clash = q.protocol("rappor", 4, m=2, h=1)
+    with pytest.raises(ParameterError, match="not identifiable"):
+        clash.estimate(clash.sample([0, 1], rng=0))
+    with pytest.raises(ParameterError, match="h"):
+        q.protocol("rappor", 3, m=2, h=3)
