@@ -57,7 +57,17 @@ from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps, check_int
 from .base import ClosedForm, Protocol, check_bit_width, no_options, ue_log_ratio
 from .grr import GRR, attack_values
-from .params import check_k, log_grr, log_pq
+from .params import (
+    check_k,
+    grr_expressions,
+    grr_probabilities,
+    log_grr,
+    log_pq,
+    oue_expressions,
+    oue_probabilities,
+    sue_expressions,
+    sue_probabilities,
+)
 from .ue import attack_bits, bayes_capacity_ue, estimate_bits, sample_bits
 
 if TYPE_CHECKING:
@@ -98,19 +108,19 @@ _ROOT_SLACK: float = 1e-12
 
 
 # -- parameters ----------------------------------------------------------------------------
-def _first_round(kind: str, k: int, eps: Any, exp: Any) -> tuple[Any, Any]:
-    """(p1, q1) of the first round at eps (floats or sympy, by ``exp``)."""
-    E = exp(eps)
+def _first_round(kind: str, k: int, eps: float) -> tuple[float, float]:
+    """(p1, q1) of the first round: the oracle's own probabilities at eps_perm."""
     if kind == "grr":
-        return E / (E + k - 1), 1 / (E + k - 1)
-    if kind == "sue":
-        H = exp(eps / 2)
-        return H / (H + 1), 1 / (H + 1)
-    return _half(exp), 1 / (E + 1)
+        return grr_probabilities(k, eps)
+    return sue_probabilities(eps) if kind == "sue" else oue_probabilities(eps)
 
 
-def _half(exp: Any) -> Any:
-    return exp(0) / 2  # 1/2 as a float or as a sympy Rational
+def _first_round_expressions(kind: str, k: int, eps: Any) -> tuple[Any, Any]:
+    """The sympy twin of :func:`_first_round`."""
+    if kind == "grr":
+        return grr_expressions(k, eps)
+    p, _, q, _ = sue_expressions(eps) if kind == "sue" else oue_expressions(eps)
+    return p, q
 
 
 def _ue_line(second: str, p1: Any, q1: Any, half: Any) -> tuple[Any, Any, Any, Any]:
@@ -213,7 +223,7 @@ def longitudinal_parameters(
         msg = f"eps_1 must satisfy 0 < eps_1 < eps_perm = {eps_perm!r}, got {eps_1!r}"
         raise ParameterError(msg)
     first, second = LONGITUDINAL[variant]
-    p1, q1 = (float(v) for v in _first_round(first, k, eps_perm, math.exp))
+    p1, q1 = _first_round(first, k, eps_perm)
     if variant == "l_grr":
         p2, q2 = _grr_second(k, p1, q1, math.exp(eps_1))
     else:
@@ -639,7 +649,7 @@ class Memoized(Protocol):
         Ps = SymbolicParameters()
         ep = Ps.take("eps_perm", values["eps_perm"], EPS_DOMAIN)
         e1 = Ps.take("eps_1", values["eps_1"], EPS_DOMAIN)
-        p1, q1 = _first_round(first, k, ep, sp.exp)
+        p1, q1 = _first_round_expressions(first, k, ep)
         if self.name == "l_grr":
             p2, q2 = _grr_second(k, p1, q1, sp.exp(e1))
             a, b = p1 * p2 + (1 - p1) * q2, q1 * p2 + (1 - q1) * q2

@@ -86,3 +86,24 @@ def enumerate_rappor(P, T=1):
                 total += w
             M[x, j] = total
     return M
+
+
+def assert_unbiased_with_variance(P, counts, reps=400, seed=0, alpha=1e-6):
+    """``reps`` populations (value v held by ``counts[v]`` users) through ``P.sample`` and
+    ``P.estimate``: the mean estimate within a normal band of ``P.variance`` and the
+    sample variance in the chi-square band (two-sided, Bonferroni over the k values)."""
+    from scipy import stats
+
+    counts = np.asarray(counts)
+    xs, f = np.repeat(np.arange(counts.size), counts), counts / counts.sum()
+    n = xs.size
+    reports = P.sample(np.tile(xs, reps), rng=seed)
+    est = np.array([P.estimate(reports[r * n : (r + 1) * n]) for r in range(reps)])
+    var = np.asarray(P.variance(n, f))
+    tail = alpha / (2 * counts.size)
+    bias = np.abs(est.mean(axis=0) - f)
+    assert np.all(bias <= stats.norm.isf(tail) * np.sqrt(var / reps)), bias
+    lo, hi = stats.chi2.ppf([tail, 1 - tail], reps - 1) / (reps - 1)
+    ratio = est.var(axis=0, ddof=1) / var
+    assert np.all((lo <= ratio) & (ratio <= hi)), (ratio, lo, hi)
+    return var, f, n

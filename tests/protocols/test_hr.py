@@ -16,7 +16,7 @@ from scipy import stats
 import qifldp as q
 from qifldp.errors import ParameterError, UnsupportedKindError
 from qifldp.protocols.hr import HR, hr_membership, hr_output_size
-from tests.protocols._enumeration import enumerate_hr
+from tests.protocols._enumeration import assert_unbiased_with_variance, enumerate_hr
 
 
 @pytest.mark.parametrize("k", [2, 3, 4, 5, 7, 8, 9, 16])
@@ -70,18 +70,9 @@ def test_sampler_follows_the_channel():
 
 
 def test_sample_then_estimate_is_unbiased_with_the_variance():
-    P = q.protocol("hr", 6, 1.5)
-    counts = np.array([60, 50, 40, 30, 20, 10]) * 4
-    xs, f = np.repeat(np.arange(6), counts), counts / counts.sum()
-    n, reps = xs.size, 400
-    reports = P.sample(np.tile(xs, reps), rng=11)
-    est = np.array([P.estimate(reports[r * n : (r + 1) * n]) for r in range(reps)])
-    var = np.asarray(P.variance(n, f))
-    tail = 1e-6 / 12
-    assert np.all(np.abs(est.mean(axis=0) - f) <= stats.norm.isf(tail) * np.sqrt(var / reps))
-    lo, hi = stats.chi2.ppf([tail, 1 - tail], reps - 1) / (reps - 1)
-    ratio = est.var(axis=0, ddof=1) / var
-    assert np.all((lo <= ratio) & (ratio <= hi)), ratio
+    assert_unbiased_with_variance(
+        q.protocol("hr", 6, 1.5), np.array([60, 50, 40, 30, 20, 10]) * 4, seed=11
+    )
 
 
 def test_attack_guesses_a_value_whose_set_holds_the_report():

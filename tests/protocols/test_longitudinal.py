@@ -30,6 +30,7 @@ from qifldp.protocols.longitudinal import (
     bayes_capacity_one_hot,
 )
 from tests.protocols._enumeration import (
+    assert_unbiased_with_variance,
     enumerate_memoized as _enumerate,
     round_probabilities as _rounds,
 )
@@ -163,35 +164,16 @@ def test_grr_reports_capacity_at_large_k_is_between_one_report_and_the_permanent
 # ----------------------------------------------------------------------------------------
 # client and server
 # ----------------------------------------------------------------------------------------
-ALPHA = 1e-6
-REPS = 400
-
-
-def _population(k):
-    counts = np.arange(1, k + 1) * 40
-    xs = np.repeat(np.arange(k), counts)
-    return xs, counts / counts.sum()
-
-
 @pytest.mark.parametrize("name", VARIANTS)
 def test_sample_then_estimate_is_unbiased_with_the_protocols_variance(name):
     P = q.protocol(name, 4, 3.0, 1.5)
-    xs, f = _population(P.k)
-    n = xs.size
-    rng = np.random.default_rng(7 + VARIANTS.index(name))
-    reports = P.sample(np.tile(xs, REPS), rng=rng)
-    est = np.array([P.estimate(reports[r * n : (r + 1) * n]) for r in range(REPS)])
-    var = np.asarray(P.variance(n, f))
+    var, f, n = assert_unbiased_with_variance(
+        P, np.arange(1, 5) * 40, seed=7 + VARIANTS.index(name)
+    )
     # the variance is Wang et al.'s with the one-report support probabilities
     a, b = P.support_probabilities()
     expected = (f * a * (1 - a) + (1 - f) * b * (1 - b)) / (n * (a - b) ** 2)
     np.testing.assert_allclose(var, expected, rtol=1e-12)
-    tail = ALPHA / (2 * P.k)
-    z = stats.norm.isf(tail)
-    assert np.all(np.abs(est.mean(axis=0) - f) <= z * np.sqrt(var / REPS))
-    ratio = est.var(axis=0, ddof=1) / var
-    lo, hi = stats.chi2.ppf([tail, 1 - tail], REPS - 1) / (REPS - 1)
-    assert np.all((lo <= ratio) & (ratio <= hi)), (ratio, lo, hi)
 
 
 def test_memoised_reports_follow_the_two_report_channel():

@@ -15,7 +15,7 @@ from scipy import stats
 
 import qifldp as q
 from qifldp.errors import ParameterError, UnsupportedKindError
-from tests.protocols._enumeration import enumerate_rappor
+from tests.protocols._enumeration import assert_unbiased_with_variance, enumerate_rappor
 
 
 @pytest.mark.parametrize("rounds", ["longitudinal", "one-time"])
@@ -89,17 +89,7 @@ def test_symbolic_and_closed_forms():
 
 def test_sample_then_estimate_is_unbiased_with_the_variance():
     P = q.protocol("rappor", 4, m=12, h=2, f=0.3, p=0.25, q=0.75, seed=2)
-    counts = np.array([40, 30, 20, 10]) * 8
-    xs, f = np.repeat(np.arange(4), counts), counts / counts.sum()
-    n, reps = xs.size, 400
-    reports = P.sample(np.tile(xs, reps), rng=4)
-    est = np.array([P.estimate(reports[r * n : (r + 1) * n]) for r in range(reps)])
-    var = P.variance(n, f)
-    tail = 1e-6 / 8
-    assert np.all(np.abs(est.mean(axis=0) - f) <= stats.norm.isf(tail) * np.sqrt(var / reps))
-    lo, hi = stats.chi2.ppf([tail, 1 - tail], reps - 1) / (reps - 1)
-    ratio = est.var(axis=0, ddof=1) / var
-    assert np.all((lo <= ratio) & (ratio <= hi)), ratio
+    assert_unbiased_with_variance(P, np.array([40, 30, 20, 10]) * 8, seed=4)
 
 
 def test_memoised_reports_follow_the_two_report_channel():
