@@ -31,6 +31,7 @@ from typing import Any, Literal, overload
 from ..errors import InputTypeError, ParameterError
 from .base import Protocol, refuse_unknown
 from .bipartite import BipartiteRR3
+from .dbitflip import DBitFlip
 from .grr import GRR
 from .hr import HR
 from .lh import LH
@@ -97,6 +98,7 @@ ProtocolName = Literal[
     "adp",
     "hr",
     "rappor",
+    "dbitflip",
 ]
 
 
@@ -765,6 +767,21 @@ def _later_entries() -> Iterator[Entry]:
         example={"k": 3, "m": 4, "h": 1, "f": 0.5},
         builder=RAPPOR,
     )
+    yield Entry(
+        name="dbitflip",
+        aliases=("dbitflippm",),
+        parameters=(
+            _k(),
+            _eps(),
+            Parameter("b", "int", None, "buckets, integer in 2..k; default k"),
+            Parameter("d", "int", 1, "sampled buckets, integer in 1..b"),
+        ),
+        reference="Ding, Kulkarni, Yekhanin: Collecting telemetry data privately, NeurIPS 2017",
+        family=DBitFlip,
+        summary="dBitFlipPM: d of b buckets sampled, each reported by a SUE bit (memoised)",
+        example={"k": 3, "eps": 1.0, "d": 2},
+        builder=DBitFlip,
+    )
 
 
 #: name -> entry, for every protocol (read-only).
@@ -839,6 +856,8 @@ def protocol(name: Literal["hr"], *args: Any, **params: Any) -> HR: ...
 @overload
 def protocol(name: Literal["rappor"], *args: Any, **params: Any) -> RAPPOR: ...
 @overload
+def protocol(name: Literal["dbitflip"], *args: Any, **params: Any) -> DBitFlip: ...
+@overload
 def protocol(name: str, *args: Any, **params: Any) -> Any: ...
 def protocol(name: str, *args: Any, **params: Any) -> Any:
     """The frozen protocol object of any catalogue entry.
@@ -853,7 +872,7 @@ def protocol(name: str, *args: Any, **params: Any) -> Any:
         (``rsfd-grr``, ``rsfd-oue-z`` ...), ``rsrfd`` and the longitudinal oracles
         ``l_grr``, ``l_sue``, ``l_oue``, ``l_osue``, ``l_soue`` (``k, eps_perm, eps_1``),
         ``adp`` (GRR or OUE, whichever estimates with less variance), ``hr``
-        (Hadamard response), ``rappor``.
+        (Hadamard response), ``rappor``, ``dbitflip``.
     *args
         Parameters by position, in the entry's order (oracles: ``k, eps``; ``pckv``:
         ``d, eps, ell, ...``; ``ue`` takes p and q by name).

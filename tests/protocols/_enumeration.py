@@ -107,3 +107,23 @@ def assert_unbiased_with_variance(P, counts, reps=400, seed=0, alpha=1e-6):
     ratio = est.var(axis=0, ddof=1) / var
     assert np.all((lo <= ratio) & (ratio <= hi)), (ratio, lo, hi)
     return var, f, n
+
+
+def enumerate_dbitflip(k, eps, b, d):
+    """dBitFlipPM by brute force: (J, s) over the d-subsets J of the b buckets and their
+    bits, value x in bucket x * b // k, each sampled bit SUE's at eps."""
+    p = math.exp(eps / 2) / (math.exp(eps / 2) + 1)
+    outs = [
+        (J, s)
+        for J in itertools.combinations(range(b), d)
+        for s in itertools.product((0, 1), repeat=d)
+    ]
+    M = np.zeros((k, len(outs)))
+    for x in range(k):
+        for col, (J, s) in enumerate(outs):
+            w = 1 / math.comb(b, d)
+            for j, bit in zip(J, s, strict=True):
+                one = p if j == x * b // k else 1 - p
+                w *= one if bit else 1 - one
+            M[x, col] = w
+    return outs, M

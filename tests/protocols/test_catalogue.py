@@ -14,12 +14,17 @@ import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
 from qifldp.protocols import CATALOGUE, ProtocolName
 from qifldp.protocols.catalogue import ALIASES, REQUIRED, lookup, normalize_name
-from tests.protocols._enumeration import enumerate_hr, enumerate_memoized, enumerate_rappor
+from tests.protocols._enumeration import (
+    enumerate_dbitflip,
+    enumerate_hr,
+    enumerate_memoized,
+    enumerate_rappor,
+)
 
 COMPOSITES = ("pckv", "privkvm", "rr", "rr3", "bipartite_rr3", "spl", "smp", "rsfd", "rsrfd")
 
 #: The oracles added to the catalogue later, with no constructor before it.
-LATER = ("l_grr", "l_sue", "l_oue", "l_osue", "l_soue", "adp", "hr", "rappor")
+LATER = ("l_grr", "l_sue", "l_oue", "l_osue", "l_soue", "adp", "hr", "rappor", "dbitflip")
 
 
 def _existing(name, P):
@@ -40,6 +45,8 @@ def _existing(name, P):
         return getattr(q, name)(ex["ks"], ex["eps"])
     if name == "rsfd":
         return q.rsfd_grr(ex["ks"], ex["eps"])
+    if name == "dbitflip":
+        return q.Channel(enumerate_dbitflip(ex["k"], ex["eps"], ex["k"], ex["d"])[1])
     if name == "rappor":
         return q.Channel(enumerate_rappor(P))
     if name == "hr":

@@ -1,0 +1,361 @@
+"""dBitFlipPM (Ding, Kulkarni, Yekhanin: Collecting telemetry data privately, NeurIPS 2017).
+
+The k values are mapped to b buckets (value x to bucket floor(x b / k), as
+multi-freq-ldpy's ``int(x / (k / b))``); each user samples d distinct buckets
+J = {j_1, ..., j_d} uniformly and reports, for each sampled j, a bit that is 1 w.p.
+e^(eps/2) / (e^(eps/2) + 1) if j is the user's bucket and w.p. 1 / (e^(eps/2) + 1)
+otherwise. The response is memoised (the same J and bits for every report of a
+value: permanent memoisation), so T reports leak what one does.
+
+A report is (J, bits on J); C[x, (J, s)] = Π_{j ∈ J} SUE_{eps}[[bucket(x) = j], s_j] / C(b, d).
+The paper states eps-LDP; the true eps of the channel is eps for d >= 2 (two sampled
+buckets, the user's and another, each contribute e^(eps/2)) but eps/2 for d = 1 (one
+sampled bit never tells two buckets apart by more than e^(eps/2))
+(:meth:`DBitFlipClosedForm.ldp_epsilon`). The symmetric group of the buckets acts on
+it, but an output splits the buckets in three (sampled 1, sampled 0, not sampled), a
+structure the two-class symmetric channels of :mod:`qifldp.symmetric` do not hold:
+no symmetric channel.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..channel import Channel, guard_size
+from ..errors import ParameterError
+from ..simulation import project_simplex
+from ..simulation.util import as_array, as_rng, as_values, check_n, choose_uniform_true
+from ..symbolic import SymbolicChannel
+from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symmetric.channel import SymmetricChannel
+from ..validation import check_eps, check_int
+from .base import ClosedForm, Protocol, no_options, no_symmetric_channel
+from .params import check_k, sue_expressions, sue_probabilities
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+__all__ = ["DBitFlip", "DBitFlipClosedForm", "buckets"]
+
+
+def buckets(k: int, b: int) -> np.ndarray:
+    """The bucket of each value 0..k-1: floor(x b / k) (k >= b, every bucket non-empty).
+
+    Examples
+    --------
+    >>> buckets(5, 2).tolist()
+    [0, 0, 0, 1, 1]
+    """
+    return (np.arange(k) * b) // k
+
+
+class DBitFlipClosedForm(ClosedForm):
+    """Closed forms of dBitFlipPM at its parameters (derived on its channel).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> q.protocol("dbitflip", 4, 1.0, b=4, d=1).closed_form.ldp_epsilon()
+    0.5
+    """
+
+    __slots__ = ()
+
+    def bayes_capacity(self) -> float:
+        """ML = r (1 - (1 - q)^d) + (1 - q)^d (1 if b > d else 1/r), r = e^(eps/2), q = 1/(r + 1).
+
+        For the sampled set J and bits s: the likelihood of x is a common factor times
+        r if x's bucket is sampled with bit 1, 1/r if sampled with bit 0, 1 if not
+        sampled; the best guess takes r when some bit is 1, else an unsampled bucket
+        (if any). Σ_J Pr[J] Σ_s Π_j Pr_0[s_j] · max = the formula.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("dbitflip", 4, 1.0, b=4, d=2)
+        >>> round(P.closed_form.bayes_capacity(), 12) == round(q.bayes_capacity(P.channel()), 12)
+        True
+        """
+        P = self._protocol
+        r = math.exp(P.eps / 2)
+        b, d = P.params["b"], P.params["d"]
+        none = (r / (r + 1)) ** d  # no sampled bit is 1, under a value outside J
+        return r * (1 - none) + none * (1.0 if b > d else 1 / r)
+
+    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
+        """The sympy twin of :meth:`bayes_capacity`; ``eps`` may be a symbol.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> cf = q.protocol("dbitflip", 4, 1.0, b=4, d=2).closed_form
+        >>> abs(float(cf.symbolic_bayes_capacity()) - cf.bayes_capacity()) < 1e-12
+        True
+        """
+        import sympy as sp
+
+        P = self._protocol
+        values = P._symbols(symbols, ("eps",))
+        eps = SymbolicParameters().take("eps", values["eps"], EPS_DOMAIN)
+        r = sp.exp(eps / 2)
+        b, d = P.params["b"], P.params["d"]
+        none = (r / (r + 1)) ** d
+        return r * (1 - none) + none * (1 if b > d else 1 / r)
+
+    def ldp_epsilon(self) -> float:
+        """The true eps: eps for d >= 2, eps / 2 for d = 1 (see the module).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("dbitflip", 4, 1.0, b=2, d=2).closed_form.ldp_epsilon()
+        1.0
+        """
+        P = self._protocol
+        return P.eps if P.params["d"] >= 2 else P.eps / 2
+
+
+class DBitFlip(Protocol):
+    """dBitFlipPM: d sampled buckets out of b, each reported by a SUE bit at eps (memoised).
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    eps : float
+        Privacy parameter (the bits are SUE's at eps: e^(eps/2) / (e^(eps/2) + 1)).
+    b : int, optional
+        Buckets, ``2 <= b <= k`` (default k: no bucketing).
+    d : int
+        Sampled buckets, ``1 <= d <= b``.
+
+    Attributes
+    ----------
+    params : dict
+        b, d, and p, q: Pr[bit 1 | own bucket], Pr[bit 1 | another bucket].
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> P = q.protocol("dbitflip", 6, 2.0, b=3, d=2)
+    >>> P.channel().shape  # C(3, 2) 2^2 outputs
+    (6, 12)
+    """
+
+    __slots__ = ()
+    _closed_form_type = DBitFlipClosedForm
+
+    def __init__(self, k: int, eps: float, b: int | None = None, d: int = 1) -> None:
+        k, eps = check_k(k), check_eps(eps)
+        b = k if b is None else check_int("b", b, minimum=2, maximum=k)
+        d = check_int("d", d, minimum=1, maximum=b)
+        p, q = sue_probabilities(eps)
+        self._freeze(
+            "dbitflip", k, eps, {"b": b, "d": d, "p": p, "q": q}, {"eps": eps, "b": b, "d": d}
+        )
+
+    def _outputs(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        b, d = self._params["b"], self._params["d"]
+        return [
+            (J, s)
+            for J in itertools.combinations(range(b), d)
+            for s in itertools.product(range(2), repeat=d)
+        ]
+
+    def channel(self) -> Channel:
+        """The k x (C(b, d) 2^d) channel; outputs (sampled buckets J, their bits).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> C = q.protocol("dbitflip", 2, 1.0, d=1).channel()
+        >>> C.outputs
+        (((0,), (0,)), ((0,), (1,)), ((1,), (0,)), ((1,), (1,)))
+        """
+        k, b, d = self.k, self._params["b"], self._params["d"]
+        n_out = math.comb(b, d) * 2**d
+        alt = ".closed_form (no symmetric channel)"
+        guard_size(
+            f"dbitflip({k}, {self.eps}, b={b}, d={d})", k, math.log10(n_out), lambda: n_out, alt
+        )
+        p, q = self._params["p"], self._params["q"]
+        outs = self._outputs()
+        mine = buckets(k, b)
+        M = np.empty((k, len(outs)))
+        for col, (J, s) in enumerate(outs):
+            own = np.array(J)[None, :] == mine[:, None]  # (k, d)
+            bit = np.array(s, dtype=bool)[None, :]
+            prob = np.where(own, np.where(bit, p, 1 - p), np.where(bit, q, 1 - q))
+            M[:, col] = prob.prod(axis=1)
+        return Channel(M / math.comb(b, d), outputs=outs)
+
+    def symmetric(self) -> SymmetricChannel:
+        """Not available (see the module): an output splits the buckets in three.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("dbitflip", 3, 1.0).symmetric()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        qifldp.errors.UnsupportedKindError: dbitflip has no symmetric channel: ...
+        """
+        no_symmetric_channel("dbitflip", "an output splits the buckets in three classes")
+
+    def symbolic(self, **symbols: Any) -> SymbolicChannel:
+        """dBitFlipPM as a symbolic channel; ``eps`` may be a symbol.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("dbitflip", 2, 1.0).symbolic(eps="e").matrix[0, 1]
+        exp(e/2)/(2*(exp(e/2) + 1))
+        """
+        import sympy as sp
+
+        values = self._symbols(symbols, ("eps",))
+        k, b, d = self.k, self._params["b"], self._params["d"]
+        n_out = math.comb(b, d) * 2**d
+        guard_symbolic_size("dbitflip", (k, "eps", b, d), k, math.log10(n_out), lambda: n_out)
+        Ps = SymbolicParameters()
+        p, one_minus_p, q, one_minus_q = sue_expressions(Ps.take("eps", values["eps"], EPS_DOMAIN))
+        weight = sp.Rational(1, math.comb(b, d))
+        mine = buckets(k, b)
+        outs = self._outputs()
+        rows = []
+        for x in range(k):
+            row = []
+            for J, s in outs:
+                term = weight
+                for j, bit in zip(J, s, strict=True):
+                    if j == mine[x]:
+                        term *= p if bit else one_minus_p
+                    else:
+                        term *= q if bit else one_minus_q
+                row.append(term)
+            rows.append(row)
+        return Ps.channel(rows, tuple(range(k)), tuple(outs))
+
+    def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
+        """Reports of n users as an (n, b) int8 array: -1 for an unsampled bucket, else the bit.
+
+        (multi-freq-ldpy's format.) O(n b).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> r = q.protocol("dbitflip", 4, 1.0, d=2).sample([0, 3], rng=0)
+        >>> r.shape, (r >= 0).sum(axis=1).tolist()
+        ((2, 4), [2, 2])
+        """
+        no_options("sample", options)
+        xs = as_values(xs, self.k)
+        gen = as_rng(rng)
+        b, d = self._params["b"], self._params["d"]
+        n = xs.size
+        order = np.argsort(gen.random((n, b)), axis=1)  # a uniform permutation per user
+        sampled = np.zeros((n, b), dtype=bool)
+        sampled[np.arange(n)[:, None], order[:, :d]] = True
+        own = buckets(self.k, b)[xs][:, None] == np.arange(b)[None, :]
+        bits = gen.random((n, b)) < np.where(own, self._params["p"], self._params["q"])
+        return np.where(sampled, bits.astype(np.int8), np.int8(-1))
+
+    def _check_reports(self, reports: Any) -> np.ndarray:
+        arr = as_array(reports, "reports")
+        b = self._params["b"]
+        if arr.ndim != 2 or arr.shape[1] != b or arr.shape[0] == 0:
+            msg = f"reports must be an (n, b) array with n >= 1 and b = {b}, got shape {arr.shape}"
+            raise ParameterError(msg)
+        if not np.all(np.isin(arr, (-1, 0, 1))):
+            msg = "reports must hold -1 (bucket not sampled), 0 or 1"
+            raise ParameterError(msg)
+        return arr.astype(np.int64)
+
+    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
+        """Unbiased bucket frequencies (length b).
+
+        f_j = b / (n d) Σ_{users sampling j} (s_j (r + 1) - 1) / (r - 1), r = e^(eps/2)
+        (Ding et al. 2017; multi-freq-ldpy's aggregator before its clipping).
+
+        Examples
+        --------
+        >>> import numpy as np, qifldp as q
+        >>> P = q.protocol("dbitflip", 3, 4.0, d=2)
+        >>> xs = np.repeat([0, 1, 2], [5000, 3000, 2000])
+        >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
+        [0.5, 0.3, 0.2]
+        """
+        arr = self._check_reports(reports)
+        if self.eps == 0:
+            msg = "eps = 0: the bits carry no information, no estimate"
+            raise ParameterError(msg)
+        r = math.exp(self.eps / 2)
+        b, d = self._params["b"], self._params["d"]
+        z = np.where(arr >= 0, (arr * (r + 1) - 1) / (r - 1), 0.0)
+        f = z.sum(axis=0) * b / (arr.shape[0] * d)
+        return project_simplex(f) if project else f
+
+    def support_probabilities(self, **options: Any) -> tuple[float, float]:
+        """(p, q): Pr[bit 1 | own bucket, sampled], Pr[bit 1 | another bucket, sampled].
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("dbitflip", 3, 0.0).support_probabilities()
+        (0.5, 0.5)
+        """
+        no_options("support_probabilities", options)
+        return self._params["p"], self._params["q"]
+
+    def variance(self, n: int, f: Any = None, **options: Any) -> np.ndarray | float:
+        """The variance of each bucket's estimate for n users.
+
+        [f (b/d (r² - r + 1) / (r - 1)² - 1) + (1 - f) b/d r / (r - 1)²] / n, r = e^(eps/2)
+        (each user's term is (b/d) [j sampled] Z_j with E[Z_j²] = (r² - r + 1) / (r - 1)² for
+        the own bucket, r / (r - 1)² for another). ``f``: the buckets' true frequencies
+        (length b); without it, a bucket of frequency 0.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> round(q.protocol("dbitflip", 4, 2.0, d=4).variance(1), 6)  # b = d: r / (r - 1)^2
+        0.920674
+        """
+        no_options("variance", options)
+        n = check_n(n)
+        if self.eps == 0:
+            msg = "eps = 0: the estimator is undefined (infinite variance)"
+            raise ParameterError(msg)
+        r = math.exp(self.eps / 2)
+        scale = self._params["b"] / self._params["d"]
+        own = scale * (r * r - r + 1) / (r - 1) ** 2 - 1
+        other = scale * r / (r - 1) ** 2
+        if f is None:
+            return other / n
+        freq = np.asarray(f, dtype=float)
+        if freq.shape != (self._params["b"],):
+            msg = f"f must hold the b = {self._params['b']} bucket frequencies, got {freq.shape}"
+            raise ParameterError(msg)
+        return (freq * own + (1 - freq) * other) / n
+
+    def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
+        """The Bayes guess of the bucket (then a uniform value in it): a sampled bucket with
+        bit 1, else an unsampled one, else any sampled one.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("dbitflip", 3, 1.0, d=2).attack([[1, 0, -1]], rng=0).tolist()
+        [0]
+        """
+        arr = self._check_reports(reports)
+        gen = as_rng(rng)
+        ones = arr == 1
+        fallback = np.where(np.any(arr == -1, axis=1, keepdims=True), arr == -1, arr == 0)
+        bucket = choose_uniform_true(np.where(ones.any(axis=1, keepdims=True), ones, fallback), gen)
+        members = buckets(self.k, self._params["b"])[None, :] == bucket[:, None]
+        return choose_uniform_true(members, gen)
