@@ -464,6 +464,42 @@ class MemoizedClosedForm(ClosedForm):
             return P.k * pr["p1"]
         return float(bayes_capacity_ue(P.k, pr["p1"], pr["q1"]))
 
+    def reports_to_half_leakage(self) -> int | None:
+        """The fewest reports T whose min-entropy leakage, log2 ML_T, reaches half of the
+        permanent response's (the limit as T → ∞); None beyond :data:`MAX_REPORTS`.
+
+        Notes
+        -----
+        ML_T is nondecreasing in T (T + 1 reports refine T), so a doubling search then a
+        bisection on :meth:`bayes_capacity_reports` finds it in O(log T) evaluations.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> cf = q.protocol("l_osue", 100, 4.0, 1.0).closed_form
+        >>> T = cf.reports_to_half_leakage()
+        >>> import math
+        >>> half = math.log2(cf.bayes_capacity_permanent()) / 2
+        >>> leak = [math.log2(cf.bayes_capacity_reports(t)) for t in (T - 1, T)]
+        >>> T, leak[1] >= half > leak[0]
+        (2, True)
+        """
+        target = math.log2(self.bayes_capacity_permanent()) / 2
+
+        def reached(T: int) -> bool:
+            return math.log2(self.bayes_capacity_reports(T)) >= target
+
+        hi = 1
+        while not reached(hi):
+            if hi == MAX_REPORTS:
+                return None
+            hi = min(2 * hi, MAX_REPORTS)
+        lo = hi // 2  # not reached at lo (or lo = 0)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if reached(mid) else (mid, hi)
+        return hi
+
 
 def _count_channel(pr: dict[str, float], T: int) -> np.ndarray:
     """The 2 x (T + 1) channel from a position's input bit to its count of 1s in T reports."""

@@ -223,3 +223,12 @@ def test_bad_budgets_are_refused_with_their_rule():
         q.protocol("l_osue", 3, 2.0, -1.0)
     with pytest.raises(SizeError, match="closed_form.bayes_capacity_reports"):
         q.protocol("l_oue", 12, 2.0, 1.0).channel(reports=3)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_reports_to_half_leakage_is_the_first_crossing(name):
+    cf = q.protocol(name, 4, 3.0, 0.8).closed_form
+    T = cf.reports_to_half_leakage()
+    half = math.log2(cf.bayes_capacity_permanent()) / 2
+    leak = [math.log2(cf.bayes_capacity_reports(t)) for t in range(1, T + 1)]
+    assert leak[-1] >= half and all(v < half for v in leak[:-1])
