@@ -310,7 +310,8 @@ def _resolve(spec: str, *, renormalize: bool = False, **defaults: Any) -> _Spec:
         def make() -> Any:
             return protocol(name, **params).channel()
 
-        if hasattr(CATALOGUE[canonical].family, "symmetric"):
+        family = CATALOGUE[canonical].family
+        if hasattr(family, "symmetric") and getattr(family, "lumpable", True):
 
             def lumped() -> Any:
                 return protocol(name, **params).symmetric()

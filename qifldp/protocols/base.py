@@ -482,6 +482,10 @@ class Protocol(Frozen, abc.ABC):
 
     _closed_form_type: Callable[[Protocol], ClosedForm]
 
+    #: Whether :meth:`symmetric` gives a symmetric channel (False where the protocol is
+    #: not invariant under permutations of the values and refuses).
+    lumpable: bool = True
+
 
 def _rebuild(family: type[Protocol], name: str, k: int, args: dict) -> Protocol:
     """Unpickle a protocol by building it again from its family class and arguments

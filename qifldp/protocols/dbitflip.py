@@ -148,6 +148,8 @@ class DBitFlip(Protocol):
 
     __slots__ = ()
     _closed_form_type = DBitFlipClosedForm
+    #: No symmetric channel (:meth:`symmetric` refuses): not permutation-invariant.
+    lumpable = False
 
     def __init__(self, k: int, eps: float, b: int | None = None, d: int = 1) -> None:
         k, eps = check_k(k), check_eps(eps)

@@ -164,6 +164,8 @@ class HR(Protocol):
 
     __slots__ = ()
     _closed_form_type = HRClosedForm
+    #: No symmetric channel (:meth:`symmetric` refuses): not permutation-invariant.
+    lumpable = False
 
     def __init__(self, k: int, eps: float) -> None:
         k, eps = check_k(k), check_eps(eps)

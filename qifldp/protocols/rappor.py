@@ -226,6 +226,8 @@ class RAPPOR(Protocol):
 
     __slots__ = ("_bloom",)
     _closed_form_type = RAPPORClosedForm
+    #: No symmetric channel (:meth:`symmetric` refuses): not permutation-invariant.
+    lumpable = False
     _bloom: np.ndarray
 
     def __init__(

@@ -186,3 +186,15 @@ def test_compare_capacity_table_at_large_eps_has_no_inf_strings(capsys):
     ue = doc["protocols"][0]
     assert ue["ldp_epsilon"] is None  # p = 1: a zero next to a positive entry, epsilon = inf
     assert math.isclose(ue["bayes_capacity"], q.bayes_capacity(q.unary_encoding(3, 1.0, 0.5)))
+
+
+def test_compare_takes_the_oracles_without_a_symmetric_channel(capsys):
+    # HR and dBitFlipPM have no symmetric channel: compared on their explicit channels
+    code, doc, _ = _run_json(capsys, "--k", "4", "--eps", "1", "grr", "oue", "hr", "dbitflip")
+    assert code == 0
+    caps = {p["name"]: p["bayes_capacity"] for p in doc["protocols"]}
+    assert caps["hr"] == pytest.approx(2 * math.e / (math.e + 1))  # Acharya et al. 2019
+    eps = {p["name"]: p["ldp_epsilon"] for p in doc["protocols"]}
+    assert eps["dbitflip"] == pytest.approx(0.5)  # d = 1: one SUE bit at eps, eps / 2
+    assert ["hr", "dbitflip"] in doc["edges"]
+    assert sum(doc["decided_by"].values()) == 12
