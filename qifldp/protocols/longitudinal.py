@@ -482,7 +482,7 @@ class MemoizedClosedForm(ClosedForm):
         >>> half = math.log2(cf.bayes_capacity_permanent()) / 2
         >>> leak = [math.log2(cf.bayes_capacity_reports(t)) for t in (T - 1, T)]
         >>> T, leak[1] >= half > leak[0]
-        (2, True)
+        (3, True)
         """
         target = math.log2(self.bayes_capacity_permanent()) / 2
 
