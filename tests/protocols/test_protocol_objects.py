@@ -301,7 +301,7 @@ def test_large_olh_eps_is_refused_as_before():
 
 def test_names_and_parameters_checked():
     with pytest.raises(ParameterError, match="name must be one of grr, ss, lh, blh, olh, ue"):
-        q.protocol("rappor", 3, 1.0)
+        q.protocol("no-such-oracle", 3, 1.0)
     with pytest.raises(InputTypeError, match="name"):
         q.protocol(3, 3, 1.0)
     with pytest.raises(InputTypeError, match="takes theta; got omega"):
