@@ -30,7 +30,7 @@ from ..errors import ParameterError
 from ..simulation import project_simplex
 from ..simulation.util import as_array, as_rng, as_values, check_n, choose_uniform_true
 from ..symbolic import SymbolicChannel
-from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_eps, check_int
 from .base import ClosedForm, Protocol, no_options, no_symmetric_channel
@@ -100,7 +100,7 @@ class DBitFlipClosedForm(ClosedForm):
 
         P = self._protocol
         values = P._symbols(symbols, ("eps",))
-        eps = SymbolicParameters().take("eps", values["eps"], EPS_DOMAIN)
+        eps = SymbolicParameters().take("eps", values["eps"], "eps")
         r = sp.exp(eps / 2)
         b, d = P.params["b"], P.params["d"]
         none = (r / (r + 1)) ** d
@@ -224,7 +224,7 @@ class DBitFlip(Protocol):
         n_out = math.comb(b, d) * 2**d
         guard_symbolic_size("dbitflip", (k, "eps", b, d), k, math.log10(n_out), lambda: n_out)
         Ps = SymbolicParameters()
-        p, one_minus_p, q, one_minus_q = sue_expressions(Ps.take("eps", values["eps"], EPS_DOMAIN))
+        p, one_minus_p, q, one_minus_q = sue_expressions(Ps.take("eps", values["eps"], "eps"))
         weight = sp.Rational(1, math.comb(b, d))
         mine = buckets(k, b)
         outs = self._outputs()

@@ -33,7 +33,7 @@ from ..simulation import calibrate
 from ..simulation.samplers import n_reports
 from ..simulation.util import as_array, as_rng, as_values, choose_uniform_true, row_chunks
 from ..symbolic import SymbolicChannel
-from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_eps
 from .base import ClosedForm, Protocol, no_options, no_symmetric_channel
@@ -125,7 +125,7 @@ class HRClosedForm(ClosedForm):
 
         P = self._protocol
         values = P._symbols(symbols, ("eps",))
-        E = sp.exp(SymbolicParameters().take("eps", values["eps"], EPS_DOMAIN))
+        E = sp.exp(SymbolicParameters().take("eps", values["eps"], "eps"))
         if P.k == 2:
             return (3 * E + 1) / (2 * (E + 1))
         return 2 * E / (E + 1)
@@ -224,7 +224,7 @@ class HR(Protocol):
         k, K = self.k, self._params["K"]
         guard_symbolic_size("hr", (k, "eps"), k, math.log10(K), lambda: K)
         P = SymbolicParameters()
-        E = sp.exp(P.take("eps", values["eps"], EPS_DOMAIN))
+        E = sp.exp(P.take("eps", values["eps"], "eps"))
         p, q = sp.Rational(2, K) * E / (E + 1), sp.Rational(2, K) / (E + 1)
         inside = hr_membership(np.arange(k)[:, None], np.arange(K))
         rows = [[p if inside[x, y] else q for y in range(K)] for x in range(k)]

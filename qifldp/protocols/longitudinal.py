@@ -51,7 +51,7 @@ from ..simulation.util import as_rng, check_bits, check_n
 from ..symbolic import SymbolicChannel
 from ..symbolic.measures import bayes_capacity as symbolic_bayes_capacity
 from ..symbolic.operators import one_hot as symbolic_one_hot_operator
-from ..symbolic.parameters import EPS_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps, check_int
@@ -683,8 +683,8 @@ class Memoized(Protocol):
             lambda: k if self.name == "l_grr" else 2**k,
         )
         Ps = SymbolicParameters()
-        ep = Ps.take("eps_perm", values["eps_perm"], EPS_DOMAIN)
-        e1 = Ps.take("eps_1", values["eps_1"], EPS_DOMAIN)
+        ep = Ps.take("eps_perm", values["eps_perm"], "eps")
+        e1 = Ps.take("eps_1", values["eps_1"], "eps")
         p1, q1 = _first_round_expressions(first, k, ep)
         if self.name == "l_grr":
             p2, q2 = _grr_second(k, p1, q1, sp.exp(e1))

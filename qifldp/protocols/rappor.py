@@ -43,7 +43,7 @@ from ..simulation import project_simplex
 from ..simulation.util import as_rng, as_values, check_bits, check_n, choose_uniform_true
 from ..symbolic import SymbolicChannel
 from ..symbolic.measures import bayes_capacity as symbolic_bayes_capacity
-from ..symbolic.parameters import PROBABILITY_DOMAIN, SymbolicParameters, guard_symbolic_size
+from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_choice, check_int, check_probability
 from .base import ClosedForm, Protocol, no_options, no_symmetric_channel
@@ -389,13 +389,13 @@ class RAPPOR(Protocol):
         k, m = self.k, self._params["m"]
         guard_symbolic_size("rappor", (k, m), k, m * math.log10(2), lambda: 2**m)
         Ps = SymbolicParameters()
-        f = Ps.take("f", values["f"], PROBABILITY_DOMAIN)
+        f = Ps.take("f", values["f"], "probability")
         keep1, keep0 = 1 - f / 2, f / 2  # Pr[permanent 1 | bit 1], Pr[permanent 1 | bit 0]
         if self._params["rounds"] == "one-time":
             a, b = keep1, keep0
         else:
-            p = Ps.take("p", values["p"], PROBABILITY_DOMAIN)
-            q = Ps.take("q", values["q"], PROBABILITY_DOMAIN)
+            p = Ps.take("p", values["p"], "probability")
+            q = Ps.take("q", values["q"], "probability")
             a, b = keep1 * q + (1 - keep1) * p, keep0 * q + (1 - keep0) * p
         R = [[1 - b, b], [1 - a, a]]
         outs = list(itertools.product(range(2), repeat=m))
