@@ -32,6 +32,10 @@ tuples : array_like of int, shape (n, d)
     Row u: user u's values, v_j in 0..k_j-1.
 rng : numpy.random.Generator or int, optional
     Generator or seed; None draws fresh entropy.""",
+    "sample_raises": """Raises
+------
+ParameterError, InputTypeError
+    Bad ``tuples`` or ``rng``.""",
 }
 
 #: Beyond this many decimal digits in the number of input tuples the size is not

@@ -456,10 +456,7 @@ class SPL(_Multidim):
             d entries: entry j is oracle j's reports (its ``sample`` format) of the n
             users' attribute j.
 
-        Raises
-        ------
-        ParameterError, InputTypeError
-            Bad ``tuples`` or ``rng``.
+        {sample_raises}
 
         Examples
         --------
@@ -603,10 +600,7 @@ class SMP(_Multidim):
         -------
         SMPReports
 
-        Raises
-        ------
-        ParameterError, InputTypeError
-            Bad ``tuples`` or ``rng``.
+        {sample_raises}
 
         Examples
         --------

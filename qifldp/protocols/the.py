@@ -27,7 +27,7 @@ from .params import (
     the_small_bits,
 )
 from .sympy_args import check_bits, exact_eps, exact_int, exact_params, power_bits
-from .ue import attack_bits, estimate_bits, sample_bits, symbolic_one_hot, ue_capacity
+from .ue import BitVectorReports, attack_bits, sample_bits, symbolic_one_hot, ue_capacity
 from .vectorize import as_eps, as_ints, as_theta, asr_from, closed_form_doc, is_scalar, output
 
 if TYPE_CHECKING:
@@ -361,7 +361,7 @@ class THEClosedForm(ClosedForm):
         return float(the_oue_threshold(self._protocol.eps))
 
 
-class THE(Protocol):
+class THE(BitVectorReports, Protocol):
     """Thresholding with histogram encoding: Laplace(2/eps) noise on one-hot bits, threshold theta.
 
     Parameters
@@ -524,30 +524,6 @@ class THE(Protocol):
             rows = np.arange(m)
             bits[rows + s, xs[s:e]] = L[rows, xs[s:e]] > t1
         return bits
-
-    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
-        """Unbiased frequencies from (n, k) bit vectors: the coordinates above theta, calibrated.
-
-        ``reports``: the (n, k) bit vectors of :meth:`sample` (booleans or 0/1); returns
-        the float64 estimate of shape (k,). Raises ParameterError for eps = 0 (p* = q*),
-        reports of another shape, or no reports.
-
-        Notes
-        -----
-        Support counts = number of coordinates above theta, calibrated with
-        p* = 1 - e^{eps (theta - 1)/2}/2, q* = e^{-eps theta/2}/2 (Wang et al. 2017,
-        Sec. 4.2; :func:`qifldp.protocols.ue.estimate_bits`). O(n k).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> P = THE(2, 3.0, 0.7)
-        >>> P.estimate(P.sample(np.repeat([0, 1], [6000, 4000]), rng=0)).round(1).tolist()
-        [0.6, 0.4]
-        """
-
-        check_bit_width(reports, self.k)
-        return estimate_bits(reports, self.params["p"], self.params["q"], project)
 
     def support_probabilities(self, **options: Any) -> tuple[float, float]:
         """(p*, q*) = (p, q) of THE's bit channel.

@@ -651,7 +651,50 @@ class UEClosedForm(ClosedForm):
         return ue_log_ratio(P.params["p"], P.params["q"])
 
 
-class UE(Protocol):
+class BitVectorReports:
+    """Estimation shared by the protocols whose reports are (n, k) bit vectors (UE, THE).
+
+    A report supports the values of its 1-bits with the probabilities (p*, q*) of
+    :meth:`support_probabilities`; the estimate calibrates the support counts with them.
+    """
+
+    __slots__ = ()
+    k: int
+
+    if TYPE_CHECKING:
+
+        def support_probabilities(self, **options: Any) -> tuple[float, float]: ...
+
+    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
+        """Unbiased frequencies from (n, k) bit vectors: the 1-bits, calibrated with (p*, q*).
+
+        ``reports``: the (n, k) bit vectors of :meth:`sample` (booleans or 0/1); returns
+        the float64 estimate of shape (k,). Raises ParameterError for p* = q* (SUE or OUE
+        at eps = 0, THE at eps = 0), reports of another shape, or no reports.
+
+        Notes
+        -----
+        :func:`estimate_bits`: C_v = number of reports with bit v set (for THE: of
+        coordinates above theta); UE: p* = p, q* = q (Wang et al. 2017, Sec. 4.1); THE:
+        p* = 1 - e^{eps (theta - 1)/2}/2, q* = e^{-eps theta/2}/2 (Sec. 4.2). O(n k).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> P = UE(2, 2.0, variant="oue")
+        >>> P.estimate(P.sample(np.repeat([0, 1], [7000, 3000]), rng=0)).round(1).tolist()
+        [0.7, 0.3]
+        >>> from qifldp.protocols.the import THE
+        >>> P = THE(2, 3.0, 0.7)
+        >>> P.estimate(P.sample(np.repeat([0, 1], [6000, 4000]), rng=0)).round(1).tolist()
+        [0.6, 0.4]
+        """
+        check_bit_width(reports, self.k)
+        p, q = self.support_probabilities()
+        return estimate_bits(reports, p, q, project)
+
+
+class UE(BitVectorReports, Protocol):
     """Unary encoding: one-hot encode x, report each bit 1 w.p. p (bit 1) or q (bit 0).
 
     Parameters
@@ -822,28 +865,6 @@ class UE(Protocol):
         """
         no_options("sample", options)
         return sample_bits(xs, self.k, self.params["p"], self.params["q"], rng)
-
-    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
-        """Unbiased frequencies from (n, k) bit vectors: the 1-bits, calibrated with p and q.
-
-        ``reports``: the (n, k) bit vectors of :meth:`sample` (booleans or 0/1); returns
-        the float64 estimate of shape (k,). Raises ParameterError for p = q (SUE or OUE
-        at eps = 0), reports of another shape, or no reports.
-
-        Notes
-        -----
-        :func:`estimate_bits`: C_v = number of reports with bit v set; p* = p,
-        q* = q (Wang et al. 2017, Sec. 4.1). O(n k).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> P = UE(2, 2.0, variant="oue")
-        >>> P.estimate(P.sample(np.repeat([0, 1], [7000, 3000]), rng=0)).round(1).tolist()
-        [0.7, 0.3]
-        """
-        check_bit_width(reports, self.k)
-        return estimate_bits(reports, self.params["p"], self.params["q"], project)
 
     def support_probabilities(self, **options: Any) -> tuple[float, float]:
         """(p*, q*) = (p, q): a report supports the values of its 1-bits.
