@@ -4,7 +4,7 @@ B = A·W computed in floats, then perturbed entrywise by a relative 1e-15 … 1e
 renormalised (2 … 8 rows, 2 … 4 columns): pairs on both sides of the boundary and
 within the rounding band of it, in both orders and both relations, with
 ``strict=False``. Every certificate is re-checked here in exact rationals
-(tests/refinement/_helpers.assert_certificate). 1,000 pairs under --run-slow, a
+(tests/refinement/_helpers.assert_certificate). 1,000 pairs under --run-campaign, a
 seeded sample of them in the fast suite.
 """
 
@@ -45,7 +45,7 @@ def test_random_near_boundary_pairs_sample(seed):
     _check(seed)
 
 
-@pytest.mark.slow
+@pytest.mark.campaign
 @pytest.mark.parametrize("block", range(10))
 def test_random_near_boundary_pairs_1000(block):
     for seed in range(block * 100, (block + 1) * 100):

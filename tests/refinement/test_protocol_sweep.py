@@ -4,7 +4,7 @@ Both relations (refinement and max-case refinement), explicit and symmetric chan
 With ``strict=False`` nothing is raised; a verdict's certificate is re-checked here
 (tests/refinement/_helpers.assert_certificate: exact rational gaps, the witness band
 recomputed from its documented formula), and an undecided pair must say why. The full
-grid is slow (--run-slow); the fast suite runs a seeded sample of it.
+grid is slow (--run-campaign); the fast suite runs a seeded sample of it.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def test_sampled_pairs_decided_or_undecided_with_reason(a, b, k, eps):
     _check_symmetric(a, b, k, eps)
 
 
-@pytest.mark.slow
+@pytest.mark.campaign
 @pytest.mark.parametrize("k", KS)
 @pytest.mark.parametrize(("a", "b"), list(itertools.product(PROTOCOLS, PROTOCOLS)))
 def test_every_ordered_pair_every_k_every_eps(a, b, k):
