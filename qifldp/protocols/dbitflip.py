@@ -133,8 +133,8 @@ class DBitFlip(Protocol):
     d : int
         Sampled buckets, ``1 <= d <= b``.
 
-    Attributes
-    ----------
+    Notes
+    -----
     params : dict
         b, d, and p, q: Pr[bit 1 | own bucket], Pr[bit 1 | another bucket].
 

@@ -149,8 +149,8 @@ class HR(Protocol):
     k, eps : int, float
         Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
 
-    Attributes
-    ----------
+    Notes
+    -----
     params : dict
         ``K`` (outputs 0..K-1), ``p`` = Pr[report y | y in C_x] = 2 e^eps / (K (e^eps + 1))
         and ``q`` = 2 / (K (e^eps + 1)).

@@ -523,17 +523,17 @@ class Memoized(Protocol):
         Budget of one report, ``0 < eps_1 < eps_perm``.
     variant : {"l_grr", "l_sue", "l_oue", "l_osue", "l_soue"}
 
-    Attributes
-    ----------
-    eps : float
-        eps_perm (what any number of reports satisfies).
-    params : dict
-        ``eps_1``, ``p1``, ``q1`` (first round), ``p2``, ``q2`` (second round).
-
     Raises
     ------
     ParameterError, InputTypeError
         Budgets out of range (:func:`longitudinal_parameters`), a bad variant.
+
+    Notes
+    -----
+    eps : float
+        eps_perm (what any number of reports satisfies).
+    params : dict
+        ``eps_1``, ``p1``, ``q1`` (first round), ``p2``, ``q2`` (second round).
 
     Examples
     --------

@@ -209,8 +209,8 @@ class RAPPOR(Protocol):
     seed : int
         Which member of the hash family (:func:`bloom_table`).
 
-    Attributes
-    ----------
+    Notes
+    -----
     eps : float
         The paper's eps_inf = 2 h ln((1 - f/2) / (f/2)) (inf at f = 0).
     params : dict
