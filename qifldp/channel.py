@@ -11,7 +11,7 @@ import numpy as np
 from .dispatch import n_inputs, remedy, to_explicit
 from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
 from .reduction import REDUCE_RTOL, reduce_columns
-from .validation import check_int
+from .validation import check_bool, check_int
 
 __all__ = [
     "Channel",
@@ -503,6 +503,8 @@ def checked_matrix(C: Any, name: str = "C", *, signs: bool = True) -> np.ndarray
     ...
     qifldp.errors.ChannelError: C: matrix rows must sum to 1 (within 1e-09), row 0 sums to 1.1
     """
+    if signs is not True and signs is not False:
+        signs = check_bool("signs", signs)
     if isinstance(C, Channel):
         return C._matrix
     if (

@@ -171,7 +171,7 @@ def _check_formats(formats: Any) -> tuple[str, ...]:
         msg = f"formats must be a sequence of names among {', '.join(FORMATS)}, got {formats!r}"
         raise InputTypeError(msg)
     got = tuple(formats)
-    bad = [f for f in got if f not in FORMATS]
+    bad = [f for f in got if not isinstance(f, str) or f not in FORMATS]
     if bad or not got or len(set(got)) != len(got):
         msg = (
             f"formats must be distinct names among {', '.join(FORMATS)} (at least one), "
