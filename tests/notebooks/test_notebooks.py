@@ -2,11 +2,17 @@
 
 The figures notebook is also checked for what it shows: every cell tagged ``figure``
 has image/png outputs that decode to non-empty PNG images.
+
+The documentation site's build (tests/docs/test_site.py, collected first) executes the
+same notebooks through myst-nb into a jupyter-cache. A notebook executed there *during
+this test session* is taken from that cache instead of being run a second time; a record
+from an earlier session (possibly run against other code) is never trusted.
 """
 
 from __future__ import annotations
 
 import base64
+import datetime
 import functools
 import os
 from pathlib import Path
@@ -20,6 +26,10 @@ NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 #: Seconds one cell may run before the execution counts as failed.
 CELL_TIMEOUT = 120
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
+#: The docs build's jupyter-cache (docs/conf.py, ``nb_execution_cache_path``).
+SITE_CACHE = NOTEBOOKS_DIR.parent / "docs" / "_build" / ".jupyter_cache"
+#: Collection time: cache records older than this belong to an earlier session.
+SESSION_START = datetime.datetime.now(datetime.timezone.utc)
 #: The first bytes of every PNG file (PNG specification, section 5.2).
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -30,12 +40,36 @@ def test_notebooks_exist():
     assert (NOTEBOOKS_DIR / "figures.ipynb") in NOTEBOOKS
 
 
+def _executed_by_site_build(nb):
+    """``nb`` with the outputs the docs build of this session produced, or None."""
+    if not SITE_CACHE.is_dir():
+        return None
+    try:
+        from jupyter_cache import get_cache
+    except ImportError:
+        return None
+    cache = get_cache(SITE_CACHE)
+    try:
+        record = cache.match_cache_notebook(nb)
+    except KeyError:
+        return None
+    created = record.created
+    if created.tzinfo is None:  # SQLite keeps the UTC time without its zone
+        created = created.replace(tzinfo=datetime.timezone.utc)
+    if created < SESSION_START:
+        return None
+    return cache.merge_match_into_notebook(nb)[1]
+
+
 @functools.cache
 def _executed(path: Path):
     """Execute the notebook at ``path`` once per test session; return it with outputs."""
     nb = nbformat.read(path, as_version=4)
     # notebooks are committed without outputs; CI produces them
     assert all(c.get("outputs", []) == [] for c in nb.cells if c.cell_type == "code")
+    cached = _executed_by_site_build(nb)
+    if cached is not None:
+        return cached
     root = str(NOTEBOOKS_DIR.parent)
     env_path = os.environ.get("PYTHONPATH", "")
     os.environ["PYTHONPATH"] = root + (os.pathsep + env_path if env_path else "")
