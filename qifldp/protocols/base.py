@@ -34,7 +34,9 @@ __all__ = [
     "Frozen",
     "field",
     "Protocol",
+    "NotLumpable",
     "ClosedForm",
+    "EpsAttained",
     "size_alternative",
     "ue_log_ratio",
     "no_options",
@@ -455,7 +457,7 @@ class Protocol(Frozen, abc.ABC):
         Parameters
         ----------
         reports
-            The output of :meth:`sample`.
+            As for :meth:`estimate`.
         rng : numpy.random.Generator or int, optional
             Breaks ties (uniformly).
 
@@ -485,6 +487,44 @@ class Protocol(Frozen, abc.ABC):
     #: Whether :meth:`symmetric` gives a symmetric channel (False where the protocol is
     #: not invariant under permutations of the values and refuses).
     lumpable: bool = True
+
+
+class NotLumpable(Protocol):
+    """A protocol that is not invariant under permutations of its values: it has no
+    symmetric channel, and :meth:`symmetric` refuses, saying why (``_not_lumpable``).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> P = q.protocol("hr", 3, 1.0)
+    >>> isinstance(P, NotLumpable), P.lumpable
+    (True, False)
+    """
+
+    __slots__ = ()
+    lumpable = False
+    #: Why a permutation of the values does not map the protocol to itself (the
+    #: refusal's message).
+    _not_lumpable: str
+
+    def symmetric(self) -> NoReturn:
+        """Not available: the protocol is not invariant under permutations of the values.
+
+        Raises
+        ------
+        UnsupportedKindError
+            Always; the message says why and what to use instead (``.channel()``,
+            ``.closed_form``).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("rappor", 3, m=4).symmetric()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        qifldp.errors.UnsupportedKindError: rappor has no symmetric channel: its hash table ...
+        """
+        no_symmetric_channel(self._name, self._not_lumpable)
 
 
 def _rebuild(family: type[Protocol], name: str, k: int, args: dict) -> Protocol:
@@ -597,6 +637,32 @@ class ClosedForm(abc.ABC):
         >>> q.protocol("grr", 4, 1.5).closed_form.ldp_epsilon()
         1.5
         """
+
+
+class EpsAttained(ClosedForm):
+    """Closed forms of a protocol whose stated eps is its true LDP epsilon (the bound
+    is attained); each family's docstring says why.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> isinstance(q.protocol("grr", 4, 2.0).closed_form, EpsAttained)
+    True
+    """
+
+    __slots__ = ()
+
+    def ldp_epsilon(self) -> float:
+        """eps, the protocol's stated privacy parameter (attained).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("olh", 4, 2.0)
+        >>> P.closed_form.ldp_epsilon(), round(q.ldp_epsilon(P.channel()), 12)
+        (2.0, 2.0)
+        """
+        return self._protocol.eps
 
 
 def ue_log_ratio(p: float, q: float) -> float:

@@ -31,9 +31,9 @@ from ..simulation import project_simplex
 from ..simulation.util import as_array, as_rng, as_values, check_n, choose_uniform_true
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
-from ..symmetric.channel import SymmetricChannel
 from ..validation import check_eps, check_int
-from .base import ClosedForm, Protocol, no_options, no_symmetric_channel
+from .base import ClosedForm, NotLumpable, no_options
+from .docstrings import ORACLE_DOCS, fill_doc
 from .params import check_k, sue_expressions, sue_probabilities
 
 if TYPE_CHECKING:
@@ -119,13 +119,13 @@ class DBitFlipClosedForm(ClosedForm):
         return P.eps if P.params["d"] >= 2 else P.eps / 2
 
 
-class DBitFlip(Protocol):
+@fill_doc(ORACLE_DOCS)
+class DBitFlip(NotLumpable):
     """dBitFlipPM: d sampled buckets out of b, each reported by a SUE bit at eps (memoised).
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     eps : float
         Privacy parameter (the bits are SUE's at eps: e^(eps/2) / (e^(eps/2) + 1)).
     b : int, optional
@@ -148,8 +148,7 @@ class DBitFlip(Protocol):
 
     __slots__ = ()
     _closed_form_type = DBitFlipClosedForm
-    #: No symmetric channel (:meth:`symmetric` refuses): not permutation-invariant.
-    lumpable = False
+    _not_lumpable = "an output splits the buckets in three classes"
 
     def __init__(self, k: int, eps: float, b: int | None = None, d: int = 1) -> None:
         k, eps = check_k(k), check_eps(eps)
@@ -194,19 +193,6 @@ class DBitFlip(Protocol):
             prob = np.where(own, np.where(bit, p, 1 - p), np.where(bit, q, 1 - q))
             M[:, col] = prob.prod(axis=1)
         return Channel(M / math.comb(b, d), outputs=outs)
-
-    def symmetric(self) -> SymmetricChannel:
-        """Not available (see the module): an output splits the buckets in three.
-
-        Examples
-        --------
-        >>> import qifldp as q
-        >>> q.protocol("dbitflip", 3, 1.0).symmetric()  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        qifldp.errors.UnsupportedKindError: dbitflip has no symmetric channel: ...
-        """
-        no_symmetric_channel("dbitflip", "an output splits the buckets in three classes")
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """dBitFlipPM as a symbolic channel; ``eps`` may be a symbol.

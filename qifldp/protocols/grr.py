@@ -16,7 +16,8 @@ from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_eps, check_int
-from .base import ClosedForm, Protocol, no_options, size_alternative
+from .base import EpsAttained, Protocol, no_options, size_alternative
+from .docstrings import ORACLE_DOCS, fill_doc
 from .params import check_k, grr_expressions, grr_probabilities, log_grr
 from .sympy_args import exact_eps, exact_int
 from .vectorize import (
@@ -129,15 +130,14 @@ def symbolic_bayes_capacity_grr(k: Any, eps: Any) -> sp.Expr:
     return k * E / (E + k - 1)
 
 
+@fill_doc(ORACLE_DOCS)
 def symbolic_grr(k: int, eps: Any) -> SymbolicChannel:
     """Generalized randomized response as a symbolic channel (``qifldp.symbolic.grr``).
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``; inputs and outputs 0..k-1.
-    eps : sympy expression, number or symbol name
-        Privacy parameter (domain [0, oo)).
+    {k}
+    {symbolic_eps}
 
     Returns
     -------
@@ -172,8 +172,13 @@ def symbolic_grr(k: int, eps: Any) -> SymbolicChannel:
     return P.channel(rows, tuple(range(k)), tuple(range(k)))
 
 
-class GRRClosedForm(ClosedForm):
+class GRRClosedForm(EpsAttained):
     """Closed forms of GRR (QIF paper Sec. V-A; Kairouz et al. 2016).
+
+    Notes
+    -----
+    The LDP epsilon is eps: the diagonal over an off-diagonal entry is p / q = e^eps
+    (Kairouz et al. 2016).
 
     Examples
     --------
@@ -218,24 +223,15 @@ class GRRClosedForm(ClosedForm):
         """
         return float(acc_grr(self._protocol.k, self._protocol.eps, printed))
 
-    def ldp_epsilon(self) -> float:
-        """eps: the diagonal over an off-diagonal entry is p / q = e^eps (Kairouz et al. 2016).
 
-        Examples
-        --------
-        >>> GRR(3, 0.5).closed_form.ldp_epsilon()
-        0.5
-        """
-        return self._protocol.eps
-
-
+@fill_doc(ORACLE_DOCS)
 class GRR(Protocol):
     """Generalized randomized response: report the truth w.p. p, each other value w.p. q.
 
     Parameters
     ----------
-    k, eps : int, float
-        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
+    {k}
+    {eps}
 
     Raises
     ------

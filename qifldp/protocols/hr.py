@@ -34,9 +34,9 @@ from ..simulation.samplers import n_reports
 from ..simulation.util import as_array, as_rng, as_values, choose_uniform_true, row_chunks
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
-from ..symmetric.channel import SymmetricChannel
 from ..validation import check_eps
-from .base import ClosedForm, Protocol, no_options, no_symmetric_channel
+from .base import EpsAttained, NotLumpable, no_options
+from .docstrings import ORACLE_DOCS, fill_doc
 from .params import check_k
 
 if TYPE_CHECKING:
@@ -82,8 +82,13 @@ def _fwht(v: np.ndarray) -> np.ndarray:
     return a
 
 
-class HRClosedForm(ClosedForm):
+class HRClosedForm(EpsAttained):
     """Closed forms of Hadamard Response (Acharya, Sun, Zhang 2019).
+
+    Notes
+    -----
+    The LDP epsilon is eps: an output in C_x over one outside it (every pair of
+    values has both kinds, k >= 2).
 
     Examples
     --------
@@ -130,24 +135,15 @@ class HRClosedForm(ClosedForm):
             return (3 * E + 1) / (2 * (E + 1))
         return 2 * E / (E + 1)
 
-    def ldp_epsilon(self) -> float:
-        """eps: an output in C_x over one outside it (every pair has both kinds, k >= 2).
 
-        Examples
-        --------
-        >>> HR(3, 0.7).closed_form.ldp_epsilon()
-        0.7
-        """
-        return self._protocol.eps
-
-
-class HR(Protocol):
+@fill_doc(ORACLE_DOCS)
+class HR(NotLumpable):
     """Hadamard Response: report an output of the codeword set C_x w.p. e^eps / (e^eps + 1).
 
     Parameters
     ----------
-    k, eps : int, float
-        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
+    {k}
+    {eps}
 
     Notes
     -----
@@ -164,8 +160,7 @@ class HR(Protocol):
 
     __slots__ = ()
     _closed_form_type = HRClosedForm
-    #: No symmetric channel (:meth:`symmetric` refuses): not permutation-invariant.
-    lumpable = False
+    _not_lumpable = "a permutation does not map codeword sets to codeword sets"
 
     def __init__(self, k: int, eps: float) -> None:
         k, eps = check_k(k), check_eps(eps)
@@ -192,23 +187,6 @@ class HR(Protocol):
         guard_size(f"hr({k}, {self.eps})", k, math.log10(K), lambda: K, alt)
         inside = hr_membership(np.arange(k)[:, None], np.arange(K))
         return Channel(np.where(inside, self._params["p"], self._params["q"]))
-
-    def symmetric(self) -> SymmetricChannel:
-        """Not available: HR is not invariant under permutations of the values.
-
-        Raises
-        ------
-        UnsupportedKindError
-            Always; the message says what to use instead.
-
-        Examples
-        --------
-        >>> HR(3, 1.0).symmetric()  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        qifldp.errors.UnsupportedKindError: hr has no symmetric channel: ...
-        """
-        no_symmetric_channel("hr", "a permutation does not map codeword sets to codeword sets")
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """HR as a symbolic channel; ``eps`` may be a symbol.

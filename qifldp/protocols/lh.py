@@ -33,7 +33,8 @@ from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps, check_int
-from .base import ClosedForm, Protocol, size_alternative
+from .base import EpsAttained, Protocol, size_alternative
+from .docstrings import ORACLE_DOCS, fill_doc
 from .params import (
     OLH_FLOAT_EPS_LIMIT,
     check_g,
@@ -89,6 +90,7 @@ __all__ = [
 OLH_EXACT_G_EPS: float = 50.0
 
 
+@fill_doc(ORACLE_DOCS)
 def symbolic_local_hashing(k: int, eps: Any, g: int) -> SymbolicChannel:
     """Local hashing (the encoding, then GRR over [g]) as a symbolic channel.
 
@@ -96,12 +98,9 @@ def symbolic_local_hashing(k: int, eps: Any, g: int) -> SymbolicChannel:
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : sympy expression, number or symbol name
-        Privacy parameter (domain [0, oo)).
-    g : int
-        Hash range, ``g >= 2``.
+    {k}
+    {symbolic_eps}
+    {g}
 
     Returns
     -------
@@ -221,15 +220,11 @@ def _grr_block(g: int, eps: float) -> np.ndarray:
     return R
 
 
+@fill_doc(ORACLE_DOCS)
 def lh_encoding(k: int, g: int) -> Channel:
     """The encoding channel E of local hashing: a uniform hash function and the hash of x.
 
-    Parameters
-    ----------
-    k : int
-        Domain size, ``k >= 2``.
-    g : int
-        Hash range, ``g >= 2``.
+    {parameters}
 
     Returns
     -------
@@ -265,6 +260,7 @@ def lh_encoding(k: int, g: int) -> Channel:
     return Channel(_encoding_matrix(k, g).reshape(k, -1), outputs=_pair_labels(k, g))
 
 
+@fill_doc(ORACLE_DOCS)
 def lh_perturbation(k: int, eps: float, g: int) -> Channel:
     """The perturbation channel G of local hashing: keep h, apply GRR_g to the hash value.
 
@@ -274,8 +270,7 @@ def lh_perturbation(k: int, eps: float, g: int) -> Channel:
         Domain size, ``k >= 2`` (hash functions are k-tuples).
     eps : float
         Privacy parameter of the GRR on the hash range.
-    g : int
-        Hash range, ``g >= 2``.
+    {g}
 
     Returns
     -------
@@ -548,8 +543,13 @@ def symbolic_asr_lh_gursoy(k: Any, eps: Any, g: Any) -> sp.Expr:
     return E / ((E + g - 1) * sp.Max(k / g, 1))
 
 
-class LHClosedForm(ClosedForm):
+class LHClosedForm(EpsAttained):
     """Closed forms of local hashing (QIF paper Sec. V-C and its corrected Eq. 27).
+
+    Notes
+    -----
+    The LDP epsilon is eps: GRR_g on the hashed value is eps-LDP and the encoding is
+    post-processed (Wang et al., USENIX Security 2017, Sec. 4.4); the bound is attained.
 
     Examples
     --------
@@ -629,25 +629,15 @@ class LHClosedForm(ClosedForm):
             raise ParameterError(msg)
         return self.asr()
 
-    def ldp_epsilon(self) -> float:
-        """eps: GRR_g on the hashed value is eps-LDP and the encoding is post-processed
-        (Wang et al., USENIX Security 2017, Sec. 4.4); the bound is attained.
 
-        Examples
-        --------
-        >>> LH(4, 2.0, variant="olh").closed_form.ldp_epsilon()
-        2.0
-        """
-        return self._protocol.eps
-
-
+@fill_doc(ORACLE_DOCS)
 class LH(Protocol):
     """Local hashing: a uniform hash h: [k] -> [g], then GRR on h(x); output (h, value).
 
     Parameters
     ----------
-    k, eps : int, float
-        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
+    {k}
+    {eps}
     g : int, optional
         Hash range, ``g >= 2``; required for ``variant="lh"``, fixed by the
         variant otherwise (BLH: 2; OLH: round(e^eps + 1), at least 2).
@@ -1070,17 +1060,15 @@ __all__ += [
 ]
 
 
+@fill_doc(ORACLE_DOCS)
 def universal_lh_channel(k: int, eps: float, g: int, prime: int) -> Channel:
     """The explicit channel of local hashing with the universal family of :func:`sample_lh`.
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter.
-    g : int
-        Number of hash values, ``g >= 2``.
+    {k}
+    {eps}
+    {g}
     prime : int
         A prime P >= max(k, g); keep it small (the channel has P (P − 1) g outputs).
 
@@ -1125,17 +1113,16 @@ def universal_lh_channel(k: int, eps: float, g: int, prime: int) -> Channel:
     return Channel(M.reshape(k, n_out), outputs=outputs)
 
 
+@fill_doc(ORACLE_DOCS)
 def universal_lh_asr(k: int, eps: float, g: int, prime: int) -> float:
     """Exact ASR (Bayes vulnerability, uniform prior) of local hashing with the universal family.
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     eps : float
         Privacy parameter of GRR on the hash range.
-    g : int
-        Number of hash values, ``g >= 2``.
+    {g}
     prime : int
         The prime P of h_{a,b}(x) = ((a x + b) mod P) mod g, max(k, g) <= P; the
         P (P − 1) functions are enumerated, so P (P − 1) k may not exceed

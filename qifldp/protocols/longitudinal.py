@@ -56,6 +56,7 @@ from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps, check_int
 from .base import ClosedForm, Protocol, check_bit_width, no_options, ue_log_ratio
+from .docstrings import ORACLE_DOCS, fill_doc
 from .grr import GRR, attack_values
 from .params import (
     check_k,
@@ -178,6 +179,7 @@ def _grr_second(k: int, p1: Any, q1: Any, E1: Any) -> tuple[Any, Any]:
     return p2, (1 - p2) / (k - 1)
 
 
+@fill_doc(ORACLE_DOCS)
 def longitudinal_parameters(
     variant: str, k: int, eps_perm: float, eps_1: float
 ) -> dict[str, float]:
@@ -186,8 +188,7 @@ def longitudinal_parameters(
     Parameters
     ----------
     variant : {"l_grr", "l_sue", "l_oue", "l_osue", "l_soue"}
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     eps_perm : float
         Budget of the permanent response, ``0 < eps_perm <= MAX_EPS_PERM``.
     eps_1 : float
@@ -300,13 +301,13 @@ def _series_power(c: np.ndarray, e: int, n: int) -> np.ndarray:
     return out
 
 
+@fill_doc(ORACLE_DOCS)
 def bayes_capacity_grr_reports(k: int, p1: float, q1: float, p2: float, q2: float, T: int) -> float:
     """Bayes capacity of T memoised GRR reports: GRR(p1, q1) then T parallel GRR(p2, q2).
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     p1, q1, p2, q2 : float
         The rounds' probabilities (``p + (k - 1) q = 1``, q <= p).
     T : int
@@ -510,13 +511,13 @@ def _count_channel(pr: dict[str, float], T: int) -> np.ndarray:
     return np.array([pr["q1"] * on + (1 - pr["q1"]) * off, pr["p1"] * on + (1 - pr["p1"]) * off])
 
 
+@fill_doc(ORACLE_DOCS)
 class Memoized(Protocol):
     """A longitudinal (memoised) frequency oracle: L-GRR, L-SUE, L-OUE, L-OSUE or L-SOUE.
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     eps_perm : float
         Budget of the permanent response (the bound over any number of reports).
     eps_1 : float

@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import InputTypeError
 from ..validation import check_eps, check_name
 from .base import Protocol, refuse_unknown
+from .docstrings import ORACLE_DOCS, fill_doc
 from .grr import GRR
 from .lh import LH
 from .params import check_k
@@ -39,6 +40,7 @@ ORACLE_PARAMETERS: dict[str, tuple[str, ...]] = {
 ORACLE_NAMES: tuple[str, ...] = tuple(ORACLE_PARAMETERS)
 
 
+@fill_doc(ORACLE_DOCS)
 def oracle(name: str, k: int, eps: float | None = None, **params: Any) -> Protocol:
     """The frozen protocol object of a frequency oracle.
 
@@ -47,8 +49,7 @@ def oracle(name: str, k: int, eps: float | None = None, **params: Any) -> Protoc
     name : str
         One of ``grr``, ``ss``, ``lh``, ``blh``, ``olh``, ``ue``, ``sue``, ``oue``,
         ``the`` (exactly; :func:`qifldp.protocol` normalises spellings first).
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     eps : float
         Privacy parameter, finite and ``>= 0`` (``ue`` takes p and q instead).
     **params
@@ -89,15 +90,11 @@ def oracle(name: str, k: int, eps: float | None = None, **params: Any) -> Protoc
     return THE(k, e, theta)
 
 
+@fill_doc(ORACLE_DOCS)
 def adp_choice(k: int, eps: float) -> str:
     """ADP's choice: ``"grr"`` when GRR's variance is at most OUE's, else ``"oue"``.
 
-    Parameters
-    ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : float
-        Privacy parameter, finite and ``>= 0``.
+    {parameters}
 
     Returns
     -------

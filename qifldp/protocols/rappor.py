@@ -44,9 +44,9 @@ from ..simulation.util import as_rng, as_values, check_bits, check_n, choose_uni
 from ..symbolic import SymbolicChannel
 from ..symbolic.measures import bayes_capacity as symbolic_bayes_capacity
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
-from ..symmetric.channel import SymmetricChannel
 from ..validation import check_choice, check_int, check_probability
-from .base import ClosedForm, Protocol, no_options, no_symmetric_channel
+from .base import ClosedForm, NotLumpable, no_options
+from .docstrings import ORACLE_DOCS, fill_doc
 from .longitudinal import sample_memoized
 from .params import check_k
 
@@ -188,13 +188,13 @@ def _log_odds_ratio(a: float, b: float) -> float:
     return _log(a) + _log(1 - b) - _log(b) - _log(1 - a)
 
 
-class RAPPOR(Protocol):
+@fill_doc(ORACLE_DOCS)
+class RAPPOR(NotLumpable):
     """RAPPOR: a Bloom filter, a permanent randomized response (f), an instantaneous one (p, q).
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     m : int
         Bloom filter bits, ``1 <= m <= 64``.
     h : int
@@ -226,8 +226,7 @@ class RAPPOR(Protocol):
 
     __slots__ = ("_bloom",)
     _closed_form_type = RAPPORClosedForm
-    #: No symmetric channel (:meth:`symmetric` refuses): not permutation-invariant.
-    lumpable = False
+    _not_lumpable = "its hash table is not invariant under permutations"
     _bloom: np.ndarray
 
     def __init__(
@@ -361,19 +360,6 @@ class RAPPOR(Protocol):
             self._product(R, _bits(np.array([rows[i] for i in choice]), m), symbols)
             for choice in itertools.product(range(len(rows)), repeat=k)
         ]
-
-    def symmetric(self) -> SymmetricChannel:
-        """Not available: a fixed hash table is not invariant under permutations of the values.
-
-        Examples
-        --------
-        >>> import qifldp as q
-        >>> q.protocol("rappor", 3, m=4).symmetric()  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        qifldp.errors.UnsupportedKindError: rappor has no symmetric channel: ...
-        """
-        no_symmetric_channel("rappor", "its hash table is not invariant under permutations")
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """One report as a symbolic channel; ``f``, ``p``, ``q`` may be symbols.

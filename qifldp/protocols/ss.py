@@ -27,6 +27,7 @@ from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_choice, check_int
 from .base import ClosedForm, Protocol, no_options, size_alternative
+from .docstrings import ORACLE_DOCS, fill_doc
 from .params import (
     check_k,
     check_omega,
@@ -243,15 +244,14 @@ def symbolic_bayes_capacity_ss_printed(k: Any, eps: Any, omega: Any) -> sp.Expr:
     return k * p / sp.binomial(k - 1, w - 1)
 
 
+@fill_doc(ORACLE_DOCS)
 def symbolic_subset_selection(k: int, eps: Any, omega: int | None = None) -> SymbolicChannel:
     """omega-Subset Selection as a symbolic channel (``qifldp.symbolic.subset_selection``).
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
-    eps : sympy expression, number or symbol name
-        Privacy parameter (domain [0, oo)).
+    {k}
+    {symbolic_eps}
     omega : int, optional
         Subset size in [1, k]. Default ``max(1, round(k / (e^eps + 1)))``, which
         needs a numeric eps.
@@ -375,13 +375,14 @@ class SSClosedForm(ClosedForm):
         return P.eps if P.params["omega"] < P.k else 0.0
 
 
+@fill_doc(ORACLE_DOCS)
 class SS(Protocol):
     """omega-Subset Selection: report an omega-subset that contains the truth w.p. p.
 
     Parameters
     ----------
-    k, eps : int, float
-        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
+    {k}
+    {eps}
     omega : int, optional
         Subset size in 1..k; default ``max(1, round(k / (e^eps + 1)))``.
 
@@ -740,6 +741,7 @@ def _ss_subsets_sparse(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.
     return (coded % k).reshape(n, omega)
 
 
+@fill_doc(ORACLE_DOCS)
 def report_omega(reports: Any, k: int, omega: int | None = None) -> int:
     """The subset size omega of SS reports, checked against ``omega`` when given.
 
@@ -747,8 +749,7 @@ def report_omega(reports: Any, k: int, omega: int | None = None) -> int:
     ----------
     reports : numpy.ndarray
         (n, omega) subsets or an (n, k) boolean membership matrix.
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     omega : int, optional
         The expected subset size.
 

@@ -17,6 +17,7 @@ from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative
+from .docstrings import ORACLE_DOCS, fill_doc
 from .params import (
     check_k,
     check_theta,
@@ -361,13 +362,14 @@ class THEClosedForm(ClosedForm):
         return float(the_oue_threshold(self._protocol.eps))
 
 
+@fill_doc(ORACLE_DOCS)
 class THE(BitVectorReports, Protocol):
     """Thresholding with histogram encoding: Laplace(2/eps) noise on one-hot bits, threshold theta.
 
     Parameters
     ----------
-    k, eps : int, float
-        Domain size (``k >= 2``) and privacy parameter (finite, ``>= 0``).
+    {k}
+    {eps}
     theta : float
         Threshold in the open interval (0.5, 1).
 

@@ -32,6 +32,7 @@ from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps, check_int
 from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative, ue_log_ratio
+from .docstrings import ORACLE_DOCS, fill_doc
 from .params import (
     check_k,
     check_pq,
@@ -98,6 +99,7 @@ __all__ = [
 _Bits = Callable[["SymbolicParameters"], tuple]
 
 
+@fill_doc(ORACLE_DOCS)
 def symbolic_one_hot(name: str, args: tuple, k: int, bits: _Bits) -> SymbolicChannel:
     """``one_hot`` of a symbolic bit channel, size-guarded before anything is built.
 
@@ -105,8 +107,7 @@ def symbolic_one_hot(name: str, args: tuple, k: int, bits: _Bits) -> SymbolicCha
     ----------
     name, args : str, tuple
         The constructor and its arguments after k, for the size error.
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     bits : callable
         Takes the parameters into a :class:`qifldp.symbolic.parameters.SymbolicParameters`
         and returns the bit channel's (p, 1-p, q, 1-q).
@@ -175,13 +176,13 @@ def symbolic_oue_bit(eps: Any) -> SymbolicChannel:
     return P.bit_channel(*_oue_bits(eps)(P))
 
 
+@fill_doc(ORACLE_DOCS)
 def symbolic_unary_encoding(k: int, p: Any, q: Any) -> SymbolicChannel:
     """Unary encoding with bit probabilities p (keep a 1) and q (flip a 0 to 1), symbolically.
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     p, q : sympy expressions, numbers or symbol names
         Probabilities in [0, 1] with q < p (as for :func:`qifldp.unary_encoding`);
         for symbols the relation ``p > q`` is recorded in the channel's ``assume``.
@@ -694,13 +695,13 @@ class BitVectorReports:
         return estimate_bits(reports, p, q, project)
 
 
+@fill_doc(ORACLE_DOCS)
 class UE(BitVectorReports, Protocol):
     """Unary encoding: one-hot encode x, report each bit 1 w.p. p (bit 1) or q (bit 0).
 
     Parameters
     ----------
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     eps : float, optional
         Privacy parameter of SUE and OUE (not taken by ``variant="ue"``).
     p, q : float, optional
@@ -896,6 +897,7 @@ class UE(BitVectorReports, Protocol):
 # ----------------------------------------------------------------------------------------
 # simulation helpers: bit vectors (shared with THE)
 # ----------------------------------------------------------------------------------------
+@fill_doc(ORACLE_DOCS)
 def sample_bits(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndarray:
     """Independent report bits: bit v of user j is 1 w.p. p if v = x_j, else w.p. q.
 
@@ -903,8 +905,7 @@ def sample_bits(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndar
     ----------
     xs : array_like of int, shape (n,)
         Values in 0..k-1.
-    k : int
-        Domain size, ``k >= 2``.
+    {k}
     p, q : float
         Probabilities in [0, 1], not checked here (p = q is allowed: eps = 0).
     rng : numpy.random.Generator or int, optional
