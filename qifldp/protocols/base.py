@@ -35,6 +35,7 @@ __all__ = [
     "field",
     "Protocol",
     "NotLumpable",
+    "PQSupport",
     "ClosedForm",
     "EpsAttained",
     "size_alternative",
@@ -525,6 +526,34 @@ class NotLumpable(Protocol):
         qifldp.errors.UnsupportedKindError: rappor has no symmetric channel: its hash table ...
         """
         no_symmetric_channel(self._name, self._not_lumpable)
+
+
+class PQSupport(Protocol):
+    """A protocol whose reports support the user's value with its own probability p and
+    any other value with q: (p*, q*) = (p, q) of :attr:`params` (GRR, SS, UE, THE,
+    dBitFlipPM; each family's docstring says what p and q are).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> [isinstance(q.protocol(n, 4, 1.0), PQSupport) for n in ("grr", "sue", "hr")]
+    [True, True, False]
+    """
+
+    __slots__ = ()
+
+    def support_probabilities(self, **options: Any) -> tuple[float, float]:
+        """(p*, q*) = (p, q), the protocol's own parameters.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("ss", 4, 1.0, omega=2)
+        >>> P.support_probabilities() == (P.params["p"], P.params["q"])
+        True
+        """
+        no_options("support_probabilities", options)
+        return self._params["p"], self._params["q"]
 
 
 def _rebuild(family: type[Protocol], name: str, k: int, args: dict) -> Protocol:

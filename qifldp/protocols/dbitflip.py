@@ -32,7 +32,7 @@ from ..simulation.util import as_array, as_rng, as_values, check_n, choose_unifo
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_eps, check_int
-from .base import ClosedForm, NotLumpable, no_options
+from .base import ClosedForm, NotLumpable, PQSupport, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .params import check_k, sue_expressions, sue_probabilities
 
@@ -120,7 +120,7 @@ class DBitFlipClosedForm(ClosedForm):
 
 
 @fill_doc(ORACLE_DOCS)
-class DBitFlip(NotLumpable):
+class DBitFlip(PQSupport, NotLumpable):
     """dBitFlipPM: d sampled buckets out of b, each reported by a SUE bit at eps (memoised).
 
     Parameters
@@ -286,18 +286,6 @@ class DBitFlip(NotLumpable):
         z = np.where(arr >= 0, (arr * (r + 1) - 1) / (r - 1), 0.0)
         f = z.sum(axis=0) * b / (arr.shape[0] * d)
         return project_simplex(f) if project else f
-
-    def support_probabilities(self, **options: Any) -> tuple[float, float]:
-        """(p, q): Pr[bit 1 | own bucket, sampled], Pr[bit 1 | another bucket, sampled].
-
-        Examples
-        --------
-        >>> import qifldp as q
-        >>> q.protocol("dbitflip", 3, 0.0).support_probabilities()
-        (0.5, 0.5)
-        """
-        no_options("support_probabilities", options)
-        return self._params["p"], self._params["q"]
 
     def variance(self, n: int, f: Any = None, **options: Any) -> np.ndarray | float:
         """The variance of each bucket's estimate for n users.

@@ -16,7 +16,7 @@ from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_eps, check_int
-from .base import EpsAttained, Protocol, no_options, size_alternative
+from .base import EpsAttained, PQSupport, no_options, size_alternative
 from .docstrings import ORACLE_DOCS, fill_doc
 from .params import check_k, grr_expressions, grr_probabilities, log_grr
 from .sympy_args import exact_eps, exact_int
@@ -225,7 +225,7 @@ class GRRClosedForm(EpsAttained):
 
 
 @fill_doc(ORACLE_DOCS)
-class GRR(Protocol):
+class GRR(PQSupport):
     """Generalized randomized response: report the truth w.p. p, each other value w.p. q.
 
     Parameters
@@ -368,17 +368,6 @@ class GRR(Protocol):
         p, q = self.support_probabilities()
         counts = support_counts(reports, self.k)
         return calibrate(counts, n_reports(reports), p, q, project=project)
-
-    def support_probabilities(self, **options: Any) -> tuple[float, float]:
-        """(p*, q*) = (p, q): a report supports the value it names.
-
-        Examples
-        --------
-        >>> GRR(3, 0.0).support_probabilities()
-        (0.3333333333333333, 0.3333333333333333)
-        """
-        no_options("support_probabilities", options)
-        return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """Guess the reported value (:func:`attack_values`).

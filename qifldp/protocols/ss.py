@@ -26,7 +26,7 @@ from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..validation import check_choice, check_int
-from .base import ClosedForm, Protocol, no_options, size_alternative
+from .base import ClosedForm, PQSupport, size_alternative
 from .docstrings import ORACLE_DOCS, fill_doc
 from .params import (
     check_k,
@@ -93,14 +93,7 @@ def _omega(k: np.ndarray, eps: np.ndarray, omega: Any) -> np.ndarray:
     return om.astype(np.float64)
 
 
-@closed_form_doc(
-    raises="Bad ``k``, ``eps`` or ``omega``.",
-    omega=(
-        "omega : int or array_like of int, optional\n"
-        "    Subset size(s), ``1 <= omega <= k``; default ``max(1, round(k / (e^eps + 1)))``\n"
-        "    as in :func:`qifldp.subset_selection`."
-    ),
-)
+@closed_form_doc()
 def bayes_capacity_ss(k: Any, eps: Any, omega: Any = None) -> Any:
     """Bayes capacity of omega-SS: ML = k e^eps / (omega e^eps + k - omega).
 
@@ -376,7 +369,7 @@ class SSClosedForm(ClosedForm):
 
 
 @fill_doc(ORACLE_DOCS)
-class SS(Protocol):
+class SS(PQSupport):
     """omega-Subset Selection: report an omega-subset that contains the truth w.p. p.
 
     Parameters
@@ -590,17 +583,6 @@ class SS(Protocol):
         report_omega(reports, self.k, self.params["omega"])  # omega read from the reports
         counts = support_counts(reports, self.k)
         return calibrate(counts, n_reports(reports), *self.support_probabilities(), project=project)
-
-    def support_probabilities(self, **options: Any) -> tuple[float, float]:
-        """(p*, q*) = (p, q): Pr[v in the subset | x = v] and Pr[v in the subset | x != v].
-
-        Examples
-        --------
-        >>> [round(t, 6) for t in SS(4, 0.0, omega=2).support_probabilities()]
-        [0.5, 0.5]
-        """
-        no_options("support_probabilities", options)
-        return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """A uniform guess within each reported subset (:func:`attack_subsets`).

@@ -16,7 +16,7 @@ from ..symbolic.parameters import SymbolicParameters
 from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps
-from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative
+from .base import ClosedForm, PQSupport, check_bit_width, size_alternative
 from .docstrings import ORACLE_DOCS, fill_doc
 from .params import (
     check_k,
@@ -363,7 +363,7 @@ class THEClosedForm(ClosedForm):
 
 
 @fill_doc(ORACLE_DOCS)
-class THE(BitVectorReports, Protocol):
+class THE(BitVectorReports, PQSupport):
     """Thresholding with histogram encoding: Laplace(2/eps) noise on one-hot bits, threshold theta.
 
     Parameters
@@ -526,17 +526,6 @@ class THE(BitVectorReports, Protocol):
             rows = np.arange(m)
             bits[rows + s, xs[s:e]] = L[rows, xs[s:e]] > t1
         return bits
-
-    def support_probabilities(self, **options: Any) -> tuple[float, float]:
-        """(p*, q*) = (p, q) of THE's bit channel.
-
-        Examples
-        --------
-        >>> THE(3, 0.0, 0.75).support_probabilities()
-        (0.5, 0.5)
-        """
-        no_options("support_probabilities", options)
-        return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """A uniform guess among the coordinates above the threshold (UE's bit-vector attack).

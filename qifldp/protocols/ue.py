@@ -31,7 +31,7 @@ from ..symbolic.parameters import (
 from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_choice, check_eps, check_int
-from .base import ClosedForm, Protocol, check_bit_width, no_options, size_alternative, ue_log_ratio
+from .base import ClosedForm, PQSupport, check_bit_width, no_options, size_alternative, ue_log_ratio
 from .docstrings import ORACLE_DOCS, fill_doc
 from .params import (
     check_k,
@@ -696,7 +696,7 @@ class BitVectorReports:
 
 
 @fill_doc(ORACLE_DOCS)
-class UE(BitVectorReports, Protocol):
+class UE(BitVectorReports, PQSupport):
     """Unary encoding: one-hot encode x, report each bit 1 w.p. p (bit 1) or q (bit 0).
 
     Parameters
@@ -866,17 +866,6 @@ class UE(BitVectorReports, Protocol):
         """
         no_options("sample", options)
         return sample_bits(xs, self.k, self.params["p"], self.params["q"], rng)
-
-    def support_probabilities(self, **options: Any) -> tuple[float, float]:
-        """(p*, q*) = (p, q): a report supports the values of its 1-bits.
-
-        Examples
-        --------
-        >>> UE(3, p=0.75, q=0.25).support_probabilities()
-        (0.75, 0.25)
-        """
-        no_options("support_probabilities", options)
-        return self.params["p"], self.params["q"]
 
     def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
         """A uniform guess among the set bits, all k when none is set (:func:`attack_bits`).

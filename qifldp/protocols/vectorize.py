@@ -382,6 +382,11 @@ ARGUMENTS: dict[str, str] = {
     "k": "k : int or array_like of int\n    Domain size(s), ``>= 2``.",
     "eps": "eps : float or array_like\n    Privacy parameter(s), finite, ``>= 0``.",
     "theta": "theta : float or array_like\n    Threshold(s) of THE, in the open interval (0.5, 1).",
+    "omega": (
+        "omega : int or array_like of int, optional\n"
+        "    Subset size(s), ``1 <= omega <= k``; default ``max(1, round(k / (e^eps + 1)))``\n"
+        "    as in :func:`qifldp.subset_selection`."
+    ),
     "g": (
         "g : int or array_like of int\n"
         "    Hash range(s), ``>= 2`` (Python ints of any size are accepted)."

@@ -69,15 +69,13 @@ from .channel import EVALUATE_DPS, MAX_SYMBOLIC_ENTRIES, SymbolicChannel
 from .exact import refines, to_fractions
 from .measures import *  # noqa: F403  (bayes_capacity, asr, ldp_epsilon, ...)
 from .operators import cascade, one_hot, parallel
-from .parameters import named_domain
+from .parameters import DOMAIN_NAMES, named_domain
 
 __all__ = [
     "SymbolicChannel",
     "MAX_SYMBOLIC_ENTRIES",
     "EVALUATE_DPS",
-    "EPS_DOMAIN",  # noqa: F405  (module __getattr__: built on first use)
-    "THETA_DOMAIN",  # noqa: F405
-    "PROBABILITY_DOMAIN",  # noqa: F405
+    *DOMAIN_NAMES.values(),  # module __getattr__: built on first use
     "cascade",
     "parallel",
     "one_hot",
@@ -95,6 +93,6 @@ def __getattr__(name: str) -> Any:
     """The parameter domains, built on first use (no sympy on import); any other name is
     the faces' (:func:`qifldp.dispatch.module_getattr`, replaced by :func:`qifldp.faces.attach`
     which asks this function for the names it does not give)."""
-    if name in ("EPS_DOMAIN", "THETA_DOMAIN", "PROBABILITY_DOMAIN"):
+    if name in DOMAIN_NAMES.values():
         return named_domain(name)
     return _faces_getattr(name)

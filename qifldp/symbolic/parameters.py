@@ -25,19 +25,20 @@ from . import _sign
 from .channel import MAX_SYMBOLIC_ENTRIES, SymbolicChannel
 from .expressions import to_expr
 
+#: The domains by name -> the module constant (``EPS_DOMAIN`` ...) that holds it, built on
+#: first use by the module ``__getattr__`` (so that importing this module loads no sympy):
+#: EPS_DOMAIN = [0, oo) for the privacy parameter, THETA_DOMAIN = (1/2, 1) for THE's
+#: threshold, PROBABILITY_DOMAIN = [0, 1] for unary encoding's bit probabilities p, q.
+DOMAIN_NAMES = {"eps": "EPS_DOMAIN", "theta": "THETA_DOMAIN", "probability": "PROBABILITY_DOMAIN"}
+
 __all__ = [
     "SymbolicParameters",
     "guard_symbolic_size",
     "named_domain",
-    "EPS_DOMAIN",  # noqa: F822  (module __getattr__: built on first use)
-    "THETA_DOMAIN",  # noqa: F822
-    "PROBABILITY_DOMAIN",  # noqa: F822
+    "DOMAIN_NAMES",
+    *DOMAIN_NAMES.values(),
 ]
 
-#: The domains by name, built on first use (so that importing this module loads no sympy):
-#: EPS_DOMAIN = [0, oo) for the privacy parameter, THETA_DOMAIN = (1/2, 1) for THE's
-#: threshold, PROBABILITY_DOMAIN = [0, 1] for unary encoding's bit probabilities p, q.
-_DOMAIN_NAMES = {"eps": "EPS_DOMAIN", "theta": "THETA_DOMAIN", "probability": "PROBABILITY_DOMAIN"}
 _DOMAINS: dict[str, sp.Interval] = {}
 
 
@@ -52,7 +53,7 @@ def named_domain(name: str) -> sp.Interval:
     >>> named_domain("theta")
     Interval.open(1/2, 1)
     """
-    const = _DOMAIN_NAMES.get(name, name)
+    const = DOMAIN_NAMES.get(name, name)
     if const not in _DOMAINS:
         if const == "EPS_DOMAIN":
             _DOMAINS[const] = sp.Interval(0, sp.oo)
@@ -61,13 +62,13 @@ def named_domain(name: str) -> sp.Interval:
         elif const == "PROBABILITY_DOMAIN":
             _DOMAINS[const] = sp.Interval(0, 1)
         else:
-            msg = f"domain name must be one of {sorted(_DOMAIN_NAMES)}, got {name!r}"
+            msg = f"domain name must be one of {sorted(DOMAIN_NAMES)}, got {name!r}"
             raise ParameterError(msg)
     return _DOMAINS[const]
 
 
 def __getattr__(name: str) -> Any:
-    if name in _DOMAIN_NAMES.values():
+    if name in DOMAIN_NAMES.values():
         return named_domain(name)
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
