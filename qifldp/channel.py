@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .attributes import EqualByKey, ReadOnly
 from .dispatch import n_inputs, remedy, to_explicit
 from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
 from .reduction import REDUCE_RTOL, reduce_columns
@@ -161,15 +162,8 @@ class LabelledRows:
     _inputs: tuple
     _outputs: tuple
 
-    @property
-    def inputs(self) -> tuple:
-        """Row labels."""
-        return self._inputs
-
-    @property
-    def outputs(self) -> tuple:
-        """Column labels."""
-        return self._outputs
+    inputs = ReadOnly[tuple]("Row labels.")
+    outputs = ReadOnly[tuple]("Column labels.")
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -187,7 +181,7 @@ class LabelledRows:
         return len(self._outputs)
 
 
-class Channel(LabelledRows):
+class Channel(LabelledRows, EqualByKey):
     """A channel C[x, y] = Pr(y | x): rows are secrets, columns are observations.
 
     Parameters
@@ -328,19 +322,12 @@ class Channel(LabelledRows):
         return self._matrix[i]
 
     # -- comparison ------------------------------------------------------------------
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Channel):
-            return NotImplemented
-        return (
-            self.shape == other.shape
-            and self._inputs == other._inputs
-            and self._outputs == other._outputs
-            and bool(np.array_equal(self._matrix, other._matrix))
-        )
+    def _key(self) -> tuple[tuple, tuple, np.ndarray]:
+        return (self._inputs, self._outputs, self._matrix)
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash((self.shape, self._matrix.tobytes(), self._inputs, self._outputs))
+            self._hash = super().__hash__()
         return self._hash
 
     def isclose(self, other: Channel, atol: float = 1e-9, labels: bool = True) -> bool:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import abc
 import math
-import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
+from ..attributes import EqualByKey, ReadOnly
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError, UnsupportedKindError
 from ..simulation import frequency_variance
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Frozen",
-    "field",
     "Protocol",
     "NotLumpable",
     "PQSupport",
@@ -98,44 +97,7 @@ def refuse_unknown(
         raise error(message(", ".join(unknown)))
 
 
-def field(slot: str, doc: str, read: Callable[[Any], Any] | None = None) -> Any:
-    """A read-only attribute of a frozen object: a property that returns its slot ``slot``.
-
-    Parameters
-    ----------
-    slot : str
-        The slot holding the value (``"_ell"`` for the attribute ``ell``).
-    doc : str
-        The attribute's documentation (its class's docstring shows it in use).
-    read : callable, optional
-        Applied to the stored value on every read (``dict``: a new copy each time).
-
-    Returns
-    -------
-    property
-        Typed, where it is assigned in a class body, as the attribute's annotation.
-
-    Examples
-    --------
-    >>> class Point(Frozen):
-    ...     __slots__ = ("_x", "_tags")
-    ...     _fields = ("x", "tags")
-    ...     x: int = field("_x", "The abscissa.")
-    ...     tags: list = field("_tags", "Its tags (a new list).", list)
-    ...     def __init__(self, x, tags=()):
-    ...         self._set(_x=x, _tags=tuple(tags))
-    >>> P = Point(3, ["a"])
-    >>> P.x, P.tags, Point.x.__doc__, P
-    (3, ['a'], 'The abscissa.', Point(x=3, tags=('a',)))
-    """
-    get = operator.attrgetter(slot)
-    if read is None:
-        return property(get, doc=doc)
-    transform = read
-    return property(lambda self: transform(get(self)), doc=doc)
-
-
-class Frozen:
+class Frozen(EqualByKey):
     """A value object: attributes set once, then frozen; equal and hashed by ``_key()``.
 
     Subclasses (the protocol objects) set their slots once in ``__init__`` with
@@ -187,14 +149,6 @@ class Frozen:
 
     def __reduce__(self) -> tuple:
         return (type(self), self._key())
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Frozen):
-            return NotImplemented
-        return type(self) is type(other) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
 
 class Protocol(Frozen, abc.ABC):
@@ -279,17 +233,14 @@ class Protocol(Frozen, abc.ABC):
         return (_rebuild, (type(self), self._name, self._k, dict(self._args)))
 
     # ---------------------------------------------------------------- parameters
-    name: str = field(
-        "_name", "The protocol's name, e.g. ``\"oue\"`` (a variant's, not its class's)."
+    name = ReadOnly[str]("The protocol's name, e.g. ``\"oue\"`` (a variant's, not its class's).")
+    k = ReadOnly[int]("The domain size: inputs are 0..k-1.")
+    eps = ReadOnly[float](
+        'The privacy parameter eps (for ``"ue"``: ln(p (1 - q) / ((1 - p) q)), maybe inf).'
     )
-    k: int = field("_k", "The domain size: inputs are 0..k-1.")
-    eps: float = field(
-        "_eps", 'The privacy parameter eps (for ``"ue"``: ln(p (1 - q) / ((1 - p) q)), maybe inf).'
-    )
-    params: dict[str, Any] = field(
-        "_params",
+    params = ReadOnly[dict[str, Any]](
         "The paper's parameters: p, q and omega / g / theta where they apply (a new dict).",
-        dict,
+        read=dict,
     )
 
     # ---------------------------------------------------------------- representations

@@ -22,13 +22,14 @@ from typing import Any
 
 import numpy as np
 
+from ..attributes import ReadOnly
 from ..channel import Channel
 from ..composition import compose
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..simulation.keyvalue import keyvalue_arrays
 from ..simulation.util import as_rng, check_memory
 from ..validation import check_choice, check_int
-from .base import Frozen, field
+from .base import Frozen
 from .rr3 import RR3
 
 __all__ = ["BipartiteRR3", "NO_EDGE", "MINUS", "PLUS", "MAX_CHANNEL_ITEMS"]
@@ -106,8 +107,8 @@ class BipartiteRR3(Frozen):
         self._set(_m=m, _rr=R, _h=h)
 
     _fields = ("m", "rr")
-    m: int = field("_m", "Number of items.")
-    rr: RR3 = field("_rr", "The per-edge three-answer channel.")
+    m = ReadOnly[int]("Number of items.")
+    rr = ReadOnly[RR3]("The per-edge three-answer channel.")
 
     @property
     def eps(self) -> float:

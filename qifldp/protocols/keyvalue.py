@@ -10,12 +10,13 @@ from typing import Any
 
 import numpy as np
 
+from ..attributes import ReadOnly
 from ..channel import MAX_ENTRIES, Channel, guard_size
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..operators import cascade, hidden_choice, one_hot, parallel
 from ..simulation.util import as_rng
 from ..validation import check_bool, check_eps, check_int, check_open_interval, check_real
-from .base import Frozen, field
+from .base import Frozen
 from .grr import GRR
 from .ue import oue_bit
 
@@ -247,8 +248,8 @@ class KeyValueFrozen(Frozen):
     __slots__ = ()
     _d: int
     _eps: float
-    d: int = field("_d", "Number of keys (keys 1..d).")
-    eps: float = field("_eps", "The total budget.")
+    d = ReadOnly[int]("Number of keys (keys 1..d).")
+    eps = ReadOnly[float]("The total budget.")
     #: How :meth:`sample` reads a str ``data`` (see :func:`flatten_key_values`).
     _REFUSE_STRINGS = True
 

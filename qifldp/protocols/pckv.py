@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..attributes import ReadOnly
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
 from ..simulation.util import row_chunks
@@ -31,7 +32,6 @@ from ..validation import (
     check_int,
     check_real,
 )
-from .base import field
 from .docstrings import fill_doc
 from .keyvalue import (
     DOCS,
@@ -286,12 +286,12 @@ class PCKV(KeyValueFrozen):
 
     # ------------------------------------------------------------------ frozen object
     _fields = ("d", "eps", "ell", "mechanism", "eps1", "eps2", "a")
-    ell: int = field("_ell", "The padding length (dummy keys d+1..d+ell).")
-    mechanism: str = field("_mechanism", '``"ue"`` or ``"grr"``.')
-    eps1: float = field("_eps1", "The key budget.")
-    eps2: float = field("_eps2", "The value budget.")
-    params: dict[str, float] = field(
-        "_params", "``a``, ``b`` (key perturbation) and ``p`` (value kept), a new dict.", dict
+    ell = ReadOnly[int]("The padding length (dummy keys d+1..d+ell).")
+    mechanism = ReadOnly[str]('``"ue"`` or ``"grr"``.')
+    eps1 = ReadOnly[float]("The key budget.")
+    eps2 = ReadOnly[float]("The value budget.")
+    params = ReadOnly[dict[str, float]](
+        "``a``, ``b`` (key perturbation) and ``p`` (value kept), a new dict.", read=dict
     )
 
     # ------------------------------------------------------------------ channel

@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..attributes import ReadOnly
 from ..channel import Channel
 from ..errors import ParameterError
 from ..operators import cascade, parallel
 from ..simulation.util import as_rng
 from ..validation import check_int, check_real
-from .base import field
 from .docstrings import fill_doc
 from .grr import GRR
 from .keyvalue import (
@@ -158,11 +158,11 @@ class PrivKVM(KeyValueFrozen):
 
     # ------------------------------------------------------------------ frozen object
     _fields = ("d", "eps", "rounds")
-    rounds: int = field("_rounds", "The number of rounds c.")
-    eps1: float = field("_eps1", "The key budget of round 1, eps / 2.")
-    eps2: float = field("_eps2", "The value budget of each round, eps / (2c).")
-    params: dict[str, float] = field(
-        "_params", "``p1`` (key bit kept in round 1) and ``p2`` (value kept), a new dict.", dict
+    rounds = ReadOnly[int]("The number of rounds c.")
+    eps1 = ReadOnly[float]("The key budget of round 1, eps / 2.")
+    eps2 = ReadOnly[float]("The value budget of each round, eps / (2c).")
+    params = ReadOnly[dict[str, float]](
+        "``p1`` (key bit kept in round 1) and ``p2`` (value kept), a new dict.", read=dict
     )
 
     # ------------------------------------------------------------------ channel

@@ -28,13 +28,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from ..attributes import ReadOnly
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
 from ..measures import ldp_epsilon
 from ..simulation import estimate_inversion, inversion_matrix, project_simplex, variance_inversion
 from ..simulation.util import as_rng, as_values, check_n
 from ..validation import as_real_array, check_bool, check_choice, check_eps, check_int, check_real
-from .base import Frozen, field
+from .base import Frozen
 from .grr import GRR
 from .ibu import EM_TOL as IBU_TOL, em_matrix
 
@@ -255,10 +256,10 @@ class RR(Frozen):
     def __reduce__(self) -> tuple:
         return (type(self), (self._matrix.tolist(),))
 
-    eps: float = field(
-        "_eps", "The eps the matrix satisfies exactly (``ldp_epsilon`` of :meth:`channel`)."
+    eps = ReadOnly[float](
+        "The eps the matrix satisfies exactly (``ldp_epsilon`` of :meth:`channel`)."
     )
-    matrix: np.ndarray = field("_matrix", "The matrix P (read-only).")
+    matrix = ReadOnly[np.ndarray]("The matrix P (read-only).")
 
     @property
     def m(self) -> int:

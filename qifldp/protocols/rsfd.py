@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
+from ..attributes import ReadOnly
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
 from ..operators import hidden_choice
 from ..priors import as_prior
 from ..simulation.util import as_array, as_rng, as_values
 from ..validation import check_bool, check_choice, check_eps
-from .base import field
 from .docstrings import fill_doc
 from .grr import GRR
 from .multidim import (
@@ -149,17 +149,15 @@ class RSFD(MultidimProtocol):
             )
         return f"rsfd({list(self._ks)}, {self._eps}, randomizer={self._randomizer!r})"
 
-    randomizer: str = field(
-        "_randomizer",
-        'The local randomizer (``"grr"``, ``"sue-z"``, ``"oue-z"``, ``"sue-r"``, ``"oue-r"``).',
+    randomizer = ReadOnly[str](
+        'The local randomizer (``"grr"``, ``"sue-z"``, ``"oue-z"``, ``"sue-r"``, ``"oue-r"``).'
     )
-    priors: tuple[np.ndarray, ...] = field(
-        "_priors",
+    priors = ReadOnly[tuple[np.ndarray, ...]](
         "The per-attribute fake-data priors (uniform for RS+FD); copies.",
-        lambda priors: tuple(p.copy() for p in priors),
+        read=lambda priors: tuple(p.copy() for p in priors),
     )
-    eps_amplified: float = field(
-        "_eps_amplified", "eps' = ln(d (e^eps - 1) + 1), the budget of the sampled attribute."
+    eps_amplified = ReadOnly[float](
+        "eps' = ln(d (e^eps - 1) + 1), the budget of the sampled attribute."
     )
 
     # -- the channel ------------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..attributes import ReadOnly
 from ..channel import Channel
 from ..errors import InputTypeError, ParameterError
 from ..measures import ldp_epsilon
@@ -26,7 +27,7 @@ from ..operators import cascade, visible_choice
 from ..simulation.samplers import n_reports
 from ..simulation.util import as_rng, check_n
 from ..validation import as_real_array, check_choice, check_eps
-from .base import Frozen, Protocol, field
+from .base import Frozen, Protocol
 from .docstrings import fill_doc
 from .multidim import (
     DOCS,
@@ -202,8 +203,8 @@ class MultidimProtocol(Frozen, abc.ABC):
     __slots__ = ()
     _ks: tuple[int, ...]
     _eps: float
-    ks: tuple[int, ...] = field("_ks", "The domain sizes k_1..k_d.")
-    eps: float = field("_eps", "The total privacy budget.")
+    ks = ReadOnly[tuple[int, ...]]("The domain sizes k_1..k_d.")
+    eps = ReadOnly[float]("The total privacy budget.")
 
     def estimate(self, reports: Any) -> list[np.ndarray]:
         """Unbiased per-attribute frequency estimates from :meth:`sample`'s reports.
@@ -324,8 +325,8 @@ class _Multidim(MultidimProtocol):
         shown = repr(names[0]) if len(set(names)) == 1 else repr(list(names))
         return f"{self._name}_protocol({list(self._ks)}, {self._eps}, oracle={shown})"
 
-    oracles: tuple[Protocol, ...] = field(
-        "_oracles", "The per-attribute frequency oracles (protocol objects, with their budget)."
+    oracles = ReadOnly[tuple[Protocol, ...]](
+        "The per-attribute frequency oracles (protocol objects, with their budget)."
     )
 
     def ldp_epsilon(self) -> MultidimEpsilon:

@@ -18,6 +18,7 @@ else:
     mpmath = _lazy_mpmath
     sp = _lazy_sympy
 
+from ..attributes import EqualByKey, ReadOnly
 from ..channel import Channel, LabelledRows, _labels
 from ..dispatch import kind_name, remedy
 from ..errors import ChannelError, InputTypeError, ParameterError, SizeError
@@ -47,7 +48,7 @@ MAX_CONVERTED_ENTRIES: int = 10**4
 EVALUATE_DPS: int = 30
 
 
-class SymbolicChannel(LabelledRows):
+class SymbolicChannel(LabelledRows, EqualByKey):
     """A channel whose entries are sympy expressions in parameters (eps, theta, ...).
 
     Parameters
@@ -285,10 +286,7 @@ class SymbolicChannel(LabelledRows):
         """Parameter domains, ``{Symbol: Interval}`` (a copy)."""
         return dict(self._domains)
 
-    @property
-    def assume(self) -> tuple:
-        """Extra relations between parameters."""
-        return self._assume
+    assume = ReadOnly[tuple]("Extra relations between parameters.")
 
     @property
     def unverified_rows(self) -> tuple:
@@ -616,11 +614,6 @@ class SymbolicChannel(LabelledRows):
         return verdict
 
     # -- comparison and display -----------------------------------------------------
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SymbolicChannel):
-            return NotImplemented
-        return self._key() == other._key()
-
     def _key(self) -> tuple:
         """What equality compares: labels, matrix, domains and the set of assumptions."""
         return (self._inputs, self._outputs, self._matrix, self._domains, set(self._assume))

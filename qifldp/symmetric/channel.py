@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..attributes import EqualByKey, ReadOnly
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
 from ..errors import ChannelError, InputTypeError, SizeError
 from ..validation import check_int
@@ -94,7 +95,7 @@ def _check_sizes(sizes: Any, k: int) -> np.ndarray:
     return arr
 
 
-class SymmetricChannel:
+class SymmetricChannel(EqualByKey):
     """A channel on inputs 0..k-1 invariant under every permutation of the inputs.
 
     Up to merging outputs with proportional columns (an equivalence under
@@ -277,40 +278,17 @@ class SymmetricChannel:
         )
 
     # -- basic attributes ---------------------------------------------------------
-    @property
-    def k(self) -> int:
-        """Number of inputs."""
-        return self._k
-
-    @property
-    def n_inputs(self) -> int:
-        """Number of inputs (= k)."""
-        return self._k
+    k = ReadOnly[int]("Number of inputs.")
+    n_inputs = ReadOnly[int]("Number of inputs (= k).", slot="_k")
+    sizes = ReadOnly[np.ndarray]("Subset sizes of the (lumped) outputs, ascending.")
+    log_in = ReadOnly[np.ndarray]("log Pr[output of size s containing x | x], one per size.")
+    log_out = ReadOnly[np.ndarray]("log Pr[output of size s not containing x | x], one per size.")
+    name = ReadOnly[str]("Description of the protocol.")
 
     @property
     def inputs(self) -> range:
         """The input labels 0..k-1."""
         return range(self._k)
-
-    @property
-    def sizes(self) -> np.ndarray:
-        """Subset sizes of the (lumped) outputs, ascending."""
-        return self._sizes
-
-    @property
-    def log_in(self) -> np.ndarray:
-        """log Pr[output of size s containing x | x], one per size."""
-        return self._log_in
-
-    @property
-    def log_out(self) -> np.ndarray:
-        """log Pr[output of size s not containing x | x], one per size."""
-        return self._log_out
-
-    @property
-    def name(self) -> str:
-        """Description of the protocol."""
-        return self._name
 
     @property
     def log_a(self) -> np.ndarray:
@@ -376,27 +354,8 @@ class SymmetricChannel:
     def __repr__(self) -> str:
         return f"SymmetricChannel({self._name}; k={self._k}, {self._sizes.size} subset sizes)"
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SymmetricChannel):
-            return NotImplemented
-        return (
-            self._k == other._k
-            and self._scheme == other._scheme
-            and np.array_equal(self._sizes, other._sizes)
-            and np.array_equal(self._log_in, other._log_in)
-            and np.array_equal(self._log_out, other._log_out)
-        )
-
-    def __hash__(self) -> int:
-        return hash(
-            (
-                self._k,
-                self._scheme,
-                self._sizes.tobytes(),
-                self._log_in.tobytes(),
-                self._log_out.tobytes(),
-            )
-        )
+    def _key(self) -> tuple[int, tuple, np.ndarray, np.ndarray, np.ndarray]:
+        return (self._k, self._scheme, self._sizes, self._log_in, self._log_out)
 
     # -- expansion ---------------------------------------------------------------
     def _n_explicit(self, lumped: bool) -> int:
