@@ -125,104 +125,106 @@ _QIF = "the QIF paper, Sec. V"
 
 def _oracle_entry(
     name: str,
-    family: type,
-    summary: str,
-    reference: str,
+    aliases: tuple[str, ...] = (),
     extra: tuple[Parameter, ...] = (),
     example: Mapping[str, Any] | None = None,
-    aliases: tuple[str, ...] = (),
+    **described: Any,
 ) -> Entry:
-    eps_params: tuple[Parameter, ...] = () if name == "ue" else (_eps(),)
-    params = (_k(), *eps_params, *extra)
+    """A frequency oracle's entry: parameters k, eps (not for ue) and ``extra``, built by
+    :func:`~qifldp.protocols.oracles.oracle` (which checks the names itself);
+    ``described``: the entry's family, summary and reference."""
     assert tuple(p.name for p in extra) == ORACLE_PARAMETERS[name]
+    ue = name == "ue"  # takes p and q; a second positional is eps, refused by UE itself
     return Entry(
         name=name,
         aliases=aliases,
-        parameters=params,
-        reference=reference,
-        family=family,
-        summary=summary,
-        example=example if example is not None else {"k": 3, "eps": 1.0},
+        parameters=(_k(), *(() if ue else (_eps(),)), *extra),
+        example={"k": 3, "eps": 1.0} if example is None else example,
         builder=_oracle_builder(name),
-        # ue: the second positional is eps, refused by UE with its own message
         positional=("k", "eps", *(p.name for p in extra)),
-        extra=("eps",) if name == "ue" else (),
+        extra=("eps",) if ue else (),
         check_names=False,
+        **described,
     )
 
 
 def _entries() -> Iterator[Entry]:
     yield _oracle_entry(
         "grr",
-        GRR,
-        "generalized randomized response: the true value w.p. p, any other w.p. q",
-        f"Kairouz, Bonawitz, Ramage, ICML 2016; {_WANG}; {_QIF}-A",
+        family=GRR,
+        summary="generalized randomized response: the true value w.p. p, any other w.p. q",
+        reference=f"Kairouz, Bonawitz, Ramage, ICML 2016; {_WANG}; {_QIF}-A",
     )
     yield _oracle_entry(
         "ss",
-        SS,
-        "omega-subset selection: report an omega-subset that contains the truth w.p. p",
-        f"Ye and Barg, IEEE Trans. Inf. Theory 2018; Wang et al. 2016; {_QIF}-B",
-        (
+        family=SS,
+        summary="omega-subset selection: report an omega-subset that contains the truth w.p. p",
+        reference=f"Ye and Barg, IEEE Trans. Inf. Theory 2018; Wang et al. 2016; {_QIF}-B",
+        aliases=("subset_selection",),
+        extra=(
             Parameter(
                 "omega", "int", None, "subset size in 1..k; default max(1, round(k / (e^eps + 1)))"
             ),
         ),
-        {"k": 4, "eps": 1.0},
-        ("subset_selection",),
+        example={"k": 4, "eps": 1.0},
     )
     yield _oracle_entry(
         "lh",
-        LH,
-        "local hashing: a random hash h: [k] -> [g], then GRR on h(x); output (h, value)",
-        f"Bassily and Smith, STOC 2015; {_WANG}; {_QIF}-C",
-        (Parameter("g", "int", rule="hash range, integer >= 2"),),
-        {"k": 3, "eps": 1.0, "g": 2},
-        ("local_hashing",),
+        family=LH,
+        summary="local hashing: a random hash h: [k] -> [g], then GRR on h(x); output (h, value)",
+        reference=f"Bassily and Smith, STOC 2015; {_WANG}; {_QIF}-C",
+        aliases=("local_hashing",),
+        extra=(Parameter("g", "int", rule="hash range, integer >= 2"),),
+        example={"k": 3, "eps": 1.0, "g": 2},
     )
     yield _oracle_entry(
         "blh",
-        LH,
-        "binary local hashing: local hashing with g = 2",
-        f"Bassily and Smith, STOC 2015; {_QIF}-C",
+        family=LH,
+        summary="binary local hashing: local hashing with g = 2",
+        reference=f"Bassily and Smith, STOC 2015; {_QIF}-C",
     )
     yield _oracle_entry(
         "olh",
-        LH,
-        "optimized local hashing: local hashing with g = round(e^eps + 1)",
-        f"{_WANG}; {_QIF}-C",
+        family=LH,
+        summary="optimized local hashing: local hashing with g = round(e^eps + 1)",
+        reference=f"{_WANG}; {_QIF}-C",
     )
     yield _oracle_entry(
         "ue",
-        UE,
-        "unary encoding: one-hot encode, keep a 1 bit w.p. p, raise a 0 bit w.p. q",
-        f"{_WANG}; {_QIF}-D",
-        (
+        family=UE,
+        summary="unary encoding: one-hot encode, keep a 1 bit w.p. p, raise a 0 bit w.p. q",
+        reference=f"{_WANG}; {_QIF}-D",
+        aliases=("unary_encoding",),
+        extra=(
             Parameter("p", "real", rule="Pr[output bit 1 | input bit 1], 0 <= q < p <= 1"),
             Parameter("q", "real", rule="Pr[output bit 1 | input bit 0], 0 <= q < p <= 1"),
         ),
-        {"k": 3, "p": 0.75, "q": 0.25},
-        ("unary_encoding",),
+        example={"k": 3, "p": 0.75, "q": 0.25},
     )
     yield _oracle_entry(
         "sue",
-        UE,
-        "symmetric unary encoding (basic RAPPOR): p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p",
-        f"Erlingsson, Pihur, Korolova, CCS 2014; {_WANG}; {_QIF}-D",
+        family=UE,
+        summary=(
+            "symmetric unary encoding (basic RAPPOR): p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p"
+        ),
+        reference=f"Erlingsson, Pihur, Korolova, CCS 2014; {_WANG}; {_QIF}-D",
     )
     yield _oracle_entry(
         "oue",
-        UE,
-        "optimized unary encoding: p = 1/2, q = 1 / (e^eps + 1)",
-        f"{_WANG}; {_QIF}-D",
+        family=UE,
+        summary="optimized unary encoding: p = 1/2, q = 1 / (e^eps + 1)",
+        reference=f"{_WANG}; {_QIF}-D",
     )
     yield _oracle_entry(
         "the",
-        THE,
-        "thresholding with histogram encoding: Laplace-perturbed one-hot vector, bits above theta",
-        f"{_WANG}; {_QIF}-E",
-        (Parameter("theta", "real", rule="threshold in (0.5, 1)"),),
-        {"k": 3, "eps": 1.0, "theta": 0.7},
+        family=THE,
+        summary=(
+            "thresholding with histogram encoding: Laplace-perturbed one-hot vector, "
+            "bits above theta"
+        ),
+        reference=f"{_WANG}; {_QIF}-E",
+        extra=(Parameter("theta", "real", rule="threshold in (0.5, 1)"),),
+        example={"k": 3, "eps": 1.0, "theta": 0.7},
     )
     yield Entry(
         name="pckv",
