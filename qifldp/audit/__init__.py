@@ -7,8 +7,10 @@ has one module whose checks are bound to their rows by key (``@checks("qif.lemma
 :mod:`~qifldp.audit.qif_ldp` and :mod:`~qifldp.audit.qif_ldp_formulas` (Gonze et al.,
 CSF 2026), :mod:`~qifldp.audit.pckv`
 (Gu et al., USENIX Security 2020), :mod:`~qifldp.audit.rr3` (Ma and Wang, arXiv 2021)
-and :mod:`~qifldp.audit.multidim_risks` (Arcolezi et al., PVLDB 2023). The full
-references are in :data:`BIBLIOGRAPHY`.
+and :mod:`~qifldp.audit.multidim_risks` (Arcolezi et al., PVLDB 2023); the later
+frequency oracles' papers (RAPPOR, the longitudinal L-* protocols, dBitFlip, Hadamard
+Response, Apple's Count Mean Sketches, the Hadamard mechanism) in
+:mod:`~qifldp.audit.oracles`. The full references are in :data:`BIBLIOGRAPHY`.
 
 Layer L8 (consumers): may import every layer below (the faces included) but not the
 package root; nothing in the package imports it.
@@ -28,6 +30,7 @@ from . import (  # noqa: F401  (registration, in this order)
     _verdicts,
     bibliography,
     multidim_risks,
+    oracles,
     pckv,
     qif_ldp,
     qif_ldp_formulas,
@@ -64,5 +67,5 @@ _core._register_table()
 
 __all__ = [*_verdicts.__all__, *_core.__all__, "CLAIMS", *bibliography.__all__]
 
-#: The registry: every checked claim of the four papers, in the order ``qifldp audit`` prints.
+#: The registry: every checked claim of the papers, in the order ``qifldp audit`` prints.
 CLAIMS: tuple[Claim, ...] = registered()

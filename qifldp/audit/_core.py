@@ -391,7 +391,7 @@ def get_claim(key: str) -> Claim:
 
 
 def audit(claims: Iterable[Claim | str] | None = None) -> list[AuditResult]:
-    """Check published claims of the four papers live with the library.
+    """Check published claims of the papers live with the library.
 
     Parameters
     ----------

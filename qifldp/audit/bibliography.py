@@ -1,4 +1,11 @@
-"""The four source papers of the audit: who wrote them, where and when they appeared."""
+"""The papers of the audit: who wrote them, where and when they appeared.
+
+The four source papers (``qif``, ``pckv``, ``rr3``, ``risks``), whose texts are in the
+project's ``/work/shared/papers``, and the papers of the later frequency oracles
+(``rappor``, ``longitudinal``, ``dbitflip``, ``hr``, ``apple``, ``hm``), whose statements
+the audit quotes from their published versions (no text file: ``text`` is empty and
+``note`` says where each statement was read).
+"""
 
 from __future__ import annotations
 
@@ -31,7 +38,8 @@ class Reference:
         arXiv id, volume and pages, or ``""``.
     text : str
         The file of the paper's text the audit was written against
-        (``/work/shared/papers`` in the project's checkout).
+        (``/work/shared/papers`` in the project's checkout); empty for the oracles'
+        papers, read in their published versions.
     note : str
         How the entry was established where the text alone does not settle it.
 
@@ -61,6 +69,8 @@ class Reference:
         'Ma and Wang (arXiv 2021)'
         """
         surnames = [a.split()[-1] for a in self.authors]
+        if len(surnames) == 1:  # an institutional author, named whole
+            return f"{self.authors[0]} ({self.short_venue} {self.year})"
         who = f"{surnames[0]} and {surnames[1]}" if len(surnames) == 2 else f"{surnames[0]} et al."
         return f"{who} ({self.short_venue} {self.year})"
 
@@ -151,6 +161,93 @@ BIBLIOGRAPHY: dict[str, Reference] = {
         note=(
             "The text opens with the title only; authors, volume and pages as cited by the "
             "QIF paper (its reference [9])."
+        ),
+    ),
+    "rappor": Reference(
+        key="rappor",
+        authors=("Úlfar Erlingsson", "Vasyl Pihur", "Aleksandra Korolova"),
+        title="RAPPOR: Randomized Aggregatable Privacy-Preserving Ordinal Response",
+        venue="ACM SIGSAC Conference on Computer and Communications Security (CCS)",
+        year=2014,
+        identifier="arXiv:1407.6981",
+        short_venue="CCS",
+        text="",
+        note=(
+            "Theorem 1 (Sec. 3.1, eps_inf of the permanent randomized response) and Theorem "
+            "2 (Sec. 3.2, eps_1 of the instantaneous one, with q* and p*) as the paper states "
+            "them; the text is not in the project's papers."
+        ),
+    ),
+    "longitudinal": Reference(
+        key="longitudinal",
+        authors=("Héber H. Arcolezi", "Jean-François Couchot", "Bechara Al Bouna", "Xiaokui Xiao"),
+        title=(
+            "Improving the utility of locally differentially private protocols for "
+            "longitudinal and multidimensional frequency estimates"
+        ),
+        venue="Digital Communications and Networks",
+        year=2022,
+        identifier="arXiv:2111.04636, doi:10.1016/j.dcan.2022.07.003",
+        short_venue="DCN",
+        text="",
+        note=(
+            "The longitudinal protocols L-GRR, L-SUE, L-OUE, L-OSUE, L-SOUE (Sec. 4) and their "
+            "variance as the authors' library multi-freq-ldpy implements them "
+            "(long_freq_est/L_GRR.py, Variance_LONG_PURE.py); the text is not in the "
+            "project's papers."
+        ),
+    ),
+    "dbitflip": Reference(
+        key="dbitflip",
+        authors=("Bolin Ding", "Janardhan Kulkarni", "Sergey Yekhanin"),
+        title="Collecting Telemetry Data Privately",
+        venue="Advances in Neural Information Processing Systems 30 (NeurIPS)",
+        year=2017,
+        identifier="pp. 3571-3580",
+        short_venue="NeurIPS",
+        text="",
+        note="dBitFlip's privacy statement (histogram estimation); not in the project's papers.",
+    ),
+    "hr": Reference(
+        key="hr",
+        authors=("Jayadev Acharya", "Ziteng Sun", "Huanyu Zhang"),
+        title=(
+            "Hadamard Response: Estimating Distributions Privately, Efficiently, and with "
+            "Little Communication"
+        ),
+        venue="22nd International Conference on Artificial Intelligence and Statistics (AISTATS)",
+        year=2019,
+        identifier="PMLR 89",
+        short_venue="AISTATS",
+        text="",
+        note="Sec. 4's scheme with codeword sets of size K/2; not in the project's papers.",
+    ),
+    "apple": Reference(
+        key="apple",
+        authors=("Apple Differential Privacy Team",),
+        title="Learning with Privacy at Scale",
+        venue="Apple Machine Learning Journal, vol. 1, issue 8",
+        year=2017,
+        identifier="",
+        short_venue="Apple ML Journal",
+        text="",
+        note=(
+            "The Count Mean Sketch and Hadamard Count Mean Sketch clients, their privacy and "
+            "the server's sketch estimator; the text is not in the project's papers."
+        ),
+    ),
+    "hm": Reference(
+        key="hm",
+        authors=("Graham Cormode", "Tejas Kulkarni", "Divesh Srivastava"),
+        title="Marginal Release Under Local Differential Privacy",
+        venue="ACM SIGMOD International Conference on Management of Data",
+        year=2018,
+        identifier="",
+        short_venue="SIGMOD",
+        text="",
+        note=(
+            "The Hadamard mechanism (one coefficient of the Hadamard transform, randomized "
+            "response), as pure-ldp implements it; not in the project's papers."
         ),
     ),
 }

@@ -24,6 +24,7 @@ from ..channel import Channel
 from ..errors import InputTypeError, ParameterError, UnsupportedKindError
 from ..simulation import frequency_variance
 from ..symbolic import SymbolicChannel
+from ..symbolic.measures import bayes_capacity as symbolic_bayes_capacity
 from ..symmetric import SymmetricChannel
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ __all__ = [
     "Frozen",
     "Protocol",
     "NotLumpable",
+    "integer_reports",
     "PQSupport",
     "ClosedForm",
     "EpsAttained",
@@ -571,9 +573,11 @@ class ClosedForm(abc.ABC):
         1.399976
         """
 
-    @abc.abstractmethod
     def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
         """The sympy twin of :meth:`bayes_capacity`, exact at the protocol's parameters.
+
+        By default Σ_y max_x of :meth:`Protocol.symbolic` (small channels); a family
+        with a closed form overrides it.
 
         Parameters
         ----------
@@ -588,6 +592,7 @@ class ClosedForm(abc.ABC):
         >>> abs(float(cf.symbolic_bayes_capacity(eps=sp.Integer(1))) - cf.bayes_capacity()) < 1e-12
         True
         """
+        return symbolic_bayes_capacity(self._protocol.symbolic(**symbols))
 
     def asr(self) -> float:
         """The Bayes-optimal one-try attacker's success under a uniform prior: ML / k.
@@ -709,3 +714,47 @@ def check_bit_width(reports: Any, k: int) -> None:
     if len(shape) == 2 and shape[1] != k:
         msg = f"reports must have k = {k} columns (one bit per value), got {shape[1]}"
         raise ParameterError(msg)
+
+
+def integer_reports(
+    reports: Any,
+    width: int,
+    what: str,
+    bounds: tuple[tuple[int, int], ...] = (),
+    sign: int | None = None,
+) -> np.ndarray:
+    """Reports as a checked (n, width) int64 array, n >= 1 (``what`` names a row).
+
+    ``bounds``: (column, upper) pairs, the column's entries in 0..upper-1; ``sign``: a
+    column of entries -1 or 1.
+
+    Examples
+    --------
+    >>> integer_reports([[1, -1]], 2, "pairs (j, s)", bounds=((0, 4),), sign=1).tolist()
+    [[1, -1]]
+    >>> integer_reports([1, 2], 2, "pairs (j, s)")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ParameterError: reports must be a non-empty (n, 2) integer array of pairs ...
+    >>> integer_reports([[4, 1]], 2, "pairs (j, s)", bounds=((0, 4),))
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ParameterError: reports must have column 0 in 0..3 (pairs (j, s)), got 4..4
+    """
+    arr = np.asarray(reports)
+    if arr.ndim != 2 or arr.shape[1] != width or arr.shape[0] == 0 or arr.dtype.kind not in "iu":
+        msg = (
+            f"reports must be a non-empty (n, {width}) integer array of {what}, got shape "
+            f"{arr.shape} of {arr.dtype}"
+        )
+        raise ParameterError(msg)
+    arr = arr.astype(np.int64)
+    for col, upper in bounds:
+        low, high = arr[:, col].min(), arr[:, col].max()
+        if low < 0 or high >= upper:
+            msg = f"reports must have column {col} in 0..{upper - 1} ({what}), got {low}..{high}"
+            raise ParameterError(msg)
+    if sign is not None and not np.all(np.abs(arr[:, sign]) == 1):
+        msg = f"reports must have column {sign} in (-1, 1) ({what})"
+        raise ParameterError(msg)
+    return arr

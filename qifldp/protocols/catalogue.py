@@ -30,6 +30,7 @@ from .base import Protocol
 from .bipartite import BipartiteRR3
 from .dbitflip import DBitFlip
 from .grr import GRR
+from .he import HE
 from .hr import HR
 from .lh import LH
 from .longitudinal import LONGITUDINAL, Memoized
@@ -40,6 +41,7 @@ from .rappor import RAPPOR, ROUNDS
 from .rr3 import RR, RR3
 from .rsfd import RANDOMIZERS, RFD_RANDOMIZERS, RSFD, rsfd, rsrfd
 from .schema import REQUIRED, Entry, Parameter, ParameterKind, normalize_name
+from .sketch import CMS, HCMS
 from .splsmp import ORACLES, SMP, SPL, smp_protocol, spl_protocol
 from .ss import SS
 from .the import THE
@@ -90,8 +92,11 @@ ProtocolName = Literal[
     "l_soue",
     "adp",
     "hr",
+    "he",
     "rappor",
     "dbitflip",
+    "cms",
+    "hcms",
 ]
 
 
@@ -431,6 +436,15 @@ _K_EPS: dict[str, tuple[str, str, type, str, Callable[..., Any]]] = {
         "K > k outputs) w.p. e^eps / (e^eps + 1), else one outside it",
         HR,
     ),
+    "he": (
+        "hadamard_encoding",
+        "Cormode, Kulkarni, Srivastava: Marginal release under local differential privacy, "
+        "SIGMOD 2018 (the Hadamard mechanism, one coefficient); pure-ldp's HadamardMech",
+        HE,
+        "Hadamard encoding: a uniformly random Hadamard coefficient of the value, kept "
+        "w.p. e^eps / (e^eps + 1), else negated; output (index, sign)",
+        HE,
+    ),
 }
 
 
@@ -484,6 +498,42 @@ def _later_entries() -> Iterator[Entry]:
         example={"k": 3, "eps": 1.0, "d": 2},
         builder=DBitFlip,
     )
+    for name, family, m_rule, summary in (
+        (
+            "cms",
+            CMS,
+            "buckets, integer >= 2",
+            "Count Mean Sketch: one of K hashes, the bucket one-hot in m bits, each flipped "
+            "w.p. 1 / (e^(eps/2) + 1); output (hash index, bits)",
+        ),
+        (
+            "hcms",
+            HCMS,
+            "buckets, a power of two >= 2",
+            "Hadamard Count Mean Sketch: one of K hashes, one random entry of the bucket's "
+            "Hadamard codeword, negated w.p. 1 / (e^eps + 1); output (hash index, entry "
+            "index, sign)",
+        ),
+    ):
+        yield Entry(
+            name=name,
+            aliases=(),
+            parameters=(
+                _k(),
+                _eps(),
+                Parameter("m", "int", rule=m_rule),
+                Parameter("hashes", "int", rule="hash functions K (the paper's k), integer >= 1"),
+                Parameter("seed", "int", 0, "the member of the hash family, integer >= 0"),
+            ),
+            reference=(
+                "Apple Differential Privacy Team: Learning with Privacy at Scale, Apple "
+                "Machine Learning Journal 2017; pure-ldp's CMS"
+            ),
+            family=family,
+            summary=summary,
+            example={"k": 3, "eps": 1.0, "m": 4, "hashes": 2},
+            builder=family,
+        )
 
 
 #: name -> entry, for every protocol (read-only).
@@ -560,6 +610,12 @@ def protocol(name: Literal["rappor"], *args: Any, **params: Any) -> RAPPOR: ...
 @overload
 def protocol(name: Literal["dbitflip"], *args: Any, **params: Any) -> DBitFlip: ...
 @overload
+def protocol(name: Literal["he"], *args: Any, **params: Any) -> HE: ...
+@overload
+def protocol(name: Literal["cms"], *args: Any, **params: Any) -> CMS: ...
+@overload
+def protocol(name: Literal["hcms"], *args: Any, **params: Any) -> HCMS: ...
+@overload
 def protocol(name: str, *args: Any, **params: Any) -> Any: ...
 def protocol(name: str, *args: Any, **params: Any) -> Any:
     """The frozen protocol object of any catalogue entry.
@@ -574,7 +630,8 @@ def protocol(name: str, *args: Any, **params: Any) -> Any:
         (``rsfd-grr``, ``rsfd-oue-z`` ...), ``rsrfd`` and the longitudinal oracles
         ``l_grr``, ``l_sue``, ``l_oue``, ``l_osue``, ``l_soue`` (``k, eps_perm, eps_1``),
         ``adp`` (GRR or OUE, whichever estimates with less variance), ``hr``
-        (Hadamard response), ``rappor``, ``dbitflip``.
+        (Hadamard response), ``rappor``, ``dbitflip``, ``he`` (Hadamard encoding),
+        ``cms`` and ``hcms`` (Apple's Count Mean Sketches: ``k, eps, m, hashes``).
     *args
         Parameters by position, in the entry's order (oracles: ``k, eps``; ``pckv``:
         ``d, eps, ell, ...``; ``ue`` takes p and q by name).

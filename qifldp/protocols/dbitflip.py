@@ -27,6 +27,7 @@ import numpy as np
 
 from ..channel import Channel, guard_size
 from ..errors import ParameterError
+from ..profiles import privacy_profile
 from ..simulation import project_simplex
 from ..simulation.util import as_array, as_rng, as_values, check_n, choose_uniform_true
 from ..symbolic import SymbolicChannel
@@ -34,6 +35,7 @@ from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_eps, check_int
 from .base import ClosedForm, NotLumpable, PQSupport, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
+from .longitudinal import ReportsLeakage
 from .params import check_k, sue_expressions, sue_probabilities
 
 if TYPE_CHECKING:
@@ -53,7 +55,7 @@ def buckets(k: int, b: int) -> np.ndarray:
     return (np.arange(k) * b) // k
 
 
-class DBitFlipClosedForm(ClosedForm):
+class DBitFlipClosedForm(ReportsLeakage, ClosedForm):
     """Closed forms of dBitFlipPM at its parameters (derived on its channel).
 
     Examples
@@ -117,6 +119,63 @@ class DBitFlipClosedForm(ClosedForm):
         """
         P = self._protocol
         return P.eps if P.params["d"] >= 2 else P.eps / 2
+
+    def bayes_capacity_reports(self, T: int) -> float:
+        """ML of T reports: one report's, for every T (the response is memoised whole: the
+        same J and bits for every report of the value, so T reports are T copies).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> cf = q.protocol("dbitflip", 10**4, 1.0, d=2).closed_form
+        >>> cf.bayes_capacity_reports(64) == cf.bayes_capacity(), cf.reports_to_half_leakage()
+        (True, 1)
+        """
+        check_int("T", T, minimum=1)
+        return self.bayes_capacity()
+
+    def bayes_capacity_permanent(self) -> float:
+        """ML of the permanent (memoised) response: one report's.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> cf = q.protocol("dbitflip", 5, 1.0).closed_form
+        >>> cf.bayes_capacity_permanent() == cf.bayes_capacity()
+        True
+        """
+        return self.bayes_capacity()
+
+    def privacy_profile_reports(self, T: int, epss: Any) -> Any:
+        """delta(eps) of T reports (one report's, see :meth:`bayes_capacity_reports`), at any k.
+
+        Notes
+        -----
+        Two values in different buckets beta, beta' (the worst pairs; values sharing a
+        bucket have equal rows) differ only in the bits of beta and beta' when sampled:
+        both w.p. C(b-2, d-2) / C(b, d), one of them w.p. C(b-2, d-1) / C(b, d) each,
+        neither otherwise. Those cases and bits form a 2 x 9 channel with the pair's
+        profile (:func:`qifldp.privacy_profile`).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("dbitflip", 4, 1.0, d=2)
+        >>> d = P.closed_form.privacy_profile_reports(3, 0.2)
+        >>> round(d, 12) == round(q.privacy_profile(P.channel(), 0.2), 12)
+        True
+        """
+        P = self._protocol
+        check_int("T", T, minimum=1)
+        b, d, p, q = (P.params[n] for n in ("b", "d", "p", "q"))
+        total = math.comb(b, d)
+        both, one = (math.comb(b - 2, r) / total if r >= 0 else 0.0 for r in (d - 2, d - 1))
+        bit = np.array([[1 - q, q], [1 - p, p]])  # rows: own bucket no / yes
+        rows = []
+        for own, other in ((1, 0), (0, 1)):  # value x (bucket beta), value x' (bucket beta')
+            pair = both * np.outer(bit[own], bit[other]).ravel()
+            rows.append([*pair, *(one * bit[own]), *(one * bit[other]), 1 - both - 2 * one])
+        return privacy_profile(Channel(np.array(rows)), epss)
 
 
 @fill_doc(ORACLE_DOCS)

@@ -22,6 +22,7 @@ forms need none: ML = 2 e^eps / (e^eps + 1) for k >= 3.
 
 from __future__ import annotations
 
+import abc
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +43,7 @@ from .params import check_k
 if TYPE_CHECKING:
     import sympy as sp
 
-__all__ = ["HR", "HRClosedForm", "hr_output_size", "hr_membership"]
+__all__ = ["HR", "HRClosedForm", "CodewordOracle", "hr_output_size", "hr_membership", "fwht"]
 
 
 def hr_output_size(k: int) -> int:
@@ -71,8 +72,17 @@ def hr_membership(xs: Any, ys: Any) -> np.ndarray:
     return (np.bitwise_count(both) & 1) == 0
 
 
-def _fwht(v: np.ndarray) -> np.ndarray:
-    """The Walsh-Hadamard transform H_K v (Sylvester order, unnormalised), O(K log K)."""
+def fwht(v: Any) -> np.ndarray:
+    """The Walsh-Hadamard transform H_K v (Sylvester order, unnormalised), O(K log K).
+
+    ``v`` has a power-of-two length K; entry r of the result is Σ_y (-1)^|r & y| v[y].
+
+    Examples
+    --------
+    >>> fwht(np.array([1, 0, 0, 0])).tolist(), fwht(np.array([0, 1, 0, 0])).tolist()
+    ([1.0, 1.0, 1.0, 1.0], [1.0, -1.0, 1.0, -1.0])
+    """
+    v = np.asarray(v)
     a = v.astype(np.float64).copy()
     h = 1
     while h < a.size:
@@ -136,8 +146,73 @@ class HRClosedForm(EpsAttained):
         return 2 * E / (E + 1)
 
 
+class CodewordOracle(NotLumpable):
+    """An oracle whose report lands in a set of outputs per value: "supports v" w.p. p*
+    = e^eps / (e^eps + 1) under v and 1/2 under any other value (HR, HE).
+
+    Subclasses give :meth:`support_counts` and ``_holds(values, reports)`` (whether each
+    report supports each value); the calibrated estimator, Wang et al.'s variance (of
+    the base class) and the Bayes attack come from here.
+    """
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def support_counts(self, reports: Any) -> np.ndarray:
+        """C_v: how many reports support v, for every v."""
+
+    @abc.abstractmethod
+    def _check_reports(self, reports: Any) -> np.ndarray: ...
+
+    @abc.abstractmethod
+    def _holds(self, values: np.ndarray, reports: np.ndarray) -> np.ndarray:
+        """(n, k) booleans: report i supports value v (``reports`` checked)."""
+
+    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
+        """Unbiased frequencies: f_v = (C_v / n - 1/2) / (e^eps / (e^eps + 1) - 1/2).
+
+        Examples
+        --------
+        >>> P = HR(4, 2.0)
+        >>> xs = np.repeat([0, 1, 2, 3], [4000, 3000, 2000, 1000])
+        >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
+        [0.4, 0.3, 0.2, 0.1]
+        """
+        a, b = self.support_probabilities()
+        return calibrate(self.support_counts(reports), n_reports(reports), a, b, project=project)
+
+    def support_probabilities(self, **options: Any) -> tuple[float, float]:
+        """(p*, q*) = (e^eps / (e^eps + 1), 1/2).
+
+        Examples
+        --------
+        >>> HR(3, 0.0).support_probabilities()
+        (0.5, 0.5)
+        """
+        no_options("support_probabilities", options)
+        return 1.0 / (1.0 + math.exp(-self.eps)), 0.5
+
+    def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
+        """A uniform guess among the values the report supports.
+
+        Bayes-optimal under a uniform prior (those values have the largest likelihood).
+
+        Examples
+        --------
+        >>> HR(3, 1.0).attack([3], rng=0).tolist()  # output 3 is in C_2 only
+        [2]
+        """
+        arr = self._check_reports(reports)
+        gen = as_rng(rng)
+        out = np.empty(arr.shape[0], dtype=np.int64)
+        values = np.arange(self.k)
+        for s, e in row_chunks(arr.shape[0], self.k):
+            out[s:e] = choose_uniform_true(self._holds(values, arr[s:e]), gen)
+        return out
+
+
 @fill_doc(ORACLE_DOCS)
-class HR(NotLumpable):
+class HR(CodewordOracle):
     """Hadamard Response: report an output of the codeword set C_x w.p. e^eps / (e^eps + 1).
 
     Parameters
@@ -255,47 +330,8 @@ class HR(NotLumpable):
         """
         ys = self._check_reports(reports)
         K = self._params["K"]
-        T = _fwht(np.bincount(ys, minlength=K))  # T[r] = #inside - #outside for row r
+        T = fwht(np.bincount(ys, minlength=K))  # T[r] = #inside - #outside for row r
         return (ys.size + T[1 : self.k + 1]) / 2
 
-    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
-        """Unbiased frequencies: f_v = (C_v / n - 1/2) / (e^eps / (e^eps + 1) - 1/2).
-
-        Examples
-        --------
-        >>> P = HR(4, 2.0)
-        >>> xs = np.repeat([0, 1, 2, 3], [4000, 3000, 2000, 1000])
-        >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
-        [0.4, 0.3, 0.2, 0.1]
-        """
-        a, b = self.support_probabilities()
-        return calibrate(self.support_counts(reports), n_reports(reports), a, b, project=project)
-
-    def support_probabilities(self, **options: Any) -> tuple[float, float]:
-        """(p*, q*) = (e^eps / (e^eps + 1), 1/2).
-
-        Examples
-        --------
-        >>> HR(3, 0.0).support_probabilities()
-        (0.5, 0.5)
-        """
-        no_options("support_probabilities", options)
-        return 1.0 / (1.0 + math.exp(-self.eps)), 0.5
-
-    def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
-        """A uniform guess among the values whose codeword set holds the report.
-
-        Bayes-optimal under a uniform prior (those values have the largest likelihood).
-
-        Examples
-        --------
-        >>> HR(3, 1.0).attack([3], rng=0).tolist()  # output 3 is in C_2 only
-        [2]
-        """
-        ys = self._check_reports(reports)
-        gen = as_rng(rng)
-        out = np.empty(ys.size, dtype=np.int64)
-        values = np.arange(self.k)
-        for s, e in row_chunks(ys.size, self.k):
-            out[s:e] = choose_uniform_true(hr_membership(values, ys[s:e, None]), gen)
-        return out
+    def _holds(self, values: np.ndarray, reports: np.ndarray) -> np.ndarray:
+        return hr_membership(values, reports[:, None])

@@ -48,7 +48,14 @@ from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_choice, check_int, check_probability
 from .base import ClosedForm, NotLumpable, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
-from .longitudinal import sample_memoized
+from .longitudinal import (
+    MAX_REPORTS,
+    ReportsLeakage,
+    bayes_capacity_one_hot,
+    count_channel,
+    pair_profile,
+    sample_memoized,
+)
 from .params import check_k
 
 if TYPE_CHECKING:
@@ -80,7 +87,7 @@ def _bits(table: np.ndarray, m: int) -> np.ndarray:
     return B
 
 
-class RAPPORClosedForm(ClosedForm):
+class RAPPORClosedForm(ReportsLeakage, ClosedForm):
     """The privacy of RAPPOR with its fixed hash table (paper Sec. 3.1) and its capacities.
 
     Examples
@@ -175,6 +182,96 @@ class RAPPORClosedForm(ClosedForm):
         """
         tables = cast(RAPPOR, self._protocol)._tables()
         return float(np.mean([bayes_capacity(C) for C in tables]))
+
+    def _bit_reports(self, T: int) -> np.ndarray:
+        """Per Bloom bit, the channel to its count of 1s in T reports (one-time: the
+        permanent bit itself, whatever T)."""
+        P = self._protocol
+        f, p, q = (P.params[n] for n in ("f", "p", "q"))
+        if P.params["rounds"] == "one-time":
+            p, q, T = 0.0, 1.0, 1
+        return count_channel({"p1": 1 - f / 2, "q1": f / 2, "p2": q, "q2": p}, T)
+
+    def _capacity_of_bits(self, R: np.ndarray) -> float:
+        """ML of the product channel x -> (R[B_i(x)])_i: lumped for one-bit filters (UE over
+        the used bits), else by enumeration of the symbols (guarded)."""
+        P = cast(RAPPOR, self._protocol)
+        B = P.bloom
+        used = np.unique(B, axis=0)
+        if np.all(used.sum(axis=1) == 1):  # h = 1: unary encoding over the used bits
+            return bayes_capacity_one_hot(R, used.shape[0])
+        n = R.shape[1] ** B.shape[1]
+        guard_size(
+            f"rappor reports over {R.shape[1]} symbols per bit",
+            used.shape[0],
+            B.shape[1] * math.log10(R.shape[1]),
+            lambda: n,
+            "h = 1 (lumped at any k) or fewer bits",
+        )
+        with np.errstate(divide="ignore"):
+            L = np.log(R)
+        symbols = np.array(list(itertools.product(range(R.shape[1]), repeat=B.shape[1])))
+        logC = used.astype(float) @ L[1][symbols].T + (~used).astype(float) @ L[0][symbols].T
+        return float(np.exp(logC).max(axis=0).sum())
+
+    def bayes_capacity_reports(self, T: int) -> float:
+        """ML of T memoised reports of one user (the fixed table), on per-bit counts.
+
+        Each bit's T reports are summarised by their count (iid given the permanent
+        bit), a 2 x (T + 1) channel; with one-bit filters (h = 1) the values are a
+        unary encoding over the used bits (:func:`bayes_capacity_one_hot`, any k),
+        otherwise the (T + 1)^m count vectors are enumerated (guarded).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 3, m=3, h=1, f=0.5, seed=2)
+        >>> ml = P.closed_form.bayes_capacity_reports(2)
+        >>> round(ml, 12) == round(q.bayes_capacity(P.channel(reports=2)), 12)
+        True
+        """
+        T = check_int("T", T, minimum=1, maximum=MAX_REPORTS)
+        return self._capacity_of_bits(self._bit_reports(T))
+
+    def bayes_capacity_permanent(self) -> float:
+        """ML of the permanent response (one-time RAPPOR's report): the limit as T → ∞.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> cf = q.protocol("rappor", 10**4, m=64, h=1, f=0.5).closed_form
+        >>> cf.bayes_capacity_permanent() > cf.bayes_capacity_reports(8)
+        True
+        """
+        f = self._protocol.params["f"]
+        return self._capacity_of_bits(np.array([[1 - f / 2, f / 2], [f / 2, 1 - f / 2]]))
+
+    def privacy_profile_reports(self, T: int, epss: Any) -> Any:
+        """delta(eps) of T reports over the worst pair of values (the fixed table), any k.
+
+        Two values' rows differ only on B(x) \\ B(x') and B(x') \\ B(x); the profile of a
+        pair depends on the two sizes alone (:func:`pair_profile` on the per-bit count
+        channel), so the worst pair is found among the sizes that occur.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 3, m=3, h=2, f=0.5, seed=4)
+        >>> d = P.closed_form.privacy_profile_reports(2, 0.3)
+        >>> round(d, 12) == round(q.privacy_profile(P.channel(reports=2), 0.3), 12)
+        True
+        """
+        T = check_int("T", T, minimum=1, maximum=MAX_REPORTS)
+        R = self._bit_reports(T)
+        B = np.unique(cast(RAPPOR, self._protocol).bloom, axis=0).astype(np.int64)
+        only = B @ (1 - B).T
+        sizes = {(int(only[a, b]), int(only[b, a])) for a in range(len(B)) for b in range(len(B))}
+        sizes.discard((0, 0))
+        if not sizes:
+            return pair_profile(R, 0, 0, epss)
+        profiles = [np.asarray(pair_profile(R, u, v, epss)) for u, v in sorted(sizes)]
+        out = np.max(profiles, axis=0)
+        return float(out) if out.ndim == 0 else out
 
 
 def _log(v: float) -> float:

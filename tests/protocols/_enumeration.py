@@ -127,3 +127,62 @@ def enumerate_dbitflip(k, eps, b, d):
                 w *= one if bit else 1 - one
             M[x, col] = w
     return outs, M
+
+
+def enumerate_he(k, eps):
+    """Hadamard encoding from scipy's Sylvester matrix H_K (K the smallest power of two
+    >= k): output (j, s) has probability e^eps / (K (e^eps + 1)) when s = H_K[j, x],
+    else 1 / (K (e^eps + 1)); columns (j, -1), (j, +1) for j = 0..K-1."""
+    from scipy.linalg import hadamard
+
+    K = 1
+    while K < k:
+        K *= 2
+    K = max(K, 2)
+    H = hadamard(K)
+    E = math.exp(eps)
+    M = np.zeros((k, 2 * K))
+    for x in range(k):
+        for j in range(K):
+            for c, s in enumerate((-1, 1)):
+                M[x, 2 * j + c] = (E if H[j, x] == s else 1) / (K * (E + 1))
+    return M
+
+
+def enumerate_cms(P):
+    """CMS by brute force over its table: (j, bits) with j uniform, the bucket h_j(x)
+    one-hot in m bits, each bit flipped w.p. 1 / (e^(eps/2) + 1)."""
+    m, K = P.params["m"], P.params["hashes"]
+    flip = 1 / (math.exp(P.eps / 2) + 1)
+    table = P.table
+    M = np.zeros((P.k, K * 2**m))
+    for x in range(P.k):
+        col = 0
+        for j in range(K):
+            for bits in itertools.product((0, 1), repeat=m):
+                w = 1 / K
+                for i, b in enumerate(bits):
+                    truth = int(i == table[j, x])
+                    w *= 1 - flip if b == truth else flip
+                M[x, col] = w
+                col += 1
+    return M
+
+
+def enumerate_hcms(P):
+    """HCMS by brute force: (j, l, w), j and l uniform, w = H_m[l, h_j(x)] (scipy's
+    Sylvester matrix) kept w.p. e^eps / (e^eps + 1)."""
+    from scipy.linalg import hadamard
+
+    m, K = P.params["m"], P.params["hashes"]
+    H = hadamard(m)
+    keep = math.exp(P.eps) / (math.exp(P.eps) + 1)
+    M = np.zeros((P.k, 2 * K * m))
+    for x in range(P.k):
+        col = 0
+        for j in range(K):
+            for l in range(m):
+                for w in (-1, 1):
+                    M[x, col] = (keep if H[l, P.table[j, x]] == w else 1 - keep) / (K * m)
+                    col += 1
+    return M

@@ -15,7 +15,10 @@ from qifldp.errors import InputTypeError, ParameterError
 from qifldp.protocols import CATALOGUE, ProtocolName
 from qifldp.protocols.catalogue import ALIASES, REQUIRED, lookup, normalize_name
 from tests.protocols._enumeration import (
+    enumerate_cms,
     enumerate_dbitflip,
+    enumerate_hcms,
+    enumerate_he,
     enumerate_hr,
     enumerate_memoized,
     enumerate_rappor,
@@ -24,7 +27,7 @@ from tests.protocols._enumeration import (
 COMPOSITES = ("pckv", "privkvm", "rr", "rr3", "bipartite_rr3", "spl", "smp", "rsfd", "rsrfd")
 
 #: The oracles added to the catalogue later, with no constructor before it.
-LATER = ("l_grr", "l_sue", "l_oue", "l_osue", "l_soue", "adp", "hr", "rappor", "dbitflip")
+LATER = tuple("l_grr l_sue l_oue l_osue l_soue adp hr rappor dbitflip he cms hcms".split())
 
 
 def _existing(name, P):
@@ -51,6 +54,10 @@ def _existing(name, P):
         return q.Channel(enumerate_rappor(P))
     if name == "hr":
         return q.Channel(enumerate_hr(ex["k"], ex["eps"]))
+    if name == "he":
+        return q.Channel(enumerate_he(ex["k"], ex["eps"]))
+    if name in ("cms", "hcms"):
+        return q.Channel((enumerate_cms if name == "cms" else enumerate_hcms)(P))
     if name == "adp":
         return q.grr(ex["k"], ex["eps"])  # k = 3 <= 3 e + 2
     if name in LATER:
