@@ -115,10 +115,7 @@ class HEClosedForm(EpsAttained):
 class HE(CodewordOracle):
     """Hadamard encoding: a random Hadamard coefficient of the value, kept w.p. e^eps / (e^eps + 1).
 
-    Parameters
-    ----------
-    {k}
-    {eps}
+    {parameters}
 
     Notes
     -----
