@@ -35,8 +35,8 @@ from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_eps, check_int
 from .base import ClosedForm, NotLumpable, PQSupport, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
-from .longitudinal import ReportsLeakage
 from .params import check_k, sue_expressions, sue_probabilities
+from .reports import ReportsLeakage
 
 if TYPE_CHECKING:
     import sympy as sp

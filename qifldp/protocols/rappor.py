@@ -48,15 +48,9 @@ from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_choice, check_int, check_probability
 from .base import ClosedForm, NotLumpable, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
-from .longitudinal import (
-    MAX_REPORTS,
-    ReportsLeakage,
-    bayes_capacity_one_hot,
-    count_channel,
-    pair_profile,
-    sample_memoized,
-)
+from .longitudinal import bayes_capacity_one_hot, sample_memoized
 from .params import check_k
+from .reports import MAX_REPORTS, ReportsLeakage, count_channel, pair_profile
 
 if TYPE_CHECKING:
     import sympy as sp
