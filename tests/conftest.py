@@ -37,3 +37,18 @@ from hypothesis import settings  # noqa: E402 - after the BLAS thread limit
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("explore", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def ticks():
+    """Every time limit measured on a :class:`qifldp.deadline.TickClock` in the test: a
+    ``time_limit`` of n allows n clock readings (the checks between steps), whatever the
+    machine's speed or load; the solvers get no wall-clock limit and maps decide in the
+    test's process. Yields the clock (``.readings`` counts the checks)."""
+    from qifldp.deadline import TickClock, use_clock
+
+    with use_clock(TickClock()) as clock:
+        yield clock

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deadline import now
 from ..errors import InputTypeError, SizeError
 from ..refinement import exact as ex
 from ..refinement._certify import gain_from_weighted
@@ -100,7 +101,7 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
     >>> r.holds, r.exact, r.about, r.method
     (True, True, 'protocols', 'symmetric: tight-ratio reduction (exact)')
     """
-    t0 = time.perf_counter()
+    t0, start = time.perf_counter(), now()
     if (
         options.get("prior") is None
         and options.get("method", "auto") == "auto"
@@ -127,7 +128,7 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
     digits = HIGH_PRECISION_DIGITS
     try:
         Aq, Bq = _rows(A, CA.matrix, digits), _rows(B, CB.matrix, digits)
-        deadline = t0 + float(options.get("time_limit", 120.0))
+        deadline = start + float(options.get("time_limit", 120.0))
         out = ex.exact_decide(Aq, Bq, True, deadline=deadline)
     except (ex.ExactTooLarge, SizeError) as exc:
         return replace(r, certified_by=r.certified_by + f"; high precision not decided: {exc}")

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deadline import now
 from ..errors import SolverError, VerificationError
 from . import exact as ex
 from ._certify import (
@@ -433,11 +434,12 @@ def decide(
     (True, ('min-norm', 'decided'))
     """
     t0 = time.perf_counter()
-    opts = replace(opts, deadline=t0 + opts.time_limit)
+    deadline = now() + opts.time_limit
+    opts = replace(opts, deadline=deadline)
     An, Bn = normalise_rows(A), normalise_rows(B)
     ra, rb = reduce_columns(An), reduce_columns(Bn)
     spent = time.perf_counter() - t0
-    if spent >= opts.time_limit:
+    if now() >= deadline:
         msg = (
             f"the time limit (time_limit = {opts.time_limit:g} s) ran out while merging "
             f"proportional columns ({spent:.3g} s for {A.shape[1]} + {B.shape[1]} columns), "

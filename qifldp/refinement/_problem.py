@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deadline import now
 from ..errors import VerificationError
 from ..measures import g_vulnerability
 from ._certify import (
@@ -58,12 +59,12 @@ class Options:
     max_iter: int = 200
     time_limit: float = 120.0
     tol: float = 1e-13
-    #: time.perf_counter() value by which the decision must end (set by decide)
+    #: qifldp.deadline.now() reading by which the decision must end (set by decide)
     deadline: float | None = None
 
     def left(self) -> float | None:
         """Seconds left before the deadline (None: no deadline)."""
-        return None if self.deadline is None else self.deadline - time.perf_counter()
+        return None if self.deadline is None else self.deadline - now()
 
 
 @dataclass

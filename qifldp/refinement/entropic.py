@@ -13,12 +13,13 @@ action per column of B) separates: V_H[B] − V_H[A] >= −φ(G) > 0. Since
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from ..deadline import now
 
 __all__ = ["EntropicOutcome", "solve_entropic", "solve_lbfgs", "weighted_hessian_solve"]
 
@@ -239,7 +240,7 @@ def solve_entropic(
     """
     n, m = A.shape
     p = B.shape[1]
-    start = time.perf_counter()
+    start = now()
     G = np.zeros((n, p))
     f, phi, W = _evaluate(G, A, B)
     prec = _Preconditioner(A)
@@ -257,7 +258,7 @@ def solve_entropic(
         if resid <= tol:
             message = "converged"
             break
-        if it == max_iter or time.perf_counter() - start > time_limit:
+        if it == max_iter or now() - start > time_limit:
             message = "iteration limit" if it == max_iter else "time limit"
             break
         prec.update(W, ridge=1e-10 + lam)

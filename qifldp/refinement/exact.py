@@ -15,7 +15,6 @@ up to rounding). On these rational channels:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deadline import now
 from ..errors import VerificationError
 
 __all__ = [
@@ -84,7 +84,7 @@ EXACT_SIMPLEX_MAX_OPS_FLINT: int = 5 * 10**7
 
 
 def _check_deadline(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
+    if deadline is not None and now() > deadline:
         msg = "the exact rational simplex reached the time limit (time_limit) before deciding"
         raise ExactTooLarge(msg)
 
@@ -486,7 +486,7 @@ def exact_decide(
     rowsum : bool
         True for refinement, False for max-case refinement.
     deadline : float or None
-        A ``time.perf_counter()`` value after which the simplex gives up
+        A ``qifldp.deadline.now()`` reading after which the simplex gives up
         (:class:`ExactTooLarge`).
 
     Returns

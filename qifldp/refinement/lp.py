@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypedDict, Unpack
 
 import numpy as np
 
+from ..deadline import now, solver_seconds
 from ..errors import SolverError
 
 __all__ = ["LPOutcome", "ColumnLoop", "solve_l1_lp", "solve_l1_lp_columns", "solve_columns"]
@@ -58,8 +58,10 @@ def _equation_weights(B: np.ndarray) -> np.ndarray:
 
 
 def _options(time_limit: float | None) -> dict:
-    """HiGHS options: its own time limit (seconds) when one is given."""
-    return {} if time_limit is None else {"time_limit": max(float(time_limit), 0.01)}
+    """HiGHS options: its own time limit (seconds) when one is given (on the machine's
+    clock; none under a test's clock, ``qifldp.deadline.solver_seconds``)."""
+    seconds = None if time_limit is None else solver_seconds(float(time_limit))
+    return {} if seconds is None else {"time_limit": max(seconds, 0.01)}
 
 
 def _raise_on_failure(res, what: str) -> None:
@@ -286,9 +288,9 @@ def solve_columns(
     H = np.zeros((p, n))
     worst = 0.0
     steps = 0
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = None if time_limit is None else now() + time_limit
     for j in range(p) if order is None else order:
-        left = None if deadline is None else deadline - time.perf_counter()
+        left = None if deadline is None else deadline - now()
         if left is not None and left <= 0:
             msg = (
                 f"the {what} reached the time limit (time_limit = {time_limit:g} s) "

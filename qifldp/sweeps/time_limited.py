@@ -13,7 +13,7 @@ from typing import Any
 import scipy.optimize  # noqa: F401
 import scipy.sparse  # noqa: F401
 
-from .. import refinement
+from .. import deadline, refinement
 from .arguments import _check_seconds
 
 __all__ = ["hard_time_limit"]
@@ -65,14 +65,21 @@ def _refine_in_child(conn: Any, X: Any, Y: Any, time_limit: float) -> None:
 
 
 def _can_fork() -> bool:
-    return "fork" in mp.get_all_start_methods() and not mp.current_process().daemon
+    # under a test's clock (qifldp.deadline.use_clock) nothing is stopped by wall-clock
+    # time: the refinement runs here, bounded by its own time_limit on that clock
+    return (
+        deadline.wall_clock()
+        and "fork" in mp.get_all_start_methods()
+        and not mp.current_process().daemon
+    )
 
 
 def _decide(X: Any, Y: Any, time_limit: float) -> Any:
     """``refines(X, Y, time_limit=...)``, stopped at :func:`hard_time_limit` (in a forked
     child process; in this process where forking is not possible: a daemonic worker
     such as a Dask worker process, or a platform without fork, where only the
-    engines' own ``time_limit`` applies)."""
+    engines' own ``time_limit`` applies; likewise under a test's clock,
+    ``qifldp.deadline.use_clock``)."""
     if not _can_fork():
         return refinement.refines(X, Y, time_limit=time_limit, strict=True)
     ctx = mp.get_context("fork")

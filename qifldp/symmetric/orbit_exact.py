@@ -127,7 +127,7 @@ def run_exact_lp(
             msg = f"{why_float}; and {size}: no verdict (try a smaller k)"
         raise SizeError(msg)
     clock.check("the exact orbit LP")
-    deadline = clock.t0 + clock.limit
+    deadline = clock.deadline
     try:
         return exact_orbit_lp(P.A, P.B, P.variables, P.b_rows, hint=hint, deadline=deadline)
     except OrbitTimeout:

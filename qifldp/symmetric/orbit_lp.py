@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import deadline
 from ..errors import (
     ChannelError,
     InputTypeError,
@@ -209,13 +210,18 @@ class Clock:
     """The time budget of one call: raises SolverError naming the limit when it is spent."""
 
     def __init__(self, limit: float, n_var: int = 0) -> None:
-
-        self.t0 = time.perf_counter()
+        self.t0 = time.perf_counter()  # for the reported times
+        self.start = deadline.now()  # for the budget (qifldp.deadline: a test's clock)
         self.limit = limit
         self.n_var = n_var
 
     def left(self) -> float:
-        return self.limit - (time.perf_counter() - self.t0)
+        return self.limit - (deadline.now() - self.start)
+
+    @property
+    def deadline(self) -> float:
+        """The ``qifldp.deadline.now()`` reading past which the budget is spent."""
+        return self.start + self.limit
 
     def check(self, stage: str) -> float:
         left = self.left()
@@ -243,7 +249,8 @@ def solve_orbit_lp(
     messages = []
     for options in _ATTEMPTS:
         left = clock.check(stage)
-        opts = dict(options, time_limit=left)
+        seconds = deadline.solver_seconds(left)
+        opts = dict(options) if seconds is None else dict(options, time_limit=seconds)
         res = linprog(c, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method="highs", options=opts)
         if res.status == 0 and res.x is not None:
             return res
