@@ -17,13 +17,13 @@ for explicit channels. Everything here is about that problem:
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from ..deadline import now
 from ..refinement.exact import rref
 from .channel import SymmetricChannel
 from .gain import SymmetricGain, overlap_range
@@ -90,9 +90,8 @@ EXACT_MAX_GAP_TERMS: int = 200_000
 #: e.g. UE pairs up to k ~ 60).
 EXACT_MAX_SUPPORT_CELLS: int = 40_000
 
-#: Number of output classes evaluated per block (bounds memory by ~block x sizes(G)).
-_BLOCK = 256
-#: ... and at most this many (class, action size) pairs per block.
+#: At most this many (output class, action size) pairs are evaluated per block (a gain
+#: of few action sizes takes many classes per block: k = 10^6 in a few blocks).
 _BLOCK_ENTRIES = 1 << 17
 
 
@@ -213,7 +212,7 @@ def _vulnerability(m: StoredMasses, G: SymmetricGain):
     parts: list[float] = []
     err = 0.0
     cs, ct, cj = [], [], []
-    block = max(1, min(_BLOCK, _BLOCK_ENTRIES // max(1, G.sizes.size)))
+    block = max(1, _BLOCK_ENTRIES // max(1, G.sizes.size))
     for start in range(0, m.sizes.size, block):
         rows = slice(start, start + block)
         v, e, lo, hi = _values(m, G, rows)
@@ -527,7 +526,7 @@ class _Simplex:
         self.pivots = 0
 
     def _tick(self) -> None:
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline is not None and now() > self.deadline:
             raise OrbitTimeout
 
     def column(self, v: int) -> dict[int, Any]:
@@ -659,7 +658,7 @@ def exact_orbit_lp(
         all-artificial start basis where the ratio test lets an artificial leave
         (the warm start), so the simplex usually needs only a few more pivots.
     deadline : float or None
-        ``time.perf_counter()`` value past which :class:`OrbitTimeout` is raised.
+        ``qifldp.deadline.now()`` reading past which :class:`OrbitTimeout` is raised.
 
     Returns
     -------

@@ -169,7 +169,7 @@ def test_argument_errors() -> None:
     with pytest.raises(InputTypeError):
         sym.refines(q.grr(4, 1.0), sym.grr(4, 1.0))
     with pytest.raises(SizeError):
-        sym.refines(sym.oue(2000, 1.0), sym.the(2000, 1.0, 0.6))  # no bitwise witness: LP
+        sym.refines(sym.sue(2000, 2.0), sym.blh(2000, 1.0))  # holds; no cheap route: LP
 
 
 def test_top_level_refines_dispatches_to_the_orbit_lp():
