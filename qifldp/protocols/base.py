@@ -631,8 +631,9 @@ class EpsAttained(ClosedForm):
     Examples
     --------
     >>> import qifldp as q
-    >>> isinstance(q.protocol("grr", 4, 2.0).closed_form, EpsAttained)
-    True
+    >>> names = ("grr", "ss", "olh", "oue", "hr")
+    >>> [n for n in names if isinstance(q.protocol(n, 4, 1.0).closed_form, EpsAttained)]
+    ['grr', 'olh', 'hr']
     """
 
     __slots__ = ()

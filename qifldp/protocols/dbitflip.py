@@ -114,8 +114,8 @@ class DBitFlipClosedForm(ReportsLeakage, ClosedForm):
         Examples
         --------
         >>> import qifldp as q
-        >>> q.protocol("dbitflip", 4, 1.0, b=2, d=2).closed_form.ldp_epsilon()
-        1.0
+        >>> [q.protocol("dbitflip", 4, 1.0, b=2, d=d).closed_form.ldp_epsilon() for d in (2, 1)]
+        [1.0, 0.5]
         """
         P = self._protocol
         return P.eps if P.params["d"] >= 2 else P.eps / 2
