@@ -232,9 +232,12 @@ def exact_result(
     if not gq > 0:
         return exact_certificate_result(P, E, out.H, gq, f"{out.how} ({why})")
     gap, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
-    how = (
-        f"{out.how}; exact gap {float(gq):.3g} > 0 and no witness within the rounding band ({why})"
+    band = (
+        "the stored floats alone: no witness within the rounding band was sought"
+        if strict
+        else "no witness within the rounding band"
     )
+    how = f"{out.how}; exact gap {float(gq):.3g} > 0 and {band} ({why})"
     return fails_result(P, g, gq, bound, "exact", True, how)
 
 

@@ -227,7 +227,11 @@ class RefinementResult:
         within that band (e.g. ``olh(2, 2) ⊑ oue(2, 2)``, true of the real
         protocols, which their stored floats fail by 1e-18); ``certified_by`` states
         the band and what the stored floats give exactly. False for every verdict
-        proved on the channels as given.
+        certified on the channels as given: an exact certificate, or (``exact`` None,
+        the default) a witness within the rounding band, which does not ask whether
+        the stored floats also refine exactly (``exact=True`` asks, and then says
+        "up to rounding" where they do not; ``method="exact"`` answers for the
+        stored floats alone).
     about : str
         What the verdict is about: ``"channels"`` (the channels as given, i.e.
         their stored floats), ``"protocols"`` (the real-number protocols they

@@ -67,7 +67,9 @@ from .orbit_witness import (
 from .set_gains import tries_gains
 from .single_source import single_source_result
 from .tight_ratio import (
+    near_tight_witness,
     tight_ratio_first,
+    tight_ratio_plan,
     tight_ratio_result,
 )
 
@@ -465,6 +467,16 @@ def _decide_pair(
             break
         if res is None:
             break
+    # the tight-ratio witness as a candidate where the ratios are tight up to rounding
+    # only (class masses read off explicit floats), when the LP's own misses the band
+    if st.band_witness is None and tight_ratio_plan(A, B) is None:
+        near = near_tight_witness(P)
+        if near is not None:
+            in_band, in_input, resid, row_err, excess = P.check(near)
+            if in_band:
+                st.band_witness = (near, resid, row_err)
+            elif st.best_witness is None or excess < st.best_witness[4]:
+                st.best_witness = (near, resid, row_err, in_input, excess)
     # 4. exact arithmetic and the final table
     clock.check("the exact checks")
     if st.band_witness is not None:

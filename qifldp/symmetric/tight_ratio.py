@@ -37,6 +37,8 @@ __all__ = [
     "tight_ratio_result",
     "tight_ratio_support",
     "tight_ratio_first",
+    "near_tight_witness",
+    "NEAR_TIGHT_RTOL",
 ]
 
 
@@ -141,7 +143,9 @@ def tight_ratio_witness(
     has0, hask = bool(np.any(B.sizes == 0)), bool(np.any(B.sizes == k))
     m0 = float(PoB[B.sizes == 0].sum()) if has0 else 0.0
     mk = float(PiB[B.sizes == k].sum()) if hask else 0.0
+    # both shares from the masses (1 − c0 would round to 0 beside a corner of mass 1e-59)
     c0 = m0 / (m0 + mk) if m0 + mk > 0 else 1.0
+    ck = mk / (m0 + mk) if m0 + mk > 0 else 0.0
     s_, t_, j_ = (v.tolist() for v in P.variables[2:])
     index = {key: n for n, key in enumerate(zip(s_, t_, j_, strict=True))}
     u = np.zeros(P.n_var)
@@ -154,7 +158,7 @@ def tight_ratio_witness(
         if has0:
             u[index[(sz, 0, 0)]] += rest * c0
         if hask:
-            u[index[(sz, k, sz)]] += rest * (1.0 - c0 if has0 else 1.0)
+            u[index[(sz, k, sz)]] += rest * (ck if has0 else 1.0)
     u = P.clean(u)
     _, _, resid, row_err, _ = P.check(u)
     return u, resid, row_err
@@ -205,6 +209,70 @@ def tight_ratio_first(A: SymmetricChannel, B: SymmetricChannel, clock: Clock) ->
     P = OrbitProblem(A, B, support=tight_ratio_support(A, B, plan))
     details = {"n_variables": P.n_var, "n_equations": int(P.M.shape[0]), "support_only": True}
     return tight_ratio_result(P, clock, details, "decided before the orbit LP", plan)
+
+
+#: Classes whose stored log-ratio is within NEAR_TIGHT_RTOL max(1, eps) of ±eps are
+#: matched by :func:`near_tight_witness` (a candidate, verified in the band; the tolerance
+#: only decides which candidate is tried, never a verdict).
+NEAR_TIGHT_RTOL: float = 1e-9
+
+
+def near_tight_witness(P: OrbitProblem) -> np.ndarray | None:
+    """The tight-ratio witness as a *candidate* on classes whose ratios are e^{±eps} only up
+    to rounding: its orbit masses u (unverified), or None when no such plan exists.
+
+    Class masses read off explicit floats (a detected one-hot channel) have log-ratios
+    that miss ±ldp_epsilon(A) in the last bits, so :func:`tight_ratio_plan`'s premise
+    does not hold for them and the orbit LP, on masses spanning 60 orders of magnitude
+    (SUE vs OUE at k = 4, eps = 45), ends with a witness far outside the band. The plan
+    is then built with the classes matched within :data:`NEAR_TIGHT_RTOL` and its weights
+    w = P^B_in(t) / P^A_in(s) taken from the stored masses. The caller checks it
+    (:meth:`OrbitProblem.check`) like any other candidate witness: a verdict it supports
+    is about the channels as stored (no premise). The in and out equations of a class
+    share one weight, so on masses whose ratios differ by their log-space rounding the
+    candidate meets the band of the inputs' own rounding rather than the rounding band
+    of a one-term orbit equation; on the explicit channels (whose band counts |Y_A|
+    terms) it is re-checked entry by entry.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import qifldp as q
+    >>> from qifldp.refinement._orbits import bit_symmetric
+    >>> A, B = q.sue(4, 45.0), q.oue(4, 45.0)
+    >>> CA, CB = (
+    ...     SymmetricChannel._from_bit_table(bit_symmetric(C.matrix, C.inputs, C.outputs).alpha)
+    ...     for C in (A, B)
+    ... )
+    >>> tight_ratio_plan(CA, CB) is None  # the stored ratios miss e^45 in the last bits
+    True
+    >>> P = OrbitProblem(CA, CB)
+    >>> in_band, in_input, resid, rows, excess = P.check(near_tight_witness(P))
+    >>> in_input, bool(resid < 1e-15)
+    (True, True)
+    """
+    A, B = P.A, P.B
+    ea = ldp_epsilon(A)
+    if not (math.isfinite(ea) and ea > 0):
+        return None
+    tol = NEAR_TIGHT_RTOL * max(1.0, ea)
+    if not abs(ldp_epsilon(B) - ea) <= tol:
+        return None
+
+    def classes(C: SymmetricChannel) -> np.ndarray:
+        lr = np.asarray(C.log_ratio)
+        return np.where(np.abs(lr - ea) <= tol, 1, np.where(np.abs(lr + ea) <= tol, -1, 0))
+
+    plan = tight_ratio_plan(A, B, (classes(A), classes(B)))
+    if plan is None:
+        return None
+    w = []
+    for m in plan.matches:
+        den = A.log_in[m.a] if m.side == "in" else A.log_out[m.a]
+        w.append(_exp(float(B.log_in[m.b] - den)))
+    if not all(math.isfinite(v) for v in w):
+        return None
+    return tight_ratio_witness(P, plan, w)[0]
 
 
 def tight_ratio_result(
