@@ -3,8 +3,11 @@
 Both relations (refinement and max-case refinement), explicit and symmetric channels.
 With ``strict=False`` nothing is raised; a verdict's certificate is re-checked here
 (tests/refinement/_helpers.assert_certificate: exact rational gaps, the witness band
-recomputed from its documented formula), and an undecided pair must say why. The full
-grid is slow (--run-campaign); the fast suite runs a seeded sample of it.
+recomputed from its documented formula), every explicit verdict is compared with the
+exact decision on the stored floats where the test's own rational simplex can compute
+it (tests/refinement/_helpers.compare_with_exact: "fails" must be exact, "holds" where
+the floats fail exactly only within the rounding band), and an undecided pair must say
+why. The full grid is slow (--run-campaign); the fast suite runs a seeded sample of it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pytest
 import qifldp as q
 import qifldp.symmetric as S
 
-from ._helpers import assert_certificate
+from ._helpers import assert_certificate, compare_with_exact
 
 PROTOCOLS = ("grr", "ss", "blh", "olh", "sue", "oue", "the")
 KS = tuple(range(2, 11))
@@ -43,7 +46,12 @@ def _explicit(name: str, k: int, eps: float):
         return None
 
 
-def _check_explicit(a: str, b: str, k: int, eps: float) -> list[str]:
+#: Counts of what the explicit verdicts were found to be against the exact decision
+#: (compare_with_exact), printed by the campaign for the record.
+TALLY: dict[str, int] = {}
+
+
+def _check_explicit(a: str, b: str, k: int, eps: float, max_variables: int = 64) -> list[str]:
     A, B = _explicit(a, k, eps), _explicit(b, k, eps)
     if A is None or B is None or A.shape[1] * B.shape[1] > MAX_EXPLICIT_WITNESS:
         return []
@@ -53,6 +61,8 @@ def _check_explicit(a: str, b: str, k: int, eps: float) -> list[str]:
         for rowsum, decide in ((True, q.refines), (False, q.max_case_refines)):
             r = decide(A, B, time_limit=20.0)
             assert_certificate(A, B, r, rowsum=rowsum)
+            found = compare_with_exact(A, B, r, rowsum, max_variables)
+            TALLY[found] = TALLY.get(found, 0) + 1
             if r.holds is None:
                 undecided.append(f"{a}({k}, {eps}) vs {b}: {r.certified_by[:120]}")
     return undecided
@@ -82,10 +92,25 @@ def _sample(count: int, seed: int):
     return [grid[i] for i in sorted(picks)]
 
 
-@pytest.mark.parametrize(("a", "b", "k", "eps"), _sample(16, 2024))
+#: Open defect found by the comparison with the exact decision: the max-case witness of
+#: grr(2, 4.644) ⊑max olh(2, 4.644) is "A·W = B up to the rounding band" on the merged
+#: columns, but on the original columns it misses the band (relative residual 2e-13 at
+#: entries of 4.4e-7, band 3.5e-15), while the stored floats fail exactly.
+_OPEN = {("grr", "olh", 9, 4.644)}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "k", "eps"),
+    [
+        pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason="see _OPEN"))
+        if c in _OPEN
+        else c
+        for c in _sample(16, 2024)
+    ],
+)
 def test_sampled_pairs_decided_or_undecided_with_reason(a, b, k, eps):
     k = 2 + k % 3  # the fast sample keeps the channels small (k = 2 … 4)
-    _check_explicit(a, b, k, eps)
+    _check_explicit(a, b, k, eps, max_variables=16)
     _check_symmetric(a, b, k, eps)
 
 
@@ -98,5 +123,6 @@ def test_every_ordered_pair_every_k_every_eps(a, b, k):
         undecided += _check_explicit(a, b, k, eps)
         undecided += _check_symmetric(a, b, k, eps)
     # undecided pairs are allowed only with a stated reason (README, "How far a verdict
-    # can be trusted"); the list is printed for the record
+    # can be trusted"); the list and the running tally are printed for the record
     print("\n".join(undecided))
+    print(f"{a} vs {b}, k = {k}: explicit verdicts against the exact decision so far: {TALLY}")
