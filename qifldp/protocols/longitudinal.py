@@ -70,7 +70,7 @@ from .params import (
     sue_expressions,
     sue_probabilities,
 )
-from .reports import MAX_REPORTS, ReportsLeakage, count_channel, pair_profile
+from .reports import MAX_REPORTS, ReportsLeakage, count_channel, grr_reports_pair, pair_profile
 from .ue import attack_bits, bayes_capacity_ue, estimate_bits, sample_bits
 
 if TYPE_CHECKING:
@@ -463,7 +463,9 @@ class MemoizedClosedForm(ReportsLeakage, ClosedForm):
         Unary encodings: two values' T-report rows differ only at their two positions,
         each position's T bits summarised by their count (:meth:`bayes_capacity_reports`),
         so the profile is that of the 2 x (T + 1)^2 channel of the two counts, at any k
-        (every pair alike). L-GRR: the explicit T-report channel (k^T outputs, guarded).
+        (every pair alike). L-GRR: the pair's lumped channel, any k,
+        ``T <= MAX_GRR_PROFILE_REPORTS``
+        (:func:`~qifldp.protocols.reports.grr_reports_pair`).
 
         Examples
         --------
@@ -476,7 +478,10 @@ class MemoizedClosedForm(ReportsLeakage, ClosedForm):
         P = self._protocol
         T = check_int("T", T, minimum=1, maximum=MAX_REPORTS)
         if P.name == "l_grr":
-            return privacy_profile(cast(Memoized, P).channel(reports=T), epss)
+            pr = P.params
+            return privacy_profile(
+                grr_reports_pair(P.k, pr["p1"], pr["q1"], pr["p2"], pr["q2"], T), epss
+            )
         return pair_profile(count_channel(P.params, T), 1, 1, epss)
 
     def bayes_capacity_permanent(self) -> float:

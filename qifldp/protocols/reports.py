@@ -8,7 +8,8 @@ channel) and of the permanent response; :class:`ReportsLeakage` adds the ASR of 
 and the fewest reports reaching half of the limit; :func:`count_channel` and
 :func:`pair_profile` are the lumped pieces the bit-wise protocols share (each bit's T
 reports summarised by their count; the privacy profile of two values from the positions
-where they differ).
+where they differ) and :func:`grr_reports_pair`, two values' rows of T memoised GRR
+reports with their outputs lumped.
 """
 
 from __future__ import annotations
@@ -18,12 +19,22 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy.special import gammaln, logsumexp
 
 from ..channel import Channel
 from ..profiles import privacy_profile
+from ..validation import check_int
 from .base import Protocol
+from .params import check_k
 
-__all__ = ["MAX_REPORTS", "ReportsLeakage", "count_channel", "pair_profile"]
+__all__ = [
+    "MAX_REPORTS",
+    "MAX_GRR_PROFILE_REPORTS",
+    "ReportsLeakage",
+    "count_channel",
+    "pair_profile",
+    "grr_reports_pair",
+]
 
 #: Largest number of reports T of the lumped Bayes capacity.
 MAX_REPORTS: int = 1024
@@ -137,3 +148,79 @@ def count_channel(pr: dict[str, float], T: int) -> np.ndarray:
     c = np.arange(T + 1)
     on, off = binom.pmf(c, T, pr["p2"]), binom.pmf(c, T, pr["q2"])
     return np.array([pr["q1"] * on + (1 - pr["q1"]) * off, pr["p1"] * on + (1 - pr["p1"]) * off])
+
+
+#: Largest T of the lumped privacy profile of L-GRR's T reports (the partitions of T).
+MAX_GRR_PROFILE_REPORTS: int = 32
+
+
+def _partitions(n: int, largest: int) -> Any:
+    """The partitions of n into parts <= largest, in descending order (tuples)."""
+    if n == 0:
+        yield ()
+        return
+    for first in range(min(n, largest), 0, -1):
+        for rest in _partitions(n - first, first):
+            yield (first, *rest)
+
+
+def grr_reports_pair(k: int, p1: float, q1: float, p2: float, q2: float, T: int) -> Channel:
+    """Two values' rows of T memoised GRR reports, their outputs lumped (any k).
+
+    Parameters
+    ----------
+    k, p1, q1, p2, q2, T
+        As for :func:`~qifldp.protocols.longitudinal.bayes_capacity_grr_reports`;
+        ``T <= MAX_GRR_PROFILE_REPORTS``.
+
+    Returns
+    -------
+    Channel
+        Rows the values 0 and 1; one column per class of sequences y with the same
+        counts a of 0, b of 1 and multiset of the other values' counts.
+
+    Notes
+    -----
+    C_T[x, y] = q1 S(y) + (p1 - q1) w(n_x), w(n) = p2^n q2^(T - n), S(y) = Σ_u w(n_u):
+    a function of the class, which holds T! / (a! b! Π λ_i!) (k - 2)! / ((k - 2 - l)!
+    Π_j m_j!) sequences (l parts, m_j equal parts). Merging outputs whose two entries
+    are constant keeps every measure of the pair (the hockey-stick divergence). Formed in
+    log space; the classes number Σ_n p(n) (T - n + 1), p the partition function.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> P = q.protocol("l_grr", 4, 2.0, 1.0)
+    >>> pr = P.params
+    >>> C = grr_reports_pair(4, pr["p1"], pr["q1"], pr["p2"], pr["q2"], 2)
+    >>> d = q.privacy_profile(C, 0.5)
+    >>> round(d, 12) == round(q.privacy_profile(P.channel(reports=2), 0.5), 12)
+    True
+    """
+    k = check_k(k)
+    T = check_int("T", T, minimum=1, maximum=MAX_GRR_PROFILE_REPORTS)
+    lr, lq1, ld = math.log(p2) - math.log(q2), math.log(q1), math.log(p1 - q1)
+    others, lg = k - 2, gammaln(np.arange(T + 1) + 1.0)  # lg[n] = log n!
+    cols: list[list[np.ndarray]] = [[], []]
+    for n in range(T + 1):
+        a = np.arange(T - n + 1)
+        head = lg[T] - lg[a] - lg[T - n - a] + T * math.log(q2)
+        for lam in _partitions(n, n):
+            if len(lam) > others:
+                continue
+            counts = np.bincount(np.array(lam, dtype=np.int64), minlength=1)
+            log_const = float(
+                gammaln(others + 1)
+                - gammaln(others - len(lam) + 1)
+                - lg[counts].sum()
+                - lg[list(lam)].sum()
+            )
+            rest = [v * lr for v in lam] + (
+                [math.log(others - len(lam))] if others > len(lam) else []
+            )
+            log_s = np.logaddexp(a * lr, (T - n - a) * lr)
+            if rest:
+                log_s = np.logaddexp(log_s, float(logsumexp(rest)))
+            for row, own in enumerate((a, T - n - a)):
+                cols[row].append(head + log_const + np.logaddexp(lq1 + log_s, ld + own * lr))
+    return Channel(np.exp(np.vstack([np.concatenate(cols[0]), np.concatenate(cols[1])])))

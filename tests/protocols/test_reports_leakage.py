@@ -74,10 +74,24 @@ def test_unary_longitudinal_at_k_ten_thousand(name):
     assert 0 < d[1] < d[0] and cf.privacy_profile_reports(1, 1.0) == 0.0  # eps_1 = 1
 
 
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_l_grr_lumped_pair_equals_the_explicit_profile(k):
+    P = q.protocol("l_grr", k, 2.0, 0.7)
+    for T in (1, 2, 3, 4):
+        np.testing.assert_allclose(
+            P.closed_form.privacy_profile_reports(T, EPSS),
+            q.privacy_profile(P.channel(reports=T), EPSS),
+            atol=1e-13,
+        )
+
+
 def test_l_grr_rappor_and_dbitflip_at_k_ten_thousand():
     cf = q.protocol("l_grr", 10**4, 8.0, 4.0).closed_form
     _, _, half = _check_series(cf, [1, 2, 4, 8, 16])
     assert half is not None
+    d = cf.privacy_profile_reports(8, [1.0, 4.0, 8.0])
+    assert d[0] > d[1] > 0 == d[2]  # delta vanishes at eps_perm
+    assert cf.privacy_profile_reports(1, 4.0) == 0.0  # one report leaks at most eps_1 = 4
     cf = q.protocol("rappor", 10**4, m=64, h=1, f=0.5).closed_form
     mls, limit, half = _check_series(cf, [1, 2, 4, 8, 64])
     assert half is not None and limit == pytest.approx(
