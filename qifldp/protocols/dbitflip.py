@@ -28,8 +28,16 @@ import numpy as np
 from ..channel import Channel, guard_size
 from ..errors import ParameterError
 from ..profiles import privacy_profile
-from ..simulation import project_simplex
-from ..simulation.util import as_array, as_rng, as_values, check_n, choose_uniform_true
+from ..simulation import project_simplex, support_counts
+from ..simulation.util import (
+    as_array,
+    as_rng,
+    as_values,
+    bernoulli_where,
+    check_n,
+    choose_uniform_true,
+    row_chunks,
+)
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_eps, check_int
@@ -304,12 +312,19 @@ class DBitFlip(PQSupport, NotLumpable):
         gen = as_rng(rng)
         b, d = self._params["b"], self._params["d"]
         n = xs.size
-        order = np.argsort(gen.random((n, b)), axis=1)  # a uniform permutation per user
+        rows = np.arange(n)
         sampled = np.zeros((n, b), dtype=bool)
-        sampled[np.arange(n)[:, None], order[:, :d]] = True
+        for j in range(b - d, b):  # Floyd's algorithm, vectorised: d distinct of b per user
+            t = gen.integers(0, j + 1, size=n)
+            taken = sampled[rows, t]
+            sampled[rows, np.where(taken, j, t)] = True
         own = buckets(self.k, b)[xs][:, None] == np.arange(b)[None, :]
-        bits = gen.random((n, b)) < np.where(own, self._params["p"], self._params["q"])
-        return np.where(sampled, bits.astype(np.int8), np.int8(-1))
+        bits = np.empty((n, b), dtype=bool)
+        for s, e in row_chunks(n, b):
+            bernoulli_where(bits[s:e], own[s:e], self._params["p"], self._params["q"], gen)
+        out = bits.view(np.int8)
+        out[~sampled] = -1
+        return out
 
     def _check_reports(self, reports: Any) -> np.ndarray:
         arr = as_array(reports, "reports")
@@ -317,10 +332,14 @@ class DBitFlip(PQSupport, NotLumpable):
         if arr.ndim != 2 or arr.shape[1] != b or arr.shape[0] == 0:
             msg = f"reports must be an (n, b) array with n >= 1 and b = {b}, got shape {arr.shape}"
             raise ParameterError(msg)
-        if not np.all(np.isin(arr, (-1, 0, 1))):
+        if np.issubdtype(arr.dtype, np.integer):
+            valid = arr.min() >= -1 and arr.max() <= 1
+        else:
+            valid = bool(np.all((arr == -1) | (arr == 0) | (arr == 1)))
+        if not valid:
             msg = "reports must hold -1 (bucket not sampled), 0 or 1"
             raise ParameterError(msg)
-        return arr.astype(np.int64)
+        return arr
 
     def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
         """Unbiased bucket frequencies (length b).
@@ -342,8 +361,10 @@ class DBitFlip(PQSupport, NotLumpable):
             raise ParameterError(msg)
         r = math.exp(self.eps / 2)
         b, d = self._params["b"], self._params["d"]
-        z = np.where(arr >= 0, (arr * (r + 1) - 1) / (r - 1), 0.0)
-        f = z.sum(axis=0) * b / (arr.shape[0] * d)
+        # Σ over the users sampling j of (s_j (r + 1) - 1) / (r - 1), by counting
+        ones = support_counts(np.ascontiguousarray(arr == 1))
+        sampled = support_counts(np.ascontiguousarray(arr >= 0))
+        f = ((r + 1) * ones - sampled) / (r - 1) * b / (arr.shape[0] * d)
         return project_simplex(f) if project else f
 
     def variance(self, n: int, f: Any = None, **options: Any) -> np.ndarray | float:

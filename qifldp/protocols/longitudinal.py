@@ -48,7 +48,7 @@ from ..operators import cascade, one_hot
 from ..profiles import privacy_profile
 from ..simulation import calibrate, support_counts
 from ..simulation.samplers import n_reports
-from ..simulation.util import as_rng, check_bits, check_n
+from ..simulation.util import as_rng, bernoulli_where, check_bits, check_n, row_chunks
 from ..symbolic import SymbolicChannel
 from ..symbolic.measures import bayes_capacity as symbolic_bayes_capacity
 from ..symbolic.operators import one_hot as symbolic_one_hot_operator
@@ -724,7 +724,10 @@ class Memoized(Protocol):
         bits = check_bits(permanent)
         check_bit_width(bits, self.k)
         gen = as_rng(rng)
-        return gen.random(bits.shape) < np.where(bits, pr["p2"], pr["q2"])
+        out = np.empty(bits.shape, dtype=bool)
+        for s, e in row_chunks(*bits.shape):
+            bernoulli_where(out[s:e], bits[s:e], pr["p2"], pr["q2"], gen)
+        return out
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """Memoised reports of n users: the permanent response, then instantaneous reports.

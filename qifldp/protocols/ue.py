@@ -18,6 +18,7 @@ from ..simulation.util import (
     as_array,
     as_rng,
     as_values,
+    bernoulli_fill,
     check_bits,
     choose_uniform_true,
     row_chunks,
@@ -914,8 +915,9 @@ def sample_bits(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndar
 
     Notes
     -----
-    Bit v of user j is [U < p] if v = x_j else [U < q], U uniform on [0, 1),
-    generated in cache-sized blocks. O(n k).
+    Bit v of user j is [U < p] if v = x_j, U uniform on [0, 1); the other bits are
+    Bernoulli(q) by :func:`qifldp.simulation.util.bernoulli_fill` (one random byte a
+    bit), generated in cache-sized blocks. O(n k).
 
     Examples
     --------
@@ -929,13 +931,9 @@ def sample_bits(xs: Any, k: int, p: float, q: float, rng: Any = None) -> np.ndar
     n = xs.size
     check_size(n, k, "the bit matrix of sample_ue", "fewer users per call")
     bits = np.empty((n, k), dtype=bool)
-    buf = np.empty(0)
     for s, e in row_chunks(n, k):
         m = e - s
-        if buf.size != m * k:
-            buf = np.empty((m, k))
-        gen.random(out=buf)
-        np.less(buf, q, out=bits[s:e])
+        bernoulli_fill(bits[s:e], q, gen)
         bits[np.arange(s, e), xs[s:e]] = gen.random(m) < p
     return bits
 

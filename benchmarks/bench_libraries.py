@@ -1,0 +1,469 @@
+"""qifldp against the field's two libraries, multi-freq-ldpy and pure-LDP, on their own
+protocols: same true data, same k and eps, same run.
+
+For every protocol both sides implement, two measurements:
+
+* **speed**: client (every user's report) plus server (the frequency estimate), timed
+  at n = 10^4, 10^5, 10^6 users on both sides; the ratio library / qifldp is printed
+  (the target: at least 20x at n = 10^6). The libraries randomise one user per call
+  (their documented use: a loop over the users, then the aggregator on the list of
+  reports); qifldp draws all reports at once. A library run that would exceed
+  ``LIBRARY_BUDGET`` seconds at the next n is not run: its time there is extrapolated
+  linearly from the last n (marked ``~``), since both sides are linear in n.
+* **agreement in distribution**: ``RUNS`` seeded runs at n = ``N_AGREE`` on each side;
+  the mean squared error over the k frequencies of each run; the two mean MSEs agree
+  when their difference is within ``Z`` standard errors of the difference. The raw
+  (unbiased) estimates are also compared with the analytic variance
+  (``Protocol.variance``): mean MSE / mean variance should be 1 within the band.
+
+Conventions matched (each library's own, read from its code):
+
+* multi-freq-ldpy's estimators clip negative frequencies to 0 and renormalise
+  ("MI"); qifldp's unbiased estimate gets the same post-processing before the MSE;
+  pure-LDP returns raw counts, compared with qifldp's raw estimate times n. pure-LDP's
+  items are 1..d by default: ``index_mapper`` is set to the identity (values 0..k-1).
+* Local hashing: both libraries hash with xxhash32(str(v), seed) mod g, a fresh seed
+  per user (python-xxhash < 3, which still hashes a str); qifldp's sampler draws a
+  member ((a v + b) mod P) mod g of a universal family per user. The families differ;
+  the estimator's law agrees when both behave as random functions (which the agreement
+  check tests). OLH's g: round(e^eps) + 1 (libraries) and
+  round(e^eps + 1) (qifldp) coincide at the eps used here.
+* THE: the libraries' clients return the Laplace-noised vector and their servers
+  threshold it; qifldp's reports are the thresholded bits, drawn directly with their
+  probabilities (``method="bernoulli"``, the same law as thresholding the noise). theta
+  minimises Wang et al.'s THE variance (2 e^(eps theta/2) - 1) /
+  (1 + e^(eps (theta - 1/2)) - 2 e^(eps theta/2))^2 on (1/2, 1), as both libraries do
+  (pure-LDP rounds it to 4 digits: the same rounded theta is given to all three).
+* Longitudinal L-*: multi-freq-ldpy's client draws the permanent and one
+  instantaneous response per call (one report per user); qifldp's ``sample`` too.
+* dBitFlipPM: b buckets of the k values (bucket floor(x b / k), both sides), d sampled
+  bits; the estimate is per bucket.
+* Hadamard response: pure-LDP implements Acharya et al.'s high-privacy variant for
+  eps <= 1 (K/2 of K outputs, the codeword's set w.p. e^eps / (e^eps + 1)), the
+  protocol qifldp implements; it is compared at eps = 1.
+* IBU: multi-freq-ldpy's GRR_Aggregator_IBU and ``qifldp.ibu`` on the same GRR
+  reports (deterministic given the reports): the two estimates are compared entry by
+  entry, and timed (server only).
+
+Run: ``python benchmarks/bench_libraries.py [--quick]`` (``--quick``: n up to 10^5,
+fewer runs). Not part of the test suite; without the libraries it says so and exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import qifldp as q
+
+K = 32
+EPS = 1.0
+EPS_PERM, EPS_1 = 2.0, 1.0
+B_BUCKETS, D_BITS = 16, 4
+NS = (10**4, 10**5, 10**6)
+N_AGREE = 10**4
+RUNS = 20
+Z = 3.0
+#: seconds a library run may take; beyond it, larger n are extrapolated
+LIBRARY_BUDGET = 120.0
+TARGET_RATIO = 20.0
+
+LIBRARIES = ("multi_freq_ldpy", "pure_ldp")
+
+
+def missing_libraries() -> list[str]:
+    return [name for name in LIBRARIES if importlib.util.find_spec(name) is None]
+
+
+# ---------------------------------------------------------------------- the data
+def true_data(n: int, k: int, seed: int = 0) -> np.ndarray:
+    """n values in 0..k-1 from a Zipf(1.1) law truncated to k (one fixed data set)."""
+    w = 1.0 / np.arange(1, k + 1) ** 1.1
+    return np.random.default_rng(seed).choice(k, size=n, p=w / w.sum())
+
+
+def frequencies(xs: np.ndarray, k: int) -> np.ndarray:
+    return np.bincount(xs, minlength=k) / xs.size
+
+
+def clip_normalize(f: np.ndarray) -> np.ndarray:
+    """multi-freq-ldpy's post-processing: negatives to 0, then divide by the sum."""
+    g = np.clip(f, 0.0, None)
+    s = g.sum()
+    return g / s if s > 0 else g
+
+
+def the_theta(eps: float) -> float:
+    """THE's threshold minimising Wang et al.'s variance on (1/2, 1), to 4 digits."""
+    from scipy.optimize import minimize_scalar
+
+    def var(t: float) -> float:
+        a = math.exp(eps * t / 2)
+        return (2 * a - 1) / (1 + math.exp(eps * (t - 0.5)) - 2 * a) ** 2
+
+    return round(float(minimize_scalar(var, bounds=(0.5, 1.0), method="bounded").x), 4)
+
+
+# ------------------------------------------------------------------- the pairs
+@dataclass
+class Pair:
+    """One protocol on both sides."""
+
+    name: str
+    library: str
+    protocol: Any  # the qifldp protocol object
+    run_library: Callable[[np.ndarray], np.ndarray]  # xs -> estimate (library's form)
+    post: str  # "clip" (multi-freq-ldpy) or "counts" (pure-LDP, raw counts)
+    truth: Callable[[np.ndarray], np.ndarray] = lambda xs: frequencies(xs, K)
+    options: dict[str, Any] = field(default_factory=dict)  # qifldp's sample options
+
+    def run_qifldp(self, xs: np.ndarray, rng: Any) -> np.ndarray:
+        P = self.protocol
+        return P.estimate(P.sample(xs, rng=rng, **self.options))
+
+    def compare_form(self, est: np.ndarray, n: int, side: str) -> np.ndarray:
+        """Both sides' estimates as frequencies in the library's convention."""
+        if self.post == "clip":
+            return clip_normalize(est) if side == "qifldp" else est
+        return est / n if side == "library" else est
+
+
+def _mfl_loop(client: Callable, *args: Any) -> Callable[[np.ndarray], list]:
+    def run(xs: np.ndarray) -> list:
+        return [client(int(x), *args) for x in xs]
+
+    return run
+
+
+def mfl_pairs() -> list[Pair]:
+    from multi_freq_ldpy.long_freq_est import (
+        L_GRR,
+        L_OSUE,
+        L_OUE,
+        L_SOUE,
+        L_SUE,
+        dBitFlipPM,
+    )
+    from multi_freq_ldpy.pure_frequency_oracles import ADP, GRR, HE, LH, SS, UE
+
+    k, e = K, EPS
+    ep, e1 = EPS_PERM, EPS_1
+    theta = the_theta(e)
+    buckets = (np.arange(k) * B_BUCKETS) // k
+
+    def lib(client: Callable, cargs: tuple, server: Callable, sargs: tuple) -> Callable:
+        loop = _mfl_loop(client, *cargs)
+
+        def run(xs: np.ndarray) -> np.ndarray:
+            return np.asarray(server(loop(xs), *sargs), dtype=float)
+
+        return run
+
+    def lh(optimal: bool) -> Callable:
+        return lib(LH.LH_Client, (k, e, optimal), LH.LH_Aggregator_MI, (k, e, optimal))
+
+    def ue(optimal: bool) -> Callable:
+        return lib(UE.UE_Client, (k, e, optimal), UE.UE_Aggregator_MI, (e, optimal))
+
+    def he_run(xs: np.ndarray) -> np.ndarray:
+        return np.asarray(HE.HE_Aggregator_MI([HE.HE_Client(int(x), k, e) for x in xs], k, e))
+
+    pairs = [
+        Pair(
+            "GRR",
+            "mfl",
+            q.protocol("grr", k, e),
+            lib(GRR.GRR_Client, (k, e), GRR.GRR_Aggregator_MI, (k, e)),
+            "clip",
+        ),
+        Pair(
+            "SS",
+            "mfl",
+            q.protocol("ss", k, e),
+            lib(SS.SS_Client, (k, e), SS.SS_Aggregator_MI, (k, e)),
+            "clip",
+        ),
+        Pair("SUE", "mfl", q.protocol("sue", k, e), ue(False), "clip"),
+        Pair("OUE", "mfl", q.protocol("oue", k, e), ue(True), "clip"),
+        Pair("BLH", "mfl", q.protocol("blh", k, e), lh(False), "clip"),
+        Pair("OLH", "mfl", q.protocol("olh", k, e), lh(True), "clip"),
+        Pair(
+            "THE",
+            "mfl",
+            q.protocol("the", k, e, theta=theta),
+            he_run,
+            "clip",
+            options={"method": "bernoulli"},
+        ),
+        Pair(
+            "ADP",
+            "mfl",
+            q.protocol("adp", k, e),
+            lib(ADP.ADP_Client, (k, e), ADP.ADP_Aggregator_MI, (k, e)),
+            "clip",
+        ),
+        Pair(
+            "L-GRR",
+            "mfl",
+            q.protocol("l_grr", k, ep, e1),
+            lib(L_GRR.L_GRR_Client, (k, ep, e1), L_GRR.L_GRR_Aggregator_MI, (k, ep, e1)),
+            "clip",
+        ),
+    ]
+    for name, mod in (("l_sue", L_SUE), ("l_oue", L_OUE), ("l_osue", L_OSUE), ("l_soue", L_SOUE)):
+        client = getattr(mod, f"{name.upper()}_Client")
+        server = getattr(mod, f"{name.upper()}_Aggregator_MI")
+        pairs.append(
+            Pair(
+                name.upper().replace("_", "-"),
+                "mfl",
+                q.protocol(name, k, ep, e1),
+                lib(client, (k, ep, e1), server, (ep, e1)),
+                "clip",
+            )
+        )
+    pairs.append(
+        Pair(
+            "dBitFlipPM",
+            "mfl",
+            q.protocol("dbitflip", k, e, b=B_BUCKETS, d=D_BITS),
+            lib(
+                dBitFlipPM.dBitFlipPM_Client,
+                (k, B_BUCKETS, D_BITS, e),
+                dBitFlipPM.dBitFlipPM_Aggregator_MI,
+                (B_BUCKETS, D_BITS, e),
+            ),
+            "clip",
+            truth=lambda xs: np.bincount(buckets[xs], minlength=B_BUCKETS) / xs.size,
+        )
+    )
+    return pairs
+
+
+def pure_pairs() -> list[Pair]:
+    from pure_ldp.frequency_oracles.direct_encoding import DEClient, DEServer
+    from pure_ldp.frequency_oracles.hadamard_response import (
+        HadamardResponseClient,
+        HadamardResponseServer,
+    )
+    from pure_ldp.frequency_oracles.histogram_encoding import HEClient, HEServer
+    from pure_ldp.frequency_oracles.local_hashing import LHClient, LHServer
+    from pure_ldp.frequency_oracles.unary_encoding import UEClient, UEServer
+
+    k, e = K, EPS
+    ident = lambda x: x  # noqa: E731 - values 0..k-1 (pure-LDP's default maps 1..d)
+    theta = the_theta(e)
+
+    def lib(make: Callable[[], tuple[Any, Any]]) -> Callable[[np.ndarray], np.ndarray]:
+        def run(xs: np.ndarray) -> np.ndarray:
+            client, server = make()
+            for x in xs:
+                server.aggregate(client.privatise(int(x)))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return np.asarray(server.estimate_all(range(k), suppress_warnings=True))
+
+        return run
+
+    def hr() -> tuple[Any, Any]:
+        server = HadamardResponseServer(e, k, index_mapper=ident)
+        return HadamardResponseClient(e, k, server.get_hash_funcs(), index_mapper=ident), server
+
+    def lh(olh: bool) -> Callable:
+        return lib(
+            lambda: (
+                LHClient(e, k, use_olh=olh, index_mapper=ident),
+                LHServer(e, k, use_olh=olh, index_mapper=ident),
+            )
+        )
+
+    def ue(oue: bool) -> Callable:
+        return lib(
+            lambda: (
+                UEClient(e, k, use_oue=oue, index_mapper=ident),
+                UEServer(e, k, use_oue=oue, index_mapper=ident),
+            )
+        )
+
+    return [
+        Pair(
+            "GRR",
+            "pure",
+            q.protocol("grr", k, e),
+            lib(lambda: (DEClient(e, k, index_mapper=ident), DEServer(e, k, index_mapper=ident))),
+            "counts",
+        ),
+        Pair("SUE", "pure", q.protocol("sue", k, e), ue(False), "counts"),
+        Pair("OUE", "pure", q.protocol("oue", k, e), ue(True), "counts"),
+        Pair("BLH", "pure", q.protocol("blh", k, e), lh(False), "counts"),
+        Pair("OLH", "pure", q.protocol("olh", k, e), lh(True), "counts"),
+        Pair(
+            "THE",
+            "pure",
+            q.protocol("the", k, e, theta=theta),
+            lib(
+                lambda: (
+                    HEClient(e, k, index_mapper=ident),
+                    HEServer(e, k, use_the=True, theta=theta, index_mapper=ident),
+                )
+            ),
+            "counts",
+            options={"method": "bernoulli"},
+        ),
+        Pair("HR", "pure", q.protocol("hr", k, e), lib(hr), "counts"),
+    ]
+
+
+# ----------------------------------------------------------------- measurements
+def _seconds(fn: Callable[[], Any]) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def speed(pair: Pair, ns: tuple[int, ...]) -> list[tuple[int, float, float, bool]]:
+    """(n, library seconds, qifldp seconds, extrapolated) per n."""
+    pair.run_library(true_data(50, K, 1))  # compile the jitted clients, build tables
+    pair.run_qifldp(true_data(50, K, 1), 0)
+    rows = []
+    last: tuple[int, float] | None = None
+    for n in ns:
+        xs = true_data(n, K)
+        t_q = _seconds(lambda xs=xs: pair.run_qifldp(xs, 1))
+        if last is not None and last[1] * n / last[0] > LIBRARY_BUDGET:
+            rows.append((n, last[1] * n / last[0], t_q, True))
+            continue
+        t_l = _seconds(lambda xs=xs: pair.run_library(xs))
+        last = (n, t_l)
+        rows.append((n, t_l, t_q, False))
+    return rows
+
+
+def agreement(pair: Pair, n: int = N_AGREE, runs: int = RUNS) -> dict[str, float]:
+    """Mean MSE (and its standard error) of each side over seeded runs on one data set."""
+    xs = true_data(n, K, seed=2)
+    f = pair.truth(xs)
+    mse: dict[str, list[float]] = {"qifldp": [], "library": [], "raw": []}
+    np.random.seed(12345)  # noqa: NPY002 - the libraries draw from numpy's global generator
+    for r in range(runs):
+        raw = pair.run_qifldp(xs, 1000 + r)
+        mse["raw"].append(float(np.mean((raw - f) ** 2)))
+        mse["qifldp"].append(float(np.mean((pair.compare_form(raw, n, "qifldp") - f) ** 2)))
+        lib = pair.compare_form(pair.run_library(xs), n, "library")
+        mse["library"].append(float(np.mean((lib - f) ** 2)))
+    out = {}
+    for side, vals in mse.items():
+        a = np.asarray(vals)
+        out[side] = float(a.mean())
+        out[f"{side}_se"] = float(a.std(ddof=1) / math.sqrt(a.size))
+    out["analytic"] = float(np.mean(pair.protocol.variance(n, f)))
+    return out
+
+
+def ibu_check(n: int = 10**5) -> dict[str, float]:
+    """multi-freq-ldpy's IBU and qifldp.ibu on the same GRR reports."""
+    from multi_freq_ldpy.pure_frequency_oracles import GRR
+
+    xs = true_data(n, K, seed=3)
+    P = q.protocol("grr", K, EPS)
+    reports = P.sample(xs, rng=7)
+    counts = np.bincount(reports, minlength=K)
+    C = P.channel()
+    t0 = time.perf_counter()
+    ours = q.ibu(counts, C, tol=1e-12)
+    t_q = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    theirs = np.asarray(GRR.GRR_Aggregator_IBU(list(reports), K, EPS, nb_iter=10000, tol=1e-12))
+    t_l = time.perf_counter() - t0
+    return {"max_abs_diff": float(np.abs(ours - theirs).max()), "qifldp_s": t_q, "library_s": t_l}
+
+
+# ------------------------------------------------------------------------ report
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="n up to 10^5, 8 runs")
+    parser.add_argument("--only", default="", help="comma-separated protocol names")
+    args = parser.parse_args(argv)
+    missing = missing_libraries()
+    if missing:
+        print(f"skipped: {', '.join(missing)} not installed (pip install -e '.[bench]')")
+        return 0
+    ns = NS[:2] if args.quick else NS
+    runs = 8 if args.quick else RUNS
+    only = {s.strip().lower() for s in args.only.split(",") if s.strip()}
+    pairs = [p for p in (*mfl_pairs(), *pure_pairs()) if not only or p.name.lower() in only]
+    print(
+        f"k = {K}, eps = {EPS} (longitudinal: eps_perm = {EPS_PERM}, eps_1 = {EPS_1}); "
+        f"Zipf data; agreement: {runs} runs at n = {N_AGREE}, band {Z:g} s.e."
+    )
+    head = (
+        f"{'protocol':<11} {'lib':<5} "
+        + " ".join(f"{'n=10^' + str(int(math.log10(n))):>21}" for n in ns)
+        + f"  {'MSE lib':>9} {'MSE qifldp':>10} {'z':>5} {'raw/var':>7}"
+    )
+    print(head)
+    worst = math.inf
+    failed = []
+    for pair in pairs:
+        rows = speed(pair, ns)
+        cells = []
+        for _, t_l, t_q, extra in rows:
+            cells.append(f"{'~' if extra else ''}{t_l:7.2f}/{t_q:6.3f}={t_l / t_q:5.0f}x")
+        ratio = rows[-1][1] / rows[-1][2]
+        if ns[-1] == NS[-1]:
+            worst = min(worst, ratio)
+        a = agreement(pair, runs=runs)
+        z = abs(a["qifldp"] - a["library"]) / math.hypot(a["qifldp_se"], a["library_se"])
+        raw_ratio = a["raw"] / a["analytic"]
+        raw_z = abs(a["raw"] - a["analytic"]) / a["raw_se"]
+        ok = z <= Z and raw_z <= Z
+        if not ok:
+            failed.append(pair.name + "/" + pair.library)
+        print(
+            f"{pair.name:<11} {pair.library:<5} "
+            + " ".join(f"{c:>21}" for c in cells)
+            + f"  {a['library']:9.2e} {a['qifldp']:10.2e} {z:5.2f} {raw_ratio:7.3f}"
+            + ("" if ok else "  DISAGREE"),
+            flush=True,
+        )
+    ib = ibu_check()
+    print(
+        f"IBU (GRR reports, n = 10^5): max |qifldp - multi-freq-ldpy| = "
+        f"{ib['max_abs_diff']:.2e}; {ib['library_s']:.3f} s / {ib['qifldp_s']:.3f} s = "
+        f"{ib['library_s'] / ib['qifldp_s']:.0f}x"
+    )
+    print(
+        "cells: library seconds / qifldp seconds = ratio (~: extrapolated from the last n); "
+        "z: |MSE difference| in standard errors; raw/var: qifldp's raw MSE over the "
+        "analytic variance"
+    )
+    if ns[-1] == NS[-1]:
+        print(
+            f"slowest ratio at n = 10^6: {worst:.0f}x (target >= {TARGET_RATIO:g}x: "
+            f"{'met' if worst >= TARGET_RATIO else 'NOT met'})"
+        )
+    print("agreement: " + ("all within the band" if not failed else f"outside: {failed}"))
+    return 0
+
+
+def test_bench_libraries():
+    """pytest entry point (run explicitly): skips without the libraries."""
+    import pytest
+
+    missing = missing_libraries()
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not installed")
+    assert main(["--quick"]) == 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
