@@ -35,7 +35,10 @@ Conventions matched (each library's own, read from its code):
   (1 + e^(eps (theta - 1/2)) - 2 e^(eps theta/2))^2 on (1/2, 1), as both libraries do
   (pure-LDP rounds it to 4 digits: the same rounded theta is given to all three).
 * Longitudinal L-*: multi-freq-ldpy's client draws the permanent and one
-  instantaneous response per call (one report per user); qifldp's ``sample`` too.
+  instantaneous response per call (one report per user). qifldp's L-GRR does the same;
+  its unary encodings draw the one report from its one-report law
+  (``method="composite"``: each bit 1 w.p. p* or q*, the law of the two rounds, half
+  their cost).
 * dBitFlipPM: b buckets of the k values (bucket floor(x b / k), both sides), d sampled
   bits; the estimate is per bucket.
 * Hadamard response: pure-LDP implements Acharya et al.'s high-privacy variant for
@@ -231,6 +234,7 @@ def mfl_pairs() -> list[Pair]:
                 q.protocol(name, k, ep, e1),
                 lib(client, (k, ep, e1), server, (ep, e1)),
                 "clip",
+                options={"method": "composite"},
             )
         )
     pairs.append(

@@ -362,8 +362,8 @@ class DBitFlip(PQSupport, NotLumpable):
         r = math.exp(self.eps / 2)
         b, d = self._params["b"], self._params["d"]
         # Σ over the users sampling j of (s_j (r + 1) - 1) / (r - 1), by counting
-        ones = support_counts(np.ascontiguousarray(arr == 1))
-        sampled = support_counts(np.ascontiguousarray(arr >= 0))
+        ones = np.asarray(support_counts(np.ascontiguousarray(arr == 1)))
+        sampled = np.asarray(support_counts(np.ascontiguousarray(arr >= 0)))
         f = ((r + 1) * ones - sampled) / (r - 1) * b / (arr.shape[0] * d)
         return project_simplex(f) if project else f
 

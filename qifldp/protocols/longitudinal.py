@@ -740,6 +740,13 @@ class Memoized(Protocol):
         reports : int, optional (keyword)
             T: return T reports per user, stacked on a first axis of length T
             (default: one report, shaped as the one-round oracle's).
+        method : {"rounds", "composite"}, optional (keyword)
+            ``"rounds"`` (default): the permanent response, then the instantaneous one,
+            as the protocol runs; ``"composite"`` (one report only): each report drawn
+            directly from its one-report law, the same distribution at half the cost —
+            bit v is 1 w.p. p* (v = x) or q* (:meth:`support_probabilities`; the bits
+            stay independent, as the permanent and instantaneous bits are), L-GRR
+            reports x w.p. p* and each other value w.p. q*.
 
         Examples
         --------
@@ -747,8 +754,18 @@ class Memoized(Protocol):
         >>> P = q.protocol("l_grr", 4, 2.0, 1.0)
         >>> P.sample([0, 1, 2], rng=0, reports=5).shape
         (5, 3)
+        >>> q.protocol("l_oue", 3, 2.0, 1.0).sample([0, 2], rng=0, method="composite").shape
+        (2, 3)
         """
-        return sample_memoized(self, xs, rng, options)
+        method = options.pop("method", "rounds")
+        check_choice("method", method, ("rounds", "composite"))
+        if method == "rounds":
+            return sample_memoized(self, xs, rng, options)
+        no_options("sample", options)
+        a, b = self.support_probabilities()
+        if self.name == "l_grr":
+            return GRR(self.k, math.log(a) - math.log(b)).sample(xs, rng)
+        return sample_bits(xs, self.k, a, b, rng)
 
     def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
         """Unbiased frequencies from one round of reports, calibrated with (p*, q*).

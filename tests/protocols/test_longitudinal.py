@@ -192,6 +192,26 @@ def test_memoised_reports_follow_the_two_report_channel():
     assert stats.chisquare(observed, independent).pvalue < 1e-6
 
 
+@pytest.mark.parametrize("name", ["l_grr", "l_sue"])
+def test_composite_reports_follow_the_one_report_channel(name):
+    # method="composite" draws one report from its one-report law: a chi-square goodness
+    # of fit of the reported outputs (L-GRR: values; L-SUE at k = 2: the 4 bit pairs)
+    # against the one-report channel P.channel(), enumerated from the two rounds
+    P = q.protocol(name, 2, 1.0, 0.9)
+    n = 20000
+    R = P.sample(np.zeros(n, dtype=int), rng=5, method="composite")
+    codes = R if name == "l_grr" else R[:, 0] * 2 + R[:, 1]
+    C = P.channel()
+    cells = [0, 1] if name == "l_grr" else [(a, b) for a in (0, 1) for b in (0, 1)]
+    expected = n * np.array([C.matrix[0, C.outputs.index(cell)] for cell in cells])
+    observed = np.bincount(np.asarray(codes, dtype=int), minlength=len(cells))
+    assert stats.chisquare(observed, expected).pvalue > 1e-6
+    with pytest.raises(ParameterError, match="method"):
+        P.sample([0], method="direct")
+    with pytest.raises(TypeError, match="reports"):
+        P.sample([0], method="composite", reports=2)
+
+
 def test_sampler_shapes_and_attack():
     P = q.protocol("l_soue", 5, 3.0, 1.0)
     assert P.sample([0, 1], rng=0).shape == (2, 5)
