@@ -149,6 +149,12 @@ def _mfl_loop(client: Callable, *args: Any) -> Callable[[np.ndarray], list]:
     return run
 
 
+def _encodings_and_hashing(library: str, post: str, ue: Callable, lh: Callable) -> list[Pair]:
+    """SUE, OUE, BLH, OLH: ``ue(optimal)`` and ``lh(optimal)`` run the library's."""
+    runs = {"sue": ue(False), "oue": ue(True), "blh": lh(False), "olh": lh(True)}
+    return [Pair(n.upper(), library, q.protocol(n, K, EPS), run, post) for n, run in runs.items()]
+
+
 def mfl_pairs() -> list[Pair]:
     from multi_freq_ldpy.long_freq_est import (
         L_GRR,
@@ -182,25 +188,21 @@ def mfl_pairs() -> list[Pair]:
     def he_run(xs: np.ndarray) -> np.ndarray:
         return np.asarray(HE.HE_Aggregator_MI([HE.HE_Client(int(x), k, e) for x in xs], k, e))
 
+    def plain(label: str, mod: Any, args: tuple) -> Pair:  # name_Client / name_Aggregator_MI
+        stem = mod.__name__.rsplit(".", 1)[1]
+        client, server = getattr(mod, f"{stem}_Client"), getattr(mod, f"{stem}_Aggregator_MI")
+        return Pair(
+            label,
+            "mfl",
+            q.protocol(label.lower().replace("-", "_"), *args),
+            lib(client, args, server, args),
+            "clip",
+        )
+
     pairs = [
-        Pair(
-            "GRR",
-            "mfl",
-            q.protocol("grr", k, e),
-            lib(GRR.GRR_Client, (k, e), GRR.GRR_Aggregator_MI, (k, e)),
-            "clip",
-        ),
-        Pair(
-            "SS",
-            "mfl",
-            q.protocol("ss", k, e),
-            lib(SS.SS_Client, (k, e), SS.SS_Aggregator_MI, (k, e)),
-            "clip",
-        ),
-        Pair("SUE", "mfl", q.protocol("sue", k, e), ue(False), "clip"),
-        Pair("OUE", "mfl", q.protocol("oue", k, e), ue(True), "clip"),
-        Pair("BLH", "mfl", q.protocol("blh", k, e), lh(False), "clip"),
-        Pair("OLH", "mfl", q.protocol("olh", k, e), lh(True), "clip"),
+        plain("GRR", GRR, (k, e)),
+        plain("SS", SS, (k, e)),
+        *_encodings_and_hashing("mfl", "clip", ue, lh),
         Pair(
             "THE",
             "mfl",
@@ -209,20 +211,8 @@ def mfl_pairs() -> list[Pair]:
             "clip",
             options={"method": "bernoulli"},
         ),
-        Pair(
-            "ADP",
-            "mfl",
-            q.protocol("adp", k, e),
-            lib(ADP.ADP_Client, (k, e), ADP.ADP_Aggregator_MI, (k, e)),
-            "clip",
-        ),
-        Pair(
-            "L-GRR",
-            "mfl",
-            q.protocol("l_grr", k, ep, e1),
-            lib(L_GRR.L_GRR_Client, (k, ep, e1), L_GRR.L_GRR_Aggregator_MI, (k, ep, e1)),
-            "clip",
-        ),
+        plain("ADP", ADP, (k, e)),
+        plain("L-GRR", L_GRR, (k, ep, e1)),
     ]
     for name, mod in (("l_sue", L_SUE), ("l_oue", L_OUE), ("l_osue", L_OSUE), ("l_soue", L_SOUE)):
         client = getattr(mod, f"{name.upper()}_Client")
@@ -308,10 +298,7 @@ def pure_pairs() -> list[Pair]:
             lib(lambda: (DEClient(e, k, index_mapper=ident), DEServer(e, k, index_mapper=ident))),
             "counts",
         ),
-        Pair("SUE", "pure", q.protocol("sue", k, e), ue(False), "counts"),
-        Pair("OUE", "pure", q.protocol("oue", k, e), ue(True), "counts"),
-        Pair("BLH", "pure", q.protocol("blh", k, e), lh(False), "counts"),
-        Pair("OLH", "pure", q.protocol("olh", k, e), lh(True), "counts"),
+        *_encodings_and_hashing("pure", "counts", ue, lh),
         Pair(
             "THE",
             "pure",

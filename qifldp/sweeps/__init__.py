@@ -14,7 +14,9 @@ Layer L6 (studies): imports from the protocols (L5) and below, never from the fa
 - :mod:`.monte_carlo`: :func:`simulate_counts`, n users (10^9 and beyond) in seeded
   blocks;
 - :mod:`.utility`: :func:`mean_variance`, :func:`variance_crossing`,
-  :func:`utility_table`, the oracles' utility (mean estimator variance) over eps.
+  :func:`utility_table`, the oracles' utility (mean estimator variance) over eps;
+- ``qifldp.sweeps.atlas``: the comparability atlas of the frequency oracles, every
+  ordered pair at equal eps over a grid of (k, eps), certified or stated undecided.
 """
 
 from __future__ import annotations

@@ -1,0 +1,549 @@
+"""The comparability atlas of the frequency oracles: at every (k, eps) of a grid, every
+ordered pair of oracles at the same eps decided with a certificate, or stated undecided
+with the reason, and the Hasse diagram of each cell.
+
+A pair A ⊑ B (B leaks no more than A) is decided by the first route that applies:
+
+1. ``orbit LP``: both oracles have a symmetric (lumped) channel: :func:`qifldp.refines`
+   on the symmetric channels (the orbit LP, the single-source routes, the Bayes
+   capacity), each stopped at :func:`hard_time_limit`;
+2. ``explicit LP``: both have an explicit channel within :data:`ATLAS_MAX_OUTPUTS`
+   outputs (a symmetric channel expanded *lumped*, one output per subset, which is
+   equivalent both ways) and a witness within :data:`ATLAS_MAX_WITNESS` entries;
+3. ``capacity`` / ``pair test``: otherwise only a failure can be certified: by the
+   Bayes capacity (the identity gain under the uniform prior: ML(B) > ML(A) gives
+   A ⋢ B) or by a two-point prior (:func:`pair_test`: B tells some pair of inputs
+   apart better than A at some prior odds, the hockey-stick divergences of the two
+   rows compared).
+
+A pair that no route decides is settled by a chain where one exists (refinement is a
+preorder: :func:`qifldp.refinement.graph.hasse_diagram`), the certificate then being
+the chain's (a ⋢ b inferred from c ⊑ a and c ⋢ b has c ⋢ b's counterexample as its own:
+V_g[π▷b] > V_g[π▷c] >= V_g[π▷a]). What is left is undecided, with the reason.
+
+>>> cell = atlas_cell(3, 1.0, names=("grr", "oue", "hr"), time_limit=10.0)
+>>> sorted((r["a"], r["b"], r["holds"]) for r in cell["pairs"])[:2]
+[('grr', 'hr', True), ('grr', 'oue', False)]
+>>> cell["decided"], cell["pairs_total"]
+(6, 6)
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..channel import Channel
+from ..errors import InputTypeError, ParameterError, QifldpError, VerificationError
+from ..measures import bayes_capacity, bayes_vulnerability, g_vulnerability, ldp_epsilon
+from ..protocols import protocol
+from ..refinement.graph import hasse_diagram
+from ..refinement.result import Counterexample
+from ..symmetric import SymmetricChannel
+from ..symmetric.measures import pair_atoms
+from .arguments import _check_seconds, _values
+from .certificates import certificate_digest
+from .engine import sweep
+from .time_limited import _decide
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "ATLAS_MAX_OUTPUTS",
+    "ATLAS_MAX_WITNESS",
+    "ATLAS_ORACLES",
+    "PAIR_TEST_MARGIN",
+    "PAIR_WEIGHTS",
+    "atlas_cell",
+    "oracle_atlas",
+    "pair_test",
+]
+
+#: Largest number of outputs of an explicit channel the atlas builds (lumped form).
+ATLAS_MAX_OUTPUTS: int = 2**16
+#: Largest explicit witness (outputs of A times outputs of B) the atlas asks an LP for.
+ATLAS_MAX_WITNESS: int = 2**21
+#: A failure certified by the capacity or the pair test needs a gap above this
+#: fraction of the vulnerabilities compared (far above their rounding, ~1e-15).
+PAIR_TEST_MARGIN: float = 1e-9
+
+#: The RAPPOR of the atlas: one-time (the permanent response), m bits, h hashes, the
+#: hash family member of seed 0; f is set from eps by eps_inf = 2 h ln((1 - f/2) / (f/2)).
+RAPPOR_M, RAPPOR_H = 8, 2
+#: THE's threshold in the atlas (a fixed theta in (1/2, 1)).
+THE_THETA = 0.75
+
+
+def _rappor(k: int, eps: float) -> Any:
+    f = 2.0 / (1.0 + math.exp(eps / (2 * RAPPOR_H)))
+    return protocol("rappor", k, m=RAPPOR_M, h=RAPPOR_H, f=f, rounds="one-time")
+
+
+def _longitudinal(variant: str) -> Callable[[int, float], Any]:
+    def build(k: int, eps: float) -> Any:
+        return protocol(variant, k, 2.0 * eps, eps)
+
+    return build
+
+
+def _named(name: str, **params: Any) -> Callable[[int, float], Any]:
+    def build(k: int, eps: float) -> Any:
+        return protocol(name, k, eps, **params)
+
+    return build
+
+
+#: The oracles of the atlas: name -> (builder (k, eps) -> protocol, the convention).
+#: Every frequency oracle of the catalogue whose parameters eps fixes; ``lh`` and
+#: ``ue`` (free g, p, q) enter as ``blh``/``olh`` and ``sue``/``oue``; ``adp`` is
+#: ``grr`` or ``oue`` by construction (the same object), so it adds no pair.
+ATLAS_ORACLES: Mapping[str, tuple[Callable[[int, float], Any], str]] = {
+    "grr": (_named("grr"), "GRR at eps"),
+    "ss": (_named("ss"), "subset selection, omega = max(1, round(k / (e^eps + 1)))"),
+    "blh": (_named("blh"), "local hashing, g = 2"),
+    "olh": (_named("olh"), "local hashing, g = round(e^eps + 1)"),
+    "sue": (_named("sue"), "symmetric unary encoding (basic one-time RAPPOR)"),
+    "oue": (_named("oue"), "optimized unary encoding"),
+    "the": (_named("the", theta=THE_THETA), f"thresholding with theta = {THE_THETA}"),
+    "hr": (_named("hr"), "Hadamard response (no symmetric channel)"),
+    "dbitflip": (_named("dbitflip"), "dBitFlipPM with b = k buckets, d = 1 (true eps is eps/2)"),
+    "rappor": (
+        _rappor,
+        f"one-time RAPPOR, m = {RAPPOR_M}, h = {RAPPOR_H}, hash seed 0, eps_inf = eps",
+    ),
+    **{
+        v: (_longitudinal(v), f"{v.upper()}: one report at eps_1 = eps, eps_perm = 2 eps")
+        for v in ("l_grr", "l_sue", "l_oue", "l_osue", "l_soue")
+    },
+}
+
+
+# ------------------------------------------------------------------- representations
+class _Oracle:
+    """One oracle of a cell: its protocol and the representations the routes use."""
+
+    def __init__(self, name: str, P: Any) -> None:
+        self.name = name
+        self.P = P
+        try:
+            self.symmetric: SymmetricChannel | None = P.symmetric()
+        except QifldpError:
+            self.symmetric = None
+        self._explicit: Channel | None = None
+        self._explicit_reason: str | None = None
+
+    def n_outputs(self) -> float:
+        """Outputs of the explicit channel the atlas would build (inf when too many)."""
+        S = self.symmetric
+        if S is not None:
+            return 10 ** S._log10_n_explicit(True)
+        C = self.explicit()
+        return math.inf if C is None else C.shape[1]
+
+    def explicit(self) -> Channel | None:
+        """The explicit channel (symmetric ones lumped), None beyond the budget."""
+        if self._explicit is not None or self._explicit_reason is not None:
+            return self._explicit
+        S = self.symmetric
+        try:
+            if S is not None:
+                if 10 ** S._log10_n_explicit(True) > ATLAS_MAX_OUTPUTS:
+                    raise _TooLarge
+                self._explicit = S.expand(lumped=True)
+            else:
+                C = self.P.channel()
+                if C.shape[1] > ATLAS_MAX_OUTPUTS:
+                    raise _TooLarge
+                self._explicit = C
+        except (_TooLarge, QifldpError):
+            self._explicit_reason = (
+                f"{self.name}'s explicit channel exceeds {ATLAS_MAX_OUTPUTS} outputs"
+            )
+        return self._explicit
+
+    def best(self) -> Any:
+        """The representation whose measures are cheapest (symmetric where offered)."""
+        return self.symmetric if self.symmetric is not None else self.explicit()
+
+
+class _TooLarge(Exception):
+    pass
+
+
+# ----------------------------------------------------------------- negative routes
+def _pair_vulnerability(C: Any, x0: int, x1: int, w: np.ndarray) -> np.ndarray:
+    """V1 of the prior (w on x0, 1 - w on x1) through C: Σ_y max(w C[x0, y], (1-w) C[x1, y])."""
+    if isinstance(C, SymmetricChannel):
+        P0, P1 = pair_atoms(C)
+    else:
+        P0, P1 = C.matrix[x0], C.matrix[x1]
+    return np.maximum(w[:, None] * P0[None, :], (1.0 - w)[:, None] * P1[None, :]).sum(axis=1)
+
+
+def _pairs(C: Any) -> list[tuple[int, int]]:
+    if isinstance(C, SymmetricChannel):
+        return [(0, 1)]
+    k = C.shape[0]
+    return [(a, b) for a in range(k) for b in range(k) if a != b]
+
+
+#: The prior weights w of x0 the pair test tries: log-odds ln((1 - w) / w) on a grid of
+#: 97 points in [-12, 12] (the range where eps <= 12 can separate), and w = 1/2.
+PAIR_WEIGHTS: np.ndarray = np.unique(
+    np.concatenate([1.0 / (1.0 + np.exp(np.linspace(-12.0, 12.0, 97))), [0.5]])
+)
+
+
+def pair_test(A: Any, B: Any) -> Counterexample | None:
+    """A two-point-prior counterexample to A ⊑ B, verified, or None when none is found.
+
+    If A ⊑ B then for every pair of inputs (x0, x1) and prior (w, 1 - w) on them, the
+    adversary guessing which of the two it is does no better through B than through
+    A. This searches the pairs (one pair for a symmetric channel, every ordered pair
+    for an explicit one) and the weights :data:`PAIR_WEIGHTS` for V1[π▷B] − V1[π▷A] > 0.
+
+    Parameters
+    ----------
+    A, B : Channel or SymmetricChannel
+        The same number of inputs; either may be symmetric (its pairs all alike).
+
+    Returns
+    -------
+    Counterexample or None
+        The identity gain on {x0, x1} (actions: guess x0, guess x1), the prior, and
+        the gap, recomputed by :func:`qifldp.g_vulnerability` on explicit channels (by
+        the pair atoms of :func:`qifldp.symmetric.measures.pair_atoms` on symmetric
+        ones) and required to exceed :data:`PAIR_TEST_MARGIN` times the
+        vulnerabilities; None when no gap passes that margin.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> ce = pair_test(q.grr(4, 1.0), q.grr(4, 2.0))
+    >>> bool(ce.gap > 0), float(ce.prior.sum())
+    (True, 1.0)
+    >>> pair_test(q.grr(4, 2.0), q.grr(4, 1.0)) is None
+    True
+    """
+    k = A.k if isinstance(A, SymmetricChannel) else A.shape[0]
+    kb = B.k if isinstance(B, SymmetricChannel) else B.shape[0]
+    if k != kb:
+        msg = f"A and B must have the same number of inputs, got {k} and {kb}"
+        raise ParameterError(msg)
+    w = PAIR_WEIGHTS
+    pairs = _pairs(A) if not isinstance(A, SymmetricChannel) else _pairs(B)
+    best: tuple[float, int, int, float] | None = None
+    for x0, x1 in pairs:
+        va = _pair_vulnerability(A, x0, x1, w)
+        vb = _pair_vulnerability(B, x0, x1, w)
+        gaps = vb - va
+        i = int(np.argmax(gaps))
+        if gaps[i] > PAIR_TEST_MARGIN * (va[i] + vb[i]) and (best is None or gaps[i] > best[0]):
+            best = (float(gaps[i]), x0, x1, float(w[i]))
+    if best is None:
+        return None
+    _, x0, x1, wi = best
+    prior = np.zeros(k)
+    prior[x0], prior[x1] = wi, 1.0 - wi
+    gain = np.zeros((2, k))
+    gain[0, x0] = gain[1, x1] = 1.0
+    v_a = _recheck_pair(A, gain, prior, x0, x1, wi)
+    v_b = _recheck_pair(B, gain, prior, x0, x1, wi)
+    gap = v_b - v_a
+    bound = PAIR_TEST_MARGIN * (v_a + v_b)
+    if not gap > bound:
+        msg = f"the pair test's gap {gap:.3g} did not survive its re-check (bound {bound:.3g})"
+        raise VerificationError(msg)
+    return Counterexample(
+        gain=gain, prior=prior, gap=gap, gap_bound=bound, vulnerability_a=v_a, vulnerability_b=v_b
+    )
+
+
+def _recheck_pair(C: Any, gain: np.ndarray, prior: np.ndarray, x0: int, x1: int, w: float) -> float:
+    """The two-point vulnerability by an independent route: g_vulnerability (explicit),
+    the pair atoms summed in the other order (symmetric)."""
+    if isinstance(C, SymmetricChannel):
+        P0, P1 = pair_atoms(C)
+        return float(np.sum(np.where(w * P0 >= (1.0 - w) * P1, w * P0, (1.0 - w) * P1)))
+    support = prior > 0
+    sub = Channel(C.matrix[support])
+    return float(g_vulnerability(sub, gain[:, support], prior[support]))
+
+
+def _capacity_test(A: Any, B: Any, k: int) -> Counterexample | None:
+    """ML(B) > ML(A): the identity gain under the uniform prior separates, verified by
+    :func:`qifldp.bayes_vulnerability`."""
+    va, vb = float(bayes_vulnerability(A)), float(bayes_vulnerability(B))
+    if not vb - va > PAIR_TEST_MARGIN * (va + vb):
+        return None
+    return Counterexample(
+        gain=np.eye(k),
+        prior=np.full(k, 1.0 / k),
+        gap=vb - va,
+        gap_bound=PAIR_TEST_MARGIN * (va + vb),
+        vulnerability_a=va,
+        vulnerability_b=vb,
+    )
+
+
+# ------------------------------------------------------------------------- one pair
+def _row(
+    a: str,
+    b: str,
+    holds: bool | None,
+    route: str,
+    result: Any,
+    seconds: float,
+    reason: str | None = None,
+) -> dict[str, Any]:
+    ce = getattr(result, "counterexample", result if isinstance(result, Counterexample) else None)
+    witness = getattr(result, "witness", None)
+    # decided only in rational arithmetic on the stored floats, by a gap below float
+    # resolution: true of the channels as stored, and the protocols themselves may refine
+    boundary = bool(
+        holds is False and getattr(result, "exact", False) and result.about == "channels"
+    )
+    return {
+        "a": a,
+        "b": b,
+        "holds": holds,
+        "route": route,
+        "certified_by": str(getattr(result, "certified_by", route)) if result is not None else None,
+        "certificate": "" if result is None else certificate_digest(witness if ce is None else ce),
+        "gap": None if ce is None else float(ce.gap),
+        "via": None,
+        "rounding_boundary": boundary,
+        "reason": reason,
+        "seconds": seconds,
+    }
+
+
+def _negative(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | None:
+    """A ⋢ B by the capacity or a two-point prior, on the cheapest representations."""
+    XA, XB = A.best(), B.best()
+    if XA is None or XB is None:
+        return None
+    for name, test in (
+        ("capacity", functools.partial(_capacity_test, k=k)),
+        ("pair test", pair_test),
+    ):
+        ce = test(XA, XB)
+        if ce is not None:
+            return _row(A.name, B.name, False, name, ce, time.perf_counter() - t0)
+    return None
+
+
+def _decide_pair(A: _Oracle, B: _Oracle, k: int, time_limit: float) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    SA, SB = A.symmetric, B.symmetric
+    errors = []
+    X: Any
+    Y: Any
+    if SA is not None and SB is not None:
+        route, X, Y = "orbit LP", SA, SB
+    else:
+        # a mixed pair: the cheap certificates of a failure first, then the explicit LP
+        found = _negative(A, B, k, t0)
+        if found is not None:
+            return found
+        CA, CB = A.explicit(), B.explicit()
+        if CA is not None and CB is not None and CA.shape[1] * CB.shape[1] <= ATLAS_MAX_WITNESS:
+            route, X, Y = "explicit LP", CA, CB
+        else:
+            route, X, Y = "", None, None
+            sizes = f"{A.name}: {A.n_outputs():.3g} outputs, {B.name}: {B.n_outputs():.3g}"
+            lacking = [o.name for o in (A, B) if o.symmetric is None]
+            errors.append(
+                f"no route proves refinement: {', '.join(lacking)} has no symmetric channel "
+                f"and the explicit LP exceeds the budget ({sizes}; <= {ATLAS_MAX_OUTPUTS} "
+                f"outputs each, <= {ATLAS_MAX_WITNESS} witness entries); neither the "
+                "capacity nor a two-point prior separates them"
+            )
+    if X is not None:
+        try:
+            res = _decide(X, Y, time_limit)
+            return _row(A.name, B.name, bool(res.holds), route, res, time.perf_counter() - t0)
+        except Exception as exc:  # noqa: BLE001 - recorded as the reason
+            errors.append(f"{route}: {type(exc).__name__}: {str(exc)[:160]}")
+        if route == "orbit LP":
+            found = _negative(A, B, k, t0)
+            if found is not None:
+                return found
+    return _row(A.name, B.name, None, "", None, time.perf_counter() - t0, "; ".join(errors))
+
+
+# ------------------------------------------------------------------------ one cell
+def _check_names(names: Any) -> list[str]:
+    if names is None:
+        return list(ATLAS_ORACLES)
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        msg = f"names must be a sequence of oracle names, got {type(names).__name__}"
+        raise InputTypeError(msg)
+    out = list(names)
+    bad = [n for n in out if n not in ATLAS_ORACLES]
+    if bad or len(set(out)) != len(out) or len(out) < 2:
+        msg = (
+            f"names must be two or more distinct names of ATLAS_ORACLES "
+            f"({', '.join(ATLAS_ORACLES)}), got {out!r}"
+        )
+        raise ParameterError(msg)
+    return out
+
+
+def atlas_cell(
+    k: int, eps: float, names: Sequence[str] | None = None, *, time_limit: float = 30.0
+) -> dict[str, Any]:
+    """Every ordered pair of the oracles at one (k, eps), decided or stated undecided.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, >= 2.
+    eps : float
+        The oracles' common eps (each builder's convention: :data:`ATLAS_ORACLES`).
+    names : sequence of str, optional
+        Names of :data:`ATLAS_ORACLES` (default: all).
+    time_limit : float
+        Seconds per LP (stopped at :func:`hard_time_limit`).
+
+    Returns
+    -------
+    dict
+        ``pairs``: one dict per ordered pair (``a``, ``b``, ``holds`` (a ⊑ b; None when
+        undecided), ``route``, ``certified_by``, ``certificate`` (its digest), ``gap``,
+        ``via`` (the middle oracle of an inferred verdict), ``rounding_boundary`` (a
+        failure decided only in rational arithmetic on the stored floats, by a gap below
+        float resolution: the protocols themselves may refine), ``reason``, ``seconds``);
+        ``oracles``: per name its ``bayes_capacity``, ``ldp_epsilon`` and
+        ``symmetric``; ``edges`` (the Hasse diagram, u ⊑ v), ``equivalent`` (classes),
+        ``decided`` and ``pairs_total``.
+
+    Raises
+    ------
+    ParameterError
+        Unknown names, fewer than two; parameters the protocols refuse.
+    InputTypeError
+        ``names`` not a sequence.
+
+    Examples
+    --------
+    >>> cell = atlas_cell(2, 1.0, names=("sue", "l_sue"))
+    >>> cell["equivalent"], cell["decided"]
+    ([['sue', 'l_sue']], 2)
+    """
+    order = _check_names(names)
+    time_limit = _check_seconds("time_limit", time_limit)
+    oracles = {n: _Oracle(n, ATLAS_ORACLES[n][0](k, eps)) for n in order}
+    info = {}
+    for n, o in oracles.items():
+        C = o.best()
+        info[n] = {
+            "bayes_capacity": None if C is None else float(bayes_capacity(C)),
+            "ldp_epsilon": None if C is None else float(ldp_epsilon(C)),
+            "symmetric": o.symmetric is not None,
+        }
+    rows = {
+        (a, b): _decide_pair(oracles[a], oracles[b], k, time_limit)
+        for a, b in itertools.permutations(order, 2)
+    }
+    G = hasse_diagram(order, {p: r["holds"] for p, r in rows.items()})
+    for p, via in G.graph["inferred"].items():
+        row = rows[p]
+        row.update(holds=G.graph["status"][p], route="transitivity", via=via)
+        row["reason"] = None
+    decided = sum(r["holds"] is not None for r in rows.values())
+    return {
+        "k": k,
+        "eps": eps,
+        "pairs": list(rows.values()),
+        "oracles": info,
+        "edges": sorted([list(e) for e in G.edges()]),
+        "equivalent": [list(c) for c in G.graph["equivalent"]],
+        "inconsistent": [list(p) for p in G.graph["inconsistent"]],
+        "decided": decided,
+        "pairs_total": len(rows),
+    }
+
+
+def _cell_point(k: int, eps: float, *, names: list[str], time_limit: float) -> dict[str, Any]:
+    return {"cell": atlas_cell(k, eps, names, time_limit=time_limit)}
+
+
+def oracle_atlas(
+    ks: Any,
+    epss: Any,
+    names: Sequence[str] | None = None,
+    *,
+    time_limit: float = 30.0,
+    executor: Any = None,
+    progress: bool = True,
+) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    """The atlas over a grid: :func:`atlas_cell` at every (k, eps), through :func:`sweep`.
+
+    Parameters
+    ----------
+    ks : list of int
+        Domain sizes, each >= 2.
+    epss : list of float
+        Values of eps.
+    names : sequence of str, optional
+        Names of :data:`ATLAS_ORACLES` (default: all).
+    time_limit : float
+        Seconds per LP.
+    executor, progress
+        As for :func:`sweep`.
+
+    Returns
+    -------
+    (pandas.DataFrame, list of dict)
+        One row per ordered pair and cell (``k``, ``eps`` then the pair columns of
+        :func:`atlas_cell`); and the cells themselves (their oracles, Hasse edges and
+        equivalence classes). A cell that raised gets rows with ``holds`` None and the
+        error as their reason.
+
+    Examples
+    --------
+    >>> import concurrent.futures as cf
+    >>> with cf.ThreadPoolExecutor(1) as pool:
+    ...     table, cells = oracle_atlas([2], [1.0], ("grr", "sue"), executor=pool,
+    ...                                 progress=False)
+    >>> table[["a", "b", "holds"]].values.tolist()
+    [['grr', 'sue', True], ['sue', 'grr', False]]
+    """
+    import pandas as pd
+
+    order = _check_names(names)
+    k_list = _values("ks", ks, integer=True)
+    eps_list = _values("epss", epss, integer=False)
+    time_limit = _check_seconds("time_limit", time_limit)
+    fn = functools.partial(_cell_point, names=order, time_limit=time_limit)
+    table = sweep(fn, {"k": k_list, "eps": eps_list}, executor=executor, progress=progress)
+    rows: list[dict[str, Any]] = []
+    cells: list[dict[str, Any]] = []
+    for point in table.to_dict("records"):
+        cell = point.get("cell")
+        if not isinstance(cell, dict):
+            error = point.get("error") or "no result"
+            for a, b in itertools.permutations(order, 2):
+                rows.append(
+                    {
+                        "k": point["k"],
+                        "eps": point["eps"],
+                        "a": a,
+                        "b": b,
+                        "holds": None,
+                        "route": "",
+                        "reason": f"cell failed: {error}",
+                    }
+                )
+            continue
+        cells.append(cell)
+        rows.extend({"k": cell["k"], "eps": cell["eps"], **r} for r in cell["pairs"])
+    return pd.DataFrame(rows), cells

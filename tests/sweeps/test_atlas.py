@@ -1,0 +1,144 @@
+"""The comparability atlas of the frequency oracles (qifldp.sweeps.atlas).
+
+Each verdict of a cell is checked against its certificate recomputed here: a witness W
+by A·W = B on the explicit channels, a counterexample by its gap recomputed with
+g_vulnerability; the equivalences the atlas reports are checked against the channels
+themselves (enumeration).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+
+import numpy as np
+import pytest
+
+import qifldp as q
+from qifldp.errors import InputTypeError, ParameterError
+from qifldp.sweeps.atlas import (
+    ATLAS_ORACLES,
+    PAIR_TEST_MARGIN,
+    atlas_cell,
+    oracle_atlas,
+    pair_test,
+)
+
+
+def _explicit(name: str, k: int, eps: float) -> q.Channel:
+    P = ATLAS_ORACLES[name][0](k, eps)
+    try:
+        return P.symmetric().expand(lumped=True)
+    except q.errors.QifldpError:
+        return P.channel()
+
+
+@pytest.fixture(scope="module")
+def cell():
+    names = ("grr", "oue", "l_osue", "hr", "dbitflip")
+    return atlas_cell(3, 1.0, names, time_limit=20.0)
+
+
+def test_every_pair_decided_and_certified(cell):
+    assert cell["pairs_total"] == 5 * 4
+    assert cell["decided"] == cell["pairs_total"]
+    for row in cell["pairs"]:
+        assert row["holds"] is not None
+        if row["route"] != "transitivity":
+            assert len(row["certificate"]) == 16
+        if row["holds"] is False and row["route"] != "transitivity":
+            assert row["gap"] > 0
+
+
+def test_verdicts_match_recomputed_refinement(cell):
+    # three verdicts re-decided from scratch on the explicit channels (independent route)
+    rows = {(r["a"], r["b"]): r["holds"] for r in cell["pairs"]}
+    for a, b in (("grr", "hr"), ("hr", "grr"), ("oue", "dbitflip")):
+        A, B = _explicit(a, 3, 1.0), _explicit(b, 3, 1.0)
+        r = q.refines(A, B)
+        assert bool(r.holds) == rows[(a, b)]
+        if r.holds:
+            assert np.allclose(A.matrix @ r.witness, B.matrix, atol=1e-7)
+        else:
+            ce = r.counterexample
+            gap = q.g_vulnerability(B, ce.gain, ce.prior) - q.g_vulnerability(A, ce.gain, ce.prior)
+            assert gap > 0
+
+
+def test_equivalences_are_equal_channels(cell):
+    classes = {frozenset(c) for c in cell["equivalent"]}
+    # one L-OSUE report with p1 = 1/2 has p* = 1/2 and q* = 1 / (e^eps_1 + 1): OUE's
+    # bit (the module's doctest has SUE = L-SUE: a cascade of two symmetric bits)
+    assert classes == {frozenset({"oue", "l_osue"})}
+    for a, b in (("oue", "l_osue"),):
+        A = ATLAS_ORACLES[a][0](3, 1.0).channel().matrix
+        B = ATLAS_ORACLES[b][0](3, 1.0).channel().matrix
+        assert A.shape == B.shape
+        assert np.allclose(A, B, atol=1e-12)
+
+
+def test_hasse_edges_are_refinements(cell):
+    rows = {(r["a"], r["b"]): r["holds"] for r in cell["pairs"]}
+    for u, v in cell["edges"]:
+        assert rows[(u, v)] is True and rows[(v, u)] is False
+
+
+def test_pair_test_certifies_grr_monotonicity():
+    # GRR(4, 1) ⊑ GRR(4, 2) fails: two-point prior (w, 1 - w) on (x0, x1); by hand,
+    # V = Σ_y max(w C[x0, y], (1 - w) C[x1, y]) over the 4 outputs
+    A, B = q.grr(4, 1.0), q.grr(4, 2.0)
+    ce = pair_test(A, B)
+    support = np.flatnonzero(ce.prior)
+    assert support.size == 2 and math.isclose(ce.prior.sum(), 1.0)
+    x0, x1 = support
+    w0, w1 = ce.prior[x0], ce.prior[x1]
+
+    def v(C):
+        M = C.matrix
+        return sum(max(w0 * M[x0, y], w1 * M[x1, y]) for y in range(4))
+
+    assert math.isclose(ce.gap, v(B) - v(A), rel_tol=1e-9)
+    assert ce.gap > PAIR_TEST_MARGIN
+    assert pair_test(B, A) is None  # GRR(4, 2) ⊑ GRR(4, 1) holds: nothing separates
+
+
+def test_pair_test_on_a_symmetric_channel_matches_explicit():
+    S, E = q.symmetric.oue(5, 1.0), q.grr(5, 1.0)
+    ce_sym = pair_test(S, E)
+    ce_exp = pair_test(S.expand(), E)
+    assert ce_sym is not None and ce_exp is not None
+    assert math.isclose(ce_sym.gap, ce_exp.gap, rel_tol=1e-9)
+
+
+def test_undecided_pairs_state_their_reason():
+    # at k = 32 the unary encodings have 2^32 outputs and dBitFlipPM no symmetric form:
+    # a refinement into dBitFlipPM cannot be certified and must say why
+    c = atlas_cell(32, 1.0, ("sue", "dbitflip"), time_limit=5.0)
+    rows = {(r["a"], r["b"]): r for r in c["pairs"]}
+    assert rows[("dbitflip", "sue")]["holds"] is False  # SUE leaks more (capacity)
+    left = rows[("sue", "dbitflip")]
+    assert left["holds"] is None
+    assert "no symmetric channel" in left["reason"] and "dbitflip" in left["reason"]
+
+
+def test_oracle_atlas_table_through_sweep():
+    with cf.ThreadPoolExecutor(1) as pool:
+        table, cells = oracle_atlas([3], [1.0, 2.0], ("grr", "oue"), executor=pool, progress=False)
+    assert table[["eps", "a", "b"]].values.tolist() == [
+        [1.0, "grr", "oue"],
+        [1.0, "oue", "grr"],
+        [2.0, "grr", "oue"],
+        [2.0, "oue", "grr"],
+    ]
+    assert table["holds"].notna().all() and len(cells) == 2
+
+
+def test_bad_arguments():
+    with pytest.raises(ParameterError, match="ATLAS_ORACLES"):
+        atlas_cell(3, 1.0, ("grr", "nope"))
+    with pytest.raises(ParameterError, match="two or more"):
+        atlas_cell(3, 1.0, ("grr",))
+    with pytest.raises(InputTypeError, match="sequence"):
+        atlas_cell(3, 1.0, "grr")
+    with pytest.raises(ParameterError, match="same number of inputs"):
+        pair_test(q.grr(3, 1.0), q.grr(4, 1.0))
