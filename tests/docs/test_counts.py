@@ -26,3 +26,29 @@ def test_readme_gallery_and_reproduce_counts():
     (first, last) = re.search(r"Figs\. (\d+)-(\d+): PNG, PDF, SVG", text).groups()
     default = reproduce.__defaults__[3]  # out, quick, data, which
     assert list(default) == list(range(int(first), int(last) + 1))
+
+
+def test_readme_atlas_counts_are_the_stored_table():
+    import pandas as pd
+
+    text = (ROOT / "README.md").read_text()
+    found = re.search(
+        r"the (\d+) frequency oracles of the catalogue.*?([\d,]+) of ([\d,]+) ordered pairs "
+        r"decided \(([\d.]+) %; every pair at k ≤ (\d+); (\d+) of them",
+        text,
+    )
+    assert found, "the README's atlas entry states its counts"
+    n_oracles, decided, total, share, k_full, boundary = found.groups()
+    table = pd.read_csv(ROOT / "docs" / "gallery" / "atlas.csv")
+    assert int(n_oracles) == len(set(table["a"]))
+    assert int(decided.replace(",", "")) == int(table["holds"].notna().sum())
+    assert int(total.replace(",", "")) == len(table)
+    assert float(share) == round(100 * table["holds"].notna().mean(), 1)
+    full = table.groupby("k")["holds"].apply(lambda s: bool(s.notna().all()))
+    assert int(k_full) == max(k for k in full.index if full.loc[:k].all())
+    rounding = (
+        table["holds"].eq(False)
+        & table["certified_by"].fillna("").str.contains("in rational arithmetic on the stored")
+        & (table["gap"].abs() < 1e-12)
+    )
+    assert int(boundary) == int(rounding.sum())
