@@ -312,18 +312,19 @@ class DBitFlip(PQSupport, NotLumpable):
         gen = as_rng(rng)
         b, d = self._params["b"], self._params["d"]
         n = xs.size
-        rows = np.arange(n)
+        base = np.arange(n) * b
         sampled = np.zeros((n, b), dtype=bool)
+        flat = sampled.reshape(-1)
         for j in range(b - d, b):  # Floyd's algorithm, vectorised: d distinct of b per user
             t = gen.integers(0, j + 1, size=n)
-            taken = sampled[rows, t]
-            sampled[rows, np.where(taken, j, t)] = True
+            t += base
+            flat[np.where(flat[t], base + j, t)] = True
         own = buckets(self.k, b)[xs][:, None] == np.arange(b)[None, :]
         bits = np.empty((n, b), dtype=bool)
         for s, e in row_chunks(n, b):
             bernoulli_where(bits[s:e], own[s:e], self._params["p"], self._params["q"], gen)
         out = bits.view(np.int8)
-        out[~sampled] = -1
+        np.copyto(out, np.int8(-1), where=~sampled)
         return out
 
     def _check_reports(self, reports: Any) -> np.ndarray:
