@@ -26,7 +26,7 @@ def _section() -> str:
 def test_gallery_images_exist_are_small_pngs_and_all_shown():
     section = _section()
     links = re.findall(r"!\[[^\]]+\]\((docs/gallery/[^)]+\.png)\)", section)
-    assert len(links) == 12 and len(set(links)) == 12
+    assert len(links) == 13 and len(set(links)) == 13
     for link in links:
         raw = (ROOT / link).read_bytes()
         assert raw.startswith(PNG_SIGNATURE), link
