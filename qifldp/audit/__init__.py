@@ -4,7 +4,8 @@ The verdict machinery lives in :mod:`qifldp.audit._core`. The claims themselves 
 one row each in the claim table ``claims.json`` (key, paper, place, statement, and how a
 formula not legible in the paper's available text was reconstructed). Each source paper
 has one module whose checks are bound to their rows by key (``@checks("qif.lemma1")``):
-:mod:`~qifldp.audit.qif_ldp` and :mod:`~qifldp.audit.qif_ldp_formulas` (Gonze et al.,
+:mod:`~qifldp.audit.qif_ldp`, :mod:`~qifldp.audit.qif_ldp_formulas` and
+:mod:`~qifldp.audit.converses` (the converses of its implications) (Gonze et al.,
 CSF 2026), :mod:`~qifldp.audit.pckv`
 (Gu et al., USENIX Security 2020), :mod:`~qifldp.audit.rr3` (Ma and Wang, arXiv 2021)
 and :mod:`~qifldp.audit.multidim_risks` (Arcolezi et al., PVLDB 2023); the later
@@ -29,6 +30,7 @@ from . import (  # noqa: F401  (registration, in this order)
     _core,
     _verdicts,
     bibliography,
+    converses,
     multidim_risks,
     oracles,
     pckv,
