@@ -270,13 +270,17 @@ def protocol_page(entry: Any, documented: dict[type, str]) -> str:
         f".. _protocol-{entry.name}:\n",
         _heading(f"{entry.name}"),
         f"{_esc(entry.summary[:1].upper() + entry.summary[1:])}.\n",
-        f"``q.protocol(\"{entry.name}\", ...)`` — ``{entry.signature()}``\n",
+        f'``q.protocol("{entry.name}", ...)`` — ``{entry.signature()}``\n',
     ]
     if entry.aliases:
         presets = dict(entry.presets)
         shown = [
-            f"``{a}``" + (f" (fixes {', '.join(f'{k}={v!r}' for k, v in presets[a].items())})"
-                          if a in presets else "")
+            f"``{a}``"
+            + (
+                f" (fixes {', '.join(f'{k}={v!r}' for k, v in presets[a].items())})"
+                if a in presets
+                else ""
+            )
             for a in entry.aliases
         ]
         out.append(f"Aliases: {', '.join(shown)}.\n")
@@ -286,14 +290,12 @@ def protocol_page(entry: Any, documented: dict[type, str]) -> str:
         rule = _esc(p.rule) or "—"
         if p.choices:
             rule += " (choices: " + ", ".join(f"``{c}``" for c in p.choices) + ")"
-        out.append(
-            f"   * - ``{p.name}``\n     - {p.kind}\n     - {_default(p)}\n     - {rule}"
-        )
+        out.append(f"   * - ``{p.name}``\n     - {p.kind}\n     - {_default(p)}\n     - {rule}")
     out.append("")
     example = ", ".join(f"{k}={v!r}" for k, v in entry.example.items())
     out.append("Example, as a protocol object and as a command-line spec:\n")
     out.append(".. code-block:: python\n")
-    out.append(f"   q.protocol(\"{entry.name}\", {example})\n")
+    out.append(f'   q.protocol("{entry.name}", {example})\n')
     out.append(".. code-block:: console\n")
     out.append(f"   $ qifldp leak {entry.spec(**entry.example)}\n")
     out.append(f"Reference: {_esc(entry.reference)}.\n")
@@ -373,6 +375,7 @@ def audit_page() -> str:
         out.append(f":Source: {_esc(r.source)}")
         out.append(f":Verdict: **{_esc(r.verdict)}**")
         out.append(f":Numbers: {_esc(r.details)}\n")
+    out += _inventory_section(results)
     cited = dict.fromkeys(k for r in results for k in r.references)
     out.append(_heading("References", "-"))
     for key, ref in audit.BIBLIOGRAPHY.items():
@@ -380,6 +383,42 @@ def audit_page() -> str:
             out.append(f"- **{_esc(ref.cite)}**: {_esc(ref.full)}")
     out.append("")
     return "\n".join(out)
+
+
+def _inventory_section(results: list) -> list[str]:
+    """Per paper, every statement of the text with its claims' verdicts or the reason."""
+    from qifldp import audit
+    from qifldp.audit import inventory
+
+    by_key = {r.key: r for r in results}
+    out = [
+        _heading("Every statement of the papers", "-"),
+        "The audit's per-paper inventory (``qifldp/audit/inventory.json``): each paper section",
+        "by section, every statement with the verdicts of the claims that check it, or the",
+        "reason it cannot be checked.\n",
+    ]
+    for paper, ref in audit.BIBLIOGRAPHY.items():
+        rows = [s for s in inventory.entries() if s.paper == paper]
+        if not rows:
+            continue
+        out.append(f".. rubric:: {_esc(ref.cite)}: {_esc(inventory.summary(paper))}\n")
+        out.append(".. list-table::\n   :header-rows: 1\n   :widths: 8 22 40 30\n")
+        out.append("   * - section\n     - place\n     - statement\n     - verdicts or reason")
+        for s in rows:
+            if s.claims:
+                cell = "; ".join(
+                    f"{_esc(by_key[k].verdict)} (:ref:`{k} <claim-{k}>`)"
+                    for k in s.claims
+                    if k in by_key
+                )
+            else:
+                cell = "not checkable: " + _esc(s.reason)
+            out.append(
+                f"   * - {_esc(s.section)}\n     - {_esc(s.place)}\n     - {_esc(s.statement)}"
+                f"\n     - {cell}"
+            )
+        out.append("")
+    return out
 
 
 def copy_notebooks(docs: Path) -> list[str]:
@@ -402,9 +441,9 @@ def gallery_index(names: list[str]) -> str:
 def write_all(docs: Path) -> None:
     """Write every generated page under ``docs`` (called by ``docs/conf.py``)."""
     docs = Path(docs)
-    keep = {
-        docs / "api" / "protocols" / f"{n}.rst" for n in CATALOGUE
-    } | {docs / "api" / "protocols" / "index.rst"}
+    keep = {docs / "api" / "protocols" / f"{n}.rst" for n in CATALOGUE} | {
+        docs / "api" / "protocols" / "index.rst"
+    }
     stale = [p for p in (docs / "api" / "protocols").glob("*.rst") if p not in keep]
     for p in stale:
         p.unlink()

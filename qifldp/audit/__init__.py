@@ -31,11 +31,15 @@ from . import (  # noqa: F401  (registration, in this order)
     _verdicts,
     bibliography,
     converses,
+    inventory,
     multidim_risks,
     oracles,
     pckv,
+    pckv_prose,
     qif_ldp,
     qif_ldp_formulas,
+    qif_prose,
+    risks_prose,
     rr3,
 )
 from ._core import (
@@ -66,6 +70,7 @@ from .bibliography import (
 )
 
 _core._register_table()
+inventory._check()
 
 __all__ = [*_verdicts.__all__, *_core.__all__, "CLAIMS", *bibliography.__all__]
 

@@ -430,7 +430,7 @@ def audit(claims: Iterable[Claim | str] | None = None) -> list[AuditResult]:
     :func:`qifldp.refines` and :func:`qifldp.symmetric.refines` (floating-point
     certificates, reported as such), and float comparisons only with the two-sided
     margin :data:`AGREE_RTOL` / :data:`DIFFER_RTOL`: a comparison between them is
-    refused. The whole registry runs in about ten seconds.
+    refused. The whole registry runs in about fifteen seconds.
 
     Examples
     --------

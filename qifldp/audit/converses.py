@@ -60,6 +60,7 @@ AUDIT_THETAS: tuple[float, ...] = (0.6, 0.8)
 FULL_EPS: tuple[float, ...] = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 FULL_THETAS: tuple[float, ...] = (0.55, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
 
+
 def _theta(t: float | None) -> float:
     if t is None:
         msg = "THE needs a theta"

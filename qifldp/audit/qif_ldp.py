@@ -571,7 +571,11 @@ def _check_lemma10_corollary() -> tuple[str, str]:
         f"{above:.3f} above): OUE ⊑ THE one-hot, {'; '.join(parts)}. Not claimed by the paper: "
         f"below the threshold (eps = 6 ln 2, theta = 2/3 < theta* = {th2:.4f}) the one-hot "
         "refinement at k = 3 "
-        f"{'holds' if r2.holds else 'fails too (exact gap ' + _gap_text(r2) + ')'}."
+        f"{'holds' if r2.holds else 'fails too (exact gap ' + _gap_text(r2) + ')'}. That "
+        "failure is one point, not a converse: it does not make the bound necessary for the "
+        "one-hot channels (below it OUE ⊑ THE still holds at small k and eps, e.g. k = 2, eps "
+        "= 40 ln(41/40), theta = 7/10, exactly; qif.lemma10_onehot_converse), nor does it say "
+        "anything about k = 2 or other points below the bound."
     )
     return (CONFIRMED if ok and above > 0 else REFUTED), details
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..audit import BIBLIOGRAPHY, audit, format_audit, format_markdown
+from ..audit import BIBLIOGRAPHY, audit, format_audit, format_markdown, inventory
 from ..errors import ParameterError
 
 
@@ -21,8 +21,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         print(format_markdown(results, details=not args.brief))
     elif not args.json:
         print(format_audit(results, details=not args.brief))
+        if not args.claims:  # every claim checked: the per-paper inventory with its verdicts
+            print()
+            print(inventory.format_inventory(results))
     cited = dict.fromkeys(k for r in results for k in r.references)
-    return {
+    doc: dict[str, Any] = {
         # every field the text shows: the key, the verdict, the source, the claim, the
         # details, and the references cited
         "claims": [
@@ -30,3 +33,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         ],
         "references": {k: BIBLIOGRAPHY[k].full for k in BIBLIOGRAPHY if k in cited},
     }
+    if not args.claims:  # per paper, every statement with its verdicts or why not checkable
+        doc["inventory"] = inventory.records(results)
+    return doc

@@ -620,7 +620,7 @@ def test_audit_subset_in_given_order():
 def test_cli_json_all_claims(capsys):
     assert main(["--json", "audit"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert list(doc) == ["claims", "references"]
+    assert list(doc) == ["claims", "references", "inventory"]
     assert len(doc["claims"]) == len(A.CLAIMS)
     for item, c in zip(doc["claims"], A.CLAIMS, strict=True):
         assert list(item) == ["key", "claim", "source", "verdict", "details", "references"]
@@ -629,6 +629,31 @@ def test_cli_json_all_claims(capsys):
         assert item["verdict"] in A.VERDICTS
         assert (item["verdict"] == A.INCONCLUSIVE) == (c.key in UNDECIDABLE)
     assert doc["references"] == {k: ref.full for k, ref in A.BIBLIOGRAPHY.items()}
+
+
+def test_cli_prints_the_per_paper_inventory_after_all_claims(results, capsys, monkeypatch):
+    """`qifldp audit` (every claim) ends with the inventory: each paper's statements with the
+    verdicts of their claims or the reason; --json carries the same per paper."""
+    from qifldp.audit import inventory
+    from qifldp.cli import audit as cli_audit
+
+    monkeypatch.setattr(cli_audit, "audit", lambda keys: list(results.values()))
+    assert main(["audit", "--brief"]) == 0
+    text = capsys.readouterr().out
+    head, _, inv = text.partition("Per-paper inventory")
+    assert inv and f"{len(A.CLAIMS)} claims:" in head
+    for paper in ("qif", "pckv", "rr3", "risks"):
+        assert inventory.summary(paper) in inv
+    for key, r in results.items():
+        assert f"{r.verdict} [{key}]" in " ".join(inv.split())
+    assert main(["--json", "audit"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert list(doc["inventory"]) == ["qif", "pckv", "rr3", "risks"]
+    for paper, rows in doc["inventory"].items():
+        assert len(rows) == len(inventory.entries(paper))
+        for row in rows:
+            assert bool(row["claims"]) != bool(row["reason"])
+            assert row["verdicts"] == {k: results[k].verdict for k in row["claims"]}
 
 
 def test_cli_text_and_subset(capsys):

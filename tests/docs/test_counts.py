@@ -52,3 +52,19 @@ def test_readme_atlas_counts_are_the_stored_table():
         & (table["gap"].abs() < 1e-12)
     )
     assert int(boundary) == int(rounding.sum())
+
+
+def test_readme_inventory_counts_are_the_inventory():
+    from qifldp.audit import inventory
+
+    text = " ".join((ROOT / "README.md").read_text().split())
+    named = {
+        "QIF paper": "qif",
+        "PCKV": "pckv",
+        "three-answer RR": "rr3",
+        "multidimensional risks": "risks",
+    }
+    for words, paper in named.items():
+        m = re.search(rf"{words} (\d+)(?: statements)?", text)
+        assert m, words
+        assert int(m.group(1)) == len(inventory.entries(paper)), (paper, m.group(1))
