@@ -12,6 +12,7 @@ import pytest
 from qifldp import audit as A
 from qifldp.audit import converses as C
 from qifldp.formulas import the_oue_threshold
+from tests.audit.test_audit import _ue_rows
 
 KEYS = {
     "qif.lemma2_converse": "refuted",
@@ -26,18 +27,8 @@ KEYS = {
 
 
 def _one_hot(p, qq, k):
-    """Rows x of the one-hot channel of the bit channel (1 kept w.p. p, 0 flipped w.p. q)."""
-    rows = []
-    for x in range(k):
-        row = []
-        for y in itertools.product((0, 1), repeat=k):
-            e = F(1)
-            for i, b in enumerate(y):
-                one = p if i == x else qq
-                e *= one if b else 1 - one
-            row.append(e)
-        rows.append(row)
-    return rows
+    """Rows x of the one-hot channel of the bit channel (1 kept w.p. p, 0 -> 1 w.p. q)."""
+    return _ue_rows(k, p, qq)
 
 
 def _roc(rows):

@@ -35,6 +35,8 @@ def test_reconstructed_claims_are_those_with_lost_formulas():
         "risks.eq4",
         "risks.eq5",
         "risks.fig1_acc_ss",
+        "risks.fig1a_highest",  # Fig. 1's ACC^U is Eq. 4
+        "pckv.lemma2_interpretation",  # Eq. (4) of PCKV
     }
     for key in lost:
         assert "not legible in the paper" in A.get_claim(key).reconstructed
