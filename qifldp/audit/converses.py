@@ -181,7 +181,7 @@ def one_hot_grid(
     --------
     >>> g = one_hot_grid((1.0,), (0.75,), (2,))
     >>> [p.label() for p in g if p.one_hot and not p.bitwise]
-    ['SUE ⊑ OUE, k = 2, eps = 1']
+    ['SUE ⊑ OUE, k = 2, eps = 1', 'OUE ⊑ THE(theta = 0.75), k = 2, eps = 1']
     """
     out = []
     for e in eps:
