@@ -207,6 +207,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "attribute_inference_comparison",
         "attribute_inference_table",
     ),
+    "protocols.rsfd_lattice": (
+        "AccuracyBounds",
+        "attribute_inference_bounds",
+    ),
     "protocols.splsmp": (
         "smp_protocol",
         "spl_protocol",

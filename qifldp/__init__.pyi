@@ -191,6 +191,10 @@ from .protocols.rsfd_attack import (
     attribute_inference_comparison as attribute_inference_comparison,
     attribute_inference_table as attribute_inference_table,
 )
+from .protocols.rsfd_lattice import (
+    AccuracyBounds as AccuracyBounds,
+    attribute_inference_bounds as attribute_inference_bounds,
+)
 from .protocols.splsmp import (
     smp_protocol as smp_protocol,
     spl_protocol as spl_protocol,

@@ -90,7 +90,9 @@ def _ue_states(classes: list[tuple[int, float, float]], p: float, q: float, z: b
             f"the lumped attribute-inference computation needs {n_states} states for one "
             f"attribute ({len(classes)} classes of values with equal marginal and fake "
             f"probabilities), above MAX_LUMPED_STATES = {MAX_LUMPED_STATES}; give marginals "
-            f"with fewer distinct values (e.g. uniform, or grouped) or fewer values"
+            f"with fewer distinct values (e.g. uniform, or grouped) or fewer values, or use "
+            f"qifldp.attribute_inference_bounds: a certified interval for any marginals, "
+            f"exact for value counts"
         )
         raise SizeError(msg)
     terms = [_log_binom_terms(n, p, q) for n in sizes]
