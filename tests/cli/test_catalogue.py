@@ -126,9 +126,11 @@ def test_composite_protocols_are_compared_and_refined(capsys):
     assert not doc["skipped"]
 
 
-def test_a_reader_that_stops_early_gets_no_traceback():
-    # ``qifldp protocols | head -1``: stdout is a pipe whose reader has already gone, so
-    # the first write fails with EPIPE; the command exits 0 without a traceback
+@pytest.mark.parametrize("command", [["protocols"], ["audit", "qif.eq25"]])
+def test_a_reader_that_stops_early_gets_no_traceback(command):
+    # ``qifldp protocols | head -1``, ``qifldp audit | head -1``: stdout is a pipe whose
+    # reader has already gone, so the first write fails with EPIPE; the command exits 0
+    # without a traceback
     import os
     import subprocess
     import sys
@@ -137,7 +139,7 @@ def test_a_reader_that_stops_early_gets_no_traceback():
     os.close(read_end)
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "qifldp", "protocols"],
+            [sys.executable, "-m", "qifldp", *command],
             stdout=write_end,
             stderr=subprocess.PIPE,
             env={**os.environ, "PYTHONPATH": os.getcwd()},
