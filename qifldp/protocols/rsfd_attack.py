@@ -54,6 +54,14 @@ MAX_LUMPED_STATES: int = 2_000_000
 CLASS_DECIMALS: int = 13
 
 
+def _check_rsfd(P: Any) -> RSFD:
+    """``P`` itself when it is an RS+FD / RS+RFD protocol, else InputTypeError (shared check)."""
+    if not isinstance(P, RSFD):
+        msg = f"P must be an RS+FD protocol (qifldp.rsfd or qifldp.rsrfd), got {type(P).__name__}"
+        raise InputTypeError(msg)
+    return P
+
+
 def _classes(m: np.ndarray, pi: np.ndarray) -> list[tuple[int, float, float]]:
     """(n_c, m_c, pi_c) for the classes of values with equal (m, pi) (rounded)."""
     keys = np.stack([np.round(m, CLASS_DECIMALS), np.round(pi, CLASS_DECIMALS)], axis=1)
@@ -301,9 +309,7 @@ def attribute_inference_comparison(
     """
     import pandas as pd
 
-    if not isinstance(P, RSFD):
-        msg = f"P must be an RS+FD protocol (qifldp.rsfd or qifldp.rsrfd), got {type(P).__name__}"
-        raise InputTypeError(msg)
+    _check_rsfd(P)
     if tuples is not None and marginals is not None:
         msg = "give either tuples (fixed users) or marginals (users drawn from them), not both"
         raise InputTypeError(msg)
@@ -506,9 +512,7 @@ def attribute_inference_accuracy(P: Any, prior: Any = None, marginals: Any = Non
     0.413
     """
 
-    if not isinstance(P, RSFD):
-        msg = f"P must be an RS+FD protocol (qifldp.rsfd or qifldp.rsrfd), got {type(P).__name__}"
-        raise InputTypeError(msg)
+    _check_rsfd(P)
     if marginals is not None:
         if prior is not None:
             msg = "give either prior (the joint distribution) or marginals, not both"

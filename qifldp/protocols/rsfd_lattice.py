@@ -29,8 +29,8 @@ import numpy as np
 
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..validation import check_real
-from .rsfd import RSFD, _check_priors
-from .rsfd_attack import MAX_LUMPED_STATES, _states
+from .rsfd import _check_priors
+from .rsfd_attack import MAX_LUMPED_STATES, _states, _check_rsfd
 
 __all__ = ["AccuracyBounds", "attribute_inference_bounds"]
 
@@ -215,9 +215,7 @@ def attribute_inference_bounds(
     >>> E.method, E.width < 1e-11
     ('exact', True)
     """
-    if not isinstance(P, RSFD):
-        msg = f"P must be an RS+FD protocol (qifldp.rsfd or qifldp.rsrfd), got {type(P).__name__}"
-        raise InputTypeError(msg)
+    _check_rsfd(P)
     if marginals is not None and counts is not None:
         msg = "give either marginals or counts, not both"
         raise InputTypeError(msg)
