@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import InputTypeError, ParameterError, SizeError
 from ..validation import check_real
 from .rsfd import _check_priors
-from .rsfd_attack import MAX_LUMPED_STATES, _states, _check_rsfd
+from .rsfd_attack import MAX_LUMPED_STATES, _check_rsfd, _states
 
 __all__ = ["AccuracyBounds", "attribute_inference_bounds"]
 
