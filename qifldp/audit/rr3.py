@@ -190,3 +190,40 @@ def _check_rr3_edges_composition() -> tuple[str, str]:
         "mismatches). Edge-level neighbours (tuples differing in one edge) give eps(P)."
     )
     return (CONDITIONAL if mismatch == 0 else REFUTED), details
+
+
+@checks("rr3.remark3_necessity")
+def _check_rr3_remark3_necessity() -> tuple[str, str]:
+    rows = []
+    ok = True
+    for m in (2, 3, 5):
+        E = sp.Integer(3)  # e^eps = 3
+        p_star = E / (E + m - 1)
+        lo = 1 / (1 + (m - 1) * E)  # below 1/m the ratio flips: ((1-p)/(m-1))/p <= e^eps
+        inside = [lo, sp.Rational(1, m), (sp.Rational(1, m) + p_star) / 2, p_star]
+        outside = [lo / 2, (p_star + 1) / 2]
+        eps_in = [_exp_rational_ratio(m, p) for p in inside]
+        eps_out = [_exp_rational_ratio(m, p) for p in outside]
+        ok &= all(r <= E for r in eps_in) and all(r > E for r in eps_out)
+        ok &= all(
+            _cmp(ldp_epsilon(rr_channel(m, float(p))), float(sp.log(r)), "RR eps") == 0
+            for p, r in zip(inside + outside, eps_in + eps_out, strict=True)
+        )
+        rows.append(
+            f"m = {m}: p in [{_show(lo)}, {_show(p_star)}] gives e^eps' <= 3 (at p = 1/m it is "
+            f"0-LDP), p = {_show(outside[1])} gives {_show(eps_out[1])}"
+        )
+    details = (
+        "At e^eps = 3, the m-answer RR of Definition 3 with genuine-answer probability p has "
+        "e^(true eps) = max(p(m-1)/(1-p), (1-p)/(p(m-1))) (exact; equal to qifldp.ldp_epsilon "
+        f"of the explicit channel): {'; '.join(rows)}. So p = e^eps/(e^eps + m - 1) is the "
+        "largest p (the most useful choice) that is eps-LDP, not a necessary one: every p in "
+        "[1/(1 + (m-1)e^eps), e^eps/(e^eps + m - 1)] is eps-LDP."
+    )
+    return (REFUTED if ok else CONFIRMED), details
+
+
+def _exp_rational_ratio(m: int, p: Any) -> Any:
+    """e^(true eps) of the m-answer RR with genuine-answer probability p (exact)."""
+    other = (1 - p) / (m - 1)
+    return max(p / other, other / p)
