@@ -99,17 +99,20 @@ def _sample(count: int, seed: int):
 _OPEN = {("grr", "olh", 9, 4.644)}
 
 
-@pytest.mark.parametrize(
-    ("a", "b", "k", "eps"),
-    [
-        pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason="see _OPEN"))
-        if c in _OPEN
-        else c
-        for c in _sample(16, 2024)
-    ],
-)
+@pytest.mark.parametrize(("a", "b", "k", "eps"), [c for c in _sample(16, 2024) if c not in _OPEN])
 def test_sampled_pairs_decided_or_undecided_with_reason(a, b, k, eps):
     k = 2 + k % 3  # the fast sample keeps the channels small (k = 2 … 4)
+    _check_explicit(a, b, k, eps, max_variables=16)
+    _check_symmetric(a, b, k, eps)
+
+
+# The open defect's pair decides its explicit route in rationals over OLH's 1.16 million
+# columns (about two minutes): beyond the fast suite's budget, so it runs with the campaign.
+@pytest.mark.campaign
+@pytest.mark.xfail(strict=True, reason="see _OPEN")
+@pytest.mark.parametrize(("a", "b", "k", "eps"), sorted(_OPEN))
+def test_open_defects_of_the_sample(a, b, k, eps):
+    k = 2 + k % 3
     _check_explicit(a, b, k, eps, max_variables=16)
     _check_symmetric(a, b, k, eps)
 
