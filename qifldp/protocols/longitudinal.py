@@ -36,7 +36,7 @@ for L-GRR (sequences grouped by the multiplicity of their mode).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 from scipy.special import gammaln, logsumexp
@@ -50,7 +50,6 @@ from ..simulation import calibrate, support_counts
 from ..simulation.samplers import n_reports
 from ..simulation.util import as_rng, bernoulli_where, check_bits, check_n, row_chunks
 from ..symbolic import SymbolicChannel
-from ..symbolic.measures import bayes_capacity as symbolic_bayes_capacity
 from ..symbolic.operators import one_hot as symbolic_one_hot_operator
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
@@ -72,9 +71,6 @@ from .params import (
 )
 from .reports import MAX_REPORTS, ReportsLeakage, count_channel, grr_reports_pair, pair_profile
 from .ue import attack_bits, bayes_capacity_ue, estimate_bits, sample_bits
-
-if TYPE_CHECKING:
-    import sympy as sp
 
 __all__ = [
     "LONGITUDINAL",
@@ -391,18 +387,6 @@ class MemoizedClosedForm(ReportsLeakage, ClosedForm):
         if P.name == "l_grr":
             return P.k * a
         return float(bayes_capacity_ue(P.k, a, b))
-
-    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
-        """The sympy twin of :meth:`bayes_capacity`: Σ_y max_x of :meth:`Memoized.symbolic`.
-
-        Examples
-        --------
-        >>> import qifldp as q
-        >>> cf = q.protocol("l_grr", 2, 2.0, 1.0).closed_form
-        >>> abs(float(cf.symbolic_bayes_capacity()) - cf.bayes_capacity()) < 1e-12
-        True
-        """
-        return symbolic_bayes_capacity(self._protocol.symbolic(**symbols))
 
     def ldp_epsilon(self) -> float:
         """The true eps of one report (:attr:`Memoized.eps_one`).

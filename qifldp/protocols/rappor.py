@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -43,7 +43,6 @@ from ..operators import visible_choice
 from ..simulation import project_simplex
 from ..simulation.util import as_rng, as_values, check_bits, check_n, choose_uniform_true
 from ..symbolic import SymbolicChannel
-from ..symbolic.measures import bayes_capacity as symbolic_bayes_capacity
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_choice, check_int, check_probability
 from .base import ClosedForm, NotLumpable, no_options
@@ -51,9 +50,6 @@ from .docstrings import ORACLE_DOCS, fill_doc
 from .longitudinal import bayes_capacity_one_hot, sample_memoized
 from .params import check_k
 from .reports import MAX_REPORTS, ReportsLeakage, count_channel, pair_profile
-
-if TYPE_CHECKING:
-    import sympy as sp
 
 __all__ = ["RAPPOR", "RAPPORClosedForm", "ROUNDS", "bloom_table"]
 
@@ -149,18 +145,6 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         1.125
         """
         return float(bayes_capacity(self._protocol.channel()))
-
-    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
-        """The sympy twin of :meth:`bayes_capacity` (f, p, q may be symbols; small m).
-
-        Examples
-        --------
-        >>> import qifldp as q
-        >>> cf = q.protocol("rappor", 2, m=2, h=1, f=0.5, seed=2).closed_form
-        >>> abs(float(cf.symbolic_bayes_capacity()) - cf.bayes_capacity()) < 1e-12
-        True
-        """
-        return symbolic_bayes_capacity(self._protocol.symbolic(**symbols))
 
     def bayes_capacity_random_hash(self) -> float:
         """ML averaged over a uniformly random table (the cohort revealed): the mean of
