@@ -16,6 +16,8 @@ __all__ = [
     "VERDICTS",
     "AGREE_RTOL",
     "DIFFER_RTOL",
+    "exceptions",
+    "by_failures",
 ]
 
 # -- verdict vocabulary --------------------------------------------------------------------
@@ -87,3 +89,31 @@ def _cmp(a: float, b: float, what: str = "values") -> int:
         f"DIFFER_RTOL = {DIFFER_RTOL:g} (relative): refusing to decide"
     )
     raise _Undecided(msg)
+
+
+def exceptions(bad: list[str], lead: str, otherwise: str = "", shown: int = 3) -> str:
+    """The words a check's details give its failing instances: ``lead`` and the first
+    ``shown`` of them, or ``otherwise`` when there are none.
+
+    Examples
+    --------
+    >>> exceptions(["k = 3", "k = 4"], ", except ", ", at every case")
+    ', except k = 3; k = 4'
+    >>> exceptions([], ", except ", ", at every case")
+    ', at every case'
+    """
+    return f"{lead}{'; '.join(bad[:shown])}" if bad else otherwise
+
+
+def by_failures(bad: list[str], statement: str, lead: str, otherwise: str = "") -> tuple[str, str]:
+    """A check's (verdict, details) from the instances where a statement failed: confirmed
+    when there are none, refuted otherwise, the details listing them (:func:`exceptions`).
+
+    Examples
+    --------
+    >>> by_failures([], "p as printed", ", except ", ", at every case")
+    ('confirmed', 'p as printed, at every case.')
+    >>> by_failures(["k = 3"], "p as printed", ", except ")
+    ('refuted', 'p as printed, except k = 3.')
+    """
+    return (CONFIRMED if not bad else REFUTED), statement + exceptions(bad, lead, otherwise) + "."

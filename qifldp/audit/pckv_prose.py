@@ -24,11 +24,11 @@ from ..protocols.keyvalue import (
 )
 from ..protocols.pckv import pckv_allocation, pckv_mse_coefficients
 from ._core import checks
-from ._verdicts import CONFIRMED, REFUTED, _cmp
+from ._verdicts import CONFIRMED, REFUTED, _cmp, by_failures, exceptions
 
 
 def _failures(bad: list[str]) -> str:
-    return f": except {'; '.join(bad[:3])}" if bad else ""
+    return exceptions(bad, ": except ")
 
 
 @checks("pckv.alg1")
@@ -128,14 +128,12 @@ def _check_tighter() -> tuple[str, str]:
         explicit.append(f"PCKV-{mech.upper()}(d = 2, ell = 1): true eps {true:.4f} < 2")
         if not true < 2.0:
             bad.append(explicit[-1])
-    details = (
+    statement = (
         f"Theorems 2 and 3 (qifldp.pckv_epsilon) at eps1, eps2 in {{0.25, 1, 3}}, ell = 1, 2, 4, "
         f"both mechanisms ({n} cases): the total budget is below eps1 + eps2 in "
         f"{n - len([b for b in bad if 'ell' in b])}; explicit channels: {'; '.join(explicit)}"
-        + (f". Exceptions: {'; '.join(bad[:3])}" if bad else "")
-        + "."
     )
-    return (CONFIRMED if not bad else REFUTED), details
+    return by_failures(bad, statement, ". Exceptions: ")
 
 
 def _eq4(eps: float, theta: float) -> tuple[float, float]:

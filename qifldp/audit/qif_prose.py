@@ -24,7 +24,7 @@ from ..mechanisms import blh, grr, olh, oue, oue_bit, ss, sue, sue_bit, the, the
 from ..tradeoff import refines_2x2, tradeoff_point
 from ._core import checks
 from ._tools import _eps_of, _exact_refines, _rational
-from ._verdicts import CONFIRMED, REFUTED, _cmp
+from ._verdicts import CONFIRMED, REFUTED, _cmp, by_failures, exceptions
 from .qif_ldp import _refines_2x2_certified
 from .qif_ldp_formulas import _eq26, _gursoy
 
@@ -62,15 +62,13 @@ def _check_eq18() -> tuple[str, str]:
                 for a, b, what in pts:
                     if _cmp(a, b, f"{name}({k}, {e}) {what}") != 0:
                         bad.append(f"{name}({k}, {e:g}): {what} {a:.6g} vs {b:.6g}")
-    details = (
+    statement = (
         "GRR, SS, BLH, OLH, SUE, OUE, THE(0.75) at k = 2, 3, 4 and eps = 0.5, 1, 2 "
         f"({n} channels): the Bayes attacker's success sum_y Pr[y] max_x Pr[x | y] under the "
         "uniform prior, computed from the channel matrix, equals ML(C)/k (qifldp.bayes_capacity) "
         "and qifldp.asr, and the min-entropy leakage equals log2 ML(C)"
-        + (f"; mismatches: {'; '.join(bad[:3])}" if bad else " at every one")
-        + "."
     )
-    return (CONFIRMED if not bad else REFUTED), details
+    return by_failures(bad, statement, "; mismatches: ", " at every one")
 
 
 @checks("qif.capacity_bounds")
@@ -93,7 +91,7 @@ def _check_capacity_bounds() -> tuple[str, str]:
     details = (
         f"{len(rows)} channels (GRR, SS, BLH, OLH, SUE, OUE, THE(0.75); k = 2, 3, 4; eps = 0.5, "
         "1, 2): ML^max(C) >= ML(C) and log ML^max(C) is the channel's true epsilon (qifldp."
-        f"ldp_epsilon) at every one{'' if not bad else ' except ' + '; '.join(bad[:3])}. "
+        f"ldp_epsilon) at every one{exceptions(bad, ' except ')}. "
         + (
             f"The capacities need not order two channels alike: {example[0]} has ML^max = "
             f"{example[2]:.4f} > {example[5]:.4f} of {example[3]} but ML = {example[1]:.4f} < "

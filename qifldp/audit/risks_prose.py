@@ -16,7 +16,7 @@ from ..mechanisms import subset_selection
 from ..protocols.profiling import profiling_accuracy
 from ..protocols.rsfd import rsfd
 from ._core import checks
-from ._verdicts import CONDITIONAL, CONFIRMED, REFUTED, _cmp
+from ._verdicts import CONDITIONAL, CONFIRMED, REFUTED, _cmp, by_failures
 from .multidim_risks import FIG1_EPS, FIG1_KS
 
 
@@ -40,15 +40,13 @@ def _check_ss_q() -> tuple[str, str]:
                 n += 1
                 if _cmp(p, p_pr, "SS p") != 0 or _cmp(q, q_pr, "SS q") != 0:
                     bad.append(f"k = {k}, eps = {eps}, omega = {omega}: {p:.6f}, {q:.6f}")
-    details = (
+    statement = (
         f"omega-SS channels (qifldp.subset_selection), k = 3, 4, 5, 7, eps = 0.5, 1, 2, every "
         f"omega in 1..k-1 ({n} cases): Pr(true value in the subset) = omega e^eps/(omega e^eps + "
         "k - omega) and Pr(another given value in it) = (omega e^eps (omega - 1) + (k - omega) "
         "omega)/((k - 1)(omega e^eps + k - omega)) as printed"
-        + (f", except {'; '.join(bad[:3])}" if bad else ", at every case")
-        + "."
     )
-    return (CONFIRMED if not bad else REFUTED), details
+    return by_failures(bad, statement, ", except ", ", at every case")
 
 
 def _printed_estimate(randomizer: str, count: float, n: int, d: int, k: int, p: float, q: float):
@@ -86,15 +84,13 @@ def _check_rsfd_estimators() -> tuple[str, str]:
                     n_cases += 1
                     if _cmp(est, f_true, f"RS+FD[{randomizer}] estimate") != 0:
                         bad.append(f"{randomizer}, ks = {ks}, attribute {j}, value {v}")
-    details = (
+    statement = (
         "The printed estimators of RS+FD[GRR], RS+FD[UE-z] and RS+FD[UE-r] (SUE and OUE), fed "
         "the expected count E[C(v_i)] from qifldp's explicit RS+FD channels (ks = [3, 2] and "
         "[2, 4, 3], eps = 1, p and q at the amplified eps', a random population over the "
         f"tuples), return the true marginal frequency in {n_cases - len(bad)}/{n_cases} cases"
-        + (f"; not at {'; '.join(bad[:3])}" if bad else ": unbiased")
-        + "."
     )
-    return (CONFIRMED if not bad else REFUTED), details
+    return by_failures(bad, statement, "; not at ", ": unbiased")
 
 
 _PROTOCOLS = ("grr", "olh", "ss", "sue", "oue")
