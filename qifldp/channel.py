@@ -181,6 +181,21 @@ class LabelledRows:
         return len(self._outputs)
 
 
+def _ragged(matrix: Any) -> str | None:
+    """What is wrong with a matrix given as rows of different lengths (None if it is not)."""
+    try:
+        lengths = [len(row) for row in matrix]
+    except TypeError:
+        return None
+    if len(set(lengths)) <= 1:
+        return None
+    bad = next(i for i, n in enumerate(lengths) if n != lengths[0])
+    return (
+        f"matrix rows must all have the same length (one entry per output): row 0 has "
+        f"{lengths[0]} entries, row {bad} has {lengths[bad]}"
+    )
+
+
 class Channel(LabelledRows, EqualByKey):
     """A channel C[x, y] = Pr(y | x): rows are secrets, columns are observations.
 
@@ -238,7 +253,7 @@ class Channel(LabelledRows, EqualByKey):
             try:
                 arr = np.array(matrix, dtype=np.float64)
             except (TypeError, ValueError) as exc:
-                msg = f"matrix must be a 2-D array of real numbers: {exc}"
+                msg = _ragged(matrix) or f"matrix must be a 2-D array of real numbers: {exc}"
                 raise InputTypeError(msg) from None
             except OverflowError:
                 msg = "matrix holds an integer beyond the float range (about 1.8e308)"

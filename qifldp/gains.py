@@ -15,7 +15,7 @@ import numpy as np
 
 from .arrays import check_finite, float_array
 from .channel import MAX_ENTRIES, check_size
-from .errors import GainError, InputTypeError, SizeError
+from .errors import GainError, InputTypeError, ParameterError, SizeError
 from .validation import check_int, check_real
 
 __all__ = ["identity_gain", "k_tries_gain", "metric_gain", "as_gain"]
@@ -66,7 +66,10 @@ def k_tries_gain(n: int, k: int) -> np.ndarray:
            [0., 1., 1.]])
     """
     n = check_int("n", n, minimum=1)
-    k = check_int("k", k, minimum=1, maximum=n)
+    k = check_int("k", k, minimum=1)
+    if k > n:
+        msg = f"k (the number of guesses) must be <= n = {n} (the secrets to guess from), got {k}"
+        raise ParameterError(msg)
     rows = math.comb(n, k)
     if rows * n > MAX_ENTRIES:
         msg = f"k_tries_gain({n}, {k}) would have {rows} x {n} entries (limit {MAX_ENTRIES})"

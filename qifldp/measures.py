@@ -26,7 +26,7 @@ import numpy as np
 
 from .channel import as_channel, checked_matrix
 from .dispatch import exp_value, is_nonpositive, log2_value, n_inputs, tidy_value
-from .errors import GainError, InputTypeError, ParameterError
+from .errors import GainError, InputTypeError, ParameterError, PriorError
 from .gains import as_gain
 from .priors import as_prior
 from .reduction import reduce_columns
@@ -70,12 +70,8 @@ def prior_g_vulnerability(gain: Any, prior: Any) -> float:
     >>> prior_g_vulnerability([[1, 0], [0, 1]], [0.3, 0.7])
     0.7
     """
-    if prior is None:
-        msg = "prior must be given (a probability vector)"
-        raise InputTypeError(msg)
-    n = len(prior)
-    pi = as_prior(prior, n)
-    G = as_gain(gain, n)
+    pi = _given_prior(prior)
+    G = as_gain(gain, pi.size)
     return float(np.max(G @ pi))
 
 
@@ -87,10 +83,23 @@ def prior_bayes_vulnerability(prior: Any) -> float:
     >>> prior_bayes_vulnerability([0.2, 0.5, 0.3])
     0.5
     """
+    return float(np.max(_given_prior(prior)))
+
+
+def _given_prior(prior: Any) -> np.ndarray:
+    """A prior given on its own (no channel fixes its length), validated."""
     if prior is None:
         msg = "prior must be given (a probability vector)"
         raise InputTypeError(msg)
-    return float(np.max(as_prior(prior, len(prior))))
+    try:
+        n = len(prior)
+    except TypeError:
+        msg = f"prior must be a sequence of probabilities, got {type(prior).__name__}"
+        raise InputTypeError(msg) from None
+    if n == 0:
+        msg = "prior must have at least one entry (a distribution over one or more secrets)"
+        raise PriorError(msg)
+    return as_prior(prior, n)
 
 
 @singledispatch
@@ -429,7 +438,7 @@ def capacity_from_epsilon(eps: float) -> float:
     Raises
     ------
     ParameterError
-        eps is NaN.
+        eps is NaN or negative.
 
     Examples
     --------
@@ -438,7 +447,14 @@ def capacity_from_epsilon(eps: float) -> float:
     >>> capacity_from_epsilon(709.79)
     inf
     """
-    return exp_value(_real("eps", eps))
+    eps = _real("eps", eps)
+    if eps < 0:
+        msg = (
+            f"eps must be >= 0 (an LDP epsilon bounds the log of a ratio of probabilities "
+            f"from above, and the ratio of a row to itself is 1), got {eps}"
+        )
+        raise ParameterError(msg)
+    return exp_value(eps)
 
 
 @singledispatch

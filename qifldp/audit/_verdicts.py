@@ -16,8 +16,6 @@ __all__ = [
     "VERDICTS",
     "AGREE_RTOL",
     "DIFFER_RTOL",
-    "exceptions",
-    "by_failures",
 ]
 
 # -- verdict vocabulary --------------------------------------------------------------------

@@ -133,7 +133,7 @@ def test_hyper_merges_equal_posteriors_and_drops_zero_outputs():
         (lambda: q.ldp_epsilon(HAND, neighbors=[(0.5, 1)]), TypeError, "integer"),
         (lambda: q.bayes_capacity("abc"), TypeError, "Channel or a 2-D array"),
         (lambda: q.bayes_capacity([[0.5, 0.6]]), q.ChannelError, "sums to"),
-        (lambda: q.k_tries_gain(3, 4), q.ParameterError, "k must be <= 3"),
+        (lambda: q.k_tries_gain(3, 4), q.ParameterError, r"guesses\) must be <= n = 3"),
         (lambda: q.k_tries_gain(60, 30), q.SizeError, "entries"),
         (lambda: q.metric_gain(np.ones((2, 3))), q.GainError, "square"),
         (lambda: q.metric_gain(lambda i, j: 1.0), TypeError, "n must be given"),
