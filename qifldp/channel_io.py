@@ -5,6 +5,8 @@ The format is chosen by the file's extension (case-insensitive):
 ``.csv``
     The first row holds a corner cell (ignored; written as ``x\\y``) and the
     output labels; every other row an input label and the row's entries.
+    A file whose first row is numbers only, corner cell included, is a plain
+    matrix without labels (every row entries only; labels the defaults 0..n-1).
     Entries are decimal numbers or fractions such as ``1/3``.
     Labels are parsed per axis: integers when every label of the axis parses as
     an int; otherwise each label that is a Python tuple literal such as
@@ -220,7 +222,37 @@ def _parse_labels(raw: list[str]) -> tuple:
     return tuple(s if t is None else t for s, t in ((s, _parse_tuple(s)) for s in raw))
 
 
-def _read_csv(p: Path) -> tuple[np.ndarray, tuple, tuple]:
+def _is_number(s: str) -> bool:
+    """Whether a CSV cell is an entry (a decimal number or a fraction such as 1/3)."""
+    t = s.strip()
+    try:
+        float(t)
+    except ValueError:
+        try:
+            Fraction(t)
+        except (ValueError, ZeroDivisionError):
+            return False
+    return True
+
+
+def _read_plain_csv(rows: list[list[str]], p: Path) -> tuple[np.ndarray, None, None]:
+    """A CSV of numbers only (no header, no labels): the matrix, default labels."""
+    width = len(rows[0])
+    for n, r in enumerate(rows, start=1):
+        if len(r) != width:
+            msg = (
+                f"{str(p)!r}, line {n}: ragged row, {len(r)} cells where line 1 has {width} "
+                "(read as a matrix without labels: line 1 holds numbers only)"
+            )
+            raise ChannelFileError(msg)
+    M = np.array(
+        [[_parse_number(c, p, n, j + 1) for j, c in enumerate(r)] for n, r in enumerate(rows, 1)],
+        dtype=np.float64,
+    )
+    return M, None, None
+
+
+def _read_csv(p: Path) -> tuple[np.ndarray, tuple | None, tuple | None]:
     try:
         with p.open(newline="", encoding="utf-8") as f:
             rows = [r for r in csv.reader(f) if any(c.strip() for c in r)]
@@ -230,6 +262,8 @@ def _read_csv(p: Path) -> tuple[np.ndarray, tuple, tuple]:
     except csv.Error as exc:
         msg = f"{str(p)!r}: not a valid CSV file ({exc})"
         raise ChannelFileError(msg) from None
+    if rows and all(_is_number(c) for c in rows[0]):
+        return _read_plain_csv(rows, p)
     if len(rows) < 2:
         msg = (
             f"{str(p)!r}: a channel CSV needs a header row (corner cell, output labels) "

@@ -188,3 +188,22 @@ def test_json_errors(tmp_path):
 def test_bad_path_type():
     with pytest.raises(InputTypeError, match="path must be"):
         q.read_channel(3)
+
+
+def test_a_plain_numeric_csv_is_a_matrix_without_labels(tmp_path):
+    # no header: the first row is numbers only (corner included), so no row is eaten as labels
+    p = write(tmp_path / "plain.csv", "0.75,0.25\n0.25,0.75\n")
+    C = q.read_channel(p)
+    assert C.matrix.tolist() == [[0.75, 0.25], [0.25, 0.75]]
+    assert C.inputs == (0, 1) and C.outputs == (0, 1)
+    p = write(tmp_path / "frac.csv", "1/3,2/3\n")
+    assert q.read_channel(p).matrix.tolist() == [[1 / 3, 2 / 3]]
+    # the labelled form is unchanged: a corner cell that is not a number marks a header
+    p = write(tmp_path / "lab.csv", "x\\y,0,1\n0,0.75,0.25\n1,0.25,0.75\n")
+    assert q.read_channel(p) == C
+
+
+def test_a_plain_numeric_csv_with_ragged_rows_says_how_it_was_read(tmp_path):
+    p = write(tmp_path / "plain.csv", "0.75,0.25\n1.0\n")
+    with pytest.raises(q.channel_io.ChannelFileError, match=r"line 2: ragged row.*without labels"):
+        q.read_channel(p)
