@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sized
 from dataclasses import dataclass
 from functools import singledispatch
 from typing import TYPE_CHECKING, Any
@@ -91,11 +91,10 @@ def _given_prior(prior: Any) -> np.ndarray:
     if prior is None:
         msg = "prior must be given (a probability vector)"
         raise InputTypeError(msg)
-    try:
-        n = len(prior)
-    except TypeError:
+    if not isinstance(prior, Sized):
         msg = f"prior must be a sequence of probabilities, got {type(prior).__name__}"
-        raise InputTypeError(msg) from None
+        raise InputTypeError(msg)
+    n = len(prior)
     if n == 0:
         msg = "prior must have at least one entry (a distribution over one or more secrets)"
         raise PriorError(msg)
