@@ -427,8 +427,8 @@ def _decide_pair(
                         P.rel_c, P.rel_A_eq, P.rel_b, P.rel_bounds, clock, "the relative LP"
                     )
                 except SolverError:
-                    if clock.left() <= 0:
-                        raise
+                    if clock.left() <= 0:  # the budget is spent: say so, not the LP's status
+                        clock.expire("the relative LP")
                     rel = None
                 if rel is not None:
                     G = lp_gain(rel.eqlin.marginals, P.rel_rows, P.nS, B, P.b_rows)

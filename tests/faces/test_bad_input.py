@@ -235,16 +235,6 @@ KNOWN_OTHER_OWNER: set[tuple[str, str, str]] = {
     ),
     # H4 (operators.py, measures.py)
     *_cases("qifldp.hidden_choice", "probs", "10**400 complex str str_vector ragged"),
-    *_cases(
-        "qifldp.prior_bayes_vulnerability",
-        "prior",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex bool",
-    ),
-    *_cases(
-        "qifldp.prior_g_vulnerability",
-        "prior",
-        "nan inf -inf -1 -0.5 0 1 2.5 1e9 1e308 10**400 complex bool",
-    ),
     *_cases("qifldp.visible_choice", "probs", "10**400 complex str str_vector ragged"),
 }
 
@@ -505,6 +495,11 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
             (q.rsfd([2, 3], 1.0),),
             {"prior": [0.5, 0.1, 0.1, 0.1, 0.1, 0.1]},
         ),
+        "qifldp.attribute_inference_bounds": (
+            (q.rsfd([2, 3], 1.0, "oue-z"), [[0.5, 0.5], [0.2, 0.3, 0.5]]),
+            {"resolution": 1e-3},
+        ),
+        "qifldp.AccuracyBounds": ((0.4, 0.5, "interval"), {"resolution": 1e-3}),
         # symmetric
         "qifldp.symmetric.SymmetricChannel": (
             (3, [1, 2], [math.log(0.5), math.log(0.25)], [math.log(0.25), math.log(0.375)]),
