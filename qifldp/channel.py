@@ -144,6 +144,33 @@ def _labels(name: str, labels: Iterable[Hashable] | None, n: int) -> tuple:
     return labels
 
 
+def _check_entries(arr: np.ndarray) -> None:
+    """Raise ChannelError unless ``arr`` (2-D float64, non-empty) is row-stochastic.
+
+    Two passes decide a valid matrix: a minimum >= 0 excludes NaN, -inf and negative
+    entries, and row sums within :data:`ROW_SUM_ATOL` exclude +inf. The other checks
+    run only to name what is wrong, in the order finite, non-negative, row sums.
+    """
+    sums = arr.sum(axis=1)
+    if float(arr.min()) >= 0.0 and float(np.abs(sums - 1.0).max()) <= ROW_SUM_ATOL:
+        return
+    if not np.all(np.isfinite(arr)):
+        i, j = np.argwhere(~np.isfinite(arr))[0]
+        msg = f"matrix entries must be finite, entry [{i}, {j}] is {arr[i, j]}"
+        raise ChannelError(msg)
+    if np.any(arr < 0):
+        i, j = np.argwhere(arr < 0)[0]
+        msg = f"matrix entries must be non-negative, entry [{i}, {j}] is {float(arr[i, j])!r}"
+        raise ChannelError(msg)
+    bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_ATOL)
+    i = int(bad[0])
+    msg = (
+        f"matrix rows must sum to 1 (within {ROW_SUM_ATOL:g}), row {i} sums to "
+        f"{float(sums[i])!r}" + (f" ({bad.size} rows are off)" if bad.size > 1 else "")
+    )
+    raise ChannelError(msg)
+
+
 class LabelledRows:
     """The label accessors shared by :class:`Channel` and ``qifldp.symbolic.SymbolicChannel``.
 
@@ -266,25 +293,7 @@ class Channel(LabelledRows, EqualByKey):
             if arr.shape[0] == 0 or arr.shape[1] == 0:
                 msg = f"matrix must have at least one row and one column, got shape {arr.shape}"
                 raise ChannelError(msg)
-            if not np.all(np.isfinite(arr)):
-                i, j = np.argwhere(~np.isfinite(arr))[0]
-                msg = f"matrix entries must be finite, entry [{i}, {j}] is {arr[i, j]}"
-                raise ChannelError(msg)
-            if np.any(arr < 0):
-                i, j = np.argwhere(arr < 0)[0]
-                msg = (
-                    f"matrix entries must be non-negative, entry [{i}, {j}] is {float(arr[i, j])!r}"
-                )
-                raise ChannelError(msg)
-            sums = arr.sum(axis=1)
-            bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_ATOL)
-            if bad.size:
-                i = int(bad[0])
-                msg = (
-                    f"matrix rows must sum to 1 (within {ROW_SUM_ATOL:g}), row {i} sums to "
-                    f"{float(sums[i])!r}" + (f" ({bad.size} rows are off)" if bad.size > 1 else "")
-                )
-                raise ChannelError(msg)
+            _check_entries(arr)
             arr.setflags(write=False)
         self._matrix = arr
         self._inputs = _labels("inputs", inputs, arr.shape[0])

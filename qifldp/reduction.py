@@ -76,6 +76,8 @@ def _proportional_groups(S: np.ndarray, rtol: float) -> np.ndarray:
     _, lab = np.unique(lab, return_inverse=True)
     lab = np.asarray(lab, dtype=np.int64).reshape(-1)
     n_groups = int(lab.max()) + 1 if lab.size else 0
+    if n_groups == m:  # every column alone: no group to spread
+        return lab
     lo = np.full((n, n_groups), np.inf)
     hi = np.full((n, n_groups), -np.inf)
     for i in range(n):
@@ -111,6 +113,11 @@ def reduce_columns(M: np.ndarray, rtol: float = REDUCE_RTOL) -> Reduced:
     S = M[:, nz] / colmax[nz]
     lab = _proportional_groups(S, rtol)
     n_groups = int(lab.max()) + 1
+    if n_groups == nz.size:  # no two columns proportional: the channel without its zero columns
+        group_of[nz] = np.arange(nz.size)
+        weights = np.zeros(p)
+        weights[nz] = 1.0
+        return Reduced(M[:, nz], list(nz[:, None]), group_of, weights)
     first = np.full(n_groups, lab.size)
     np.minimum.at(first, lab, np.arange(lab.size))
     order = np.argsort(first, kind="stable")
@@ -121,7 +128,9 @@ def reduce_columns(M: np.ndarray, rtol: float = REDUCE_RTOL) -> Reduced:
     np.add.at(merged.T, g, M[:, nz].T)
     group_of[nz] = g
     by_group = np.argsort(g, kind="stable")  # columns of each group, ascending
-    groups = np.split(nz[by_group], np.cumsum(np.bincount(g, minlength=n_groups))[:-1])
+    ends = np.cumsum(np.bincount(g, minlength=n_groups)).tolist()
+    members = nz[by_group]
+    groups = [members[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
     colsum = M.sum(axis=0)
     gsum = merged.sum(axis=0)
     weights = np.zeros(p)

@@ -44,15 +44,19 @@ def clean_witness(W: Any, rowsum: bool) -> Any:
     """
     if isinstance(W, FactoredWitness):
         return replace(W, reduced=clean_witness(W.reduced, rowsum))
-    W = np.where(W > 0, W, 0.0)
-    if rowsum:
+    # a new array either way; the clipping copy is skipped when nothing is negative (nor NaN)
+    clipped = float(W.min()) >= 0.0
+    if not clipped:
+        W = np.where(W > 0, W, 0.0)
+    if not rowsum:
+        return W.copy() if clipped else W
+    s = W.sum(axis=1, keepdims=True)
+    bad = s[:, 0] <= 0
+    if np.any(bad):
+        W = W.copy() if clipped else W
+        W[bad] = 1.0 / W.shape[1]
         s = W.sum(axis=1, keepdims=True)
-        bad = s[:, 0] <= 0
-        if np.any(bad):
-            W[bad] = 1.0 / W.shape[1]
-            s = W.sum(axis=1, keepdims=True)
-        W = W / s
-    return W
+    return W / s
 
 
 def witness_errors(

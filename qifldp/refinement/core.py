@@ -76,7 +76,7 @@ def _prepare(
         time_limit=float(time_limit),
     )
     labels = ((Ac.inputs, Ac.outputs), (Bc.inputs, Bc.outputs))
-    return Ac.matrix, Bc.matrix, pi, opts, labels
+    return Ac, Bc, pi, opts, labels
 
 
 @dispatch_on_pair
@@ -241,11 +241,12 @@ def refines(
     (False, True)
     """
     A, B = align_inputs(A, B, what="refines")
-    Am, Bm, pi, opts, labels = _prepare(A, B, prior, method, exact, max_iter, time_limit)
+    # validated once here: the driver and the result reuse these channels
+    A, B, pi, opts, labels = _prepare(A, B, prior, method, exact, max_iter, time_limit)
     _check_strict(strict)
     t0 = time.perf_counter()
     try:
-        return decide(Am, Bm, pi, True, opts, labels).with_channels(A, B)
+        return decide(A.matrix, B.matrix, pi, True, opts, labels).with_channels(A, B)
     except (SolverError, VerificationError) as exc:
         if strict:
             raise
@@ -357,13 +358,13 @@ def max_case_refines(
     (True, False)
     """
     A, B = align_inputs(A, B, what="max_case_refines")
-    Am, Bm, pi, opts, _ = _prepare(
+    A, B, pi, opts, _ = _prepare(
         A, B, prior, method, exact, 200, time_limit, methods=MAX_CASE_METHODS
     )
     _check_strict(strict)
     t0 = time.perf_counter()
     try:
-        return decide(Am, Bm, pi, False, opts).with_channels(A, B)
+        return decide(A.matrix, B.matrix, pi, False, opts).with_channels(A, B)
     except (SolverError, VerificationError) as exc:
         if strict:
             raise

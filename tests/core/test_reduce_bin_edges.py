@@ -57,3 +57,20 @@ def test_zero_patterns_group_alike_above_and_below_64_rows(n):
     red = reduce_columns(M)
     expected = {0: [0], 1: [1, 6], 2: [2, 8], 3: [3], 4: [4, 7], 5: [5]}
     assert sorted(g.tolist() for g in red.groups) == sorted(expected.values())
+
+
+def test_a_channel_without_proportional_columns_is_kept_as_it_is():
+    # no two columns proportional (checked by brute force on their ratios), one zero column:
+    # every column its own group, in order, weight 1; the zero column dropped
+    rng = np.random.default_rng(3)
+    M = rng.dirichlet(np.ones(40), size=6)
+    M[:, 7] = 0.0
+    ratios = M[:, None, :] / np.where(M > 0, M, 1.0)[:, :, None]
+    spread = np.ptp(ratios, axis=0)
+    nz = [y for y in range(40) if y != 7]
+    assert all(spread[y, z] > 1e-6 for y in nz for z in nz if y != z)
+    red = reduce_columns(M)
+    assert [g.tolist() for g in red.groups] == [[y] for y in nz]
+    assert np.array_equal(red.matrix, M[:, nz])
+    assert red.group_of.tolist() == [*range(7), -1, *range(7, 39)]
+    assert red.weights.tolist() == [1.0] * 7 + [0.0] + [1.0] * 32

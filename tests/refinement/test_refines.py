@@ -49,6 +49,19 @@ def test_min_norm_shortcut_on_an_interior_pair():
     assert_witness(A, B, r)
 
 
+def test_least_change_projections_reach_a_witness_the_least_norm_step_misses():
+    # 50 x 200 vs 50 x 200, B = A·R with R dense: the least-norm W has negative entries
+    # (recomputed here with numpy's pinv), yet a few projections with a margin give W >= 0
+    rng = np.random.default_rng(0)
+    A = random_channel(rng, 50, 200)
+    B = A @ random_channel(rng, 200, 200)
+    bbar = B.mean(axis=0)
+    assert (bbar + np.linalg.pinv(A) @ (B - bbar)).min() < 0
+    r = q.refines(A, B)
+    assert r.method == "min-norm" and dict(r.trace)["min-norm"] == "decided"
+    assert_witness(A, B, r)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_random_non_refining_pairs_give_verified_counterexample(seed):
     # B = sharper channel than A: the Bayes vulnerability (identity gain, uniform prior)
