@@ -147,6 +147,11 @@ def _loglik(P: np.ndarray, share: np.ndarray, pi: np.ndarray) -> float:
 #: EM step, so the extrapolation never sets one).
 _SQUAREM_FLOOR = 1e-300
 
+#: An entry below this is taken as cut by the extrapolation; if the likelihood's gradient
+#: says it belongs to the support, it is put back at _SQUAREM_REVIVE times the largest.
+_SQUAREM_CUT = 1e-30
+_SQUAREM_REVIVE = 1e-4
+
 
 def _em_squarem(
     P: np.ndarray, share: np.ndarray, tol: float, max_iter: int
@@ -155,9 +160,14 @@ def _em_squarem(
     Statist. 2008, scheme S3) with a monotone safeguard: from pi, two EM steps give
     pi1, pi2; the extrapolation pi - 2 a r + a^2 v (r = pi1 - pi, v = pi2 - 2 pi1 + pi,
     a = -|r| / |v| <= -1), clipped to the simplex and followed by one EM step, is kept
-    only when its likelihood is at least pi2's; otherwise pi2 is. The likelihood never
-    decreases, and the stopping rule is EM's own (the duality gap at the estimate
-    returned). Each EM evaluation counts as one step of ``max_iter``."""
+    only when its likelihood is at least pi2's; otherwise pi2 is. The clipping can cut an
+    entry of the support to the floor, from where EM regrows it by a constant factor per
+    step (some 10^4 steps); so an entry below ``_SQUAREM_CUT`` that EM grows (its
+    gradient exceeds 1: moving mass to it raises the likelihood) is put back at
+    ``_SQUAREM_REVIVE`` times the largest entry, kept only when the likelihood does not
+    drop. The likelihood never decreases, and the stopping rule is EM's own (the duality
+    gap at the estimate returned). Each EM evaluation counts as one step of
+    ``max_iter``."""
     k = P.shape[0]
     pi = np.full(k, 1.0 / k)
     steps = 0
@@ -166,6 +176,14 @@ def _em_squarem(
         steps += 1
         if gap <= tol or steps >= max_iter:
             return pi, gap, steps
+        # an entry EM grows has gradient > 1 (pi1 = pi * gradient, pi . gradient = 1)
+        grow = (pi < _SQUAREM_CUT) & (pi1 > pi)
+        if grow.any():
+            revived = np.where(grow, _SQUAREM_REVIVE * pi.max(), pi)
+            revived /= revived.sum()
+            if _loglik(P, share, revived) >= _loglik(P, share, pi):
+                pi = revived
+                continue
         pi2, gap1, _ = _em_step(P, share, pi1)
         steps += 1
         if gap1 <= tol or steps >= max_iter:
