@@ -21,7 +21,13 @@ from .defaults import (
 from .errors import UsageError
 from .leak import _leak_row
 from .output import _table
-from .routes import _check_time_limit, _decide_pair, _pair_routes, _with_deadline
+from .routes import (
+    _check_max_lp,
+    _check_time_limit,
+    _decide_pair,
+    _pair_routes,
+    _with_deadline,
+)
 from .specs import _check_renormalize, _resolve
 
 
@@ -41,9 +47,7 @@ def _chain(status: dict[tuple[str, str], bool | None], names: Sequence[str], a: 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     _check_time_limit(args.time_limit)
-    if args.max_lp_variables < 0:
-        msg = f"--max-lp-variables must be >= 0, got {args.max_lp_variables}"
-        raise UsageError(msg)
+    _check_max_lp(args.max_lp_variables)
     if args.plot:
         _check_output_file(args.plot, "--plot")
         if args.no_graph:
@@ -108,16 +112,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             status[(a, b)] = verdict
             how[(a, b)] = "transitivity"
             continue
-        routes, why = _pair_routes(
-            specs[a], specs[b], channels[a], channels[b], args.max_lp_variables
-        )
+        routes, why = _pair_routes(specs[a], specs[b], channels[a], channels[b])
         if not routes:
             status[(a, b)] = None
             skipped[(a, b)] = "size rule: " + "; ".join(why)
             continue
         sa, sb, A, B = specs[a], specs[b], channels[a], channels[b]
         kind, value = _with_deadline(
-            functools.partial(_decide_pair, sa, sb, A, B, routes, args.time_limit),
+            functools.partial(
+                _decide_pair, sa, sb, A, B, routes, args.time_limit, args.max_lp_variables
+            ),
             args.time_limit,
         )
         if kind == "error" and ("time_limit" in str(value) or "no time left" in str(value)):
@@ -129,6 +133,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             skipped[(a, b)] = (
                 f"time limit: no answer within {args.time_limit:g} s (--time-limit)"
                 if kind == "timeout"
+                else f"{value} (--max-lp-variables)"
+                if str(value).startswith("size rule")
                 else f"no verdict: {value}"
             )
     elapsed = time.monotonic() - t_start
@@ -173,7 +179,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 _HOW = {
     "capacity": "by Bayes capacity",
-    "symmetric": "by the orbit LP (symmetric channels)",
+    "symmetric": "on the symmetric channels",
     "explicit": "by the explicit LP",
     "transitivity": "by transitivity",
 }
@@ -201,10 +207,24 @@ def _print_diagram(G, edges, equivalent, counts, left, skipped, budget, elapsed)
         print(f"Skipped {len(left)} pair(s), undecided (no edge drawn for them):")
         for a, b in left:
             print(f"  {a} ⊑ {b}?  skipped: {skipped.get((a, b), 'undecided')}")
-        print(
-            "  (raise --time-limit or --max-lp-variables, or decide a pair in Python with "
-            "qifldp.refines on qifldp.symmetric channels)"
+        print(f"  ({_advice([skipped.get(p, '') for p in left])})")
+
+
+def _advice(reasons: Sequence[str]) -> str:
+    """What to change for the skipped pairs, from what stopped them."""
+    out = []
+    if any(r.startswith("time limit") for r in reasons):
+        out.append("raise --time-limit")
+    if any(r.startswith("size rule") and "orbit LP" in r for r in reasons):
+        out.append(
+            "raise --max-lp-variables (the orbit LP is the only route left: the routes "
+            "without an LP ran and did not decide)"
         )
+    if any(r.startswith("size rule") and "explicit" in r for r in reasons):
+        out.append("use protocols with a symmetric channel (qifldp protocols lists them)")
+    if not out:
+        out.append("no budget stopped them: see each reason")
+    return "; ".join(out)
 
 
 def _check_output_file(path: str, option: str) -> None:

@@ -7,7 +7,6 @@ __all__ = [
     "DEFAULT_COMPARE",
     "CLI_MAX_EXPLICIT_ENTRIES",
     "CLI_MAX_ORBIT_VARIABLES",
-    "ORBIT_EQUATION_WEIGHT",
     "CLI_MAX_EXPLICIT_WITNESS",
     "CAPACITY_MARGIN",
     "DEFAULT_TIME_LIMIT",
@@ -19,15 +18,13 @@ __all__ = [
 #: library's own limit (:data:`qifldp.MAX_ENTRIES`, 10^8) still applies below it.
 CLI_MAX_EXPLICIT_ENTRIES: int = 4_000_000
 
-#: ``compare`` and ``refines`` skip an orbit LP (``qifldp.symmetric.refines``) of
-#: more variables (about 2 |sizes(A)| |sizes(B)|): 2 x 10^5 take about 2 s, the
-#: 2 x 10^6 of UE at k = 1000 take 16 s and more (``--max-lp-variables`` to change).
+#: ``compare`` (and ``refines`` at ten times it) passes this budget to the orbit LP
+#: stage of ``qifldp.symmetric.refines`` (``max_lp_variables``; about 2 |sizes(A)|
+#: |sizes(B)| variables, an equation counting as ``ORBIT_EQUATION_WEIGHT`` of them):
+#: 2 x 10^5 take about 2 s, the 2 x 10^6 of UE at k = 1000 take 16 s and more
+#: (``--max-lp-variables`` to change). The routes that need no LP (lifting, the
+#: tight-ratio reduction, the set-guessing and likelihood-ratio gains) run at any size.
 CLI_MAX_ORBIT_VARIABLES: int = 200_000
-
-#: An orbit LP equation costs HiGHS about as much as this many variables: the
-#: size rule also skips LPs of more than CLI_MAX_ORBIT_VARIABLES / 40 equations
-#: (GRR vs UE at k = 10^4, 20,000 variables and equations, takes 2 s).
-ORBIT_EQUATION_WEIGHT: int = 40
 
 #: ``compare`` skips an explicit refinement whose witness W would have more
 #: entries (|Y_A| |Y_B|, before merging proportional columns).

@@ -12,12 +12,13 @@ from ..errors import QifldpError, SizeError
 from ..symmetric import SymmetricChannel
 from .errors import _Skip
 from .output import _short
-from .routes import _check_time_limit, _pair_routes, _run_route
+from .routes import _check_max_lp, _check_time_limit, _pair_routes, _reason, _run_route
 from .specs import _check_renormalize, _resolve
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     _check_time_limit(args.time_limit)
+    _check_max_lp(args.max_lp_variables)
     _check_renormalize(args, [args.spec_a, args.spec_b])
     a = _resolve(args.spec_a, renormalize=args.renormalize)
     b = _resolve(args.spec_b, renormalize=args.renormalize)
@@ -25,7 +26,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     if isinstance(A, SymmetricChannel) != isinstance(B, SymmetricChannel):
         A, B = a.symmetric(), b.symmetric()  # one is too large: compare both lumped
-    routes, why = _pair_routes(a, b, A, B, args.max_lp_variables, explicit_first=True)
+    routes, why = _pair_routes(a, b, A, B, explicit_first=True)
     if not routes:
         msg = f"{args.spec_a} ⊑ {args.spec_b} not attempted: " + "; ".join(why)
         raise _Skip(msg)
@@ -33,12 +34,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     res = None
     for route in routes:
         try:
-            res = _run_route(route, a, b, A, B, args.time_limit)
+            res = _run_route(route, a, b, A, B, args.time_limit, args.max_lp_variables)
             break
         except QifldpError as exc:
             if isinstance(exc, (ValueError, TypeError)) and not isinstance(exc, SizeError):
                 raise  # bad input: exit 2
-            errors.append(f"{route} route: {_short(exc)}")
+            errors.append(f"{route} route: {_reason(exc)}")
     if res is None:
         raise _Skip(f"{args.spec_a} ⊑ {args.spec_b} undecided: " + "; ".join(errors))
     out: dict[str, Any] = {"holds": bool(res.holds), "certified_by": res.certified_by}

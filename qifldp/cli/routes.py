@@ -1,5 +1,5 @@
-"""Refinement of one pair on the command line: the routes that fit the budgets (orbit LP,
-explicit LP), run in order under a wall-clock deadline."""
+"""Refinement of one pair on the command line: the routes that fit the budgets (symmetric
+channels, explicit LP), run in order under a wall-clock deadline."""
 
 from __future__ import annotations
 
@@ -17,82 +17,83 @@ import scipy.optimize  # noqa: F401
 import scipy.sparse  # noqa: F401
 
 from ..channel import Channel
-from ..errors import QifldpError
+from ..errors import QifldpError, SizeError
 from ..refinement import refines
-from ..symmetric import SymmetricChannel
-from .defaults import (
-    CLI_MAX_EXPLICIT_ENTRIES,
-    CLI_MAX_EXPLICIT_WITNESS,
-    ORBIT_EQUATION_WEIGHT,
-)
+from ..sweeps.routes import SYMMETRIC, refinement_routes
+from ..symmetric import SymmetricChannel, refines as symmetric_refines
+from .defaults import CLI_MAX_EXPLICIT_ENTRIES, CLI_MAX_EXPLICIT_WITNESS
 from .errors import UsageError, _Undecided
 from .output import _short
 from .specs import _Spec
 
-# -- refinement of one pair, with a route chosen by size ------------------------------
+# -- refinement of one pair, with the routes of the shared chooser ---------------------
 
 
 def _pair_routes(
-    a: _Spec, b: _Spec, A: Any, B: Any, max_lp: int, *, explicit_first: bool = False
+    a: _Spec, b: _Spec, A: Any, B: Any, *, explicit_first: bool = False
 ) -> tuple[list[str], list[str]]:
-    """The refinement routes that fit the budgets, and why the others do not."""
-    routes: list[str] = []
-    why: list[str] = []
-    if isinstance(A, SymmetricChannel) and isinstance(B, SymmetricChannel):
-        n_var = 2 * A.sizes.size * B.sizes.size
-        n_eq = A.sizes.size + 2 * B.sizes.size
-        if n_var <= max_lp and ORBIT_EQUATION_WEIGHT * n_eq <= max_lp:
-            routes.append("symmetric")
-        else:
-            why.append(
-                f"the orbit LP would have ~{n_var:.3g} variables and {n_eq} equations "
-                f"(> {max_lp:.3g} variables or {max_lp / ORBIT_EQUATION_WEIGHT:.3g} equations, "
-                "--max-lp-variables)"
-            )
-    if a.explicit_fits() and b.explicit_fits():
-        n_w = a.n_outputs() * b.n_outputs()
-        if n_w <= CLI_MAX_EXPLICIT_WITNESS:
-            if explicit_first:
-                routes.insert(0, "explicit")
-            else:
-                routes.append("explicit")
-        else:
-            why.append(f"the explicit witness would have ~{n_w:.3g} entries")
-    elif not why or a.lumped is None or b.lumped is None:
-        why.append(
-            f"an explicit channel would exceed {CLI_MAX_EXPLICIT_ENTRIES:.3g} entries"
-            + ("" if a.lumped and b.lumped else " and one protocol has no symmetric form")
-        )
-    return routes, why
+    """The refinement routes that fit the budgets (:func:`qifldp.sweeps.routes.refinement_routes`),
+    and why the others do not. The orbit LP's own budget is applied by the symmetric
+    route at its LP stage, after the routes that need no LP."""
+    fits = [s.n_outputs() if s.explicit_fits() else None for s in (a, b)]
+    return refinement_routes(
+        (isinstance(A, SymmetricChannel), isinstance(B, SymmetricChannel)),
+        fits,
+        max_witness=CLI_MAX_EXPLICIT_WITNESS,
+        explicit_budget=f"{CLI_MAX_EXPLICIT_ENTRIES:.3g} entries",
+        explicit_first=explicit_first,
+    )
 
 
-def _run_route(route: str, a: _Spec, b: _Spec, A: Any, B: Any, time_limit: float) -> Any:
-    if route == "explicit":
-        A = A if isinstance(A, Channel) else a.explicit()
-        B = B if isinstance(B, Channel) else b.explicit()
+def _run_route(
+    route: str, a: _Spec, b: _Spec, A: Any, B: Any, time_limit: float, max_lp: int | None = None
+) -> Any:
+    """One route: the symmetric one with the orbit LP's budget ``max_lp`` (variables)."""
+    if route == SYMMETRIC:
+        r = symmetric_refines(A, B, time_limit=time_limit, max_lp_variables=max_lp)
+        return r.with_channels(A, B)
+    A = A if isinstance(A, Channel) else a.explicit()
+    B = B if isinstance(B, Channel) else b.explicit()
     return refines(A, B, time_limit=time_limit, strict=True)
 
 
 def _decide_pair(
-    a: _Spec, b: _Spec, A: Any, B: Any, routes: Sequence[str], time_limit: float
+    a: _Spec,
+    b: _Spec,
+    A: Any,
+    B: Any,
+    routes: Sequence[str],
+    time_limit: float,
+    max_lp: int | None = None,
 ) -> tuple[bool, str]:
-    """Run the routes in order until one decides; raise the last error otherwise."""
+    """Run the routes in order until one decides; raise the errors otherwise (prefixed
+    "size rule: " when every route that ran stopped at a size rule)."""
     errors = []
+    sized = True
     t0 = time.monotonic()
     for route in routes:
         left = time_limit - (time.monotonic() - t0)
         if left <= 0:
             break
         try:
-            res = _run_route(route, a, b, A, B, left)
+            res = _run_route(route, a, b, A, B, left, max_lp)
         except (QifldpError, MemoryError) as exc:
-            errors.append(f"{route} route: {_short(exc)}")
+            sized = sized and isinstance(exc, SizeError)
+            errors.append(f"{route} route: {_reason(exc)}")
             continue
         if time.monotonic() - t0 > time_limit:  # an answer after the budget is no answer in it
             raise _Undecided("no time left: the answer came after --time-limit")
         return bool(res.holds), route
     msg = "; ".join(errors) or "no time left"
-    raise _Undecided(msg)
+    raise _Undecided(("size rule: " + msg) if errors and sized else msg)
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a route gave no verdict, on one line: a size rule's reason in full (it names
+    the routes tried before it), any other error shortened."""
+    if isinstance(exc, SizeError):
+        return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+    return _short(exc)
 
 
 def _with_deadline(fn: Callable[[], Any], seconds: float) -> tuple[str, Any]:
@@ -145,4 +146,10 @@ def _with_deadline(fn: Callable[[], Any], seconds: float) -> tuple[str, Any]:
 def _check_time_limit(t: float) -> None:
     if not (math.isfinite(t) and t > 0):
         msg = f"--time-limit must be a positive number of seconds, got {t}"
+        raise UsageError(msg)
+
+
+def _check_max_lp(n: int) -> None:
+    if n < 0:
+        msg = f"--max-lp-variables must be >= 0, got {n}"
         raise UsageError(msg)

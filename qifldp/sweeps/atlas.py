@@ -9,7 +9,9 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    capacity), each stopped at :func:`hard_time_limit`;
 2. ``explicit LP``: both have an explicit channel within :data:`ATLAS_MAX_OUTPUTS`
    outputs (a symmetric channel expanded *lumped*, one output per subset, which is
-   equivalent both ways) and a witness within :data:`ATLAS_MAX_WITNESS` entries;
+   equivalent both ways) and a witness within :data:`ATLAS_MAX_WITNESS` entries (after
+   the orbit LP when it leaves the pair undecided, in the time left; the routes and
+   their order are :func:`qifldp.sweeps.routes.refinement_routes`, as on the command line);
 3. ``capacity`` / ``pair test``: otherwise only a failure can be certified: by the
    Bayes capacity (the identity gain under the uniform prior: ML(B) > ML(A) gives
    A ⋢ B) or by a two-point prior (:func:`pair_test`: B tells some pair of inputs
@@ -50,6 +52,7 @@ from ..symmetric.measures import pair_atoms
 from .arguments import _check_seconds, _values
 from .certificates import certificate_digest
 from .engine import sweep
+from .routes import EXPLICIT, SYMMETRIC, refinement_routes
 from .time_limited import _decide
 
 if TYPE_CHECKING:
@@ -143,7 +146,8 @@ class _Oracle:
         """Outputs of the explicit channel the atlas would build (inf when too many)."""
         S = self.symmetric
         if S is not None:
-            return 10 ** S._log10_n_explicit(True)
+            lg = S._log10_n_explicit(True)
+            return 10.0**lg if lg < 300 else math.inf
         C = self.explicit()
         return math.inf if C is None else C.shape[1]
 
@@ -154,7 +158,7 @@ class _Oracle:
         S = self.symmetric
         try:
             if S is not None:
-                if 10 ** S._log10_n_explicit(True) > ATLAS_MAX_OUTPUTS:
+                if self.n_outputs() > ATLAS_MAX_OUTPUTS:
                     raise _TooLarge
                 self._explicit = S.expand(lumped=True)
             else:
@@ -340,42 +344,53 @@ def _negative(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | Non
     return None
 
 
+#: The atlas's names of the routes of :func:`qifldp.sweeps.routes.refinement_routes`.
+_ROUTE_NAMES: Mapping[str, str] = {SYMMETRIC: "orbit LP", EXPLICIT: "explicit LP"}
+
+
 def _decide_pair(A: _Oracle, B: _Oracle, k: int, time_limit: float) -> dict[str, Any]:
     t0 = time.perf_counter()
-    SA, SB = A.symmetric, B.symmetric
-    errors = []
-    X: Any
-    Y: Any
-    if SA is not None and SB is not None:
-        route, X, Y = "orbit LP", SA, SB
-    else:
+    symmetric = (A.symmetric is not None, B.symmetric is not None)
+    if not all(symmetric):
         # a mixed pair: the cheap certificates of a failure first, then the explicit LP
         found = _negative(A, B, k, t0)
         if found is not None:
             return found
-        CA, CB = A.explicit(), B.explicit()
-        if CA is not None and CB is not None and CA.shape[1] * CB.shape[1] <= ATLAS_MAX_WITNESS:
-            route, X, Y = "explicit LP", CA, CB
-        else:
-            route, X, Y = "", None, None
-            sizes = f"{A.name}: {A.n_outputs():.3g} outputs, {B.name}: {B.n_outputs():.3g}"
-            lacking = [o.name for o in (A, B) if o.symmetric is None]
-            errors.append(
-                f"no route proves refinement: {', '.join(lacking)} has no symmetric channel "
-                f"and the explicit LP exceeds the budget ({sizes}; <= {ATLAS_MAX_OUTPUTS} "
-                f"outputs each, <= {ATLAS_MAX_WITNESS} witness entries); neither the "
-                "capacity nor a two-point prior separates them"
-            )
-    if X is not None:
+    outputs = [o.n_outputs() for o in (A, B)]
+    routes, why = refinement_routes(
+        symmetric,
+        [n if n <= ATLAS_MAX_OUTPUTS else None for n in outputs],
+        max_witness=ATLAS_MAX_WITNESS,
+        explicit_budget=f"{ATLAS_MAX_OUTPUTS} outputs",
+    )
+    errors = []
+    for route in routes:
+        left = time_limit - (time.perf_counter() - t0)
+        if left <= 0:
+            errors.append(f"{_ROUTE_NAMES[route]}: no time left of time_limit = {time_limit:g} s")
+            break
+        X, Y = (A.symmetric, B.symmetric) if route == SYMMETRIC else (A.explicit(), B.explicit())
+        if X is None or Y is None:
+            errors.append(f"{_ROUTE_NAMES[route]}: {A._explicit_reason or B._explicit_reason}")
+            continue
         try:
-            res = _decide(X, Y, time_limit)
-            return _row(A.name, B.name, bool(res.holds), route, res, time.perf_counter() - t0)
+            res = _decide(X, Y, left)
+            name = _ROUTE_NAMES[route]
+            return _row(A.name, B.name, bool(res.holds), name, res, time.perf_counter() - t0)
         except Exception as exc:  # noqa: BLE001 - recorded as the reason
-            errors.append(f"{route}: {type(exc).__name__}: {str(exc)[:160]}")
-        if route == "orbit LP":
-            found = _negative(A, B, k, t0)
-            if found is not None:
-                return found
+            errors.append(f"{_ROUTE_NAMES[route]}: {type(exc).__name__}: {str(exc)[:160]}")
+    if all(symmetric):
+        found = _negative(A, B, k, t0)
+        if found is not None:
+            return found
+    if not routes:
+        sizes = f"{A.name}: {outputs[0]:.3g} outputs, {B.name}: {outputs[1]:.3g}"
+        lacking = [o.name for o in (A, B) if o.symmetric is None]
+        errors.append(
+            f"no route proves refinement: {', '.join(lacking)} has no symmetric channel "
+            f"and {'; '.join(why)} ({sizes}; <= {ATLAS_MAX_WITNESS} witness entries); "
+            "neither the capacity nor a two-point prior separates them"
+        )
     return _row(A.name, B.name, None, "", None, time.perf_counter() - t0, "; ".join(errors))
 
 

@@ -14,6 +14,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -415,14 +416,30 @@ class OrbitProblem:
     """
 
     def __init__(self, A: SymmetricChannel, B: SymmetricChannel, support: Any = None) -> None:
-        import scipy.sparse as sp
-
         self.A, self.B = A, B
         M, rhs, variables, nS, b_rows = orbit_equations(A, B, support)
         self.M, self.rhs, self.variables, self.nS, self.b_rows = M, rhs, variables, nS, b_rows
         self.iS = variables[0]
         self.n_var = M.shape[1]
         self.n_b = M.shape[0] - nS
+        self.n_terms_max = int(np.diff(M[nS:].tocsr().indptr).max(initial=1))
+        # relative input-rounding error per class mass (log-space computation)
+        self.deltaA = input_delta(A)
+        dB = input_delta(B)
+        self.delta_rows = np.zeros(M.shape[0])
+        row_in, row_out = b_rows
+        self.delta_rows[row_in[row_in >= 0]] = dB[row_in >= 0]
+        self.delta_rows[row_out[row_out >= 0]] = dB[row_out >= 0]
+        self.normA = _norm_err(A)
+        self.normB = _norm_err(B)
+
+    # The LP's scaled forms are built on first use: the routes that only check a
+    # candidate (class by class, tight ratio) need M and rhs alone (k = 10^6: seconds).
+    @cached_property
+    def _scaled(self) -> tuple[np.ndarray, Any, np.ndarray]:
+        import scipy.sparse as sp
+
+        M, rhs, nS = self.M, self.rhs, self.nS
         # each of B's rows e divided by its scale σ_e (largest coefficient or right-hand
         # side), so that HiGHS sees entries of order 1 (it drops |a| < 1e-9)
         sigma = np.ones(M.shape[0])
@@ -431,11 +448,38 @@ class OrbitProblem:
         sigma[sigma <= 0] = 1.0
         # a subnormal scale would make 1/σ overflow; any positive scale keeps the LP's answer
         np.maximum(sigma, 2.0**-1000, out=sigma)
-        self.sigma = sigma
         D = sp.diags(1.0 / sigma)
-        E = sp.vstack([sp.csr_matrix((nS, self.n_b)), sp.identity(self.n_b, format="csr")])
-        self.A_eq = sp.hstack([D @ M, E, -E], format="csc")
-        self.c = np.concatenate([np.zeros(self.n_var), sigma[nS:], sigma[nS:]])
+        A_eq = sp.hstack([D @ M, self._slack, -self._slack], format="csc")
+        c = np.concatenate([np.zeros(self.n_var), sigma[nS:], sigma[nS:]])
+        return sigma, A_eq, c
+
+    @cached_property
+    def _slack(self) -> Any:
+        import scipy.sparse as sp
+
+        return sp.vstack([sp.csr_matrix((self.nS, self.n_b)), sp.identity(self.n_b, format="csr")])
+
+    @property
+    def sigma(self) -> np.ndarray:
+        """Scale of each equation in the LP (B's rows by their largest entry or mass)."""
+        return self._scaled[0]
+
+    @property
+    def A_eq(self) -> Any:
+        """The phase-1 LP's equality matrix [D M, E, −E] (sparse, CSC)."""
+        return self._scaled[1]
+
+    @property
+    def c(self) -> np.ndarray:
+        """The phase-1 LP's costs (the slacks, at their rows' scale)."""
+        return self._scaled[2]
+
+    @cached_property
+    def _relative(self) -> dict[str, Any]:
+        import scipy.sparse as sp
+
+        M, rhs, nS = self.M, self.rhs, self.nS
+        E = self._slack
         # the relative LP: B's row e divided by its mass rhs_e, column v multiplied by
         # c_v = min(1, min_e rhs_e / M_ev), so that classes of mass 1e-30 next to classes of
         # mass 1 stay visible to HiGHS (entries <= 1); a column meeting a class of mass 0
@@ -454,29 +498,46 @@ class OrbitProblem:
         data = Mc.data * cs[Mc.col] / rr[Mc.row]
         keep = np.abs(data) >= 1e-12
         Ms = sp.csr_matrix((data[keep], (Mc.row[keep], Mc.col[keep])), shape=M.shape)
-        self.rel_A_eq = sp.hstack([Ms, E, -E], format="csc")
-        self.rel_c = np.concatenate([np.zeros(self.n_var), np.ones(2 * self.n_b)])
-        self.rel_b = rhs / rr
-        self.rel_rows = rr
-        self.rel_cols = cs
         ub = np.full(self.n_var, np.inf)
         ub[zero_cols] = 0.0
-        self.rel_bounds = np.column_stack(
-            [
-                np.zeros(self.n_var + 2 * self.n_b),
-                np.concatenate([ub, np.full(2 * self.n_b, np.inf)]),
-            ]
-        )
-        self.n_terms_max = int(np.diff(M[nS:].tocsr().indptr).max(initial=1))
-        # relative input-rounding error per class mass (log-space computation)
-        self.deltaA = input_delta(A)
-        dB = input_delta(B)
-        self.delta_rows = np.zeros(M.shape[0])
-        row_in, row_out = b_rows
-        self.delta_rows[row_in[row_in >= 0]] = dB[row_in >= 0]
-        self.delta_rows[row_out[row_out >= 0]] = dB[row_out >= 0]
-        self.normA = _norm_err(A)
-        self.normB = _norm_err(B)
+        return {
+            "A_eq": sp.hstack([Ms, E, -E], format="csc"),
+            "c": np.concatenate([np.zeros(self.n_var), np.ones(2 * self.n_b)]),
+            "b": rhs / rr,
+            "rows": rr,
+            "cols": cs,
+            "bounds": np.column_stack(
+                [
+                    np.zeros(self.n_var + 2 * self.n_b),
+                    np.concatenate([ub, np.full(2 * self.n_b, np.inf)]),
+                ]
+            ),
+        }
+
+    @property
+    def rel_A_eq(self) -> Any:
+        """The relative LP's equality matrix (B's rows by their mass, columns scaled)."""
+        return self._relative["A_eq"]
+
+    @property
+    def rel_c(self) -> np.ndarray:
+        return self._relative["c"]
+
+    @property
+    def rel_b(self) -> np.ndarray:
+        return self._relative["b"]
+
+    @property
+    def rel_rows(self) -> np.ndarray:
+        return self._relative["rows"]
+
+    @property
+    def rel_cols(self) -> np.ndarray:
+        return self._relative["cols"]
+
+    @property
+    def rel_bounds(self) -> np.ndarray:
+        return self._relative["bounds"]
 
     def clean(self, x: np.ndarray) -> np.ndarray:
         """Clip at 0 and renormalise per A-size (an empty row gets one arbitrary orbit)."""

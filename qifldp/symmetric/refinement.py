@@ -76,6 +76,8 @@ from .tight_ratio import (
 __all__ = [
     "refines",
     "TIGHT_RATIO_FIRST_VARIABLES",
+    "ORBIT_EQUATION_WEIGHT",
+    "orbit_lp_size",
     "refines_symmetric",
     "OrbitWitness",
     "WITNESS_ATOL",
@@ -99,6 +101,40 @@ __all__ = [
 #: which the reduction's (about the protocols) would replace.
 TIGHT_RATIO_FIRST_VARIABLES: int = 50_000
 
+#: An orbit-LP equation costs HiGHS about as much as this many variables: a budget
+#: ``max_lp_variables`` (:func:`refines`) also bounds the equations, at most
+#: max_lp_variables / ORBIT_EQUATION_WEIGHT (GRR vs UE at k = 10^4, 20,000 variables and
+#: equations, takes 2 s).
+ORBIT_EQUATION_WEIGHT: int = 40
+
+
+def orbit_lp_size(A: SymmetricChannel, B: SymmetricChannel) -> tuple[int, int]:
+    """Variables and equations of the orbit LP of A ⊑ B: 2 |sizes(A)| |sizes(B)| and
+    |sizes(A)| + 2 |sizes(B)| (the extreme overlaps of each pair of sizes; a row sum
+    per size of A, an in and an out equation per size of B).
+
+    >>> import qifldp.symmetric as sym
+    >>> orbit_lp_size(sym.sue(100, 1.0), sym.oue(100, 1.0))
+    (20402, 303)
+    """
+    a, b = int(A.sizes.size), int(B.sizes.size)
+    return 2 * a * b, a + 2 * b
+
+
+def _check_lp_budget(max_lp_variables: int | None) -> int | None:
+    if max_lp_variables is None:
+        return None
+    if isinstance(max_lp_variables, bool) or not isinstance(max_lp_variables, (int, np.integer)):
+        msg = (
+            "max_lp_variables must be an int (or None: no budget of its own), got "
+            f"{type(max_lp_variables).__name__}"
+        )
+        raise ParameterError(msg)
+    if max_lp_variables < 0:
+        msg = f"max_lp_variables must be >= 0, got {max_lp_variables}"
+        raise ParameterError(msg)
+    return int(max_lp_variables)
+
 
 def _identical(A: SymmetricChannel, B: SymmetricChannel, t0: float) -> RefinementResult:
     """Equal class masses: W = I (u(s, s, s) = 1) satisfies every equation exactly."""
@@ -118,7 +154,11 @@ def _identical(A: SymmetricChannel, B: SymmetricChannel, t0: float) -> Refinemen
 
 
 def _decide(
-    A: SymmetricChannel, B: SymmetricChannel, clock: Clock, exact: bool | None
+    A: SymmetricChannel,
+    B: SymmetricChannel,
+    clock: Clock,
+    exact: bool | None,
+    max_lp_variables: int | None = None,
 ) -> RefinementResult:
     """The float route with its exact fallbacks (see :func:`refines`)."""
     t0 = clock.t0
@@ -129,7 +169,7 @@ def _decide(
         and np.array_equal(A.log_out, B.log_out)
     ):
         return _identical(A, B, t0)
-    return _decide_pair(A, B, clock, exact, st)
+    return _decide_pair(A, B, clock, exact, st, max_lp_variables)
 
 
 def refines(
@@ -138,6 +178,7 @@ def refines(
     *,
     time_limit: float = 120.0,
     exact: bool | None = None,
+    max_lp_variables: int | None = None,
 ) -> RefinementResult:
     """Decide A ⊑ B for symmetric channels over the same k by an LP over orbits.
 
@@ -154,6 +195,15 @@ def refines(
         either way exists in floats. True: also confirm every verdict by the
         exact orbit LP (at most :data:`EXACT_ORBIT_MAX_VARIABLES` orbit
         variables). False: no rational arithmetic (a VerificationError instead).
+    max_lp_variables : int or None
+        A budget for the orbit LP stage only (None: only the library's limits
+        :data:`MAX_ORBIT_VARIABLES` and :data:`ORBIT_LP_MEMORY_BYTES`): every route
+        before it runs whatever the size (bitwise lifting, the identity and
+        likelihood-ratio gains, the tight-ratio reduction, the class-by-class route,
+        the set-guessing gains); when none decides and the LP would have more
+        variables, or more than max_lp_variables / :data:`ORBIT_EQUATION_WEIGHT`
+        equations (:func:`orbit_lp_size`), a SizeError says so and names the routes
+        tried.
 
     Returns
     -------
@@ -174,8 +224,9 @@ def refines(
     ParameterError
         ``time_limit`` not a positive number.
     SizeError
-        The orbit LP would exceed :data:`MAX_ORBIT_VARIABLES` variables or
-        its estimated memory :data:`ORBIT_LP_MEMORY_BYTES`.
+        No route before the orbit LP decides and the LP would exceed
+        :data:`MAX_ORBIT_VARIABLES` variables, its estimated memory
+        :data:`ORBIT_LP_MEMORY_BYTES` or ``max_lp_variables``.
     SolverError
         HiGHS fails, or ``time_limit`` is reached (never reported as "does not refine").
     VerificationError
@@ -319,21 +370,31 @@ def refines(
     check_pair(A, B)
     clock = Clock(check_time_limit(time_limit))
     exact = check_exact(exact)
-    r = _decide(A, B, clock, exact)
+    budget = _check_lp_budget(max_lp_variables)
+    r = _decide(A, B, clock, exact, budget)
     if exact is True and not r.exact:
         return confirm_exact(A, B, r, clock)
     return r
 
 
 def _decide_pair(
-    A: SymmetricChannel, B: SymmetricChannel, clock: Clock, exact: bool | None, st: DecisionState
+    A: SymmetricChannel,
+    B: SymmetricChannel,
+    clock: Clock,
+    exact: bool | None,
+    st: DecisionState,
+    max_lp_variables: int | None = None,
 ) -> RefinementResult:
     """Steps 0-4 of :func:`refines` for two channels with different class masses."""
     t0 = clock.t0
     k = A.k
+    tried: list[str] = []  # the routes before the orbit LP that did not decide
     # 0. one-hot pairs whose bit channels refine: the lifted witness w^{⊗k} (Lemma 4)
     lift = lifted_refinement(A, B)
-    if lift is not None:
+    if lift is None:
+        if getattr(A, "_scheme", None) == getattr(B, "_scheme", None) == ("bits",):
+            tried.append("bitwise lifting")
+    else:
         Wb, err, r2 = lift
         return RefinementResult(
             True,
@@ -361,17 +422,21 @@ def _decide_pair(
         if c is not None:
             return fails_float(c, k, t0, {})
         clock.check("the gain checks before the orbit LP")
+    tried.append("the Bayes-capacity and likelihood-ratio (ldp_epsilon) gains")
     # 2. the tight-ratio reduction on its own orbits, and a single-class A class by class
     # (O(k) each; never refused for the LP's size)
-    n_var_est = 2 * A.sizes.size * B.sizes.size
+    n_var_est, n_eq_est = orbit_lp_size(A, B)
     if n_var_est > TIGHT_RATIO_FIRST_VARIABLES:
         tight = tight_ratio_first(A, B, clock)
         if tight is not None:
             return tight
         clock.check("the tight-ratio reduction")
+        tried.append("the tight-ratio reduction")
     single = single_source_result(A, B, clock, st)
     if single is not None:
         return single
+    if A.sizes.size == 1:
+        tried.append("the class-by-class route")
     # 2b. set-guessing gains (t tries), searched over t in O(k) per size: most "fails"
     # pairs of one-hot and hashed protocols without an LP (k = 10^6 in seconds)
     for G, what in tries_gains(A, B, clock.check):
@@ -379,7 +444,18 @@ def _decide_pair(
         if c is not None:
             return fails_float(c, k, t0, {}, method="symmetric: set-guessing gain")
         clock.check("the set-guessing gains")
+    tried.append("the set-guessing gains")
     # 3. the orbit LP
+    if max_lp_variables is not None and (
+        n_var_est > max_lp_variables or ORBIT_EQUATION_WEIGHT * n_eq_est > max_lp_variables
+    ):
+        msg = (
+            f"the orbit LP would have ~{n_var_est:.3g} variables and {n_eq_est} equations "
+            f"(> max_lp_variables = {max_lp_variables:.3g} variables or "
+            f"{max_lp_variables / ORBIT_EQUATION_WEIGHT:.3g} equations); tried before it, "
+            f"without a verdict: {', '.join(tried)}"
+        )
+        raise SizeError(msg)
     mem = n_var_est * ORBIT_LP_BYTES_PER_VARIABLE
     if n_var_est > MAX_ORBIT_VARIABLES or mem > ORBIT_LP_MEMORY_BYTES:
         msg = (
@@ -388,8 +464,7 @@ def _decide_pair(
             f"~{mem / 2**30:.3g} GiB (ORBIT_LP_BYTES_PER_VARIABLE = "
             f"{ORBIT_LP_BYTES_PER_VARIABLE} bytes each); the limits are MAX_ORBIT_VARIABLES = "
             f"{MAX_ORBIT_VARIABLES} and ORBIT_LP_MEMORY_BYTES = {ORBIT_LP_MEMORY_BYTES / 2**30:g}"
-            " GiB. No counterexample was found by the cheap gains (ldp_epsilon, Bayes "
-            "capacity, set-guessing gains); compare other measures "
+            f" GiB. Tried before it, without a verdict: {', '.join(tried)}; compare other measures "
             "(qifldp.symmetric.g_vulnerability with a SymmetricGain), or decide a smaller k"
         )
         raise SizeError(msg)

@@ -59,12 +59,28 @@ class TightMatch:
     side: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TightPlan:
-    """The matching of the tight-ratio reduction (see :func:`tight_ratio_plan`)."""
+    """The matching of the tight-ratio reduction (see :func:`tight_ratio_plan`), as arrays
+    with one entry per match: ``a``, ``b`` (indices into A's and B's sizes), ``s``, ``t``,
+    ``j`` (the orbit) and ``inside`` (True: S = T, False: S = T^c)."""
 
     eps: float
-    matches: tuple[TightMatch, ...]
+    a: np.ndarray
+    b: np.ndarray
+    s: np.ndarray
+    t: np.ndarray
+    j: np.ndarray
+    inside: np.ndarray
+
+    @property
+    def matches(self) -> tuple[TightMatch, ...]:
+        """The matches one by one (:class:`TightMatch`)."""
+        cols = (v.tolist() for v in (self.a, self.b, self.s, self.t, self.j, self.inside))
+        return tuple(
+            TightMatch(a, b, s, t, j, "in" if inside else "out")
+            for a, b, s, t, j, inside in zip(*cols, strict=True)
+        )
 
 
 def tight_ratio_plan(
@@ -101,21 +117,34 @@ def tight_ratio_plan(
             np.where(A.log_ratio == ea, 1, np.where(A.log_ratio == -ea, -1, 0)),
             np.where(B.log_ratio == ea, 1, np.where(B.log_ratio == -ea, -1, 0)),
         )
-    tA, tB = (np.asarray(v).tolist() for v in tight)
-    posA = {int(sz): i for i, sz in enumerate(A.sizes) if tA[i] == 1}
-    if not any(t in (0, k) for t in B.sizes.tolist()):
+    tA, tB = (np.asarray(v).reshape(-1) for v in tight)
+    sA, sB = A.sizes.astype(np.int64), B.sizes.astype(np.int64)
+    corner = (sB == 0) | (sB == k)
+    if not corner.any():
         return None
-    matches = []
-    for i, t in enumerate(B.sizes.tolist()):
-        if t in (0, k):
-            continue
-        if tB[i] == 1 and t in posA:
-            matches.append(TightMatch(posA[t], i, t, t, t, "in"))
-        elif tB[i] == -1 and (k - t) in posA:
-            matches.append(TightMatch(posA[k - t], i, k - t, t, 0, "out"))
-        else:
-            return None
-    return TightPlan(ea, tuple(matches))
+    # the index in A of each size with ratio e^{+eps} (-1: none)
+    pos = np.full(k + 1, -1, dtype=np.int64)
+    up = np.flatnonzero(tA == 1)
+    pos[sA[up]] = up  # a symmetric channel has one class per size
+    ib = np.flatnonzero(~corner)
+    t = sB[ib]
+    tb = tB[ib]
+    a_in = pos[t]
+    a_out = pos[k - t]
+    inside = (tb == 1) & (a_in >= 0)
+    outside = ~inside & (tb == -1) & (a_out >= 0)
+    if not np.all(inside | outside):
+        return None
+    a = np.where(inside, a_in, a_out)
+    return TightPlan(
+        ea,
+        a,
+        ib,
+        np.where(inside, t, k - t),
+        t,
+        np.where(inside, t, 0),
+        inside,
+    )
 
 
 def tight_ratio_verdict(bounds: list[tuple[bool, bool]]) -> bool | None:
@@ -132,7 +161,7 @@ def tight_ratio_verdict(bounds: list[tuple[bool, bool]]) -> bool | None:
 
 
 def tight_ratio_witness(
-    P: OrbitProblem, plan: TightPlan, w: list[float]
+    P: OrbitProblem, plan: TightPlan, w: Any
 ) -> tuple[np.ndarray, float, float]:
     """The orbit witness of the reduction from the weights ``w`` (one per match, floats):
     u(s, t, j) = w on the matched orbits, the rest of each row to B's corner classes in
@@ -146,27 +175,52 @@ def tight_ratio_witness(
     # both shares from the masses (1 − c0 would round to 0 beside a corner of mass 1e-59)
     c0 = m0 / (m0 + mk) if m0 + mk > 0 else 1.0
     ck = mk / (m0 + mk) if m0 + mk > 0 else 0.0
-    s_, t_, j_ = (v.tolist() for v in P.variables[2:])
-    index = {key: n for n, key in enumerate(zip(s_, t_, j_, strict=True))}
+    index = _orbit_index(P)
     u = np.zeros(P.n_var)
-    used = np.zeros(A.sizes.size)
-    for m, wm in zip(plan.matches, w, strict=True):
-        u[index[(m.s, m.t, m.j)]] += wm
-        used[m.a] += wm
-    for a, sz in enumerate(A.sizes.tolist()):
-        rest = max(0.0, 1.0 - float(used[a]))
-        if has0:
-            u[index[(sz, 0, 0)]] += rest * c0
-        if hask:
-            u[index[(sz, k, sz)]] += rest * (ck if has0 else 1.0)
+    w = np.asarray(w, dtype=np.float64)  # a list (one per match) or an array
+    np.add.at(u, index(plan.s, plan.t, plan.j), w)
+    used = np.bincount(plan.a, weights=w, minlength=A.sizes.size)
+    rest = np.maximum(0.0, 1.0 - used)
+    sz = A.sizes.astype(np.int64)
+    if has0:
+        np.add.at(u, index(sz, np.zeros_like(sz), np.zeros_like(sz)), rest * c0)
+    if hask:
+        np.add.at(u, index(sz, np.full_like(sz, k), sz), rest * (ck if has0 else 1.0))
     u = P.clean(u)
     _, _, resid, row_err, _ = P.check(u)
     return u, resid, row_err
 
 
-def _exp(x: float) -> float:
-    """e^x, inf beyond the float range (a weight that large proves "fails", not a crash)."""
-    return math.exp(x) if x < 709.0 else math.inf
+def _orbit_index(P: OrbitProblem) -> Any:
+    """A function (s, t, j) arrays -> the positions of those orbits among P's variables
+    (each must be one of them)."""
+    s_, t_, j_ = (np.asarray(v, dtype=np.int64) for v in P.variables[2:])
+    base = P.A.k + 1
+    key = (s_ * base + t_) * base + j_  # < 2^63 for k < 2 x 10^6
+    order = np.argsort(key, kind="stable")
+    sorted_keys = key[order]
+
+    def index(s: np.ndarray, t: np.ndarray, j: np.ndarray) -> np.ndarray:
+        q = (np.asarray(s, dtype=np.int64) * base + np.asarray(t, dtype=np.int64)) * base + j
+        at = np.searchsorted(sorted_keys, q)
+        if not (
+            np.all(at < key.size) and np.array_equal(sorted_keys[np.minimum(at, key.size - 1)], q)
+        ):
+            msg = "an orbit of the tight-ratio witness is not a variable of the orbit problem"
+            raise ValueError(msg)
+        return order[at]
+
+    if float(base) ** 3 >= 2.0**62:  # beyond int64 keys: one dict lookup per orbit
+        table = {
+            key3: n
+            for n, key3 in enumerate(zip(s_.tolist(), t_.tolist(), j_.tolist(), strict=True))
+        }
+
+        def index(s: np.ndarray, t: np.ndarray, j: np.ndarray) -> np.ndarray:  # noqa: F811
+            cols = (np.asarray(v).tolist() for v in (s, t, j))
+            return np.array([table[key3] for key3 in zip(*cols, strict=True)], dtype=np.int64)
+
+    return index
 
 
 def tight_ratio_support(
@@ -175,17 +229,15 @@ def tight_ratio_support(
     """The orbits the reduction's witness uses (index into A's sizes, into B's sizes, j):
     the matches, and every size of A to B's corner classes; O(|sizes(A)| + |sizes(B)|)."""
     k = A.k
-    iS = [m.a for m in plan.matches]
-    iT = [m.b for m in plan.matches]
-    j = [m.j for m in plan.matches]
-    sizes = A.sizes.tolist()
+    nA = A.sizes.size
+    iS, iT, j = [plan.a], [plan.b], [plan.j]
     for corner in (0, k):
         hit = np.flatnonzero(B.sizes == corner)
         if hit.size:
-            iS.extend(range(len(sizes)))
-            iT.extend([int(hit[0])] * len(sizes))
-            j.extend([0] * len(sizes) if corner == 0 else sizes)
-    return np.array(iS, dtype=np.int64), np.array(iT, dtype=np.int64), np.array(j, dtype=np.int64)
+            iS.append(np.arange(nA))
+            iT.append(np.full(nA, int(hit[0])))
+            j.append(np.zeros(nA, dtype=np.int64) if corner == 0 else A.sizes.astype(np.int64))
+    return tuple(np.concatenate(v).astype(np.int64) for v in (iS, iT, j))  # type: ignore[return-value]
 
 
 def tight_ratio_first(A: SymmetricChannel, B: SymmetricChannel, clock: Clock) -> Any:
@@ -204,8 +256,9 @@ def tight_ratio_first(A: SymmetricChannel, B: SymmetricChannel, clock: Clock) ->
     (True, 'symmetric: tight-ratio reduction')
     """
     plan = tight_ratio_plan(A, B)
-    if plan is None:
-        return None
+    if plan is None or _used_bounds(A, B, plan)[0] is not True:
+        return None  # the orbit problem of the support is built only for a proof
+    clock.check("the tight-ratio reduction")
     P = OrbitProblem(A, B, support=tight_ratio_support(A, B, plan))
     details = {"n_variables": P.n_var, "n_equations": int(P.M.shape[0]), "support_only": True}
     return tight_ratio_result(P, clock, details, "decided before the orbit LP", plan)
@@ -266,13 +319,45 @@ def near_tight_witness(P: OrbitProblem) -> np.ndarray | None:
     plan = tight_ratio_plan(A, B, (classes(A), classes(B)))
     if plan is None:
         return None
-    w = []
-    for m in plan.matches:
-        den = A.log_in[m.a] if m.side == "in" else A.log_out[m.a]
-        w.append(_exp(float(B.log_in[m.b] - den)))
-    if not all(math.isfinite(v) for v in w):
+    w = _weights(A, B, plan)[1]
+    if not np.all(np.isfinite(w)):
         return None
     return tight_ratio_witness(P, plan, w)[0]
+
+
+def _weights(
+    A: SymmetricChannel, B: SymmetricChannel, plan: TightPlan
+) -> tuple[np.ndarray, np.ndarray]:
+    """(ln w, w) per match from the stored masses: w = P^B_in(t) / P^A_in(s) (or P^A_out),
+    inf beyond the float range (a weight that large proves "fails", not a crash)."""
+    den = np.where(plan.inside, A.log_in[plan.a], A.log_out[plan.a])
+    lw = np.asarray(B.log_in[plan.b], dtype=np.float64) - den
+    with np.errstate(over="ignore"):
+        return lw, np.exp(lw)
+
+
+def _used_bounds(
+    A: SymmetricChannel, B: SymmetricChannel, plan: TightPlan
+) -> tuple[bool | None, float, np.ndarray]:
+    """The reduction's verdict on the stored masses (:func:`tight_ratio_verdict`), the
+    largest upper bound of a used_s, and the float weights w; O(|sizes|).
+
+    Each ln w is bounded beyond the stored masses' own rounding; the sum over a size of A
+    is bounded with exp within 4 ulp and a sum of n non-negative terms within (n - 1) u.
+    """
+    dA = input_delta(A)
+    dB = input_delta(B)
+    lw, w = _weights(A, B, plan)
+    err = dA[plan.a] + dB[plan.b] + 4 * _U * (np.abs(B.log_in[plan.b]) + np.abs(lw) + 1.0)
+    n = np.bincount(plan.a, minlength=A.sizes.size)
+    with np.errstate(over="ignore"):
+        hi = np.bincount(plan.a, weights=np.exp(lw + err), minlength=n.size)
+        lo = np.bincount(plan.a, weights=np.exp(lw - err), minlength=n.size)
+    hi = hi * (1 + (n + 8) * _U)
+    lo = lo * (1 - (n + 8) * _U)
+    has = n > 0
+    bounds = list(zip((hi[has] < 1.0).tolist(), (lo[has] > 1.0).tolist(), strict=True))
+    return tight_ratio_verdict(bounds), float(hi[has].max(initial=0.0)), w
 
 
 def tight_ratio_result(
@@ -295,26 +380,10 @@ def tight_ratio_result(
     if plan is None:
         return None
     ea = plan.eps
-    dA = input_delta(A)
-    dB = input_delta(B)
-    lws = []
-    per_a: dict[int, list[tuple[float, float]]] = {}
-    for m in plan.matches:
-        den = A.log_in[m.a] if m.side == "in" else A.log_out[m.a]
-        lw = float(B.log_in[m.b] - den)
-        err = float(dA[m.a] + dB[m.b]) + 4 * _U * (abs(float(B.log_in[m.b])) + abs(lw) + 1.0)
-        lws.append(lw)
-        per_a.setdefault(m.a, []).append((lw, err))
-    # used_s <= 1 beyond rounding: bounds of Σ w per A size
-    bounds, worst = [], 0.0
-    for items in per_a.values():
-        hi = math.fsum(_exp(lw + err) for lw, err in items) * (1 + 8 * _U)
-        lo = math.fsum(_exp(lw - err) for lw, err in items) * (1 - 8 * _U)
-        bounds.append((hi < 1.0, lo > 1.0))
-        worst = max(worst, hi)
-    if tight_ratio_verdict(bounds) is not True:
+    verdict, worst, w = _used_bounds(A, B, plan)
+    if verdict is not True:
         return None
-    u, resid, row_err = tight_ratio_witness(P, plan, [math.exp(lw) for lw in lws])
+    u, resid, row_err = tight_ratio_witness(P, plan, w)
     how = (
         f"proved for the real channels by the tight-ratio reduction, under the premise that "
         f"every inner class of B and its matching class of A have likelihood ratio exactly "

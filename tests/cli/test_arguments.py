@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import qifldp as q
-from qifldp import cli
+from qifldp import cli, formulas as F
 from qifldp.cli import compare as compare_command, main, output, reproduce as reproduce_command
 
 BAD = [
@@ -132,10 +132,22 @@ def test_refines_command_answers_or_exits_1_without_traceback(capsys):
     assert main(["--json", "refines", "sue:k=3,eps=1", "the:k=3,eps=1,theta=0.8"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["holds"] is True and len(doc["witness"]) == 8
-    # a large pair over the size rule: exit 1, a one-line reason
-    assert main(["refines", "sue:k=100000,eps=1", "oue:k=100000,eps=1"]) == 1
+    # a large pair: the routes without an LP run first whatever the LP's size; SUE ⋢ OUE
+    # at k = 10^5 by the identity gain, whose gap is (ML(OUE) - ML(SUE)) / k from the
+    # published closed forms (QIF paper)
+    assert main(["--json", "refines", "sue:k=100000,eps=1", "oue:k=100000,eps=1"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    gap = (F.bayes_capacity_oue(100_000, 1.0) - F.bayes_capacity_sue(100_000, 1.0)) / 100_000
+    assert doc["holds"] is False
+    assert doc["counterexample"]["gap"] == pytest.approx(gap, rel=1e-9)
+    # BLH at eps 2 ⊑ BLH at eps 1 (its GRR on 2 values post-processed, QIF paper Lemma 3):
+    # no route without an LP proves it, and the LP is over the budget: exit 1, naming
+    # the budget and what was tried
+    args = ["blh:k=1000,eps=2", "blh:k=1000,eps=1", "--max-lp-variables", "1000"]
+    assert main(["refines", *args]) == 1
     err = capsys.readouterr().err
-    assert "not attempted" in err and "Traceback" not in err
+    assert "undecided" in err and "Traceback" not in err
+    assert "max_lp_variables = 1e+03" in err and "the set-guessing gains" in err
 
 
 def test_import_qifldp_leaves_heavy_packages_unloaded():

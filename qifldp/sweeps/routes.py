@@ -1,0 +1,89 @@
+"""Which refinement routes a pair takes, in order: one chooser for the atlas and the
+command line.
+
+Layer L6 (studies). A pair of protocols can be decided on its symmetric (lumped)
+channels (:func:`qifldp.symmetric.refines`: every O(k) route first, then the orbit LP
+under its own budget) or on explicit channels (the explicit LP). The symmetric route
+is never refused here for the orbit LP's size: that budget belongs to the LP stage
+(``max_lp_variables``), after the routes that need no LP have run. The explicit route
+is taken when both explicit channels fit the caller's budget and the witness W
+(|Y_A| x |Y_B| entries) fits ``max_witness``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+__all__ = ["SYMMETRIC", "EXPLICIT", "refinement_routes"]
+
+#: The route on the symmetric channels (:func:`qifldp.symmetric.refines`).
+SYMMETRIC: str = "symmetric"
+#: The route on explicit channels (the explicit LP of :func:`qifldp.refines`).
+EXPLICIT: str = "explicit"
+
+
+def refinement_routes(
+    symmetric: Sequence[bool],
+    explicit_outputs: Sequence[float | None],
+    *,
+    max_witness: float,
+    explicit_budget: str,
+    explicit_first: bool = False,
+) -> tuple[list[str], list[str]]:
+    """The routes that fit the budgets, in the order to try them, and why the others do not.
+
+    Parameters
+    ----------
+    symmetric : pair of bool
+        Whether A and B each have a symmetric channel.
+    explicit_outputs : pair of float or None
+        The outputs of A's and B's explicit channels when the caller would build
+        them (None: beyond the caller's own budget, or none exists).
+    max_witness : float
+        Largest explicit witness, |Y_A| |Y_B| entries.
+    explicit_budget : str
+        The caller's budget for an explicit channel, as the reason names it
+        (e.g. "4e+06 entries").
+    explicit_first : bool
+        The explicit route before the symmetric one (its certificate is a matrix).
+
+    Returns
+    -------
+    routes : list of str
+        :data:`SYMMETRIC` and/or :data:`EXPLICIT`, in order.
+    why : list of str
+        Why the routes left out do not apply.
+
+    Examples
+    --------
+    >>> refinement_routes((True, True), (None, None), max_witness=1e6,
+    ...                   explicit_budget="4e+06 entries")
+    (['symmetric'], ['an explicit channel would exceed 4e+06 entries'])
+    >>> refinement_routes((False, True), (64, 2000), max_witness=1e6,
+    ...                   explicit_budget="4e+06 entries")
+    (['explicit'], [])
+    >>> refinement_routes((True, True), (64, 64), max_witness=1e6,
+    ...                   explicit_budget="4e+06 entries", explicit_first=True)
+    (['explicit', 'symmetric'], [])
+    """
+    routes: list[str] = []
+    why: list[str] = []
+    both_symmetric = all(symmetric)
+    if both_symmetric:
+        routes.append(SYMMETRIC)
+    na, nb = explicit_outputs
+    if na is None or nb is None:
+        why.append(
+            f"an explicit channel would exceed {explicit_budget}"
+            + ("" if both_symmetric else " and one protocol has no symmetric channel")
+        )
+        return routes, why
+    n_w = float(na) * float(nb)
+    if not math.isfinite(n_w) or n_w > max_witness:
+        why.append(f"the explicit witness would have ~{n_w:.3g} entries (> {max_witness:.3g})")
+    elif explicit_first:
+        routes.insert(0, EXPLICIT)
+    else:
+        routes.append(EXPLICIT)
+    return routes, why
