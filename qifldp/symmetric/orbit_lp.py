@@ -514,30 +514,13 @@ class OrbitProblem:
             ),
         }
 
-    @property
-    def rel_A_eq(self) -> Any:
-        """The relative LP's equality matrix (B's rows by their mass, columns scaled)."""
-        return self._relative["A_eq"]
-
-    @property
-    def rel_c(self) -> np.ndarray:
-        return self._relative["c"]
-
-    @property
-    def rel_b(self) -> np.ndarray:
-        return self._relative["b"]
-
-    @property
-    def rel_rows(self) -> np.ndarray:
-        return self._relative["rows"]
-
-    @property
-    def rel_cols(self) -> np.ndarray:
-        return self._relative["cols"]
-
-    @property
-    def rel_bounds(self) -> np.ndarray:
-        return self._relative["bounds"]
+    # the relative LP's parts, by name (built together on first use)
+    rel_A_eq = property(lambda self: self._relative["A_eq"])
+    rel_c = property(lambda self: self._relative["c"])
+    rel_b = property(lambda self: self._relative["b"])
+    rel_rows = property(lambda self: self._relative["rows"])
+    rel_cols = property(lambda self: self._relative["cols"])
+    rel_bounds = property(lambda self: self._relative["bounds"])
 
     def clean(self, x: np.ndarray) -> np.ndarray:
         """Clip at 0 and renormalise per A-size (an empty row gets one arbitrary orbit)."""
