@@ -597,17 +597,21 @@ class Memoized(Protocol):
         (3, 9)
         """
         T = check_int("reports", reports, minimum=1, maximum=MAX_REPORTS)
-        k, (first, second) = self.k, self._round_channels()
+        k = self.k
         what = f"protocol({self.name!r}, {k}, {self.eps}, {self._params['eps_1']}).channel({T})"
         alt = (
             f"protocol({self.name!r}, ...).symmetric() for one report (no size limit) or "
             ".closed_form.bayes_capacity_reports(T)"
         )
+        # the size rule before the rounds' channels (L-GRR's are k x k) are built
         if self.name == "l_grr":
             guard_size(what, k, T * math.log10(k), lambda: k**T, alt)
+        else:
+            guard_size(what, k, k * T * math.log10(2), lambda: 2 ** (k * T), alt)
+        first, second = self._round_channels()
+        if self.name == "l_grr":
             later = second if T == 1 else compose(*([second] * T))
             return cascade(first, later)
-        guard_size(what, k, k * T * math.log10(2), lambda: 2 ** (k * T), alt)
         if T == 1:
             return one_hot(cascade(first, second), k)
         C = one_hot(cascade(first, compose(*([second] * T))), k)

@@ -36,7 +36,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..channel import Channel, guard_size
+from ..channel import Channel, check_size, guard_size
 from ..errors import ParameterError
 from ..measures import bayes_capacity
 from ..operators import visible_choice
@@ -61,17 +61,28 @@ def bloom_table(k: int, m: int, h: int, seed: int) -> np.ndarray:
     """The fixed hash family member: h positions in 0..m-1 per value (k x h, int64).
 
     Drawn by ``numpy.random.default_rng(seed)``, independently per value and function.
+    Refused before it is drawn (SizeError) beyond ``MAX_ENTRIES`` entries (k h).
 
     Examples
     --------
     >>> bloom_table(3, 8, 2, 0).shape
     (3, 2)
     """
+    check_size(k, h, f"the hash table of {k} values x {h} functions", _TABLE_ALTERNATIVE)
     return np.random.default_rng(seed).integers(0, m, size=(k, h))
+
+
+#: What a hashed protocol too large for its hash table offers instead.
+_TABLE_ALTERNATIVE = (
+    "a smaller k (the table holds every value's hashes), or the protocol's closed forms "
+    "(.closed_form) where they need no table"
+)
 
 
 def _bits(table: np.ndarray, m: int) -> np.ndarray:
     """The Bloom filters of the values: (k, m) booleans."""
+    k = table.shape[0]
+    check_size(k, m, f"the Bloom filters of {k} values x {m} bits", _TABLE_ALTERNATIVE)
     B = np.zeros((table.shape[0], m), dtype=bool)
     B[np.arange(table.shape[0])[:, None], table] = True
     return B

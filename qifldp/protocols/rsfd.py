@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..attributes import ReadOnly
-from ..channel import Channel
+from ..channel import Channel, check_size
 from ..errors import InputTypeError, ParameterError
 from ..operators import hidden_choice
 from ..priors import as_prior
@@ -124,6 +124,8 @@ class RSFD(MultidimProtocol):
                 raise ParameterError(msg)
             checked = _check_priors(priors, ks)
         else:
+            for k in ks:  # the uniform priors are k floats each: the size rule first
+                check_size(1, k, f"rsfd's uniform prior on {k} values", "fewer values")
             checked = tuple(np.full(k, 1.0 / k) for k in ks)
         amplified = _amplified_eps(len(ks), eps)
         if randomizer == "grr":

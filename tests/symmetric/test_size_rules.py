@@ -28,12 +28,39 @@ REFUSED = [
     "q.grr(10**5, 1.0)",
     "q.olh(30, 1.0)",
     "q.subset_selection(60, 1.0)",
+    # every symmetric constructor at k = 10^18, and the protocols whose objects or
+    # explicit channels allocated O(k) before their rule (L-GRR's k x k rounds, the hash
+    # tables of RAPPOR, CMS and HCMS, RS+FD's uniform priors)
+    *(
+        f"sym.{c}(10**18, {args})"
+        for c, args in (
+            ("oue", "1.0"),
+            ("sue", "1.0"),
+            ("ue", "0.75, 0.25"),
+            ("unary_encoding", "0.75, 0.25"),
+            ("the", "1.0, 0.8"),
+            ("blh", "1.0"),
+            ("olh", "1.0"),
+            ("lh", "1.0, 3"),
+            ("local_hashing", "1.0, 3"),
+        )
+    ),
+    "q.protocol('l_grr', 10**9, 2.0, 1.0).channel()",
+    "q.protocol('l_grr', 10**18, 2.0, 1.0).channel()",
+    "q.protocol('rappor', 10**9, m=8, h=2, f=0.5)",
+    "q.protocol('rappor', 10**18, m=8, h=2, f=0.5)",
+    "q.protocol('cms', 10**9, 1.0, 16, 2)",
+    "q.protocol('hcms', 10**18, 1.0, 16, 2)",
+    "q.protocol('rsfd', [10**9, 10**9], 1.0)",
 ]
 BUILT = [
     "sym.oue(10**6, 1.0)",
     "sym.blh(10**6, 1.0)",
     "sym.grr(10**9, 1.0)",
     "sym.subset_selection(10**9, 1.0)",
+    "sym.grr(10**18, 1.0)",
+    "sym.ss(10**18, 1.0)",
+    "q.protocol('l_grr', 10**9, 2.0, 1.0).symmetric()",
 ]
 
 _SCRIPT = """
