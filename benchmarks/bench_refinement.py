@@ -43,6 +43,7 @@ import tracemalloc
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _pairs import check_certificate as _check, random_pair as _instance
 from _report import write_report
 from scipy.optimize import linprog
 
@@ -59,13 +60,6 @@ _PEAKS: dict[str, float] = {}
 _VERDICTS: dict[str, tuple[bool, bool]] = {}
 
 
-def _instance(n: int, m: int, p: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    A = rng.dirichlet(np.ones(m), size=n)
-    B = A @ rng.dirichlet(np.ones(p), size=m)
-    return A, B
-
-
 CASES = {
     "16x1024 vs 16x64": _instance(16, 1024, 64),
     "50x200 vs 50x200": _instance(50, 200, 200),
@@ -74,18 +68,6 @@ CASES = {
     "30x80 vs 30x80": _instance(30, 80, 80),
 }
 ONE_HOT = {k: (q.sue(k, 1.0), q.the(k, 1.0, 0.8)) for k in (10, 12)}
-
-
-def _check(A, B, r) -> None:
-    A = np.asarray(A.matrix if isinstance(A, q.Channel) else A)
-    B = np.asarray(B.matrix if isinstance(B, q.Channel) else B)
-    if r.holds:
-        W = r.witness
-        assert W.min() >= -1e-9 and np.abs(W.sum(axis=1) - 1).max() <= 1e-9
-        assert np.abs(A @ W - B).max() <= 1e-7
-    else:
-        ce = r.counterexample
-        assert q.g_vulnerability(B, ce.gain, ce.prior) - q.g_vulnerability(A, ce.gain, ce.prior) > 0
 
 
 def _peak(job) -> float:

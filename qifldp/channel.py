@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .arrays import nonnegative_column_max
 from .attributes import EqualByKey, ReadOnly
 from .dispatch import n_inputs, remedy, to_explicit
 from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
@@ -18,6 +19,7 @@ __all__ = [
     "Channel",
     "as_channel",
     "checked_matrix",
+    "checked_column_max",
     "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
 
 #: Largest number of matrix entries an explicit channel may have (10^8 float64
@@ -480,6 +482,17 @@ def as_channel(C: Any, name: str = "C") -> Channel:
         raise type(exc)(msg) from None
 
 
+def _plain_matrix(C: Any) -> bool:
+    """A non-empty 2-D float64 ndarray (not a subclass), validated in place by the fast paths."""
+    return type(C) is np.ndarray and C.dtype == np.float64 and C.ndim == 2 and C.size > 0
+
+
+def _rows_sum_to_one(C: np.ndarray) -> bool:
+    """Every row sums to 1 within ROW_SUM_ATOL (one pass; NaN or inf entries fail)."""
+    # einsum: vectorised, no BLAS threads
+    return float(np.abs(np.einsum("ij->i", C) - 1.0).max()) <= ROW_SUM_ATOL
+
+
 def checked_matrix(C: Any, name: str = "C", *, signs: bool = True) -> np.ndarray:
     """The matrix of the channel ``C`` for a computation that keeps no channel.
 
@@ -518,17 +531,35 @@ def checked_matrix(C: Any, name: str = "C", *, signs: bool = True) -> np.ndarray
         signs = check_bool("signs", signs)
     if isinstance(C, Channel):
         return C._matrix
-    if (
-        type(C) is np.ndarray
-        and C.dtype == np.float64
-        and C.ndim == 2
-        and C.size > 0
-        # row sums (einsum: vectorised, no BLAS threads); NaN or inf make them fail
-        and float(np.abs(np.einsum("ij->i", C) - 1.0).max()) <= ROW_SUM_ATOL
-        and (not signs or float(C.min()) >= 0.0)
-    ):
+    if _plain_matrix(C) and _rows_sum_to_one(C) and (not signs or float(C.min()) >= 0.0):
         return C
     return as_channel(C, name)._matrix
+
+
+def checked_column_max(C: Any, name: str = "C") -> np.ndarray:
+    """The column maxima of the channel ``C``, validating an array in the same two passes.
+
+    A :class:`Channel` gives its matrix's maxima; a 2-D float64 ndarray is validated
+    in place as by :func:`checked_matrix`, the signs and finiteness by the maxima
+    themselves (:func:`qifldp.arrays.nonnegative_column_max`), so the check costs one
+    pass (the row sums) beyond the reduction. Anything else goes through
+    :func:`as_channel`, which raises its usual error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> checked_column_max(np.array([[0.5, 0.5], [0.25, 0.75]])).tolist()
+    [0.5, 0.75]
+    >>> checked_column_max(np.array([[1.5, -0.5], [0.25, 0.75]]))
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ChannelError: C: matrix entries must be non-negative, entry [0, 1] is -0.5
+    """
+    if not isinstance(C, Channel) and _plain_matrix(C):
+        top = nonnegative_column_max(C)
+        if top is not None and _rows_sum_to_one(C):
+            return top
+    return checked_matrix(C, name).max(axis=0)
 
 
 # -- the explicit kind is the default of the dispatched channel functions ----------------

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .channel import as_channel, checked_matrix
+from .arrays import nonnegative_column_max
+from .channel import as_channel, checked_column_max, checked_matrix
 from .dispatch import exp_value, is_nonpositive, log2_value, n_inputs, tidy_value
 from .errors import GainError, InputTypeError, ParameterError, PriorError
 from .gains import as_gain
@@ -161,9 +162,15 @@ def bayes_vulnerability(C: Any, prior: Any = None) -> float | sympy.Expr:
     >>> q.bayes_vulnerability(q.Channel([[0.75, 0.25], [0.25, 0.75]]), [0.5, 0.5])
     0.75
     """
-    M = checked_matrix(C)
+    M = checked_matrix(C, signs=False)
     pi = as_prior(prior, M.shape[0])
-    return float(np.sum(np.max(pi[:, None] * M, axis=0)))
+    J = pi[:, None] * M
+    # with π > 0 the signs of J are those of M: its column maxima check them in passing
+    top = nonnegative_column_max(J)
+    if top is None:  # a negative entry (or a zero of the prior hiding one): the full check
+        J = pi[:, None] * as_channel(C).matrix
+        top = np.max(J, axis=0)
+    return float(np.sum(top))
 
 
 @singledispatch
@@ -203,7 +210,7 @@ def channel_prior_vulnerability(
     >>> channel_prior_vulnerability(C, [[1, 1], [0, 2]], [0.5, 0.5])
     1.0
     """
-    return _prior_vulnerability(as_channel(C).n_inputs, gain, prior, nonnegative)
+    return _prior_vulnerability(checked_matrix(C).shape[0], gain, prior, nonnegative)
 
 
 def _check_nonnegative_flag(nonnegative: Any) -> bool:
@@ -304,7 +311,7 @@ def bayes_capacity(C: Any) -> float | sympy.Expr:
     >>> q.bayes_capacity(q.Channel([[0.75, 0.25], [0.25, 0.75]]))
     1.5
     """
-    return float(np.sum(np.max(checked_matrix(C), axis=0)))
+    return float(np.sum(checked_column_max(C)))
 
 
 @singledispatch
@@ -521,15 +528,23 @@ def max_case_g_vulnerability(C: Any, gain: Any = None, prior: Any = None) -> flo
     >>> q.max_case_g_vulnerability(C, prior=[0.9, 0.1])   # output 0: 0.675 / 0.7
     0.9642857142857143
     """
-    C = as_channel(C)
-    pi = as_prior(prior, C.n_inputs)
-    J = pi[:, None] * C.matrix
+    return _max_case_vulnerability(checked_matrix(C), gain, prior)
+
+
+def _max_case_vulnerability(M: np.ndarray, gain: Any, prior: Any) -> float:
+    """max_case_g_vulnerability of a validated matrix M."""
+    pi = as_prior(prior, M.shape[0])
+    J = pi[:, None] * M
     p = J.sum(axis=0)
     seen = p > 0
-    posteriors = J[:, seen] / p[seen]
+    if seen.all():
+        J /= p  # J is ours: the posteriors in place
+        posteriors = J
+    else:
+        posteriors = J[:, seen] / p[seen]
     if gain is None:
         return float(np.max(posteriors))
-    G = as_gain(gain, C.n_inputs)
+    G = as_gain(gain, M.shape[0])
     return float(np.max(G @ posteriors))
 
 
@@ -566,12 +581,12 @@ def max_case_leakage(C: Any, gain: Any = None, prior: Any = None) -> float:
     >>> q.max_case_leakage(q.Channel([[0.75, 0.25], [0.25, 0.75]]))  # 0.75 / 0.5
     1.5
     """
-    C = as_channel(C)
-    v0 = _prior_vulnerability(C.n_inputs, gain, prior, nonnegative=True)
+    M = checked_matrix(C)
+    v0 = _prior_vulnerability(M.shape[0], gain, prior, nonnegative=True)
     if v0 <= 0:
         msg = "prior g-vulnerability is 0, multiplicative max-case leakage is undefined"
         raise GainError(msg)
-    return max_case_g_vulnerability(C, gain, prior) / v0
+    return _max_case_vulnerability(M, gain, prior) / v0
 
 
 @singledispatch

@@ -1,11 +1,13 @@
-"""``qifldp.refines`` and ``qifldp.max_case_refines``: the refinement orders with every kind
-registered.
+"""``qifldp.refines`` and ``qifldp.max_case_refines``: the refinement orders, with the
+symmetric kind's orbit decider for one-hot pairs.
 
 Layer L7. The explicit driver (:mod:`qifldp.refinement`, L3) decides one-hot pairs by the
-orbit decider that :mod:`qifldp.symmetric` registers from above; the package's names are
-read from here, which imports the symmetric kind's registrations, so that
-``qifldp.refines`` decides a one-hot pair by orbits whatever was imported before (an
-explicit ``qifldp.one_hot`` channel needs no protocol nor symmetric import of its own).
+orbit decider that :mod:`qifldp.symmetric` registers from above; this module gives the
+driver a loader that imports the symmetric kind the first time a one-hot pair needs it,
+so that ``qifldp.refines`` decides a one-hot pair by orbits whatever was imported before
+(an explicit ``qifldp.one_hot`` channel needs no protocol nor symmetric import of its
+own), while the other explicit pairs never load the symmetric kind nor scipy.special
+(about a second in a fresh interpreter).
 
 >>> import qifldp as q
 >>> bit = q.Channel([[0.7, 0.3], [0.2, 0.8]])
@@ -16,7 +18,17 @@ explicit ``qifldp.one_hot`` channel needs no protocol nor symmetric import of it
 
 from __future__ import annotations
 
-from ..refinement.core import max_case_refines, refines
-from ..symmetric import register as symmetric_register
+import importlib
 
-__all__ = ["refines", "max_case_refines", "symmetric_register"]
+from ..refinement._orbits import register_orbit_decider_loader
+from ..refinement.core import max_case_refines, refines
+
+__all__ = ["refines", "max_case_refines"]
+
+
+def _load_symmetric_kind() -> None:
+    """Import :mod:`qifldp.symmetric`, whose register module registers the orbit decider."""
+    importlib.import_module("qifldp.symmetric")
+
+
+register_orbit_decider_loader(_load_symmetric_kind)

@@ -43,6 +43,7 @@ __all__ = [
     "polished_masses",
     "OrbitVerdict",
     "register_orbit_decider",
+    "register_orbit_decider_loader",
     "try_orbits",
     "orbit_transfer_result",
     "MAX_WITNESS_ENTRIES",
@@ -332,6 +333,24 @@ def register_orbit_decider(decider: Callable[[np.ndarray, np.ndarray], OrbitVerd
     _ORBIT_DECIDERS[:] = [decider]
 
 
+#: What registers the orbit decider when a one-hot pair first needs it (one; see
+#: :func:`register_orbit_decider_loader`).
+_ORBIT_DECIDER_LOADERS: list[Callable[[], None]] = []
+
+
+def register_orbit_decider_loader(load: Callable[[], None]) -> None:
+    """Register ``load``, which registers the orbit decider, to run when a pair first needs it.
+
+    :mod:`qifldp.faces.refinement` gives one that imports :mod:`qifldp.symmetric`, so
+    that explicit pairs which are not one-hot never load the symmetric kind (nor the
+    scipy.special it uses).
+
+    >>> len(_ORBIT_DECIDER_LOADERS) <= 1
+    True
+    """
+    _ORBIT_DECIDER_LOADERS[:] = [load]
+
+
 def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
     """Bit-symmetric (one-hot) pairs by the orbit LP; why not, when it does not apply.
 
@@ -349,6 +368,8 @@ def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
     SB, Bv, col_b = one_hot_view(P.Bn, ib, ob)
     if SB is None or SB.k != SA.k:
         return "B is not a bit-symmetric (one-hot) channel over the same k"
+    if not _ORBIT_DECIDERS and _ORBIT_DECIDER_LOADERS:
+        _ORBIT_DECIDER_LOADERS[0]()
     if not _ORBIT_DECIDERS:
         return "no orbit decider is registered (qifldp.symmetric registers one)"
     if (col_a is None) != (col_b is None):
