@@ -20,7 +20,7 @@ from ..protocols import protocol
 from ..protocols.rappor import RAPPOR
 from ._core import checks
 from ._tools import _f
-from ._verdicts import CONDITIONAL, CONFIRMED, CORRECTED, REFUTED, _cmp
+from ._verdicts import CONDITIONAL, CONFIRMED, CORRECTED, INCONCLUSIVE, REFUTED, _cmp
 
 __all__: list[str] = []
 
@@ -93,8 +93,14 @@ _POINTS = [(k, ep, e1) for k in (2, 3, 5) for ep, e1 in ((2.0, 0.5), (3.0, 1.0),
 
 @checks("longitudinal.l_grr_eps1")
 def _check_l_grr_eps1() -> tuple[str, str]:
+    return _l_grr_eps1(_POINTS)
+
+
+def _l_grr_eps1(points: list[tuple[int, float, float]]) -> tuple[str, str]:
+    """L-GRR's one-report eps at ``points`` (k, eps_perm, eps_1): eps_1 exactly at k = 2,
+    below it for k > 2; inconclusive when no point has k > 2 (nothing shows the gap)."""
     below, equal, over = [], 0, []
-    for k, ep, e1 in _POINTS:
+    for k, ep, e1 in points:
         true = ldp_epsilon(protocol("l_grr", k, ep, e1).channel())
         order = _cmp(true, e1, "L-GRR")
         if order > 0 or (k == 2) != (order == 0):
@@ -103,17 +109,32 @@ def _check_l_grr_eps1() -> tuple[str, str]:
             equal += 1
         else:
             below.append((k, ep, e1, true))
+    ks = ", ".join(str(k) for k in sorted({k for k, _, _ in points}))
+    pairs = ", ".join(f"({ep:g}, {e1:g})" for ep, e1 in dict.fromkeys((p[1], p[2]) for p in points))
+    head = (
+        f"One report of L-GRR with the published second round, {len(points)} points (k = {ks}; "
+        f"(eps_perm, eps_1) = {pairs}): "
+    )
+    if over:
+        k, ep, e1, true = over[0]
+        return REFUTED, head + (
+            f"{len(over)} points break 'eps_1 exactly at k = 2, below it beyond': k = {k}, "
+            f"eps_perm = {_f(ep)}, eps_1 = {_f(e1)} gives {_f(true)}."
+        )
+    if not below:
+        return INCONCLUSIVE, head + (
+            f"eps_1 is attained at all {equal} points, none with k > 2, where the published "
+            "formula's gap to the true eps would show: add a point with k > 2."
+        )
     k, ep, e1, true = below[0]
-    details = (
-        f"One report of L-GRR with the published second round, {len(_POINTS)} points (k = 2, 3, "
-        f"5; (eps_perm, eps_1) = (2, 0.5), (3, 1), (1, 0.6)): eps_1-LDP holds at every point "
-        f"({len(over)} exceptions), with equality exactly at k = 2 ({equal} points); for k > 2 "
-        f"the formula solves (p1 p2 + q1 q2) / (q1 p2 + p1 q2) = e^eps_1, but a report's diagonal "
-        f"is p1 p2 + (1 - p1) q2, so the true eps is below eps_1: k = {k}, eps_perm = {ep}, "
+    return CORRECTED, head + (
+        f"eps_1-LDP holds at every point (0 exceptions), with equality exactly at k = 2 "
+        f"({equal} points); for k > 2 the formula solves (p1 p2 + q1 q2) / (q1 p2 + p1 q2) "
+        f"= e^eps_1, but a report's diagonal is p1 p2 + (1 - p1) q2, so the true eps is "
+        f"below eps_1: k = {k}, eps_perm = {ep}, "
         f"eps_1 = {e1} gives {_f(true)}. The correction: the true one-report eps is "
         f"ln((p1 p2 + (1 - p1) q2) / (q1 p2 + (1 - q1) q2)) (Memoized.eps_one)."
     )
-    return (CORRECTED if not over else REFUTED), details
 
 
 @checks("longitudinal.unary_eps1")

@@ -22,6 +22,7 @@ import numpy as np
 from scipy.special import gammaln, logsumexp
 
 from ..channel import Channel
+from ..errors import ParameterError, VerificationError
 from ..profiles import privacy_profile
 from ..validation import check_int
 from .base import Protocol
@@ -29,7 +30,9 @@ from .params import check_k
 
 __all__ = [
     "MAX_REPORTS",
+    "MAX_GRR_REPORTS",
     "MAX_GRR_PROFILE_REPORTS",
+    "log_grr_mode_weight",
     "ReportsLeakage",
     "count_channel",
     "pair_profile",
@@ -38,6 +41,9 @@ __all__ = [
 
 #: Largest number of reports T of the lumped Bayes capacity.
 MAX_REPORTS: int = 1024
+#: Largest T of L-GRR's Bayes capacity of T reports (:func:`log_grr_mode_weight`) and
+#: of its half-limit search.
+MAX_GRR_REPORTS: int = 10**6
 
 
 class ReportsLeakage(abc.ABC):
@@ -49,6 +55,17 @@ class ReportsLeakage(abc.ABC):
 
     __slots__ = ()
     _protocol: Protocol
+
+    def max_reports(self) -> int:
+        """The largest T of :meth:`bayes_capacity_reports` (and of the half-limit search).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> q.protocol("l_sue", 4, 2.0, 1.0).closed_form.max_reports() == MAX_REPORTS
+        True
+        """
+        return MAX_REPORTS
 
     @abc.abstractmethod
     def bayes_capacity_reports(self, T: int) -> float:
@@ -72,7 +89,8 @@ class ReportsLeakage(abc.ABC):
 
     def reports_to_half_leakage(self) -> int | None:
         """The fewest reports T whose min-entropy leakage, log2 ML_T, reaches half of the
-        permanent response's (the limit as T → ∞); None beyond :data:`MAX_REPORTS`.
+        permanent response's (the limit as T → ∞); None beyond :meth:`max_reports`
+        (:data:`MAX_REPORTS`; L-GRR's :data:`MAX_GRR_REPORTS`).
 
         Notes
         -----
@@ -95,11 +113,11 @@ class ReportsLeakage(abc.ABC):
         def reached(T: int) -> bool:
             return math.log2(self.bayes_capacity_reports(T)) >= target
 
-        hi = 1
+        hi, top = 1, self.max_reports()
         while not reached(hi):
-            if hi == MAX_REPORTS:
+            if hi == top:
                 return None
-            hi = min(2 * hi, MAX_REPORTS)
+            hi = min(2 * hi, top)
         lo = hi // 2  # not reached at lo (or lo = 0)
         while hi - lo > 1:
             mid = (lo + hi) // 2
@@ -224,3 +242,175 @@ def grr_reports_pair(k: int, p1: float, q1: float, p2: float, q2: float, T: int)
             for row, own in enumerate((a, T - n - a)):
                 cols[row].append(head + log_const + np.logaddexp(lq1 + log_s, ld + own * lr))
     return Channel(np.exp(np.vstack([np.concatenate(cols[0]), np.concatenate(cols[1])])))
+
+
+# -- L-GRR's T reports at large T: a Cauchy integral on the saddle circle -----------------
+def _log_log1p(log_u: np.ndarray) -> np.ndarray:
+    """log(log(1 + u)) from log u (complex or real, any branch: it is exponentiated)."""
+    u = np.exp(log_u)
+    out = log_u - u / 2  # |u| < 1e-8: log(log1p(u) / u) = -u/2 + O(u^2)
+    mid = np.abs(u) >= 1e-8
+    v = u[mid]
+    if np.iscomplexobj(v):
+        x, y = v.real, v.imag
+        # log|1 + u| without cancellation for small u, and the argument
+        re = np.where(np.abs(v) < 0.5, 0.5 * np.log1p(2 * x + x * x + y * y), np.log(np.abs(1 + v)))
+        out[mid] = np.log(re + 1j * np.arctan2(y, 1 + x))
+    else:
+        out[mid] = np.log(np.log1p(v))
+    return out
+
+
+def _cexpm1(B: np.ndarray) -> np.ndarray:
+    """e^B - 1 for complex B, without cancellation in the real part near 0."""
+    x, y = B.real, B.imag
+    s = np.sin(y / 2)
+    return (np.expm1(x) * np.cos(y) - 2 * s * s) + 1j * np.exp(x) * np.sin(y)
+
+
+def _log_expm1(log_B: np.ndarray) -> np.ndarray:
+    """log(e^B - 1) from log B (complex or real, any branch)."""
+    B = np.exp(log_B)
+    out = log_B + B / 2  # |B| < 1e-8: log((e^B - 1) / B) = B/2 + O(B^2)
+    mid = np.abs(B) >= 1e-8
+    v = B[mid]
+    if np.iscomplexobj(v):
+        big = v.real > 0.5
+        w = np.empty_like(v)
+        w[big] = v[big] + np.log(-_cexpm1(-v[big]))  # e^B (1 - e^-B)
+        w[~big] = np.log(_cexpm1(v[~big]))
+        out[mid] = w
+    else:
+        out[mid] = v + np.log(-np.expm1(-v))
+    return out
+
+
+#: Terms of the sum over the largest count c kept: within e^-60 of the largest at the
+#: saddle point (each term's coefficients are nonnegative, so on the circle it is no
+#: larger than there; what is dropped is below 1e-24 of the result).
+_MODE_TAIL = 60.0
+#: Points on the circle: 2 (40 sqrt(T) + 32); aliasing brings in the coefficients at
+#: T ± N, N over 40 standard deviations of the Poisson(T)-like total away.
+_MODE_WIDTH = 40.0
+
+
+def log_grr_mode_weight(k: int, p2: float, q2: float, T: int) -> float:
+    """log W_T, W_T = Σ_{y ∈ [k]^T} max_x Π_t I[x, y_t] for T reports of GRR(p2, q2).
+
+    The part of L-GRR's Bayes capacity that the reports carry:
+    ML_T = k q1 + (p1 - q1) W_T (:func:`~qifldp.protocols.longitudinal.bayes_capacity_grr_reports`),
+    computed in O(sqrt(T) (c_hi - c_lo) + T) at any k, T.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``k >= 2``.
+    p2, q2 : float
+        The second round's probabilities, ``p2 >= q2 > 0`` (p2 + (k - 1) q2 = 1).
+    T : int
+        Number of reports, ``1 <= T <= MAX_GRR_REPORTS``.
+
+    Returns
+    -------
+    float
+        log W_T, with 1 <= W_T <= k.
+
+    Raises
+    ------
+    ParameterError
+        p2 < q2 or q2 <= 0.
+    VerificationError
+        The integral lost its precision (its mean below 1e-9 of its largest term).
+
+    Notes
+    -----
+    Grouping y by the largest count c and the number of values reaching it,
+    W_T = T! q2^T [z^T] Ψ(z), Ψ(z) = Σ_c r^c (e_c(z)^k - e_{c-1}(z)^k), r = p2 / q2,
+    e_c the exponential series truncated at degree c; Ψ(q2 τ) = Σ_T W_T τ^T / T!, a
+    Poisson(τ) law reweighted by W_T in [1, k]. Its coefficient is Cauchy's integral
+    on the circle of radius ρ = q2 T (the saddle point: the reweighted law centred
+    at T), the trapezoidal rule on N = 2 (40 sqrt(T) + 32) points exact up to the
+    coefficients T ± N. Every term has nonnegative coefficients, so its modulus on the
+    circle is at most its value at ρ: the terms c with r^c (e_c^k - e_{c-1}^k)(ρ)
+    below e^-60 of the largest are dropped, the rest formed in log space as
+    e_{c-1}^k ((1 + u)^k - 1), u = (z^c / c!) / e_{c-1}(z) (once |u| < 1e-17 / k on
+    the whole circle, k u e_{c-1}^k, by a recurrence in c). Agrees with the counting
+    of :func:`~qifldp.protocols.longitudinal.bayes_capacity_grr_reports` to ~1e-13
+    where both answer; at T = 10^6, k = 10^4 about 1e-9 (the integral's mean is
+    ~1/sqrt(T) of its largest term).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> from qifldp.protocols.longitudinal import bayes_capacity_grr_reports
+    >>> pr = q.protocol("l_grr", 10, 2.0, 1.0).params
+    >>> w = math.exp(log_grr_mode_weight(10, pr["p2"], pr["q2"], 80))
+    >>> counted = bayes_capacity_grr_reports(10, pr["p1"], pr["q1"], pr["p2"], pr["q2"], 60)
+    >>> w60 = math.exp(log_grr_mode_weight(10, pr["p2"], pr["q2"], 60))
+    >>> abs(10 * pr["q1"] + (pr["p1"] - pr["q1"]) * w60 - counted) < 1e-12
+    True
+    >>> 10 * pr["q1"] + (pr["p1"] - pr["q1"]) * w > counted  # 80 reports leak more
+    True
+    """
+    from scipy.stats import poisson
+
+    k = check_k(k)
+    T = check_int("T", T, minimum=1, maximum=MAX_GRR_REPORTS)
+    if not (q2 > 0 and p2 >= q2):
+        msg = f"p2 and q2 must satisfy p2 >= q2 > 0, got p2 = {p2!r}, q2 = {q2!r}"
+        raise ParameterError(msg)
+    if p2 == q2:
+        return 0.0  # every y weighs q2^T: W_T = (k q2)^T = 1
+    lr, lk, rho = math.log(p2) - math.log(q2), math.log(k), T * q2
+    # the terms at the saddle point (real): which c matter
+    c = np.arange(1, T + 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lprev = poisson.logcdf(c - 1, rho)  # log(e^-ρ e_{c-1}(ρ))
+        lterm = c * lr + k * lprev + _log_expm1(lk + _log_log1p(poisson.logpmf(c, rho) - lprev))
+        first = lprev == -np.inf  # e_{c-1}(ρ) below the floats: the term is e_c^k
+        lterm[first] = (c * lr + k * poisson.logcdf(c, rho))[first]
+    lterm[~np.isfinite(lterm)] = -np.inf
+    top = float(lterm.max())
+    keep = np.flatnonzero(lterm >= top - _MODE_TAIL)
+    c_lo, c_hi = int(c[keep[0]]), int(c[keep[-1]])
+    # the circle (half of it: the coefficients are real)
+    N = 2 * (math.ceil(_MODE_WIDTH * math.sqrt(T)) + 32)
+    theta = 2 * math.pi * np.arange(N // 2 + 1) / N
+    z = rho * np.exp(1j * theta)
+    log_z = math.log(rho) + 1j * theta
+    c0 = int(np.argmax(poisson.logpmf(np.arange(c_lo), rho) > -600.0))  # terms below: < e^-600
+    e = np.zeros_like(z)  # e^-ρ e_c(z), summed from c0
+    t = np.exp(c0 * log_z - gammaln(c0 + 1) - rho)
+    for j in range(c0, c_lo):
+        e += t
+        t = t * z / (j + 1)
+    S = np.zeros_like(z)
+    tiny = math.log(1e-17 / k)
+    cc = c_lo
+    while cc <= c_hi:
+        log_t = cc * log_z - gammaln(cc + 1) - rho
+        log_e = np.log(e)
+        log_u = log_t - log_e
+        S += np.exp(cc * lr - top + k * log_e + _log_expm1(lk + _log_log1p(log_u)))
+        e = e + np.exp(log_t)
+        cc += 1
+        if cc > rho and float(np.max(log_u.real)) < tiny:
+            break
+    if cc <= c_hi:  # the rest: k t_c e^(k - 1), e no longer moving
+        v = np.exp(cc * (lr + log_z) - top + (k - 1) * np.log(e) + lk - gammaln(cc + 1) - rho)
+        rz = (p2 / q2) * z
+        for j in range(cc, c_hi + 1):
+            S += v
+            v = v * rz / (j + 1)
+    weights = np.full(theta.size, 2.0)
+    weights[0] = weights[-1] = 1.0
+    mean = float(np.dot(weights, (S * np.exp(-1j * T * theta)).real)) / N
+    largest = float(np.abs(S).max())
+    if not (math.isfinite(mean) and mean > 1e-9 * largest):
+        msg = (
+            f"the Cauchy integral of W_T lost its precision (k = {k}, T = {T}: mean "
+            f"{mean:.3g} against its largest term {largest:.3g})"
+        )
+        raise VerificationError(msg)
+    log_w = float(gammaln(T + 1)) - T * math.log(T) + k * rho + top + math.log(mean)
+    return min(max(log_w, 0.0), lk)  # 1 <= W_T <= k: the float's last digits

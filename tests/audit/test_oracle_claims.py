@@ -62,6 +62,23 @@ def test_l_grr_published_second_round_leaks_less(results):
     assert results["longitudinal.eps_perm"].verdict == A.CONFIRMED
 
 
+def test_l_grr_check_without_a_point_beyond_k_2_is_inconclusive():
+    from qifldp.audit.oracles import _l_grr_eps1
+
+    # at k = 2 the published second round gives eps_1 exactly: (p1 p2 + q1 q2) /
+    # (q1 p2 + p1 q2) is then a report's own ratio, so no point shows the correction
+    E1 = math.exp(0.5)
+    p1, q1 = math.exp(2) / (math.exp(2) + 1), 1 / (math.exp(2) + 1)
+    p2 = (E1 * p1 - q1) / (E1 * p1 - E1 * q1 + p1 - q1)  # the published formula at k = 2
+    ratio = (p1 * p2 + q1 * (1 - p2)) / (q1 * p2 + p1 * (1 - p2))
+    assert math.log(ratio) == pytest.approx(0.5, abs=1e-12)
+    verdict, details = _l_grr_eps1([(2, 2.0, 0.5), (2, 3.0, 1.0)])
+    assert verdict == A.INCONCLUSIVE
+    assert "none with k > 2" in details and "2 points" in details
+    verdict, _ = _l_grr_eps1([(2, 2.0, 0.5), (3, 2.0, 0.5)])
+    assert verdict == A.CORRECTED
+
+
 def test_longitudinal_variance_holds_only_at_zero_or_for_sue(results):
     r = results["longitudinal.variance"]
     assert r.verdict == A.CONDITIONAL and "only for l_sue" in r.details

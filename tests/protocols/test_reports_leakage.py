@@ -100,3 +100,82 @@ def test_l_grr_rappor_and_dbitflip_at_k_ten_thousand():
     cf = q.protocol("dbitflip", 10**4, 1.0, d=4).closed_form
     assert cf.reports_to_half_leakage() == 1
     assert 0 < cf.privacy_profile_reports(16, 0.1) < 1e-3  # both buckets sampled w.p. 12/10^8
+
+
+def _w_by_compositions(k, p2, q2, T):
+    """W_T = Σ_y max_x p2^n_x q2^(T - n_x), summed over the count vectors of y (k = 3)."""
+    assert k == 3
+    total = 0.0
+    for a in range(T + 1):
+        for b in range(T + 1 - a):
+            c = T - a - b
+            lg = math.lgamma
+            log_mult = lg(T + 1) - lg(a + 1) - lg(b + 1) - lg(c + 1)
+            m = max(a, b, c)
+            total += math.exp(log_mult + m * math.log(p2) + (T - m) * math.log(q2))
+    return total
+
+
+@pytest.mark.parametrize(("k", "T"), [(2, 90), (7, 130), (300, 80), (10**4, 70)])
+def test_l_grr_cauchy_integral_equals_the_counting(k, T):
+    from qifldp.protocols.longitudinal import _log_grr_mode_weight_counted
+    from qifldp.protocols.reports import log_grr_mode_weight
+
+    pr = q.protocol("l_grr", k, 3.0, 1.2).params
+    counted = _log_grr_mode_weight_counted(k, pr["p2"], pr["q2"], T)
+    assert log_grr_mode_weight(k, pr["p2"], pr["q2"], T) == pytest.approx(counted, abs=1e-11)
+
+
+@pytest.mark.parametrize("T", [1, 4, 33, 70])
+def test_l_grr_cauchy_integral_equals_the_compositions(T):
+    from qifldp.protocols.reports import log_grr_mode_weight
+
+    pr = q.protocol("l_grr", 3, 2.0, 0.7).params
+    expected = _w_by_compositions(3, pr["p2"], pr["q2"], T)
+    assert math.exp(log_grr_mode_weight(3, pr["p2"], pr["q2"], T)) == pytest.approx(
+        expected, rel=1e-12
+    )
+
+
+def test_l_grr_reports_beyond_a_thousand_within_the_poisson_bracket():
+    # With N ~ Poisson(tau) reports the counts are independent Poissons, so
+    # E[ML_N] = k q1 + (p1 - q1) Σ_c Poi(tau p2)(c) (F(c)^k - F(c-1)^k) / f(c) (f, F the
+    # Poisson(tau q2) pmf and cdf; the other k - 1 values below c, ties shared); ML_T is
+    # nondecreasing in T between 1 and k p1, which brackets ML_T by tau = T -+ 8 sqrt(T).
+    from scipy.stats import poisson
+
+    k, T = 10**4, 20000
+    P = q.protocol("l_grr", k, 4.0, 2.0)
+    pr, cf = P.params, P.closed_form
+    limit = k * pr["p1"]
+
+    def poissonised(tau):
+        c = np.arange(1, 4000)  # c = 0: x and every other value unseen, W's term 1 * Poi(0)^k
+        # (F^k - Fm^k) / f = Fm^k ((1 + f / Fm)^k - 1) / f, no cancellation when f << 1,
+        # formed in logs: log1p(f / Fm) = log F - log Fm
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lf, lfm = poisson.logpmf(c, tau * pr["q2"]), poisson.logcdf(c - 1, tau * pr["q2"])
+            B = k * (np.logaddexp(lfm, lf) - lfm)
+            log_terms = poisson.logpmf(c, tau * pr["p2"]) + k * lfm + B + np.log(-np.expm1(-B)) - lf
+        w = float(np.sum(np.exp(log_terms[np.isfinite(log_terms)])))
+        w += math.exp(-tau * (pr["p2"] + (k - 1) * pr["q2"]))
+        return k * pr["q1"] + (pr["p1"] - pr["q1"]) * w
+
+    lo_tau, hi_tau = T - 8 * math.sqrt(T), T + 8 * math.sqrt(T)
+    above = poisson.sf(T, lo_tau)  # Pr[N > T]
+    lower = (poissonised(lo_tau) - above * limit) / (1 - above)
+    below = poisson.cdf(T - 1, hi_tau)  # Pr[N < T]
+    upper = (poissonised(hi_tau) - below * 1.0) / (1 - below)
+    ml = cf.bayes_capacity_reports(T)
+    assert lower <= ml <= upper and upper - lower < 0.05 * ml
+    assert cf.bayes_capacity_reports(T // 2) < ml < limit
+
+
+def test_l_grr_half_limit_beyond_a_thousand_reports_at_k_ten_thousand():
+    cf = q.protocol("l_grr", 10**4, 4.0, 2.0).closed_form
+    assert cf.max_reports() == 10**6
+    half = cf.reports_to_half_leakage()
+    assert half is not None and half > 1024
+    target = math.log2(cf.bayes_capacity_permanent()) / 2
+    assert math.log2(cf.bayes_capacity_reports(half - 1)) < target
+    assert math.log2(cf.bayes_capacity_reports(half)) >= target
