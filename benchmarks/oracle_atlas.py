@@ -7,8 +7,11 @@ Writes ``docs/gallery/atlas.csv`` (one row per ordered pair and cell) and
 ``docs/gallery/atlas.json`` (per cell: the oracles' capacity and true eps, the Hasse
 diagram's edges, the equivalence classes) after each k, and prints the share of ordered
 pairs decided (the target: at least 95 % at k <= 64). Not run by CI: tens of minutes on
-one core. Usage: ``python benchmarks/oracle_atlas.py [k ...]``; ``--plot`` draws
-``docs/gallery/atlas_hasse.png`` (the Hasse diagrams of two cells) from the stored table.
+one core. Usage: ``python benchmarks/oracle_atlas.py [k ...]``; ``--extend [k ...]``
+keeps the stored table's verdicts and decides only the pairs of oracles added to
+:data:`~qifldp.sweeps.atlas.ATLAS_ORACLES` since (``oracle_atlas(..., known=table)``),
+merging them in after each k; ``--plot`` draws ``docs/gallery/atlas_hasse.png`` (the
+Hasse diagrams of two cells) from the stored table.
 """
 
 from __future__ import annotations
@@ -66,6 +69,34 @@ def main(ks: list[int]) -> None:
     print(whole["route"].value_counts().to_string())
 
 
+def extend(ks: list[int]) -> None:
+    """Decide the pairs the stored table lacks, cell by cell, and merge them in."""
+    whole = pd.read_csv(OUT / "atlas.csv")
+    columns = list(whole.columns)
+    doc = json.loads((OUT / "atlas.json").read_text())
+    t0 = time.perf_counter()
+    with cf.ProcessPoolExecutor(1) as pool:
+        for k in ks:
+            table, got = oracle_atlas(
+                [k], EPSS, time_limit=TIME_LIMIT, executor=pool, progress=False, known=whole
+            )
+            rest = whole[whole["k"] != k]
+            whole = pd.concat([rest, table.reindex(columns=columns)], ignore_index=True)
+            whole = whole.sort_values("k", kind="stable", ignore_index=True)
+            whole.to_csv(OUT / "atlas.csv", index=False)
+            cells = [c for c in doc["cells"] if c["k"] != k]
+            cells += [{key: c[key] for key in c if key != "pairs"} for c in got]
+            doc["cells"] = sorted(cells, key=lambda c: (c["k"], c["eps"]))
+            doc["oracles"] = {n: conv for n, (_, conv) in ATLAS_ORACLES.items()}
+            (OUT / "atlas.json").write_text(json.dumps(doc, indent=1) + "\n")
+            print(
+                f"k = {k}: {table['holds'].notna().sum()} of {len(table)} ordered pairs "
+                f"decided; table {whole['holds'].notna().mean():.2%} of {len(whole)} "
+                f"in {time.perf_counter() - t0:.0f} s",
+                flush=True,
+            )
+
+
 def plot(cells: tuple[tuple[int, float], ...] = ((4, 1.0), (64, 4.0))) -> Path:
     """The Hasse diagrams of ``cells`` from the stored table, side by side (PNG)."""
     from matplotlib.figure import Figure
@@ -90,5 +121,7 @@ def plot(cells: tuple[tuple[int, float], ...] = ((4, 1.0), (64, 4.0))) -> Path:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--plot"]:
         print(plot())
+    elif sys.argv[1:2] == ["--extend"]:
+        extend([int(a) for a in sys.argv[2:]] or KS)
     else:
         main([int(a) for a in sys.argv[1:]] or KS)

@@ -82,6 +82,9 @@ PAIR_TEST_MARGIN: float = 1e-9
 RAPPOR_M, RAPPOR_H = 8, 2
 #: THE's threshold in the atlas (a fixed theta in (1/2, 1)).
 THE_THETA = 0.75
+#: Apple's sketches in the atlas: m buckets, K hash functions, the hash family member
+#: of seed 0 (as RAPPOR's m and h; HCMS needs m a power of two).
+SKETCH_M, SKETCH_HASHES = 8, 2
 
 
 def _rappor(k: int, eps: float) -> Any:
@@ -117,6 +120,15 @@ ATLAS_ORACLES: Mapping[str, tuple[Callable[[int, float], Any], str]] = {
     "the": (_named("the", theta=THE_THETA), f"thresholding with theta = {THE_THETA}"),
     "hr": (_named("hr"), "Hadamard response (no symmetric channel)"),
     "dbitflip": (_named("dbitflip"), "dBitFlipPM with b = k buckets, d = 1 (true eps is eps/2)"),
+    "he": (_named("he"), "Hadamard encoding, one coefficient (no symmetric channel)"),
+    "cms": (
+        _named("cms", m=SKETCH_M, hashes=SKETCH_HASHES),
+        f"Count Mean Sketch, m = {SKETCH_M}, K = {SKETCH_HASHES} hashes, hash seed 0",
+    ),
+    "hcms": (
+        _named("hcms", m=SKETCH_M, hashes=SKETCH_HASHES),
+        f"Hadamard Count Mean Sketch, m = {SKETCH_M}, K = {SKETCH_HASHES} hashes, hash seed 0",
+    ),
     "rappor": (
         _rappor,
         f"one-time RAPPOR, m = {RAPPOR_M}, h = {RAPPOR_H}, hash seed 0, eps_inf = eps",
@@ -412,8 +424,40 @@ def _check_names(names: Any) -> list[str]:
     return out
 
 
+def _known_rows(known: Any, order: list[str]) -> dict[tuple[str, str], dict[str, Any]]:
+    """The stored verdicts of a cell, keyed by ordered pair, ``holds`` as True/False/None."""
+    if known is None:
+        return {}
+    if not isinstance(known, Mapping):
+        msg = f"known must be a mapping (a, b) -> row, got {type(known).__name__}"
+        raise InputTypeError(msg)
+    out = {}
+    for pair, row in known.items():
+        if not (isinstance(pair, tuple) and len(pair) == 2 and set(pair) <= set(order)):
+            msg = f"known's keys must be ordered pairs of the cell's names, got {pair!r}"
+            raise ParameterError(msg)
+        if not isinstance(row, Mapping) or "holds" not in row:
+            msg = f"known[{pair!r}] must be a row with a 'holds' entry"
+            raise ParameterError(msg)
+        holds = row["holds"]
+        if holds is not None and not isinstance(holds, (bool, np.bool_)):
+            if isinstance(holds, float) and math.isnan(holds):  # a CSV's empty cell
+                holds = None
+            else:
+                msg = f"known[{pair!r}]['holds'] must be True, False or None, got {holds!r}"
+                raise ParameterError(msg)
+        a, b = pair
+        out[pair] = {**row, "a": a, "b": b, "holds": None if holds is None else bool(holds)}
+    return out
+
+
 def atlas_cell(
-    k: int, eps: float, names: Sequence[str] | None = None, *, time_limit: float = 30.0
+    k: int,
+    eps: float,
+    names: Sequence[str] | None = None,
+    *,
+    time_limit: float = 30.0,
+    known: Mapping[tuple[str, str], Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Every ordered pair of the oracles at one (k, eps), decided or stated undecided.
 
@@ -427,6 +471,11 @@ def atlas_cell(
         Names of :data:`ATLAS_ORACLES` (default: all).
     time_limit : float
         Seconds per LP (stopped at :func:`hard_time_limit`).
+    known : mapping, optional
+        Verdicts already decided, (a, b) -> a row as returned (at least ``holds``;
+        a stored table's NaN read as None): kept as they are, not decided again, and
+        part of the chains that settle the rest (how oracles are added to a stored
+        atlas without recomputing its pairs).
 
     Returns
     -------
@@ -452,9 +501,14 @@ def atlas_cell(
     >>> cell = atlas_cell(2, 1.0, names=("sue", "l_sue"))
     >>> cell["equivalent"], cell["decided"]
     ([['sue', 'l_sue']], 2)
+    >>> known = {(r["a"], r["b"]): r for r in cell["pairs"]}
+    >>> more = atlas_cell(2, 1.0, names=("sue", "l_sue", "grr"), known=known)
+    >>> [r["route"] for r in more["pairs"]][:2] == [r["route"] for r in cell["pairs"]]
+    True
     """
     order = _check_names(names)
     time_limit = _check_seconds("time_limit", time_limit)
+    stored = _known_rows(known, order)
     oracles = {n: _Oracle(n, ATLAS_ORACLES[n][0](k, eps)) for n in order}
     info = {}
     for n, o in oracles.items():
@@ -465,7 +519,9 @@ def atlas_cell(
             "symmetric": o.symmetric is not None,
         }
     rows = {
-        (a, b): _decide_pair(oracles[a], oracles[b], k, time_limit)
+        (a, b): stored[(a, b)]
+        if (a, b) in stored
+        else _decide_pair(oracles[a], oracles[b], k, time_limit)
         for a, b in itertools.permutations(order, 2)
     }
     G = hasse_diagram(order, {p: r["holds"] for p, r in rows.items()})
@@ -487,8 +543,11 @@ def atlas_cell(
     }
 
 
-def _cell_point(k: int, eps: float, *, names: list[str], time_limit: float) -> dict[str, Any]:
-    return {"cell": atlas_cell(k, eps, names, time_limit=time_limit)}
+def _cell_point(
+    k: int, eps: float, *, names: list[str], time_limit: float, known: Mapping[Any, Any]
+) -> dict[str, Any]:
+    cell = atlas_cell(k, eps, names, time_limit=time_limit, known=known.get((k, eps)))
+    return {"cell": cell}
 
 
 def oracle_atlas(
@@ -499,6 +558,7 @@ def oracle_atlas(
     time_limit: float = 30.0,
     executor: Any = None,
     progress: bool = True,
+    known: Any = None,
 ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     """The atlas over a grid: :func:`atlas_cell` at every (k, eps), through :func:`sweep`.
 
@@ -514,6 +574,11 @@ def oracle_atlas(
         Seconds per LP.
     executor, progress
         As for :func:`sweep`.
+    known : pandas.DataFrame, optional
+        A stored atlas table (columns ``k``, ``eps``, ``a``, ``b``, ``holds`` and the
+        rest): its verdicts are kept and only the other pairs decided
+        (:func:`atlas_cell`'s ``known``), e.g. after oracles are added to
+        :data:`ATLAS_ORACLES`.
 
     Returns
     -------
@@ -538,7 +603,16 @@ def oracle_atlas(
     k_list = _values("ks", ks, integer=True)
     eps_list = _values("epss", epss, integer=False)
     time_limit = _check_seconds("time_limit", time_limit)
-    fn = functools.partial(_cell_point, names=order, time_limit=time_limit)
+    stored: dict[tuple[int, float], dict[tuple[str, str], dict[str, Any]]] = {}
+    if known is not None:
+        if not isinstance(known, pd.DataFrame):
+            msg = f"known must be a pandas DataFrame (a stored atlas), got {type(known).__name__}"
+            raise InputTypeError(msg)
+        for r in known.to_dict("records"):
+            if r["a"] in order and r["b"] in order:
+                key = (int(r["k"]), float(r["eps"]))
+                stored.setdefault(key, {})[(r["a"], r["b"])] = r
+    fn = functools.partial(_cell_point, names=order, time_limit=time_limit, known=stored)
     table = sweep(fn, {"k": k_list, "eps": eps_list}, executor=executor, progress=progress)
     rows: list[dict[str, Any]] = []
     cells: list[dict[str, Any]] = []

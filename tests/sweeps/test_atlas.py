@@ -142,3 +142,47 @@ def test_bad_arguments():
         atlas_cell(3, 1.0, "grr")
     with pytest.raises(ParameterError, match="same number of inputs"):
         pair_test(q.grr(3, 1.0), q.grr(4, 1.0))
+
+
+def test_known_verdicts_are_kept_and_the_added_oracles_decided():
+    base = atlas_cell(3, 1.0, ("grr", "he", "hcms"), time_limit=20.0)
+    known = {(r["a"], r["b"]): {**r, "route": f"stored {r['route']}"} for r in base["pairs"]}
+    more = atlas_cell(3, 1.0, ("grr", "he", "hcms", "cms"), time_limit=20.0, known=known)
+    rows = {(r["a"], r["b"]): r for r in more["pairs"]}
+    assert more["pairs_total"] == 12 and more["decided"] == 12
+    for pair, row in known.items():  # kept as given, not decided again
+        assert rows[pair]["route"] == row["route"] and rows[pair]["holds"] == row["holds"]
+    for a, b in (("cms", "he"), ("he", "cms"), ("grr", "cms"), ("cms", "hcms")):
+        assert not rows[(a, b)]["route"].startswith("stored")
+        r = q.refines(_explicit(a, 3, 1.0), _explicit(b, 3, 1.0))
+        assert bool(r.holds) == rows[(a, b)]["holds"]
+    # HE and HCMS (m = 8 buckets, seed 0) are equivalent at k = 3: witnesses both ways
+    A, B = _explicit("he", 3, 1.0), _explicit("hcms", 3, 1.0)
+    for X, Y in ((A, B), (B, A)):
+        W = q.refines(X, Y).witness
+        assert np.allclose(X.matrix @ W, Y.matrix, atol=1e-9)
+    assert {"he", "hcms"} in [set(c) for c in more["equivalent"]]
+
+
+def test_known_from_a_stored_table():
+    with cf.ThreadPoolExecutor(1) as pool:
+        first, _ = oracle_atlas([2], [1.0], ("grr", "sue"), executor=pool, progress=False)
+        stored = first.assign(route="stored", holds=[True, np.nan])  # a CSV's empty cell
+        table, _ = oracle_atlas(
+            [2], [1.0], ("grr", "sue", "oue"), executor=pool, progress=False, known=stored
+        )
+    rows = {(r["a"], r["b"]): r for r in table.to_dict("records")}
+    assert rows[("grr", "sue")]["route"] == "stored" and rows[("grr", "sue")]["holds"] is True
+    assert rows[("sue", "grr")]["route"] in ("stored", "transitivity")  # undecided, or chained
+    assert len(rows) == 6 and rows[("grr", "oue")]["route"] != "stored"
+
+
+def test_bad_known():
+    with pytest.raises(InputTypeError, match="known must be a mapping"):
+        atlas_cell(2, 1.0, ("grr", "sue"), known=[("grr", "sue")])
+    with pytest.raises(ParameterError, match="ordered pairs of the cell's names"):
+        atlas_cell(2, 1.0, ("grr", "sue"), known={("grr", "oue"): {"holds": True}})
+    with pytest.raises(ParameterError, match="True, False or None"):
+        atlas_cell(2, 1.0, ("grr", "sue"), known={("grr", "sue"): {"holds": "yes"}})
+    with pytest.raises(InputTypeError, match="DataFrame"):
+        oracle_atlas([2], [1.0], ("grr", "sue"), known={}, progress=False)
