@@ -148,14 +148,19 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         return float(np.max(ratio))
 
     def bayes_capacity(self) -> float:
-        """ML = Σ_s max_x C[x, s] of :meth:`RAPPOR.channel` (its 2^m reports enumerated).
+        """ML = Σ_s max_x C[x, s] of :meth:`RAPPOR.channel` (one report), on the bits the
+        filters use (:meth:`bayes_capacity_reports` at T = 1).
 
         Examples
         --------
         >>> RAPPOR(3, m=6, h=1, f=0.5, seed=0).closed_form.bayes_capacity()
         1.125
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 3, m=6, h=2, f=0.5, seed=0)
+        >>> round(P.closed_form.bayes_capacity(), 12) == round(q.bayes_capacity(P.channel()), 12)
+        True
         """
-        return float(bayes_capacity(self._protocol.channel()))
+        return self._capacity_of_bits(self._bit_reports(1))
 
     def bayes_capacity_random_hash(self) -> float:
         """ML averaged over a uniformly random table (the cohort revealed): the mean of
@@ -183,25 +188,43 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
 
     def _capacity_of_bits(self, R: np.ndarray) -> float:
         """ML of the product channel x -> (R[B_i(x)])_i: lumped for one-bit filters (UE over
-        the used bits), else by enumeration of the symbols (guarded)."""
+        the used bits), else by enumeration of the symbols on the bits some filter sets
+        (guarded; in chunks).
+
+        A bit no filter sets has the law R[0] under every value: it factors out of
+        max_x and sums to 1, so only the union U of the filters' bits is enumerated,
+        |R's symbols|^|U| patterns (|U| <= min(m, k h), whatever m). For h >= 2 the
+        maximum over values of a product of h bits' ratios does not factor over bits,
+        which is what the enumeration pays for."""
         P = cast(RAPPOR, self._protocol)
         B = P.bloom
         used = np.unique(B, axis=0)
         if np.all(used.sum(axis=1) == 1):  # h = 1: unary encoding over the used bits
             return bayes_capacity_one_hot(R, used.shape[0])
-        n = R.shape[1] ** B.shape[1]
+        sub = used[:, used.any(axis=0)]
+        rows, u, n = sub.shape[0], sub.shape[1], R.shape[1]
         guard_size(
-            f"rappor reports over {R.shape[1]} symbols per bit",
-            used.shape[0],
-            B.shape[1] * math.log10(R.shape[1]),
-            lambda: n,
-            "h = 1 (lumped at any k) or fewer bits",
+            f"rappor(k={P.k}, m={B.shape[1]}, h={P.params['h']}) reports over {n} symbols "
+            f"per bit on the {u} bits its filters use",
+            rows,
+            u * math.log10(n),
+            lambda: n**u,
+            "h = 1 (lumped at any k), fewer values or bits (k h bits at most are used), or "
+            "what needs no enumeration: closed_form.ldp_epsilon(), eps_one(), eps_inf(), "
+            "privacy_profile_reports(T, eps) (any k, m)",
         )
         with np.errstate(divide="ignore"):
             L = np.log(R)
-        symbols = np.array(list(itertools.product(range(R.shape[1]), repeat=B.shape[1])))
-        logC = used.astype(float) @ L[1][symbols].T + (~used).astype(float) @ L[0][symbols].T
-        return float(np.exp(logC).max(axis=0).sum())
+        on, off = sub.astype(float), (~sub).astype(float)
+        place = n ** np.arange(u - 1, -1, -1, dtype=np.int64)
+        step = max(1, 2**22 // rows)
+        total = 0.0
+        for start in range(0, n**u, step):
+            idx = np.arange(start, min(start + step, n**u), dtype=np.int64)
+            symbols = (idx[:, None] // place) % n  # (chunk, u) base-n digits
+            logC = on @ L[1][symbols].T + off @ L[0][symbols].T
+            total += float(np.exp(logC).max(axis=0).sum())
+        return total
 
     def bayes_capacity_reports(self, T: int) -> float:
         """ML of T memoised reports of one user (the fixed table), on per-bit counts.
@@ -209,7 +232,8 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         Each bit's T reports are summarised by their count (iid given the permanent
         bit), a 2 x (T + 1) channel; with one-bit filters (h = 1) the values are a
         unary encoding over the used bits (:func:`bayes_capacity_one_hot`, any k),
-        otherwise the (T + 1)^m count vectors are enumerated (guarded).
+        otherwise the (T + 1)^|U| count vectors on the bits U some filter sets are
+        enumerated (guarded; |U| <= min(m, k h)).
 
         Examples
         --------

@@ -7,6 +7,7 @@ Expected values: the channels by brute force over the permanent bits
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -116,3 +117,31 @@ def test_attack_and_refusals():
         clash.estimate(clash.sample([0, 1], rng=0))
     with pytest.raises(ParameterError, match="h"):
         q.protocol("rappor", 3, m=2, h=3)
+
+
+@pytest.mark.parametrize("T", [1, 2])
+def test_capacity_with_two_hashes_at_large_m_enumerates_the_used_bits(T):
+    # m = 64 bits, of which at most k h = 6 are set by some filter: the others have the
+    # same law under every value and drop out of Σ_s max_x C[x, s]; enumerated here by
+    # hand over the used bits, each bit's T reports summarised by their count of 1s
+    f, p, qq = 0.5, 0.3, 0.8
+    P = q.protocol("rappor", 3, m=64, h=2, f=f, p=p, q=qq, seed=0)
+    B = np.asarray(P.bloom, dtype=bool)
+    used = [i for i in range(64) if B[:, i].any()]
+    assert 2 <= len(used) <= 6
+
+    def law(bit, c):  # Pr[c ones in T reports | Bloom bit]
+        keep = 1 - f / 2
+        pr_one = keep if bit else 1 - keep  # permanent bit 1
+        return pr_one * stats.binom.pmf(c, T, qq) + (1 - pr_one) * stats.binom.pmf(c, T, p)
+
+    table = {(bit, c): law(bit, c) for bit in (False, True) for c in range(T + 1)}
+    ml = 0.0
+    for s in itertools.product(range(T + 1), repeat=len(used)):
+        pairs = list(zip(used, s, strict=True))
+        ml += max(math.prod(table[B[x, i], c] for i, c in pairs) for x in range(3))
+    assert P.closed_form.bayes_capacity_reports(T) == pytest.approx(ml, rel=1e-12)
+    if T == 1:
+        assert P.closed_form.bayes_capacity() == pytest.approx(ml, rel=1e-12)
+    with pytest.raises(q.errors.SizeError, match="on the 32 bits its filters use"):
+        q.protocol("rappor", 100, m=32, h=2, f=f, seed=0).closed_form.bayes_capacity()
