@@ -13,7 +13,8 @@ at the end gives, in one run:
   was validated when it was built) and against qif's function where it has one;
 - first use in a fresh interpreter after ``import qifldp`` (what a script or a CLI call
   pays): each measure's first call minus the first call of its numpy expression in the
-  same interpreter, one interpreter per measure, minimum over 3 (target: within 20 ms);
+  same interpreter, one interpreter per measure, minimum over 3 (target: within 20 ms;
+  loading the modules a call needs included);
 - certified refinement of the standard "holds" cases (a: 16x1024 vs 16x64, b: 50x200
   vs 50x200, c: 16x1024 vs 16x1024; rows of A from Dirichlet(1), B = A·R with R's rows
   from Dirichlet(1), seeded, as in bench_refinement.py), warm (median of 5) and in a
@@ -22,6 +23,11 @@ at the end gives, in one run:
   pairs where qif is not the reference target ("elsewhere": the b pair swapped, which
   fails, and 16x256 vs 16x32, 30x80 vs 30x80 both ways; target: ahead of qif). Every
   qifldp answer is re-checked here (witness tolerances, the counterexample's gap).
+
+Times are CPU seconds of this process (``time.process_time``; with one BLAS thread, the
+wall time of an unloaded machine): on a loaded machine wall times of every contender
+grow with the load and with the luck of the scheduler, CPU times do not, so the ratios
+are stable. The warm refinement lines also give the wall time.
 
 Note: with several BLAS threads on a loaded machine (more runnable processes than cores),
 OpenBLAS's spinning threads make the refinement cases 2-5x slower than with one thread;
@@ -61,7 +67,9 @@ def _array(n: int = 1000) -> np.ndarray:
 
 
 def _best(f, number: int = 20, repeat: int = 7) -> float:
-    return min(timeit.repeat(f, number=number, repeat=repeat)) / number
+    """CPU seconds per call, best of ``repeat`` runs of ``number`` calls."""
+    timer = timeit.Timer(f, timer=time.process_time)
+    return min(timer.repeat(number=number, repeat=repeat)) / number
 
 
 def _np_eps(M: np.ndarray) -> float:
@@ -155,7 +163,7 @@ base, ours = {
     "max_case_g_vulnerability": ("float(((PI[:, None] * M) / (PI[:, None] * M).sum(axis=0)).max())",
                                  "q.max_case_g_vulnerability(M, prior=PI)"),
 }[sys.argv[1]]
-t0 = time.perf_counter(); eval(base); t1 = time.perf_counter(); eval(ours); t2 = time.perf_counter()
+t0 = time.process_time(); eval(base); t1 = time.process_time(); eval(ours); t2 = time.process_time()
 print(t1 - t0, t2 - t1)
 """
 
@@ -201,27 +209,30 @@ ELSEWHERE = {
 }
 
 
-def _warm(A: np.ndarray, B: np.ndarray, expect: bool, runs: int = 5) -> float:
+def _timed(job, runs: int) -> tuple[float, float, object]:
+    """(median CPU seconds, median wall seconds, last answer) of ``runs`` calls."""
+    cpu, wall = [], []
+    for _ in range(runs):
+        t, c = time.perf_counter(), time.process_time()
+        out = job()
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - t)
+    return statistics.median(cpu), statistics.median(wall), out
+
+
+def _warm(A: np.ndarray, B: np.ndarray, expect: bool, runs: int = 5) -> tuple[float, float]:
     r = q.refines(A, B)  # warm
     assert r.holds is expect
     _check(A, B, r)
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        r = q.refines(A, B)
-        times.append(time.perf_counter() - t)
+    cpu, wall, r = _timed(lambda: q.refines(A, B), runs)
     _check(A, B, r)
-    return statistics.median(times)
+    return cpu, wall
 
 
-def _qif_warm(A: np.ndarray, B: np.ndarray, runs: int = 5) -> tuple[bool, float]:
-    verdict = bool(qif.refinement.refined_by(A, B))  # warm
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        qif.refinement.refined_by(A, B)
-        times.append(time.perf_counter() - t)
-    return verdict, statistics.median(times)
+def _qif_warm(A: np.ndarray, B: np.ndarray, runs: int = 5) -> tuple[bool, float, float]:
+    qif.refinement.refined_by(A, B)  # warm
+    cpu, wall, verdict = _timed(lambda: bool(qif.refinement.refined_by(A, B)), runs)
+    return bool(verdict), cpu, wall
 
 
 _FRESH_REFINES = """
@@ -232,11 +243,11 @@ rng = np.random.default_rng(0)
 A = rng.dirichlet(np.ones(m), size=n); B = A @ rng.dirichlet(np.ones(p), size=m)
 if sys.argv[4] == "qif":
     import qif
-    t = time.perf_counter(); qif.refinement.refined_by(A, B)
+    t = time.process_time(); qif.refinement.refined_by(A, B)
 else:
     import qifldp as q
-    t = time.perf_counter(); assert q.refines(A, B).holds
-print(time.perf_counter() - t)
+    t = time.process_time(); assert q.refines(A, B).holds
+print(time.process_time() - t)
 """
 
 
@@ -244,16 +255,19 @@ print(time.perf_counter() - t)
 def test_refinement_holds_cases(case):
     shape = HOLDS[case]
     A, B = _instance(*shape)
-    ours = _warm(A, B, True)
+    ours, wall = _warm(A, B, True)
     (fresh,) = _fresh(_FRESH_REFINES, *map(str, shape), "qifldp")
-    text = f"  refines {case} (holds, certified): warm {ours * 1e3:.1f} ms, fresh {fresh:.3f} s"
+    text = (
+        f"  refines {case} (holds, certified): warm {ours * 1e3:.1f} ms (wall "
+        f"{wall * 1e3:.1f}), fresh {fresh:.3f} s"
+    )
     if qif is not None:
-        verdict, base = _qif_warm(A, B)
+        verdict, base, base_wall = _qif_warm(A, B)
         (base_fresh,) = _fresh(_FRESH_REFINES, *map(str, shape), "qif")
         text += (
-            f" | qif default (uncertified, {verdict}) warm {base * 1e3:.1f} ms, fresh "
-            f"{base_fresh:.3f} s -> warm {ours / base:.2f}x, fresh {fresh / base_fresh:.2f}x "
-            "(target <= 2x)"
+            f" | qif default (uncertified, {verdict}) warm {base * 1e3:.1f} ms (wall "
+            f"{base_wall * 1e3:.1f}), fresh {base_fresh:.3f} s -> warm {ours / base:.2f}x, "
+            f"fresh {fresh / base_fresh:.2f}x (target <= 2x)"
         )
     else:
         text += " | " + _NO_QIF
@@ -266,13 +280,13 @@ def test_refinement_elsewhere(case):
     A, B = _instance(*shape)
     if swapped:
         A, B = B, A
-    ours = _warm(A, B, not swapped)
-    text = f"  refines {case}, certified: warm {ours * 1e3:.1f} ms"
+    ours, wall = _warm(A, B, not swapped)
+    text = f"  refines {case}, certified: warm {ours * 1e3:.1f} ms (wall {wall * 1e3:.1f})"
     if qif is not None:
-        verdict, base = _qif_warm(A, B, runs=3)
+        verdict, base, base_wall = _qif_warm(A, B, runs=3)
         text += (
-            f" | qif default (uncertified, {verdict}) {base * 1e3:.1f} ms -> {ours / base:.2f}x "
-            "(target < 1x)"
+            f" | qif default (uncertified, {verdict}) {base * 1e3:.1f} ms (wall "
+            f"{base_wall * 1e3:.1f}) -> {ours / base:.2f}x (target < 1x)"
         )
     else:
         text += " | " + _NO_QIF

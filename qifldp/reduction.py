@@ -96,6 +96,31 @@ def _proportional_groups(S: np.ndarray, rtol: float) -> np.ndarray:
     return lab
 
 
+#: Log-ratios of two rows further apart than this tell two columns apart beyond any doubt
+#: (the grouping's tolerance is a few ``REDUCE_RTOL``, rounding of the logs a few ulp).
+_SURELY_APART: float = 1e-10
+
+
+def _apart_by_two_rows(S: np.ndarray) -> np.ndarray | None:
+    """Every column its own group when rows 0 and 1 alone tell the columns apart, else None.
+
+    Proportional columns have equal ratios S[0, y] / S[1, y]; positive entries whose
+    sorted log-ratios step by more than ``_SURELY_APART`` cannot be in one group of
+    :func:`_proportional_groups` (whose groups spread at most 4 ``rtol`` in each row).
+    This decides the common case (no two columns proportional) from two rows,
+    O(|Y| log |Y|); anything else goes to the full grouping.
+    """
+    if S.shape[0] < 2 or S.shape[1] < 2:
+        return None
+    top, second = S[0], S[1]
+    if not (float(top.min()) > 0.0 and float(second.min()) > 0.0):
+        return None
+    ratios = np.sort(np.log(top) - np.log(second))
+    if not float(np.diff(ratios).min()) > _SURELY_APART:
+        return None
+    return np.arange(S.shape[1])
+
+
 def reduce_columns(M: np.ndarray, rtol: float = REDUCE_RTOL) -> Reduced:
     """Merge columns that are positive multiples of each other (relative tolerance ``rtol``).
 
@@ -111,7 +136,9 @@ def reduce_columns(M: np.ndarray, rtol: float = REDUCE_RTOL) -> Reduced:
     if nz.size == 0:  # pragma: no cover - a Channel has no all-zero matrix
         return Reduced(np.zeros((n, 0)), [], group_of, np.zeros(p))
     S = M[:, nz] / colmax[nz]
-    lab = _proportional_groups(S, rtol)
+    lab = _apart_by_two_rows(S)
+    if lab is None:
+        lab = _proportional_groups(S, rtol)
     n_groups = int(lab.max()) + 1
     if n_groups == nz.size:  # no two columns proportional: the channel without its zero columns
         group_of[nz] = np.arange(nz.size)

@@ -98,9 +98,11 @@ def _quick_witness(P: Problem) -> tuple[np.ndarray, str] | None:
 #: projected W lands strictly inside it instead of on its faces) ...
 MIN_NORM_FLOOR: float = 0.3
 
-#: ... for at most this many projections, and only while the negative mass of W halves
-#: at least at each one (pairs on a face of the cone, or outside it, stop after one or two).
-MIN_NORM_ROUNDS: int = 12
+#: ... for at most this many projections, and only while each one shrinks the negative
+#: mass of W to at most ``MIN_NORM_SHRINK`` of what it was (pairs outside the cone, whose
+#: negative mass does not shrink, stop after one projection).
+MIN_NORM_ROUNDS: int = 20
+MIN_NORM_SHRINK: float = 0.8
 
 
 def _pseudo_inverse(A: np.ndarray) -> np.ndarray:
@@ -139,25 +141,27 @@ def _min_norm_guess(P: Problem) -> np.ndarray | None:
     p = B.shape[1]
     PA = _pseudo_inverse(A)
     bbar = B.mean(axis=0)
-    W = PA @ (B - bbar)  # finite: A⁺ is, and so are the channels
-    W += bbar
-    low = float(W.min())
-    if low >= 0:
+    # W = A⁺(B − 1b̄ᵀ) + 1b̄ᵀ as one product [A⁺ | 1]·[B − 1b̄ᵀ ; b̄ᵀ] (finite: A⁺ is)
+    W = np.hstack([PA, np.ones((PA.shape[0], 1))]) @ np.vstack([B - bbar, bbar])
+    if float(W.min()) >= 0:
         return W
     floor = MIN_NORM_FLOOR * bbar
-    negative = -float(np.minimum(W, 0.0).sum())
+    step = np.empty_like(W)
+    negative = -float(np.minimum(W, 0.0, out=step).sum())
+    ones = np.ones((1, p))
     for _ in range(MIN_NORM_ROUNDS):
         np.maximum(W, floor, out=W)
         rho = 1.0 - W.sum(axis=1)
         R = B - A @ W
         R -= (A @ rho)[:, None] / p
-        W += PA @ R
-        W += rho[:, None] / p
-        low = float(W.min())
-        if low >= 0:
+        # W += A⁺R + ρ1ᵀ/p, as one product [A⁺ | ρ/p]·[R ; 1ᵀ]
+        np.matmul(np.hstack([PA, rho[:, None] / p]), np.vstack([R, ones]), out=step)
+        W += step
+        if float(W.min()) >= 0:
             return W
-        now_negative = -float(np.minimum(W, 0.0).sum())
-        if not now_negative <= 0.5 * negative:
+        now_negative = -float(np.minimum(W, 0.0, out=step).sum())
+        left = P.opts.left()
+        if not now_negative <= MIN_NORM_SHRINK * negative or (left is not None and left <= 0):
             return None
         negative = now_negative
     return None
