@@ -70,10 +70,12 @@ from .params import (
     sue_probabilities,
 )
 from .reports import (
+    MAX_GRR_PROFILE_REPORTS,
     MAX_GRR_REPORTS,
     MAX_REPORTS,
     ReportsLeakage,
     count_channel,
+    grr_pair_classes,
     grr_reports_pair,
     log_grr_mode_weight,
     pair_profile,
@@ -496,6 +498,18 @@ class MemoizedClosedForm(ReportsLeakage, ClosedForm):
         T = check_int("T", T, minimum=1, maximum=MAX_REPORTS)
         if P.name == "l_grr":
             pr = P.params
+            if T > MAX_GRR_PROFILE_REPORTS:
+                msg = (
+                    f"T must be <= {MAX_GRR_PROFILE_REPORTS} for L-GRR's privacy profile, got "
+                    f"{T}: it sums over the pair's lumped output classes, one per partition "
+                    f"of the other values' counts ({grr_pair_classes(T)} classes at T = {T}, "
+                    "growing like e^(pi sqrt(2 T / 3))), since the hockey-stick divergence "
+                    "does not factor over them. Beyond, the permanent response's profile "
+                    f"q.privacy_profile(q.grr({P.k}, {P.eps!r}), eps) bounds it from "
+                    "above at every T (T reports are its post-processing), and "
+                    "bayes_capacity_reports(T) answers up to T = 10^6"
+                )
+                raise ParameterError(msg)
             return privacy_profile(
                 grr_reports_pair(P.k, pr["p1"], pr["q1"], pr["p2"], pr["q2"], T), epss
             )

@@ -36,6 +36,7 @@ __all__ = [
     "ReportsLeakage",
     "count_channel",
     "pair_profile",
+    "grr_pair_classes",
     "grr_reports_pair",
 ]
 
@@ -180,6 +181,25 @@ def _partitions(n: int, largest: int) -> Any:
     for first in range(min(n, largest), 0, -1):
         for rest in _partitions(n - first, first):
             yield (first, *rest)
+
+
+def grr_pair_classes(T: int) -> int:
+    """The number of lumped output classes of :func:`grr_reports_pair` (k large enough):
+    Σ_n p(n) (T - n + 1), p the partition function.
+
+    Examples
+    --------
+    >>> grr_pair_classes(1)  # one report: value 0, value 1, or one of the others
+    3
+    >>> grr_pair_classes(2)  # (2,0) (1,1) (0,2); (1,0) (0,1) with one other; two others
+    7
+    """
+    T = check_int("T", T, minimum=0)
+    p = [1] + [0] * T  # partitions of n, by adding parts of each size in turn
+    for part in range(1, T + 1):
+        for n in range(part, T + 1):
+            p[n] += p[n - part]
+    return sum(p[n] * (T - n + 1) for n in range(T + 1))
 
 
 def grr_reports_pair(k: int, p1: float, q1: float, p2: float, q2: float, T: int) -> Channel:

@@ -179,3 +179,20 @@ def test_l_grr_half_limit_beyond_a_thousand_reports_at_k_ten_thousand():
     target = math.log2(cf.bayes_capacity_permanent()) / 2
     assert math.log2(cf.bayes_capacity_reports(half - 1)) < target
     assert math.log2(cf.bayes_capacity_reports(half)) >= target
+
+
+def test_l_grr_profile_beyond_its_limit_says_why_and_the_bound_it_names_holds():
+    from qifldp.protocols.reports import MAX_GRR_PROFILE_REPORTS, grr_pair_classes, grr_reports_pair
+
+    P = q.protocol("l_grr", 40, 2.0, 1.0)
+    pr, cf = P.params, P.closed_form
+    for T in (1, 2, 3, 6):  # the lumped pair's columns, enumerated there by partitions
+        C = grr_reports_pair(40, pr["p1"], pr["q1"], pr["p2"], pr["q2"], T)
+        assert C.shape[1] == grr_pair_classes(T)
+    assert [grr_pair_classes(T) for T in (1, 2, 3)] == [3, 7, 14]  # by hand
+    with pytest.raises(q.errors.ParameterError, match=r"partition.*q\.grr\(40, 2\.0\)"):
+        cf.privacy_profile_reports(MAX_GRR_PROFILE_REPORTS + 1, 1.0)
+    # the bound it names: T reports post-process the permanent GRR at eps_perm
+    epss = [0.0, 0.5, 1.0, 1.5]
+    bound = q.privacy_profile(q.grr(40, 2.0), epss)
+    assert np.all(cf.privacy_profile_reports(6, epss) <= bound + 1e-15)
