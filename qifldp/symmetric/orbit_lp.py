@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -644,15 +645,22 @@ def _norm_err(C: SymmetricChannel) -> float:
     return stored_masses(C).norm_err
 
 
-def consider_gain(P: OrbitProblem, st: DecisionState, G: SymmetricGain | None, source: str):
-    """Evaluate a candidate gain rigorously; a Counterexample when it beats bound + band."""
+def consider_gain(
+    P: OrbitProblem,
+    st: DecisionState,
+    G: SymmetricGain | None,
+    source: str,
+    check: Callable[[str], Any] | None = None,
+):
+    """Evaluate a candidate gain rigorously; a Counterexample when it beats bound + band.
+    ``check`` (a :meth:`Clock.check`) bounds the evaluation by the time budget."""
     if G is None:
         return None
     cost = (P.A.sizes.size + P.B.sizes.size) * G.sizes.size
     if cost > GAIN_EVAL_MAX_ENTRIES:
         st.notes.append(f"{source}: not evaluated ({cost} class x action pairs)")
         return None
-    ev = gap_with_bound(P.A, P.B, G)
+    ev = gap_with_bound(P.A, P.B, G, check)
     allowance = band_allowance(P.n_terms_max, G)
     if ev.gap > ev.bound + allowance:
         return GainCandidate(G, ev, source, allowance)

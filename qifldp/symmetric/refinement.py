@@ -392,6 +392,7 @@ def _decide_pair(
     # 0. one-hot pairs whose bit channels refine: the lifted witness w^{⊗k} (Lemma 4)
     lift = lifted_refinement(A, B)
     if lift is None:
+        clock.check("bitwise lifting")
         if getattr(A, "_scheme", None) == getattr(B, "_scheme", None) == ("bits",):
             tried.append("bitwise lifting")
     else:
@@ -418,7 +419,7 @@ def _decide_pair(
     pre.A, pre.B, pre.n_terms_max = A, B, n_terms
     cheap = [(SymmetricGain.identity(k), "identity gain (Bayes capacity)"), *eps_gains(A, B)]
     for G, what in cheap:
-        c = consider_gain(pre, st, G, what)
+        c = consider_gain(pre, st, G, what, clock.check)
         if c is not None:
             return fails_float(c, k, t0, {})
         clock.check("the gain checks before the orbit LP")
@@ -440,7 +441,7 @@ def _decide_pair(
     # 2b. set-guessing gains (t tries), searched over t in O(k) per size: most "fails"
     # pairs of one-hot and hashed protocols without an LP (k = 10^6 in seconds)
     for G, what in tries_gains(A, B, clock.check):
-        c = consider_gain(pre, st, G, what)
+        c = consider_gain(pre, st, G, what, clock.check)
         if c is not None:
             return fails_float(c, k, t0, {}, method="symmetric: set-guessing gain")
         clock.check("the set-guessing gains")

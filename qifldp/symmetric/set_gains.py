@@ -41,7 +41,11 @@ def _mass_classes(C: SymmetricChannel, floor: float) -> tuple[np.ndarray, np.nda
 
 
 def tries_vulnerabilities(
-    C: SymmetricChannel, ts: np.ndarray, *, floor: float = 0.0
+    C: SymmetricChannel,
+    ts: np.ndarray,
+    *,
+    floor: float = 0.0,
+    check: Callable[[str], Any] | None = None,
 ) -> np.ndarray:
     """V_t[υ▷C] of the t-tries gain g(T, x) = [x ∈ T], |T| = t, for each t in ``ts``.
 
@@ -52,6 +56,9 @@ def tries_vulnerabilities(
         Set sizes in 1..k.
     floor : float
         Leave out classes of mass below ``floor`` times the largest (0: none).
+    check : callable, optional
+        Called with a stage name before each block of the (classes x sizes) table
+        (the caller's time budget: it raises when spent).
 
     Returns
     -------
@@ -81,6 +88,8 @@ def tries_vulnerabilities(
     out = np.empty(t_all.size)
     step = max(1, _BLOCK_FLOATS // max(s.size, 1))
     for start in range(0, t_all.size, step):
+        if check is not None:
+            check("the set-guessing search")
         t = t_all[None, start : start + step]
         lo, hi = overlap_range(k, s[:, None], t)
         j = np.where(up[:, None], hi, lo)
@@ -126,9 +135,8 @@ def tries_gains(
         new = np.array([t for t in ts.tolist() if t not in seen], dtype=np.int64)
         if new.size == 0:
             return
-        gaps = tries_vulnerabilities(B, new, floor=SEARCH_MASS_FLOOR) - tries_vulnerabilities(
-            A, new, floor=SEARCH_MASS_FLOOR
-        )
+        vb = tries_vulnerabilities(B, new, floor=SEARCH_MASS_FLOOR, check=check)
+        gaps = vb - tries_vulnerabilities(A, new, floor=SEARCH_MASS_FLOOR, check=check)
         seen.update(zip(new.tolist(), gaps.tolist(), strict=True))
 
     stage = "the set-guessing search"

@@ -70,6 +70,7 @@ def single_source_result(
         return None
     t0 = clock.t0
     P = OrbitProblem(A, B)
+    clock.check("the class-by-class route")
     lo, hi, c_in, c_out = _blocks(P)
     PiB, PoB = B.class_masses()
     u = np.zeros(P.n_var)

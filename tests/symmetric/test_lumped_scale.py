@@ -98,7 +98,7 @@ def test_max_case_gap_of_underflowing_entries_is_a_verdict_not_a_crash():
     import qifldp as q
 
     small = q.max_case_refines(sym.grr(6, 1.0).expand(), sym.blh(6, 1.0).expand())
-    for k in (6, 10**4):
+    for k in (6, 10**4, 10**5):  # k = 10^5: the crash reported at the largest size
         r = q.max_case_refines(sym.grr(k, 1.0), sym.blh(k, 1.0))
         assert r.holds == small.holds is False
         assert r.counterexample.gap > 0

@@ -246,3 +246,54 @@ def test_routes_agree_at_the_the_oue_threshold() -> None:
     )
     for th in (lo, hi, lo - 1e-9, hi + 1e-9):
         _agree((sym.oue(4, eps), sym.the(4, eps, th)), (q.oue(4, eps), q.the(4, eps, th)))
+
+
+def test_a_gain_evaluation_reads_the_clock_block_by_block() -> None:
+    # a time limit is honoured inside one O(k) stage (the identity gain over 2 x 10^5
+    # classes is evaluated in blocks of _BLOCK_ENTRIES classes, the clock read before each)
+    from qifldp.symmetric.gain import SymmetricGain
+    from qifldp.symmetric.orbit_certify import _BLOCK_ENTRIES, gap_with_bound
+    from qifldp.symmetric.set_gains import tries_vulnerabilities
+
+    k = 2 * 10**5
+    A, B = sym.oue(k, 1.0), sym.sue(k, 1.0)
+    stages: list[str] = []
+    ev = gap_with_bound(A, B, SymmetricGain.identity(k), stages.append)
+    blocks = -(-(k + 1) // _BLOCK_ENTRIES)  # ceil: k + 1 classes per channel
+    assert stages == ["the evaluation of a gain"] * (2 * blocks)
+    # the identity gain's gap is (ML(SUE) - ML(OUE)) / k, from the published closed forms
+    from qifldp import formulas as F
+
+    ml = F.bayes_capacity_sue(k, 1.0) - F.bayes_capacity_oue(k, 1.0)
+    assert ev.gap == pytest.approx(ml / k, rel=1e-9) and -ev.gap > ev.bound
+    seen: list[str] = []
+    tries_vulnerabilities(A, np.arange(1, 200), check=seen.append)
+    assert seen and set(seen) == {"the set-guessing search"}
+
+
+def test_a_spent_budget_inside_a_gain_evaluation_is_undecided_time() -> None:
+    # under a deterministic clock (one unit per reading) the budget runs out inside the
+    # gain checks: a SolverError naming the limit and the stage, never a late verdict
+    from qifldp.deadline import TickClock, use_clock
+
+    k = 2 * 10**5
+    A, B = sym.oue(k, 1.0), sym.sue(k, 1.0)
+    with use_clock(TickClock()), pytest.raises(SolverError, match="time_limit = 8 s .* a gain"):
+        sym.refines(A, B, time_limit=8)  # 8 readings: past the lifting, inside the identity gain
+
+
+def test_the_lp_budget_applies_to_the_lp_stage_only() -> None:
+    # SUE ⋢ OUE at k = 10^4, eps = 1 is decided without an LP (ML(OUE) > ML(SUE), the
+    # published closed forms), whatever the LP budget; BLH at eps 2 ⊑ BLH at eps 1
+    # (Lemma 3 on its two-value GRR) needs the orbit LP: over the budget a SizeError
+    # names the budget and the routes tried; within it, the LP proves it (k = 12)
+    from qifldp import formulas as F
+
+    r = sym.refines(sym.sue(10**4, 1.0), sym.oue(10**4, 1.0), max_lp_variables=0)
+    gap = (F.bayes_capacity_oue(10**4, 1.0) - F.bayes_capacity_sue(10**4, 1.0)) / 10**4
+    assert r.holds is False and r.counterexample.gap == pytest.approx(gap, rel=1e-9)
+    with pytest.raises(SizeError, match=r"max_lp_variables = 0 .* the set-guessing gains"):
+        sym.refines(sym.blh(12, 2.0), sym.blh(12, 1.0), max_lp_variables=0)
+    assert sym.refines(sym.blh(12, 2.0), sym.blh(12, 1.0), max_lp_variables=10**4).holds
+    with pytest.raises(ValueError, match="max_lp_variables must be >= 0"):
+        sym.refines(sym.blh(12, 2.0), sym.blh(12, 1.0), max_lp_variables=-1)
