@@ -150,7 +150,7 @@ def test_time_limit_is_honoured(ticks) -> None:
     # reproducer: ~600 s with time_limit=5 ignored (OUE vs SUE at k = 1000, then an orbit LP
     # of 2e6 variables). A budget of one clock reading (conftest.ticks, deterministic) ends
     # the decision at its first check, before any LP
-    with pytest.raises(SolverError, match="time_limit = 1 s reached during the gain checks"):
+    with pytest.raises(SolverError, match="time_limit = 1 s reached during bitwise lifting"):
         q.refines(sym.oue(1000, 2.0), sym.sue(1000, 2.0), time_limit=1, strict=True)
     with pytest.raises(ValueError, match="time_limit"):
         sym.refines(sym.grr(3, 1.0), sym.grr(3, 2.0), time_limit=0)
