@@ -12,6 +12,7 @@ re-checked exact witness, the closed form used_1 = (1/2) H^(k-2) (1+H)^k /
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import mpmath
@@ -200,9 +201,15 @@ def test_protocol_verdicts_agree_with_the_exact_lp_at_k3(eps):
 
 @pytest.mark.slow
 def test_protocol_verdict_agrees_with_the_exact_lp_at_k5():
-    A, B = _exact_pair(5, 9.0)  # ~20 s of rational simplex
+    # e^(eps/2) = 90 exactly (eps = 2 ln 90, about 9.0): small rationals, a few seconds of
+    # rational simplex (the 60-digit pair of _exact_pair(5, 9.0) took some 20 s)
+    H = Fraction(90)
+    p, qo, half = H / (1 + H), 1 / (1 + H * H), Fraction(1, 2)
+    A = _one_hot(5, (p, 1 - p), (1 - p, p))
+    B = _one_hot(5, (1 - qo, qo), (half, half))
     assert ex.exact_decide(A, B).holds
-    assert q.refines(q.protocol("sue", 5, 9.0), q.protocol("oue", 5, 9.0)).holds
+    eps = 2 * math.log(90)
+    assert q.refines(q.protocol("sue", 5, eps), q.protocol("oue", 5, eps)).holds
 
 
 # -- bad input --------------------------------------------------------------------------
