@@ -1,8 +1,9 @@
 """The documentation site: built with warnings as errors, complete, and browsed in Chromium.
 
-The site is built once per test session (``python -m sphinx -W -n``, into
-``docs/_build/html``; an unchanged tree rebuilds in seconds, a fresh one executes the
-notebooks). The browser checks open it in headless Chromium (Debian's ``chromium`` and
+The site is built once per test session (``python -m sphinx -E -W -n``, into
+``docs/_build/html``; the notebooks execute unless jupyter-cache holds them unchanged),
+in a subprocess started after collection that runs beside the rest of the suite
+(tests/docs/conftest.py). The browser checks open it in headless Chromium (Debian's ``chromium`` and
 ``chromium-driver``) through selenium and save their screenshots under
 ``docs/_build/screenshots``. Outside CI a machine without Chromium or without the docs
 extra skips them with the reason; in CI (``CI`` set) their absence fails.
@@ -12,8 +13,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import types
 from pathlib import Path
@@ -22,6 +21,7 @@ import pytest
 
 import qifldp
 from qifldp.protocols.catalogue import CATALOGUE
+from tests.docs.site_build import docs_extra_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -44,22 +44,19 @@ def _missing(reason: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def site() -> Path:
-    """Build the site (warnings are errors, every reference must resolve); its html folder."""
-    for module in ("sphinx", "numpydoc", "myst_nb", "pydata_sphinx_theme", "sphinxarg"):
-        try:
-            __import__(module)
-        except ImportError:
-            _missing(f"the docs extra is not installed ({module}): pip install -e '.[docs]'")
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    cmd = [sys.executable, "-m", "sphinx", "-E", "-W", "--keep-going", "-n", "-q", "-b", "html"]
-    r = subprocess.run(
-        [*cmd, str(DOCS), str(HTML)], cwd=ROOT, env=env, capture_output=True, text=True
-    )
+def site(request: pytest.FixtureRequest) -> Path:
+    """Build the site (warnings are errors, every reference must resolve); its html folder.
+
+    The build runs in a subprocess started after collection (tests/docs/conftest.py),
+    beside the rest of the suite; this waits for it."""
+    missing = docs_extra_missing()
+    if missing:
+        _missing(f"the docs extra is not installed ({missing}): pip install -e '.[docs]'")
+    returncode, stderr = request.getfixturevalue("site_build").wait()
     warnings = [
-        line for line in r.stderr.splitlines() if "WARNING" in line and "[IPKernelApp]" not in line
+        line for line in stderr.splitlines() if "WARNING" in line and "[IPKernelApp]" not in line
     ]
-    assert r.returncode == 0 and not warnings, r.stderr[-5000:]
+    assert returncode == 0 and not warnings, stderr[-5000:]
     return HTML
 
 
