@@ -63,18 +63,22 @@ def test_criterion_and_exact_witness_on_rational_pairs(A, B):
 
 
 @pytest.mark.slow
-def test_criterion_agrees_with_the_lp_on_2000_random_pairs():
+@pytest.mark.parametrize(
+    "n", [500, pytest.param(2000, marks=pytest.mark.campaign)], ids=["500", "2000"]
+)
+def test_criterion_agrees_with_the_lp_on_random_pairs(n):
     # provenance: q.refines (HiGHS LP with verified witness / Farkas counterexample,
     # exact rational fallback near the boundary); pairs include zero entries, entries
     # equal to 1 and channels with equal rows. ~12 ms per LP, ~0.4 ms per criterion.
+    # The suite draws 500 pairs (171 hold, 329 fail); 2000 run in the campaign.
     rng = np.random.default_rng(2024)
-    As, Bs = random_2x2(rng, 2000), random_2x2(rng, 2000)
+    As, Bs = random_2x2(rng, n), random_2x2(rng, n)
     counts = {True: 0, False: 0}
     for A, B in zip(As, Bs, strict=True):
         lp = q.refines(A, B)
         assert refines_2x2(A, B) == lp.holds, (A, B, lp)
         counts[lp.holds] += 1
-    assert min(counts.values()) > 300  # both verdicts well represented
+    assert min(counts.values()) > 0.3 * n  # both verdicts well represented
 
 
 def test_criterion_agrees_with_the_lp_on_pairs_near_the_boundary():
