@@ -570,8 +570,12 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.channel.check_size": ((10, 10), {"what": "x", "alternative": "y"}),
         "qifldp.channel.guard_size": (("x", 10, 1.0, lambda: 10, "y"), {}),
         "qifldp.audit.get_claim": (("qif.eq25",), {}),
-        "qifldp.reproduce.figure_6": ((figures,), {"quick": True, "k": 5}),
-        "qifldp.reproduce.reproduce": ((figures,), {"quick": True, "data": None, "which": [6]}),
+        # one format: a valid call draws the figure (in three formats by default)
+        "qifldp.reproduce.figure_6": ((figures,), {"quick": True, "k": 5, "formats": ["png"]}),
+        "qifldp.reproduce.reproduce": (
+            (figures,),
+            {"quick": True, "data": None, "which": [6], "formats": ["png"]},
+        ),
         "qifldp.audit.format_audit": (([],), {"details": True, "width": 100}),
         "qifldp.audit.format_markdown": (([],), {"details": True}),
         "qifldp.audit.reference": (("qif",), {}),
