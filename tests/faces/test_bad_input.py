@@ -289,6 +289,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.max_case_leakage": ((C,), {"gain": np.eye(3), "prior": [0.2, 0.3, 0.5]}),
         "qifldp.ibu": (([5, 3, 2], C), {}),
         "qifldp.channel.checked_matrix": ((np.asarray(C.matrix),), {}),
+        "qifldp.channel.checked_column_max": ((np.asarray(C.matrix),), {}),
         "qifldp.min_entropy_leakage": ((C,), {"prior": [0.2, 0.3, 0.5]}),
         "qifldp.multiplicative_leakage": ((C,), {"gain": np.eye(3), "prior": [0.2, 0.3, 0.5]}),
         "qifldp.prior_bayes_vulnerability": (([0.2, 0.3, 0.5],), {}),
