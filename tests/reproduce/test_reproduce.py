@@ -63,7 +63,9 @@ def test_reproduce_all_quick_with_fimi_data(tmp_path):
     rng = np.random.default_rng(0)
     path = tmp_path / "toy.dat"
     data.write_fimi(path, data.zipf_transactions(3000, 60, rng=rng))
-    figs = reproduce(tmp_path / "out", quick=True, data=path)
+    # one format (png): the three formats are written and checked by
+    # test_figures_1_3.test_print_formats_are_written and the command-line test above
+    figs = reproduce(tmp_path / "out", quick=True, data=path, formats=["png"])
     assert [f.path.name[:7] for f in figs] == [f"figure{i}" for i in range(1, 8)]
     figs = figs[3:]
     s4 = figs[0].series["eps=2"]
@@ -85,8 +87,8 @@ T4_975 = 2.7764451051977987
 
 @pytest.fixture(scope="module")
 def quick_figures(tmp_path_factory):
-    """Figs. 1-7 in quick mode on the Zipf stand-in, drawn once for this module."""
-    figs = reproduce(tmp_path_factory.mktemp("figures"), quick=True)
+    """Figs. 1-7 in quick mode on the Zipf stand-in, drawn once for this module (as png)."""
+    figs = reproduce(tmp_path_factory.mktemp("figures"), quick=True, formats=["png"])
     return {int(f.name[6]): f for f in figs}
 
 
