@@ -94,7 +94,7 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
     Examples
     --------
     >>> import qifldp as q
-    >>> r = q.refines(q.protocol("olh", 2, 2.0), q.protocol("oue", 2, 2.0))
+    >>> r = q.refines(q.protocol("olh", 2, 2.0), q.protocol("oue", 2, 2.0), exact=True)
     >>> r.holds, r.up_to_rounding, r.about
     (True, False, 'protocols')
     >>> r = q.refines(q.protocol("sue", 50, 9.0), q.protocol("oue", 50, 9.0))

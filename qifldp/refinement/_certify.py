@@ -24,6 +24,8 @@ __all__ = [
     "band_gap_allowance",
     "BandOutcome",
     "band_certificate",
+    "band_excess",
+    "band_text",
     "gain_from_weighted",
     "float_gap",
     "float_max_case_gap",
@@ -229,6 +231,40 @@ def _correction(
     return A.T @ Y
 
 
+def band_text(residual: float) -> str:
+    """The statement of a witness within the rounding band, with its max residual."""
+    return (
+        f"A·W = B up to the rounding band (max residual {residual:.3g}, "
+        f"entrywise <= {BAND_FACTOR:g} (|Y_A| + 2) u (A·W + B))"
+    )
+
+
+def band_excess(
+    A: np.ndarray, B: np.ndarray, W: Any, inputs_too: bool = False
+) -> tuple[float, float]:
+    """(largest |B − A·W| beyond the band, max |B − A·W|) for the channels and W as given.
+
+    The band is :func:`rounding_band`; with ``inputs_too`` (a verdict "up to rounding"
+    of the inputs' own rounding) plus :func:`input_rounding_band` of B and of A carried
+    through W. An excess <= 0: W is within the band entrywise. W may be a
+    :class:`FactoredWitness` (A·W is formed through its reduced witness).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> excess, residual = band_excess(A, A, np.eye(2))
+    >>> excess < 0, residual
+    (True, 0.0)
+    """
+    AW = A @ W
+    R = np.abs(B - AW)
+    band = rounding_band(A, B, W, AW)
+    if inputs_too:
+        band = band + input_rounding_band(B) + input_rounding_band(A) @ W
+    return float((R - band).max()), float(R.max())
+
+
 @dataclass
 class BandOutcome:
     """Result of the rounding-band test: the (polished) witness or None, and why."""
@@ -264,12 +300,7 @@ def band_certificate(
         if np.all(over <= 0):
             if rowsum and np.abs(Ws.sum(axis=1) - 1).max() > 8.0 * (B.shape[1] + 2) * UNIT_ROUNDOFF:
                 return BandOutcome(None, "rows of the witness do not sum to 1 within rounding")
-            return BandOutcome(
-                Ws,
-                f"A·W = B up to the rounding band (max residual {float(np.abs(R).max()):.3g}, "
-                f"entrywise <= {BAND_FACTOR:g} (|Y_A| + 2) u (A·W + B))",
-                float(np.abs(R).max()),
-            )
+            return BandOutcome(Ws, band_text(float(np.abs(R).max())), float(np.abs(R).max()))
         worst = float(over.max())
         if it == rounds or worst >= best_left:
             return BandOutcome(

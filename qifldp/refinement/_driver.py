@@ -16,6 +16,7 @@ from ..errors import SolverError, VerificationError
 from . import exact as ex
 from ._certify import (
     band_certificate,
+    band_text,
 )
 from ._exact_route import (
     exact_confirm,
@@ -33,6 +34,7 @@ from ._problem import (
     fails_result,
     holds_result,
     order_rows_for_max_case,
+    witness_in_band,
 )
 from .entropic import solve_entropic, solve_lbfgs
 from .lp import solve_l1_lp, solve_l1_lp_columns
@@ -252,10 +254,10 @@ def _try_certify(
     reasons = []
     lp_opt = P.details.get("lp_optimum")
     if W is not None and H is not None and lp_opt is not None and lp_opt <= LP_ZERO:
-        bc = band_certificate(P.Ar, P.Br, W, P.rowsum)
-        if bc.W is not None:
-            return holds_result(P, bc.W, method, False, bc.reason, clean=True), bc.W
-        reasons.append("witness: " + bc.reason)
+        res, why = _certify_witness(P, W, method)
+        if res is not None:
+            return res
+        reasons.append("witness: " + why)
         W = None
     if H is not None:
         c = certify_gain_float(P, H)
@@ -268,11 +270,30 @@ def _try_certify(
             return fails_result(P, g, None, bound, method, False, how), None
         reasons.append("the dual gain's gap is not above its rounding bound")
     if W is not None:
-        bc = band_certificate(P.Ar, P.Br, W, P.rowsum)
-        if bc.W is not None:
-            return holds_result(P, bc.W, method, False, bc.reason, clean=True), bc.W
-        reasons.append("witness: " + bc.reason)
+        res, why = _certify_witness(P, W, method)
+        if res is not None:
+            return res
+        reasons.append("witness: " + why)
     return None, "; ".join(reasons) or "no candidate certificate"
+
+
+def _certify_witness(
+    P: Problem, W: np.ndarray, method: str
+) -> tuple[tuple[RefinementResult, np.ndarray] | None, str]:
+    """A float witness held to the rounding band on the reduced channels, then on the
+    original columns of the channels as given (where the verdict's statement is re-checked).
+
+    Returns ((result, W_red), "") or (None, why not).
+    """
+    bc = band_certificate(P.Ar, P.Br, W, P.rowsum)
+    if bc.W is None:
+        return None, bc.reason
+    Wo, why, resid = witness_in_band(P, bc.W, clean=True)
+    if Wo is None:
+        return None, "within the rounding band on the merged columns, but " + why
+    how = band_text(resid)
+    # witness_in_band has just checked Wo's band on the original columns
+    return (holds_result(P, Wo, method, False, how, expanded=True), bc.W), ""
 
 
 # -- the pipeline ---------------------------------------------------------------------
@@ -509,7 +530,12 @@ def decide(
         if why_not is not None:
             P.trace.append((title, "skipped: " + why_not))
             continue
-        out = strategy.run(P)
+        try:
+            out = strategy.run(P)
+        except (SolverError, VerificationError) as exc:
+            # the steps run so far and this one, for the undecided result's "tried"
+            setattr(exc, "trace", (*P.trace, (title, f"failed: {exc}")))  # noqa: B010
+            raise
         if isinstance(out, _Decided):
             P.trace.append((title, "decided"))
             decided = out

@@ -30,12 +30,15 @@ from ._certify import (
 from ._prep import Reduced, expand_witness
 from ._problem import (
     Problem,
+    band_miss,
     fails_result,
     gain_candidates,
     holds_result,
     make_result,
     prune_actions,
+    rational_channels,
     verify,
+    witness_in_band,
 )
 from .lp import solve_l1_lp, solve_l1_lp_columns
 from .nnls import solve_nnls_columns
@@ -60,20 +63,59 @@ __all__ = [
 
 @dataclass
 class ExactProblem:
+    """The stored floats as rationals (rows divided by their exact sums).
+
+    ``Aq``, ``Bq``: one column per group of exactly proportional columns (their sum);
+    ``a_groups``, ``b_groups``: each group's original columns. ``Aq_full``,
+    ``Bq_full``: one column per *distinct* float column, the identical columns' masses
+    added (``*_distinct[j]`` is the distinct column of original column j, ``*_counts``
+    how many original columns it stands for). Every gap is unchanged by that merge:
+    V_g adds over outputs a term positively homogeneous in the column, and the
+    max-case posterior of a column is scale-free.
+    """
+
     Aq: list[list[Fraction]]
     Bq: list[list[Fraction]]
     a_groups: list[np.ndarray]
     b_groups: list[np.ndarray]
     Aq_full: list[list[Fraction]]
     Bq_full: list[list[Fraction]]
+    a_distinct: np.ndarray
+    b_distinct: np.ndarray
+    a_counts: np.ndarray
+    b_counts: np.ndarray
+
+    def b_value(self, x: int, y: int) -> Fraction:
+        """Entry (x, y) of B (original column y) as an exact rational, rows normalised."""
+        u = int(self.b_distinct[y])
+        return self.Bq_full[x][u] / int(self.b_counts[u])
 
 
-def _exact_groups(Mq: list[list[Fraction]], red: Reduced) -> list[np.ndarray]:
-    """Split the float reduction's groups into groups of exactly proportional columns."""
+def _exact_groups(
+    Mq: list[list[Fraction]],
+    red: Reduced,
+    distinct: np.ndarray,
+    counts: np.ndarray,
+    deadline: float | None,
+) -> list[np.ndarray]:
+    """Split the float reduction's groups into groups of exactly proportional columns.
+
+    Compared on the distinct columns (``Mq``, masses merged: proportionality is
+    unchanged by the multiplicity); returned as the original columns of each group.
+    """
     out: list[np.ndarray] = []
     n = len(Mq)
+    order = np.argsort(distinct, kind="stable")  # originals of each distinct column, together
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    seen = np.zeros(counts.size, dtype=bool)  # each distinct column in one group only
+    compared = 0
     for grp in red.groups:
-        remaining = list(grp)
+        members = np.unique(distinct[grp])
+        remaining = members[~seen[members]].tolist()
+        seen[members] = True
+        if (compared + len(remaining)) // ex.CONVERT_CHUNK > compared // ex.CONVERT_CHUNK:
+            ex.check_deadline(deadline, "grouping the exactly proportional columns")
+        compared += len(remaining)
         while remaining:
             y0 = remaining[0]
             ref = [Mq[x][y0] for x in range(n)]
@@ -85,7 +127,7 @@ def _exact_groups(Mq: list[list[Fraction]], red: Reduced) -> list[np.ndarray]:
                     same.append(y)
                 else:
                     other.append(y)
-            out.append(np.array(same))
+            out.append(np.sort(np.concatenate([order[starts[u] : starts[u + 1]] for u in same])))
             remaining = other
     return out
 
@@ -99,15 +141,29 @@ def exact_problem(P: Problem) -> ExactProblem:
 
 
 def build_exact_problem(P: Problem) -> ExactProblem:
-    Aq_full = ex.rational_rows(P.A)
-    Bq_full = ex.rational_rows(P.B)
-    ga = _exact_groups(Aq_full, P.ra)
-    gb = _exact_groups(Bq_full, P.rb)
+    """The rational problem of P, within the time limit (ExactTooLarge once it is spent).
 
-    def merge(Mq, groups):
-        return [[sum((row[y] for y in g), Fraction(0)) for g in groups] for row in Mq]
+    Identical float columns are merged first, their masses added: the exact problem is
+    as large as the distinct columns. For B this leaves the question unchanged (merging
+    columns of B and splitting them back in proportion are both post-processings, so B
+    and its merged form refine each other); for A too (A and its merged form refine each
+    other the same way, so each refines B iff the other does; in the max case the cone
+    of A's columns is the same set of rays).
+    """
+    deadline = P.opts.deadline
+    rc = rational_channels(P)
+    Aq_full, Bq_full = rc.Aq, rc.Bq
+    ia, ib, ca, cb = rc.a_distinct, rc.b_distinct, rc.a_counts, rc.b_counts
+    ga = _exact_groups(Aq_full, P.ra, ia, ca, deadline)
+    gb = _exact_groups(Bq_full, P.rb, ib, cb, deadline)
 
-    return ExactProblem(merge(Aq_full, ga), merge(Bq_full, gb), ga, gb, Aq_full, Bq_full)
+    def merge(Mq, groups, distinct):
+        sets = [np.unique(distinct[g]).tolist() for g in groups]
+        return [[sum((row[u] for u in us), Fraction(0)) for us in sets] for row in Mq]
+
+    return ExactProblem(
+        merge(Aq_full, ga, ia), merge(Bq_full, gb, ib), ga, gb, Aq_full, Bq_full, ia, ib, ca, cb
+    )
 
 
 def _float_to_exact_groups(P: Problem, E: ExactProblem, W_red: np.ndarray) -> np.ndarray:
@@ -130,11 +186,11 @@ def _expand_exact(P: Problem, E: ExactProblem, Wq: list[list[Fraction]]):
                 tot = E.Bq[next(x for x in range(n) if E.Bq[x][gj] != 0)][gj]
                 xs = next(x for x in range(n) if E.Bq[x][gj] != 0)
                 for y in h:
-                    out[z][y] = Wq[gi][gj] * (E.Bq_full[xs][y] / tot)
+                    out[z][y] = Wq[gi][gj] * (E.b_value(xs, y) / tot)
     if P.rowsum:
         zero_cols = set(range(mA)) - {int(z) for g in E.a_groups for z in g}
         if zero_cols:
-            w = [sum((E.Bq_full[x][y] for x in range(n)), Fraction(0)) / n for y in range(pB)]
+            w = [sum((E.b_value(x, y) for x in range(n)), Fraction(0)) / n for y in range(pB)]
             for z in zero_cols:
                 out[z] = w[:]
     return tuple(tuple(r) for r in out)
@@ -364,7 +420,9 @@ def _rounding_witness(P: Problem, E: ExactProblem, W_hint: np.ndarray | None):
             continue
         bc = band_certificate(P.Ar, P.Br, W_red, P.rowsum)  # the float witness itself
         if bc.W is not None:
-            return clean_witness(expand_witness(bc.W, P.ra, P.rb, P.rowsum), P.rowsum)
+            Wo = witness_in_band(P, bc.W)[0]  # the band re-checked on the original columns
+            if Wo is not None:
+                return Wo
         Wg = _float_to_exact_groups(P, E, clean_witness(W_red, P.rowsum))
         Wq = ex.exact_verify_witness(E.Aq, E.Bq, Wg, P.rowsum, signed=True)
         if Wq is None:
@@ -384,6 +442,9 @@ def _rounding_result(P: Problem, W: np.ndarray, gq: Fraction, how: str) -> Refin
     tell this pair from one that refines — as with olh(2, 2) ⊑ oue(2, 2), which holds
     for the real protocols. The verdict is "holds up to rounding", never an exception.
     """
+    why, _ = band_miss(P, W, False)
+    if why is not None:  # pragma: no cover - _rounding_witness checked it on these columns
+        raise VerificationError(f"the rounding-band witness failed its re-check: {why}")
     c = verify(P, witness=W)
     resid = c.residual
     return make_result(
@@ -487,7 +548,10 @@ def input_band_result(P: Problem, why: str) -> RefinementResult | None:
     excess = np.abs(P.Br - AW) - band
     if not np.all(excess <= 0):
         return None
-    Wo = clean_witness(expand_witness(W, P.ra, P.rb, P.rowsum), P.rowsum)
+    # the band stated is re-checked on the original columns of the channels as given
+    Wo, _, _ = witness_in_band(P, W, inputs_too=True)
+    if Wo is None:
+        return None
     resid = float(np.abs(P.A @ Wo - P.B).max())
     how = (
         "up to rounding: no certificate either way — the best float witness misses the "
@@ -495,5 +559,5 @@ def input_band_result(P: Problem, why: str) -> RefinementResult | None:
         f"({INPUT_BAND_FACTOR:g} u (1 + |ln P|) per entry of A and B; max residual "
         f"{resid:.3g}), and no gain has a gap above its rounding bound ({why})"
     )
-    res = holds_result(P, Wo, "float", False, how, expanded=True)
+    res = holds_result(P, Wo, "float", False, how, expanded=True, band="inputs")
     return replace(res, up_to_rounding=True, about="rounding")

@@ -451,7 +451,7 @@ def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
             f"{float(np.abs(P.Bn - AW).max()):.3g})"
         )
         P.band_witnesses.append(W)
-        return holds_result(P, W, "orbits", False, how, expanded=True)
+        return holds_result(P, W, "orbits", False, how, expanded=True, band="rounding")
     return orbit_transfer_result(P, W, AW, sres, max(SA.deviation, SB.deviation), SA.k)
 
 
@@ -525,5 +525,5 @@ def orbit_transfer_result(
         f"{INPUT_BAND_FACTOR:g} u (1 + |ln P|) per entry of B, and of A through W): rounding "
         "of the expansion and of the class masses"
     )
-    res = holds_result(P, W, "orbits", False, how, expanded=True)
+    res = holds_result(P, W, "orbits", False, how, expanded=True, band="inputs")
     return replace(res, up_to_rounding=True, about="rounding")

@@ -17,7 +17,11 @@ import numpy as np
 from ..deadline import now
 from ..errors import VerificationError
 from ..measures import g_vulnerability
+from . import exact as ex
 from ._certify import (
+    UNIT_ROUNDOFF,
+    band_certificate,
+    band_excess,
     clean_witness,
     float_gap,
     float_max_case_gap,
@@ -42,6 +46,13 @@ __all__ = [
     "verify",
     "make_result",
     "holds_result",
+    "RationalChannels",
+    "rational_channels",
+    "EXACT_GAP_RELATIVE",
+    "EXACT_GAP_MAX_PRODUCTS",
+    "witness_in_band",
+    "band_miss",
+    "BAND_POLISH_MAX_ENTRIES",
     "fails_result",
     "gain_candidates",
     "certify_gain_float",
@@ -101,6 +112,8 @@ class Problem:
     band_witnesses: list[np.ndarray] = field(default_factory=list)
     #: the rational problem, built once on first use (``_exact_route.exact_problem``)
     exact_cache: Any = None
+    #: the channels as rationals on their distinct columns (:func:`rational_channels`)
+    rational_cache: Any = None
 
     @property
     def Ar(self) -> np.ndarray:
@@ -109,6 +122,68 @@ class Problem:
     @property
     def Br(self) -> np.ndarray:
         return self.rb.matrix
+
+
+@dataclass
+class RationalChannels:
+    """The stored floats of A and B as exact rationals, each row divided by its exact sum,
+    on their distinct columns: ``Aq[x][u]`` is the mass of the ``a_counts[u]`` identical
+    columns of A whose distinct column is u (``a_distinct[z]`` for column z); the same for B."""
+
+    Aq: list[list[Fraction]]
+    Bq: list[list[Fraction]]
+    a_distinct: np.ndarray
+    b_distinct: np.ndarray
+    a_counts: np.ndarray
+    b_counts: np.ndarray
+
+
+def rational_channels(P: Problem) -> RationalChannels:
+    """The channels of P as rationals on their distinct columns, built once, within the time
+    limit (:class:`qifldp.refinement.exact.ExactTooLarge` once it is spent).
+
+    Every gap of a gain is the same on the distinct columns with their masses merged as
+    on all the columns: V_g adds over outputs a term positively homogeneous in the
+    column, and the max-case posterior of a column does not depend on its scale.
+    """
+    if P.rational_cache is None:
+        ua, ia, ca = ex.distinct_columns(P.A)
+        ub, ib, cb = ex.distinct_columns(P.B)
+        Aq = ex.rational_rows(ua, P.opts.deadline, counts=ca)
+        Bq = ex.rational_rows(ub, P.opts.deadline, counts=cb)
+        P.rational_cache = RationalChannels(Aq, Bq, ia, ib, ca, cb)
+    cached: RationalChannels = P.rational_cache
+    return cached
+
+
+#: A counterexample whose float gap is below this fraction of the scale of the
+#: vulnerabilities it is the difference of (Σ_x π_x max_w |g[w, x]|, the largest |V_g|;
+#: max case: the largest |gain|) has its gap computed in rational
+#: arithmetic and reported from there: its float digits are mostly rounding (a gap of
+#: 3.2e-18 evaluated as 4.9e-17).
+EXACT_GAP_RELATIVE: float = 1e-12
+
+#: The exact gap of such a counterexample is computed when (entries of the distinct columns
+#: of A and B) x (actions of the gain) is at most this many rational products; beyond it,
+#: or when the time limit runs out, the float gap is reported and the result says so.
+EXACT_GAP_MAX_PRODUCTS: int = 2 * 10**6
+
+
+def _small_gap_exact(P: Problem, gain: np.ndarray) -> tuple[Fraction | None, str]:
+    """The exact gap of ``gain`` on the stored floats, or None and why it was not computed."""
+    if P.rational_cache is None:
+        ua, ub = ex.distinct_columns(P.A)[2].size, ex.distinct_columns(P.B)[2].size
+    else:
+        ua, ub = P.rational_cache.a_counts.size, P.rational_cache.b_counts.size
+    products = P.A.shape[0] * (ua + ub) * gain.shape[0]
+    if products > EXACT_GAP_MAX_PRODUCTS:
+        return None, f"{products} rational products, beyond EXACT_GAP_MAX_PRODUCTS"
+    try:
+        rc = rational_channels(P)
+    except ex.ExactTooLarge as exc:
+        return None, str(exc)
+    gap_of = ex.exact_gap if P.rowsum else ex.exact_max_case_gap
+    return gap_of(rc.Aq, rc.Bq, gain, P.prior), ""
 
 
 # -- verification and results ---------------------------------------------------------
@@ -129,6 +204,7 @@ class Checked:
     vulnerability_a: float = float("nan")
     vulnerability_b: float = float("nan")
     note: str = ""
+    gap_exact: Fraction | None = None
 
 
 def verify(
@@ -146,7 +222,9 @@ def verify(
     within WITNESS_ROW_SUM_ATOL in the average case). A gain's gap V_g[π▷B] −
     V_g[π▷A] (max case: of the posterior max-case vulnerabilities) is recomputed
     in floating point and must be positive, or, when the two vulnerabilities
-    agree to every float digit, its exact gap must be. Raises VerificationError.
+    agree to every float digit, its exact gap must be. A positive gap below
+    ``EXACT_GAP_RELATIVE`` of the vulnerabilities is reported exactly (its rational
+    value, computed here unless given, rounded once). Raises VerificationError.
     """
     if witness is not None:
         resid, rs, mn = witness_errors(P.A, P.B, witness, P.rowsum)
@@ -167,11 +245,32 @@ def verify(
         va = g_vulnerability(P.A, gain, P.prior)
         vb = g_vulnerability(P.B, gain, P.prior)
         gap = vb - va
+        scale = float(P.prior @ np.abs(gain).max(axis=0))  # |V_g| is at most this
     else:
         gap, _ = float_max_case_gap(P.A, P.B, gain, P.prior)
         va = vb = float("nan")
+        scale = float(np.abs(gain).max())  # posterior expected gains are at most this
     note = ""
-    if not gap > 0:
+    if gap > 0 and gap < EXACT_GAP_RELATIVE * scale:
+        # the float digits of a gap this small are mostly rounding: state the exact gap
+        if gap_exact is None:
+            gap_exact, why_not = _small_gap_exact(P, gain)
+            if gap_exact is None:
+                note = (
+                    f"; the gap {gap:.3g} is below {EXACT_GAP_RELATIVE:g} of |V_g| <= {scale:.3g}: "
+                    f"positive beyond its rounding bound, but its digits were not computed "
+                    f"exactly ({why_not})"
+                )
+            elif not gap_exact > 0:  # pragma: no cover - the float gap beat a rigorous bound
+                msg = f"the counterexample's float gap {gap!r} is positive, exact {gap_exact}"
+                raise VerificationError(msg)
+        if gap_exact is not None:
+            note = (
+                f"; the gap is below {EXACT_GAP_RELATIVE:g} of |V_g| <= {scale:.3g}: .gap is the "
+                f"exact gap {float(gap_exact):.6g} rounded (float evaluation {gap:.3g})"
+            )
+            gap = float(gap_exact)
+    elif not gap > 0:
         if gap_exact is None or not gap_exact > 0:
             msg = (
                 f"the counterexample's gap recomputed in floating point is {gap!r} (exact gap "
@@ -184,7 +283,13 @@ def verify(
             f"({max(abs(va), abs(vb)):.3g}), so .gap is the exact gap rounded"
         )
         gap = float(gap_exact)
-    return Checked(gap=float(gap), vulnerability_a=float(va), vulnerability_b=float(vb), note=note)
+    return Checked(
+        gap=float(gap),
+        vulnerability_a=float(va),
+        vulnerability_b=float(vb),
+        note=note,
+        gap_exact=gap_exact,
+    )
 
 
 def make_result(P: Problem, holds: bool, **fields: Any) -> RefinementResult:
@@ -198,6 +303,58 @@ def make_result(P: Problem, holds: bool, **fields: Any) -> RefinementResult:
     )
 
 
+#: A witness that misses its band once expanded to the original columns is polished there
+#: (:func:`band_certificate` on the channels as given) when it has at most this many entries.
+BAND_POLISH_MAX_ENTRIES: int = 2 * 10**6
+
+
+def band_miss(P: Problem, W: Any, inputs_too: bool) -> tuple[str | None, float]:
+    """Why W (original columns) is not within its band on the channels as given (None: it is),
+    and its max residual."""
+    excess, resid = band_excess(P.An, P.Bn, W, inputs_too)
+    if not excess <= 0:
+        which = "the band of the inputs' own rounding" if inputs_too else "the rounding band"
+        return (
+            f"the witness expanded to the {P.B.shape[1]} original columns of B misses "
+            f"{which} by up to {excess:.3g} (max residual {resid:.3g})"
+        ), resid
+    if P.rowsum:
+        row_err = float(np.abs(W.sum(axis=1) - 1.0).max())
+        if not row_err <= 8.0 * (P.Bn.shape[1] + 2) * UNIT_ROUNDOFF:
+            return f"rows of the expanded witness miss 1 by up to {row_err:.3g}", resid
+    return None, resid
+
+
+def witness_in_band(
+    P: Problem, W: Any, inputs_too: bool = False, expanded: bool = False, clean: bool = False
+) -> tuple[Any, str, float]:
+    """A witness on the original columns within its band on the channels as given, or why not.
+
+    W (on the reduced columns unless ``expanded``) is mapped back to the original
+    columns (:func:`expand_witness`) and its band re-checked on the row-normalised
+    channels as given: a band met by the merged columns need not survive the split of
+    a merged column over its members (the merge is within ``REDUCE_RTOL``, and the
+    reduced band leaves no room for it). A witness that misses is polished on the
+    original columns (:func:`band_certificate`, up to ``BAND_POLISH_MAX_ENTRIES``
+    entries). ``clean`` as :func:`holds_result`. Returns (witness or None, the reason it
+    failed or "", max residual).
+    """
+    Wo = W
+    if not expanded:
+        Wo = expand_witness(W, P.ra, P.rb, P.rowsum)
+        if not (clean and Wo is W):
+            Wo = clean_witness(Wo, P.rowsum)
+    why, resid = band_miss(P, Wo, inputs_too)
+    if why is None:
+        return Wo, "", resid
+    if isinstance(Wo, np.ndarray) and Wo.size <= BAND_POLISH_MAX_ENTRIES and not inputs_too:
+        bc = band_certificate(P.An, P.Bn, Wo, P.rowsum)
+        if bc.W is not None and band_miss(P, bc.W, False)[0] is None:
+            return bc.W, "", bc.residual
+        why += f"; polished on the original columns: {bc.reason}"
+    return None, why, resid
+
+
 def holds_result(
     P: Problem,
     W_red: np.ndarray,
@@ -207,17 +364,27 @@ def holds_result(
     Wq: Any = None,
     expanded: bool = False,
     clean: bool = False,
+    band: str | None = None,
 ) -> RefinementResult:
     """The verdict "holds" with the witness W_red (reduced unless ``expanded``), verified.
 
     ``clean``: W_red is already clipped and row-normalised (the rounding-band
     certificate's witness); when no column was merged it is returned as certified.
+    ``band``: the band ``how`` states, re-checked on the original columns of the
+    channels as given — "rounding" (:func:`rounding_band`), "inputs" (plus the inputs'
+    own rounding) or None (an exact witness, or one :func:`witness_in_band` has just
+    checked: the API tolerances only).
     """
     W: Any = W_red
     if not expanded:
         W = expand_witness(W_red, P.ra, P.rb, P.rowsum)
         if not (clean and W is W_red):
             W = clean_witness(W, P.rowsum)
+    if band is not None:
+        why, _ = band_miss(P, W, band == "inputs")
+        if why is not None:
+            msg = f"the {relation_name(P.rowsum)} witness failed its band re-check: {why}"
+            raise VerificationError(msg)
     c = verify(P, witness=W)
     return make_result(
         P,
@@ -244,6 +411,8 @@ def fails_result(
 ) -> RefinementResult:
     """The verdict "fails" with the gain g, its gap recomputed and verified."""
     c = verify(P, gain=g, gap_exact=gap_exact)
+    if gap_exact is None and c.gap_exact is not None:
+        gap_exact = c.gap_exact
     ce = Counterexample(
         gain=g,
         prior=P.prior.copy(),

@@ -33,6 +33,9 @@ __all__ = [
     "EXACT_SIMPLEX_MAX_OPS_FLINT",
     "ExactOutcome",
     "rational_rows",
+    "distinct_columns",
+    "CONVERT_CHUNK",
+    "check_deadline",
     "exact_decide",
     "exact_verify_witness",
     "exact_gap",
@@ -83,10 +86,25 @@ _RO = _R(1)
 EXACT_SIMPLEX_MAX_OPS_FLINT: int = 5 * 10**7
 
 
-def _check_deadline(deadline: float | None) -> None:
+def check_deadline(deadline: float | None, what: str = "the exact rational simplex") -> None:
+    """Raise :class:`ExactTooLarge` naming ``what`` once :func:`qifldp.deadline.now` is past
+    ``deadline`` (None: no limit, and the clock is not read).
+
+    Examples
+    --------
+    >>> check_deadline(None)
+    >>> check_deadline(float("-inf"), "the test")
+    Traceback (most recent call last):
+    ...
+    qifldp.refinement.exact.ExactTooLarge: the test reached the time limit ...
+    """
     if deadline is not None and now() > deadline:
-        msg = "the exact rational simplex reached the time limit (time_limit) before deciding"
+        msg = f"{what} reached the time limit (time_limit) before deciding"
         raise ExactTooLarge(msg)
+
+
+#: Entries converted to rationals between two readings of the clock in :func:`rational_rows`.
+CONVERT_CHUNK: int = 4096
 
 
 def _fast(M: Sequence[Sequence[Fraction]]) -> list[list]:
@@ -113,12 +131,22 @@ class ExactOutcome:
     how: str = ""
 
 
-def rational_rows(M: np.ndarray) -> list[list[Fraction]]:
+def rational_rows(
+    M: np.ndarray, deadline: float | None = None, counts: np.ndarray | None = None
+) -> list[list[Fraction]]:
     """The rows of a float matrix as exact fractions, each divided by its exact sum.
 
     Parameters
     ----------
     M : numpy.ndarray, shape (n, m)
+    deadline : float, optional
+        A :func:`qifldp.deadline.now` reading: the clock is read every
+        ``CONVERT_CHUNK`` entries, and past the deadline the conversion stops with
+        :class:`ExactTooLarge` (its message says how far it got).
+    counts : numpy.ndarray of int, shape (m,), optional
+        Column j stands for ``counts[j]`` identical columns merged into one (their
+        masses added): its entries are ``counts[j] M[x, j]``, and the row sums count
+        them so (the rows of the matrix the merged columns came from).
 
     Returns
     -------
@@ -128,13 +156,66 @@ def rational_rows(M: np.ndarray) -> list[list[Fraction]]:
     --------
     >>> rational_rows(np.array([[0.25, 0.75]]))
     [[Fraction(1, 4), Fraction(3, 4)]]
+    >>> rational_rows(np.array([[0.25, 0.25]]), counts=np.array([1, 3]))
+    [[Fraction(1, 4), Fraction(3, 4)]]
     """
+    M = np.asarray(M, dtype=np.float64)
+    mult = None if counts is None else [int(c) for c in counts]
+    total = 2 * M.size  # conversions and divisions
+    done = 0
+
+    def step(size: int, what: str) -> None:
+        # the clock is read once per CONVERT_CHUNK entries (not at all for a small matrix)
+        nonlocal done
+        if (done + size) // CONVERT_CHUNK > done // CONVERT_CHUNK:
+            check_deadline(deadline, f"{what} ({done} of {total} conversions and divisions)")
+        done += size
+
     out = []
-    for row in np.asarray(M, dtype=np.float64):
-        q = [Q(float(v)) for v in row]
+    for row in M:
+        q: list[Fraction] = []
+        for start in range(0, row.size, CONVERT_CHUNK):
+            part = row[start : start + CONVERT_CHUNK].tolist()
+            step(len(part), "the conversion of the channel to rationals")
+            if mult is None:
+                q.extend(Q(v) for v in part)
+            else:
+                counts_part = mult[start : start + len(part)]
+                q.extend(Q(v) * c for v, c in zip(part, counts_part, strict=True))
         s = sum(q)
-        out.append([v / s for v in q])
+        normalised: list[Fraction] = []
+        for start in range(0, len(q), CONVERT_CHUNK):
+            part_q = q[start : start + CONVERT_CHUNK]
+            step(len(part_q), "the division of the rational rows by their sums")
+            normalised.extend(v / s for v in part_q)
+        out.append(normalised)
     return out
+
+
+def distinct_columns(M: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(distinct columns, the distinct column of each column, multiplicities) of a float matrix.
+
+    Identical float columns are identical rationals: an exact computation on the
+    distinct columns with their masses merged (``rational_rows(U, counts=counts)``) is
+    as small as the distinct columns (an OLH channel has a million columns and a few
+    distinct ones). Sorted by row 0, then row 1, ...; O(|X| |Y| log |Y|).
+
+    Examples
+    --------
+    >>> U, of, counts = distinct_columns(np.array([[0.5, 0.25, 0.5], [0.5, 0.75, 0.5]]))
+    >>> U.tolist(), of.tolist(), counts.tolist()
+    ([[0.25, 0.5], [0.75, 0.5]], [1, 0, 1], [1, 2])
+    """
+    M = np.asarray(M, dtype=np.float64)
+    p = M.shape[1]
+    order = np.lexsort(M[::-1])  # columns sorted by row 0, then row 1, ...
+    S = M[:, order]
+    new = np.ones(p, dtype=bool)
+    new[1:] = np.any(S[:, 1:] != S[:, :-1], axis=0)
+    inverse = np.empty(p, dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    counts = np.diff(np.append(np.flatnonzero(new), p))
+    return S[:, new], inverse, counts
 
 
 def estimate_exact_cost(n: int, m: int, p: int, rowsum: bool = True) -> int:
@@ -390,7 +471,7 @@ def _phase_one(
             continue
         d[j] = -sum((T[i][j] for i in range(r)), _RZ)
     while True:
-        _check_deadline(deadline)
+        check_deadline(deadline)
         enter = next((j for j in range(s + r) if d[j] < 0), None)
         if enter is None:
             break

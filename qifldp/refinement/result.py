@@ -433,8 +433,10 @@ class RefinementResult:
 def undecided_result(error: Exception, relation: str, seconds: float) -> RefinementResult:
     """The result of a pair no route could decide (``strict=False``): ``holds`` None.
 
-    ``certified_by`` carries the reason (the error ``strict=True`` raises);
-    ``details`` has ``undecided`` (that reason) and ``error`` (its type).
+    ``certified_by`` carries the reason (the error ``strict=True`` raises) and, when
+    the error carries the decision's ``trace`` (the steps run and what each found),
+    the steps tried; ``details`` has ``undecided`` (that reason) and ``error`` (its
+    type); ``trace`` is the error's trace.
 
     Examples
     --------
@@ -443,11 +445,19 @@ def undecided_result(error: Exception, relation: str, seconds: float) -> Refinem
     (True, False, False)
     """
     reason = str(error)
+    trace = tuple(getattr(error, "trace", ()))
+    tried = [
+        f"{step} ({outcome.split(':')[0]})"
+        for step, outcome in trace
+        if not outcome.startswith("skipped")
+    ]
+    text = reason if not tried or "tried:" in reason else f"{reason}; tried: " + ", ".join(tried)
     return RefinementResult(
         holds=None,
         relation=relation,
         method="undecided",
-        certified_by=reason,
+        certified_by=text,
         time=seconds,
         details={"undecided": reason, "error": type(error).__name__},
+        trace=trace,
     )

@@ -144,6 +144,12 @@ def test_a_witness_off_by_more_than_the_tolerance_is_refused(monkeypatch):
         return out
 
     monkeypatch.setattr(_problem, "expand_witness", corrupted)
+    # the band re-check on the original columns refuses the corrupted witness and polishes
+    # it there: a valid witness
+    r = q.refines(q.grr(3, 2.0), q.grr(3, 1.0))
+    assert r.holds and np.abs(q.grr(3, 2.0).matrix @ r.witness - q.grr(3, 1.0).matrix).max() < 1e-15
+    # with that band check defective too, the last re-check (the API tolerances) catches it
+    monkeypatch.setattr(_problem, "band_miss", lambda P, W, inputs_too: (None, 0.0))
     with pytest.raises(VerificationError, match=r"witness failed its re-check .*tolerances"):
         q.refines(q.grr(3, 2.0), q.grr(3, 1.0), strict=True)
     # strict=False (the default): no verdict, the reason stated, never a false certificate
