@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from ..errors import (
     VerificationError,
 )
 from ..refinement._certify import INPUT_BAND_FACTOR
+from ..refinement._problem import EXACT_GAP_RELATIVE
 from ..refinement.core import refinement_options
 from ..refinement.result import (
     Counterexample,
@@ -27,6 +29,8 @@ from .orbit_certify import (
     EXACT_MAX_GAP_TERMS,
     EXACT_MAX_SUPPORT_CELLS,
     EXACT_ORBIT_MAX_VARIABLES,
+    exact_gap,
+    gap_with_bound,
 )
 from .orbit_exact import (
     NO_EXACT,
@@ -373,8 +377,35 @@ def refines(
     budget = _check_lp_budget(max_lp_variables)
     r = _decide(A, B, clock, exact, budget)
     if exact is True and not r.exact:
-        return confirm_exact(A, B, r, clock)
-    return r
+        r = confirm_exact(A, B, r, clock)
+    return _small_gap_stated_exactly(A, B, r)
+
+
+def _small_gap_stated_exactly(
+    A: SymmetricChannel, B: SymmetricChannel, r: RefinementResult
+) -> RefinementResult:
+    """A counterexample's gap below EXACT_GAP_RELATIVE of |V_g| (<= max |g|, uniform prior)
+    reported as its exact gap on the stored class masses, rounded once (its float digits are
+    mostly rounding); unchanged when the exact gap is beyond its budget."""
+    ce = r.counterexample
+    if ce is None or not isinstance(ce.gain, SymmetricGain):
+        return r
+    G = ce.gain
+    scale = float(max(np.abs(G.g_in).max(), np.abs(G.g_out).max()))
+    if not ce.gap < EXACT_GAP_RELATIVE * scale:
+        return r
+    gq = ce.gap_exact if ce.gap_exact is not None else exact_gap(A, B, G, gap_with_bound(A, B, G))
+    if gq is None or not gq > 0 or ce.gap == float(gq):
+        return r
+    note = (
+        f"; the gap is below {EXACT_GAP_RELATIVE:g} of |V_g| <= {scale:.3g}: .gap is the exact "
+        f"gap {float(gq):.6g} on the stored class masses, rounded (float evaluation {ce.gap:.3g})"
+    )
+    return replace(
+        r,
+        counterexample=replace(ce, gap=float(gq), gap_exact=gq),
+        certified_by=r.certified_by + note,
+    )
 
 
 def _decide_pair(

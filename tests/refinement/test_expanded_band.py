@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import qifldp as q
+import qifldp.symmetric as S
 from qifldp.deadline import TickClock, use_clock
 from qifldp.reduction import Reduced, reduce_columns
 from qifldp.refinement import _driver, _exact_route, exact as ex
@@ -160,3 +161,17 @@ def test_a_gap_below_1e_12_relative_is_reported_exactly(A, B, decide):
     assert exact > 0
     assert ce.gap_exact == exact and ce.gap == float(exact)
     assert ce.gap < 1e-12  # (relative to vulnerabilities <= 1)
+
+
+def test_a_symmetric_gap_below_1e_12_relative_is_reported_exactly():
+    # the orbit route's gain on the stored class masses; its exact gap is compared with the
+    # explicit route's exact gap on the expanded channels (another rational problem: the
+    # entries rounded once more), which it must match to far better than the float digits
+    A, B = S.sue(3, 2.0), S.sue(3, 2.0 + 1e-12)
+    r = q.refines(A, B)
+    ce = r.counterexample
+    assert r.holds is False and ce.gap_exact is not None and ce.gap == float(ce.gap_exact)
+    explicit = q.refines(A.expand(), B.expand()).counterexample
+    assert explicit.gap == float(explicit.gap_exact)
+    assert abs(ce.gap_exact - explicit.gap_exact) <= Fraction(1, 10**3) * explicit.gap_exact
+    assert "exact gap" in r.certified_by
