@@ -30,6 +30,7 @@ from ._certify import (
 from ._prep import Reduced, expand_witness
 from ._problem import (
     Problem,
+    RationalChannels,
     band_miss,
     fails_result,
     gain_candidates,
@@ -66,29 +67,36 @@ class ExactProblem:
     """The stored floats as rationals (rows divided by their exact sums).
 
     ``Aq``, ``Bq``: one column per group of exactly proportional columns (their sum);
-    ``a_groups``, ``b_groups``: each group's original columns. ``Aq_full``,
-    ``Bq_full``: one column per *distinct* float column, the identical columns' masses
-    added (``*_distinct[j]`` is the distinct column of original column j, ``*_counts``
-    how many original columns it stands for). Every gap is unchanged by that merge:
-    V_g adds over outputs a term positively homogeneous in the column, and the
-    max-case posterior of a column is scale-free.
+    ``a_groups``, ``b_groups``: each group's original columns; ``rational``: the
+    channels on their distinct columns (:class:`RationalChannels`), as ``Aq_full`` and
+    ``Bq_full`` for the gaps.
     """
 
     Aq: list[list[Fraction]]
     Bq: list[list[Fraction]]
     a_groups: list[np.ndarray]
     b_groups: list[np.ndarray]
-    Aq_full: list[list[Fraction]]
-    Bq_full: list[list[Fraction]]
-    a_distinct: np.ndarray
-    b_distinct: np.ndarray
-    a_counts: np.ndarray
-    b_counts: np.ndarray
+    rational: RationalChannels
+
+    @property
+    def Aq_full(self) -> list[list[Fraction]]:
+        """A on its distinct columns (every gap is the same as on all its columns)."""
+        return self.rational.Aq
+
+    @property
+    def Bq_full(self) -> list[list[Fraction]]:
+        """B on its distinct columns."""
+        return self.rational.Bq
+
+    @property
+    def b_counts(self) -> np.ndarray:
+        """How many original columns of B each distinct column stands for."""
+        return self.rational.b_counts
 
     def b_value(self, x: int, y: int) -> Fraction:
         """Entry (x, y) of B (original column y) as an exact rational, rows normalised."""
-        u = int(self.b_distinct[y])
-        return self.Bq_full[x][u] / int(self.b_counts[u])
+        u = int(self.rational.b_distinct[y])
+        return self.rational.Bq[x][u] / int(self.rational.b_counts[u])
 
 
 def _exact_groups(
@@ -152,17 +160,15 @@ def build_exact_problem(P: Problem) -> ExactProblem:
     """
     deadline = P.opts.deadline
     rc = rational_channels(P)
-    Aq_full, Bq_full = rc.Aq, rc.Bq
-    ia, ib, ca, cb = rc.a_distinct, rc.b_distinct, rc.a_counts, rc.b_counts
-    ga = _exact_groups(Aq_full, P.ra, ia, ca, deadline)
-    gb = _exact_groups(Bq_full, P.rb, ib, cb, deadline)
+    ga = _exact_groups(rc.Aq, P.ra, rc.a_distinct, rc.a_counts, deadline)
+    gb = _exact_groups(rc.Bq, P.rb, rc.b_distinct, rc.b_counts, deadline)
 
     def merge(Mq, groups, distinct):
         sets = [np.unique(distinct[g]).tolist() for g in groups]
         return [[sum((row[u] for u in us), Fraction(0)) for us in sets] for row in Mq]
 
     return ExactProblem(
-        merge(Aq_full, ga, ia), merge(Bq_full, gb, ib), ga, gb, Aq_full, Bq_full, ia, ib, ca, cb
+        merge(rc.Aq, ga, rc.a_distinct), merge(rc.Bq, gb, rc.b_distinct), ga, gb, rc
     )
 
 
