@@ -225,8 +225,11 @@ def eval_error(k: int, b: np.ndarray) -> float:
     return LIFT_BAND_FACTOR * (k + 2) * _U * (1.0 + max(logs, default=0.0))
 
 
-def lifted_refinement(A, B):
+def lifted_refinement(A, B, check=None):
     """A ⊑ B by bitwise lifting, as (BitwiseWitness, relative error, 2x2 result) or None.
+
+    ``check(stage)`` (the caller's time budget, raising when spent) is called between
+    the O(k) steps.
 
     Both channels must be one-hot of bit channels b_A, b_B (:func:`bit_channel`);
     b_A ⊑ b_B is decided by :func:`qifldp.refines` on the 2x2 channels (a certified
@@ -247,9 +250,17 @@ def lifted_refinement(A, B):
     r2 = explicit_refines(Channel(ga[0]), Channel(gb[0]), strict=True)
     if not r2.holds or r2.up_to_rounding:
         return None
-    fa, fb = bit_channel(A), bit_channel(B)
+    stage = "bitwise lifting"
+    if check is not None:
+        check(stage)
+    fa = bit_channel(A)
+    if check is not None:
+        check(stage)
+    fb = None if fa is None else bit_channel(B)
     if fa is None or fb is None:
         return None
+    if check is not None:
+        check(stage)
     (bA, eA), (bB, _) = fa, fb
     w = np.clip(np.asarray(r2.witness, dtype=np.float64), 0.0, None)
     w = w / w.sum(axis=1, keepdims=True)

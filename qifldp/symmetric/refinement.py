@@ -421,7 +421,7 @@ def _decide_pair(
     k = A.k
     tried: list[str] = []  # the routes before the orbit LP that did not decide
     # 0. one-hot pairs whose bit channels refine: the lifted witness w^{⊗k} (Lemma 4)
-    lift = lifted_refinement(A, B)
+    lift = lifted_refinement(A, B, clock.check)
     if lift is None:
         clock.check("bitwise lifting")
         if getattr(A, "_scheme", None) == getattr(B, "_scheme", None) == ("bits",):
