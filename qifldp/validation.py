@@ -13,6 +13,7 @@ import numpy as np
 from .errors import InputTypeError, ParameterError
 
 __all__ = [
+    "parse_whole_number",
     "check_int",
     "check_eps",
     "check_probability",
@@ -25,6 +26,34 @@ __all__ = [
     "check_real",
     "as_real_array",
 ]
+
+
+def parse_whole_number(text: str) -> int:
+    """An integer written as text, also in scientific notation (``1e6``, ``2.5E3``).
+
+    Raises ``ValueError`` saying why when the text is not a whole number, or when it is in
+    scientific notation beyond 2^53, where the float read from it no longer carries the
+    digits of the text.
+
+    >>> parse_whole_number("1e6"), parse_whole_number("12")
+    (1000000, 12)
+    """
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"expected a whole number, got {text!r}") from None
+    if not value.is_integer():
+        raise ValueError(f"expected a whole number, got {text!r}")
+    if abs(value) > 2.0**53:
+        raise ValueError(
+            f"{text!r} is beyond 2^53, where a number in scientific notation is not exact; "
+            "write its digits"
+        )
+    return int(value)
 
 
 def check_int(

@@ -10,10 +10,11 @@ from __future__ import annotations
 import argparse
 from importlib import metadata
 
+from ..validation import parse_whole_number
 from .defaults import CLI_MAX_ORBIT_VARIABLES, DEFAULT_COMPARE, DEFAULT_TIME_LIMIT
 from .specs import PROTOCOLS
 
-__all__ = ["COMMANDS", "build_parser"]
+__all__ = ["COMMANDS", "build_parser", "whole_number"]
 
 #: Subcommand -> the module of :mod:`qifldp.cli` whose ``run(args)`` carries it out.
 COMMANDS: dict[str, str] = {
@@ -40,6 +41,18 @@ def _version() -> str:
         return f"qifldp {metadata.version('qifldp')}"
     except metadata.PackageNotFoundError:  # a source tree that is not installed
         return "qifldp (version unknown: not installed)"
+
+
+def whole_number(text: str) -> int:
+    """An integer argument, also in scientific notation (``--k 1e6``).
+
+    >>> whole_number("1e6")
+    1000000
+    """
+    try:
+        return parse_whole_number(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--max-lp-variables",
-        type=int,
+        type=whole_number,
         default=CLI_MAX_ORBIT_VARIABLES * 10,
         help=f"largest orbit LP to attempt (default {CLI_MAX_ORBIT_VARIABLES * 10})",
     )
@@ -87,7 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="A table of leakage measures and the refinement Hasse diagram; --k and "
         "--eps fill the specs' k and eps. " + SPECS_HELP,
     )
-    s.add_argument("--k", type=int, default=4, help="domain size (default 4)")
+    s.add_argument(
+        "--k", type=whole_number, default=4, help="domain size (default 4; 1e6 is read as 10^6)"
+    )
     s.add_argument("--eps", type=float, default=1.0, help="privacy parameter (default 1)")
     s.add_argument("--no-graph", action="store_true", help="skip the refinement diagram")
     s.add_argument("--plot", default=None, help="also draw the Hasse diagram to this file")
@@ -100,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--max-lp-variables",
-        type=int,
+        type=whole_number,
         default=CLI_MAX_ORBIT_VARIABLES,
         help=f"skip orbit LPs larger than this (default {CLI_MAX_ORBIT_VARIABLES})",
     )

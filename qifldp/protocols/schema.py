@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import InputTypeError, ParameterError
+from ..validation import parse_whole_number
 from .base import refuse_unknown
 
 __all__ = ["Entry", "Parameter", "ParameterKind", "REQUIRED", "normalize_name"]
@@ -54,9 +55,9 @@ def _text_items(name: str, text: str) -> list[str]:
 
 def _parse_int(name: str, text: str) -> int:
     try:
-        return int(text)
-    except ValueError:
-        msg = f"parameter {name} must be an integer, got {text!r}"
+        return parse_whole_number(text)
+    except ValueError as exc:
+        msg = f"parameter {name} must be an integer: {exc}"
         raise ParameterError(msg) from None
 
 

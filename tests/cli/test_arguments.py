@@ -32,7 +32,9 @@ BAD = [
     (["refines", "grr:k=3,eps=1", "grr:k=4,eps=1"], "inputs|rows"),
     (["refines", "grr:k=3,eps=1"], "spec_b"),
     (["compare", "--k", "1"], "k"),
-    (["compare", "--k", "2.5"], "invalid int value"),
+    (["compare", "--k", "2.5"], "--k: expected a whole number, got .2.5."),
+    (["leak", "grr:k=2.5e0,eps=1"], "k must be an integer: expected a whole number"),
+    (["compare", "--k", "1e30"], "beyond 2\\^53"),
     (["compare", "--eps", "-1"], "eps"),
     (["compare", "--eps", "nan"], "--eps must be a finite number"),
     (["compare", "--eps", "inf"], "--eps must be a finite number"),
@@ -164,3 +166,14 @@ def test_import_qifldp_leaves_heavy_packages_unloaded():
     loaded, after = r.stdout.splitlines()
     assert loaded == ""
     assert after == "True"  # the lazy name really loads the refinement package
+
+
+def test_whole_numbers_in_scientific_notation_are_read_exactly(capsys):
+    # --k 1e2 and a spec's k=1e2 mean k = 100: the table's capacity is GRR's closed form
+    # e^eps k / (e^eps + k - 1) at k = 100, eps = 1.
+    assert main(["--json", "leak", "grr:k=1e2,eps=1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = math.e * 100 / (math.e + 99)
+    assert out["bayes_capacity"] == pytest.approx(expected, rel=1e-12)
+    assert main(["compare", "--k", "1e2", "--eps", "1", "--no-graph", "grr"]) == 0
+    assert "k = 100," in capsys.readouterr().out

@@ -57,7 +57,7 @@ def test_bad_arguments_exit_2_with_message(args, pattern, capsys):
 
 def test_argparse_errors_exit_2():
     r = run("compare", "--k", "notanint")
-    assert r.returncode == 2 and "invalid int value" in r.stderr
+    assert r.returncode == 2 and "--k: expected a whole number, got 'notanint'" in r.stderr
 
 
 def test_parse_spec():

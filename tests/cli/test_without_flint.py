@@ -41,7 +41,7 @@ def test_boundary_verdicts_without_flint():
         "from qifldp.refinement import exact\n"
         "from fractions import Fraction\n"
         "assert exact.EXACT_NUMBER_TYPE is Fraction\n"
-        "r = q.refines(q.olh(2, 2.0), q.oue(2, 2.0))\n"
+        "r = q.refines(q.olh(2, 2.0), q.oue(2, 2.0), exact=True)\n"
         "assert r.holds and r.up_to_rounding\n"
         "assert not q.refines(S.sue(3, 1.9558754636), S.oue(3, 1.9558754636)).holds\n"
         "f = q.refines(S.grr(3, 40.0), S.grr(3, 41.0))\n"
