@@ -28,13 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from ..deadline import now
+from ..deadline import budget, expired, spent, until
 from ..errors import InputTypeError, SizeError
 from ..refinement import exact as ex
 from ..refinement._certify import gain_from_weighted
 from ..refinement._prep import normalise_rows, reduce_columns
 from ..refinement.core import max_case_refines, refinement_options, refines
-from ..refinement.result import Counterexample, RefinementResult
+from ..refinement.result import Counterexample, RefinementResult, undecided_result
+from ..symmetric.orbit_lp import check_time_limit
 from .base import Protocol
 from .tight_ratio import tight_ratio_refines
 
@@ -65,6 +66,9 @@ def _rows(P: Any, M: np.ndarray, digits: int) -> list[list[Fraction]]:
     S = P.symbolic().matrix
     out = []
     for i in range(S.rows):
+        if spent():  # the decision's deadline (qifldp.deadline), checked row by row
+            msg = f"the time limit ran out while rebuilding {P!r} at {digits} digits"
+            raise ex.ExactTooLarge(msg)
         row = [
             Fraction(str(sp.N(S[i, j], digits))) if S[i, j] != 0 else Fraction(0)
             for j in range(S.cols)
@@ -101,7 +105,14 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
     >>> r.holds, r.exact, r.about, r.method
     (True, True, 'protocols', 'symmetric: tight-ratio reduction (exact)')
     """
-    t0, start = time.perf_counter(), now()
+    limit = check_time_limit(options.get("time_limit", 120.0))
+    with budget(limit):  # one deadline for every route below (qifldp.deadline)
+        return _refines_protocols(A, B, options)
+
+
+def _refines_protocols(A: Any, B: Any, options: dict[str, Any]) -> RefinementResult:
+    t0 = time.perf_counter()
+    limit = check_time_limit(options.get("time_limit", 120.0))
     if (
         options.get("prior") is None
         and options.get("method", "auto") == "auto"
@@ -110,6 +121,15 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
         tight = tight_ratio_refines(A, B, time_limit=options.get("time_limit", 120.0))
         if tight is not None:
             return tight
+    if spent():  # the limit ran out in the reduction: no channel is built
+        exc = expired(
+            f"the time limit (time_limit = {limit:g} s) ran out in the tight-ratio "
+            "reduction, before the channels were built: no verdict; raise time_limit",
+            ["tight-ratio reduction"],
+        )
+        if options.get("strict"):
+            raise exc
+        return undecided_result(exc, "refinement", time.perf_counter() - t0)
     try:
         CA, CB = A.channel(), B.channel()
     except SizeError:  # too large to enumerate: the symmetric route (no high-precision step)
@@ -128,8 +148,7 @@ def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
     digits = HIGH_PRECISION_DIGITS
     try:
         Aq, Bq = _rows(A, CA.matrix, digits), _rows(B, CB.matrix, digits)
-        deadline = start + float(options.get("time_limit", 120.0))
-        out = ex.exact_decide(Aq, Bq, True, deadline=deadline)
+        out = ex.exact_decide(Aq, Bq, True, deadline=until(limit))
     except (ex.ExactTooLarge, SizeError) as exc:
         return replace(r, certified_by=r.certified_by + f"; high precision not decided: {exc}")
     where = (

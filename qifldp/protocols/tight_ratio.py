@@ -30,6 +30,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from ..deadline import spent
 from ..errors import InputTypeError, ParameterError, SolverError, VerificationError
 from ..refinement.result import RefinementResult
 from ..symmetric.orbit_lp import (
@@ -188,6 +189,8 @@ def _reduction(A: Any, B: Any) -> tuple | None:
     except ImportError:  # pragma: no cover - python-flint is a dependency where it installs
         return None
     bits_a, bits_b = _premise(A.name, A.k), _premise(B.name, B.k)
+    if spent():  # the decision's deadline (qifldp.deadline): the caller says so
+        return None
     SA, SB = A.symmetric(), B.symmetric()
     plan = tight_ratio_plan(SA, SB, (_inner(SA), _inner(SB)))
     if plan is None:  # pragma: no cover - one-hot channels have corners and inner classes
@@ -195,6 +198,8 @@ def _reduction(A: Any, B: Any) -> tuple | None:
     eps = _exact_eps(A.eps)
     with ctx.workprec(ARB_PRECISION_BITS):
         w, used = _exact_used(plan, SA, bits_a, bits_b, eps)
+    if spent():
+        return None
     return plan, eps, used, w, SA, SB
 
 

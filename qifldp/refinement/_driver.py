@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..deadline import now
+from ..deadline import expired, limit, now, reached, until
 from ..errors import SolverError, VerificationError
 from . import exact as ex
 from ._certify import (
@@ -220,12 +220,13 @@ def _run_engine(
         return False
 
     if engine == "entropic":
+        left = opts.left()
         eo = solve_entropic(
             Ar,
             Br,
             tol=opts.tol,
             max_iter=opts.max_iter,
-            time_limit=max(opts.left() or opts.time_limit, 0.01),
+            time_limit=max(opts.time_limit if left is None else left, 0.01),
             on_separation=on_sep,
         )
     else:
@@ -406,6 +407,13 @@ def _engine_strategy(slot: int) -> Strategy:
 
     def run(P: Problem) -> _Outcome:
         eng = _engine_order(P)[slot]
+        left = P.opts.left()
+        if left is not None and left <= 0:  # no engine is started past the deadline
+            msg = (
+                f"the time limit (time_limit = {limit() or P.opts.time_limit:g} s) ran out "
+                f"before the {eng} engine: no verdict; raise time_limit"
+            )
+            raise expired(msg)
         P.tried.append(eng)
         try:
             W, H, info = _run_engine(P, eng, P.opts)
@@ -444,11 +452,11 @@ def _run_exact_fallback(P: Problem) -> _Outcome:
     left = P.opts.left()
     if left is not None and left <= 0:
         msg = (
-            f"{why}; the time limit (time_limit = {P.opts.time_limit:g} s) ran out before "
-            "a certificate either way: raise time_limit (or try method='exact' for a "
-            "small pair)"
+            f"{why}; the time limit (time_limit = {limit() or P.opts.time_limit:g} s) ran "
+            "out before a certificate either way: raise time_limit (or try method='exact' "
+            "for a small pair)"
         )
-        raise SolverError(msg)
+        raise expired(msg)
     note = (
         "every float engine failed"
         if all_failed
@@ -457,6 +465,9 @@ def _run_exact_fallback(P: Problem) -> _Outcome:
     try:
         return _Decided(exact_result(P, note, P.hints[0], P.hints[1]), final=True)
     except ex.ExactTooLarge as exc:
+        left = P.opts.left()
+        if left is not None and left <= 0:  # the simplex stopped at the deadline
+            raise expired(f"{why}; {exc}; no verdict") from None
         if all_failed:
             raise SolverError(f"{why}; {exc}; no verdict") from None
         within = input_band_result(P, f"{why}; {exc}")
@@ -509,18 +520,25 @@ def decide(
     (True, ('min-norm', 'decided'))
     """
     t0 = time.perf_counter()
-    deadline = now() + opts.time_limit
+    deadline = until(opts.time_limit)
     opts = replace(opts, deadline=deadline)
+
+    def check(stage: str) -> None:
+        if now() >= deadline:
+            spent = time.perf_counter() - t0
+            msg = (
+                f"the time limit (time_limit = {limit() or opts.time_limit:g} s) ran out "
+                f"{stage} ({spent:.3g} s for {A.shape[1]} + {B.shape[1]} columns), before "
+                "any solver: no verdict; raise time_limit"
+            )
+            raise expired(msg)
+
+    check("before the reduction (building the channels)")
     An, Bn = normalise_rows(A), normalise_rows(B)
-    ra, rb = reduce_columns(An), reduce_columns(Bn)
-    spent = time.perf_counter() - t0
-    if now() >= deadline:
-        msg = (
-            f"the time limit (time_limit = {opts.time_limit:g} s) ran out while merging "
-            f"proportional columns ({spent:.3g} s for {A.shape[1]} + {B.shape[1]} columns), "
-            "before any solver: no verdict; raise time_limit"
-        )
-        raise SolverError(msg)
+    ra = reduce_columns(An)
+    check("while merging proportional columns")
+    rb = reduce_columns(Bn)
+    check("while merging proportional columns")
     P = Problem(A, B, An, Bn, ra, rb, prior, rowsum, opts=opts, t0=t0, labels=labels)
     P.details.update(reduced_shapes=(ra.matrix.shape, rb.matrix.shape))
     decided: _Decided | None = None
@@ -535,6 +553,8 @@ def decide(
         except (SolverError, VerificationError) as exc:
             # the steps run so far and this one, for the undecided result's "tried"
             setattr(exc, "trace", (*P.trace, (title, f"failed: {exc}")))  # noqa: B010
+            if reached(exc):  # the time limit: say so, with the stages tried before it
+                exc.tried = tuple(f"{t}: {o}" for t, o in P.trace) + (title,)  # type: ignore[attr-defined]
             raise
         if isinstance(out, _Decided):
             P.trace.append((title, "decided"))

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..alignment import align_inputs
 from ..channel import as_channel
+from ..deadline import budget
 from ..dispatch import dispatch_on_pair
 from ..errors import (
     ChannelError,
@@ -118,7 +119,10 @@ def refines(
     max_iter : int
         Newton iterations of the entropic engine.
     time_limit : float
-        Seconds for the entropic engine.
+        Seconds for the whole decision: reduction, every engine, the exact stage and
+        the verification of the certificate end by one deadline
+        (:mod:`qifldp.deadline`); a spent limit leaves the pair undecided (a
+        SolverError naming the stage with ``strict=True``).
     strict : bool
         False (default): a pair no route can decide within the budgets gets a
         result with ``holds`` None, the reason in ``certified_by`` and
@@ -246,7 +250,8 @@ def refines(
     _check_strict(strict)
     t0 = time.perf_counter()
     try:
-        return decide(A.matrix, B.matrix, pi, True, opts, labels).with_channels(A, B)
+        with budget(opts.time_limit):  # one deadline for every stage (qifldp.deadline)
+            return decide(A.matrix, B.matrix, pi, True, opts, labels).with_channels(A, B)
     except (SolverError, VerificationError) as exc:
         if strict:
             raise
@@ -364,7 +369,8 @@ def max_case_refines(
     _check_strict(strict)
     t0 = time.perf_counter()
     try:
-        return decide(A.matrix, B.matrix, pi, False, opts).with_channels(A, B)
+        with budget(opts.time_limit):
+            return decide(A.matrix, B.matrix, pi, False, opts).with_channels(A, B)
     except (SolverError, VerificationError) as exc:
         if strict:
             raise

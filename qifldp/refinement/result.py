@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..channel import as_channel
+from ..deadline import reached
 from ..dispatch import kind_rank
 from ..errors import ChannelError, InputTypeError
 from .exact import exact_weighted_gap, rational_rows
@@ -436,7 +437,9 @@ def undecided_result(error: Exception, relation: str, seconds: float) -> Refinem
     ``certified_by`` carries the reason (the error ``strict=True`` raises) and, when
     the error carries the decision's ``trace`` (the steps run and what each found),
     the steps tried; ``details`` has ``undecided`` (that reason) and ``error`` (its
-    type); ``trace`` is the error's trace.
+    type); ``trace`` is the error's trace; when the time limit was
+    reached (:func:`qifldp.deadline.expired`) ``details`` also has ``cause`` "time" and
+    ``tried``, the stages tried before it.
 
     Examples
     --------
@@ -452,12 +455,15 @@ def undecided_result(error: Exception, relation: str, seconds: float) -> Refinem
         if not outcome.startswith("skipped")
     ]
     text = reason if not tried or "tried:" in reason else f"{reason}; tried: " + ", ".join(tried)
+    details: dict[str, Any] = {"undecided": reason, "error": type(error).__name__}
+    if reached(error):  # the time limit: say so, with the stages tried before it
+        details.update(cause="time", tried=getattr(error, "tried", ()))
     return RefinementResult(
         holds=None,
         relation=relation,
         method="undecided",
         certified_by=text,
         time=seconds,
-        details={"undecided": reason, "error": type(error).__name__},
+        details=details,
         trace=trace,
     )

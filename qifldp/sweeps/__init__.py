@@ -7,8 +7,9 @@ Layer L6 (studies): imports from the protocols (L5) and below, never from the fa
 - :mod:`.engine`: :func:`sweep`, a function at every point of a grid, on a process
   pool, any ``concurrent.futures.Executor`` or a Dask ``distributed.Client``;
 - :mod:`.comparability`: :func:`comparability_map`, A ⊑ B and B ⊑ A over (k, eps),
-  with the certificates of :mod:`.certificates`, each refinement stopped at a hard
-  time limit (:mod:`.time_limited`);
+  with the certificates of :mod:`.certificates`, each refinement in its warmed
+  worker's process under its one deadline, or on request stopped at a hard time limit
+  in a forked child (:mod:`.time_limited`);
 - :mod:`.boundary`: :func:`refinement_boundary` and :func:`boundary_curve`, the eps
   where a verdict changes, by bisection;
 - :mod:`.monte_carlo`: :func:`simulate_counts`, n users (10^9 and beyond) in seeded

@@ -386,7 +386,7 @@ def _decide_pair(A: _Oracle, B: _Oracle, k: int, time_limit: float) -> dict[str,
             errors.append(f"{_ROUTE_NAMES[route]}: {A._explicit_reason or B._explicit_reason}")
             continue
         try:
-            res = _decide(X, Y, left)
+            res = _decide(X, Y, left, hard=True)
             name = _ROUTE_NAMES[route]
             return _row(A.name, B.name, bool(res.holds), name, res, time.perf_counter() - t0)
         except Exception as exc:  # noqa: BLE001 - recorded as the reason

@@ -25,7 +25,7 @@ from ..protocols.oracles import ORACLE_PARAMETERS
 from .arguments import _check_int, _check_seconds, _values
 from .comparability import _build, _check_protocols, _check_representation
 from .engine import sweep
-from .time_limited import _decide
+from .time_limited import _decide, warm_refinement
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -269,4 +269,11 @@ def boundary_curve(
         "representation": representation,
     }
     fn = functools.partial(_boundary_point, a=A, b=B, options=options, params=params)
-    return sweep(fn, {"k": k_list}, executor=executor, progress=progress, chunksize=1)
+    return sweep(
+        fn,
+        {"k": k_list},
+        executor=executor,
+        progress=progress,
+        chunksize=1,
+        warm=warm_refinement,
+    )

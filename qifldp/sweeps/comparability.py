@@ -14,7 +14,7 @@ from ..validation import check_name
 from .arguments import _check_seconds, _type_name, _values
 from .certificates import CERTIFICATE_COLUMNS, _certificate, _empty_certificate
 from .engine import sweep
-from .time_limited import _decide
+from .time_limited import _decide, warm_refinement
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -69,6 +69,7 @@ def _compare_point(
     params: dict[str, Any],
     time_limit: float = 60.0,
     representation: str = "protocol",
+    hard_limit: bool = False,
 ) -> dict:
     """The verdicts A ⊑ B and B ⊑ A at one (k, eps), with their certificates: the row
     of the map."""
@@ -91,7 +92,7 @@ def _compare_point(
     for label, prefix, (X, Y) in (("A⊑B", "ab", (A, B)), ("B⊑A", "ba", (B, A))):
         start = time.perf_counter()
         try:
-            result = _decide(X, Y, time_limit)
+            result = _decide(X, Y, time_limit, hard_limit)
         except Exception as exc:  # noqa: BLE001 - recorded as the reason of "undecided"
             seconds = time.perf_counter() - start
             verdicts.append(None)
@@ -141,6 +142,7 @@ def comparability_map(
     chunksize: int | None = None,
     time_limit: float = 60.0,
     representation: str = "protocol",
+    hard_limit: bool = False,
     **params: Any,
 ) -> pd.DataFrame:
     """Where A ⊑ B, B ⊑ A, both or neither, over a grid of (k, eps).
@@ -148,7 +150,9 @@ def comparability_map(
     At every (k, eps), the two refinements are decided by :func:`qifldp.refines` on
     the protocol objects (``qifldp.protocol(A, k, eps)``: their best representation,
     the orbit LP for symmetric pairs) or on the channels the callables return. The
-    points run through :func:`sweep`.
+    points run through :func:`sweep`, in workers warmed once (the solvers and the
+    symbolic premises loaded before the first point), each refinement in the worker's
+    own process under its ``time_limit``.
 
     Parameters
     ----------
@@ -163,13 +167,17 @@ def comparability_map(
     executor, progress, chunksize
         As for :func:`sweep`.
     time_limit : float
-        Seconds per refinement, passed to :func:`qifldp.refines` (whose iterative
-        engines stop there); each refinement runs in a forked child process that is
-        stopped at :func:`hard_time_limit` (``time_limit`` + max(1 s, 25 %)), so no
-        point hangs the map (in daemonic workers such as Dask's worker processes,
-        which may not fork, only the engines' limit applies). A direction without a
-        verdict is recorded as ``"undecided"`` with the reason (a ``TimeoutError``
-        when stopped; the seconds it took), and the map goes on.
+        Seconds per refinement, passed to :func:`qifldp.refines`, whose one deadline
+        bounds the whole decision (building the explicit channels, reduction, every
+        engine, the exact stage, the verification; :mod:`qifldp.deadline`). A
+        direction without a verdict is recorded as ``"undecided"`` with the reason
+        (the stage the limit was reached in; the seconds it took), and the map goes on.
+    hard_limit : bool
+        Also run each refinement in a forked child process stopped at
+        :func:`hard_time_limit` (``time_limit`` + max(1 s, 25 %); a ``TimeoutError``
+        when stopped): a safety net for callables whose channels take longer to build
+        than the limit, at the cost of a fork per refinement (not in daemonic workers
+        such as Dask's worker processes, which may not fork). Default False.
     representation : {"protocol", "symmetric"}
         What :func:`qifldp.refines` decides on for named protocols: the protocol
         objects (their best representation, explicit at small k) or their symmetric
@@ -201,7 +209,7 @@ def comparability_map(
     ------
     InputTypeError
         A or B neither a str nor callable; a parameter no named protocol takes;
-        non-numeric ks or epss; bad sweep options.
+        non-numeric ks or epss; bad sweep options; ``hard_limit`` not a bool.
     ParameterError
         An unknown protocol name; empty ks or epss; k < 2; eps negative or not finite;
         protocol parameters out of range (checked at the first point); ``time_limit``
@@ -235,6 +243,9 @@ def comparability_map(
             _build(spec, k_list[0], eps_list[0], params)
     time_limit = _check_seconds("time_limit", time_limit)
     representation = _check_representation(representation)
+    if not isinstance(hard_limit, bool):
+        msg = f"hard_limit must be True or False, got {_type_name(hard_limit)}"
+        raise InputTypeError(msg)
     fn = functools.partial(
         _compare_point,
         a=A,
@@ -242,6 +253,7 @@ def comparability_map(
         params=dict(params),
         time_limit=time_limit,
         representation=representation,
+        hard_limit=hard_limit,
     )
     table = sweep(
         fn,
@@ -249,6 +261,7 @@ def comparability_map(
         executor=executor,
         progress=progress,
         chunksize=chunksize,
+        warm=warm_refinement,
     )
     if "relation" not in table:  # every point failed as a whole (a worker lost ...)
         table = table.drop(columns="value")

@@ -29,6 +29,7 @@ import math
 import os
 import pickle
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -117,12 +118,12 @@ def _dask_client(executor: Any) -> Any:
     return None
 
 
-def _check_picklable(fn: Callable[..., Any], where: str) -> None:
+def _check_picklable(fn: Callable[..., Any], where: str, what: str = "fn") -> None:
     try:
         pickle.dumps(fn)
     except Exception as exc:  # noqa: BLE001 - any pickling failure means the same
         msg = (
-            f"fn must be picklable to run on {where} (a function defined at module level, "
+            f"{what} must be picklable to run on {where} (a function defined at module level, "
             f"not a lambda or a local function; or pass executor=a ThreadPoolExecutor or a "
             f"dask distributed.Client): pickling {fn!r} failed with "
             f"{type(exc).__name__}: {exc}"
@@ -166,9 +167,37 @@ def _run_point(
     return {"error": error}
 
 
+#: The warm-up functions already run in this process (by module and name).
+_WARMED: set[str] = set()
+_WARM_LOCK = threading.Lock()
+
+
+def _warm_once(warm: Callable[[], Any] | None) -> None:
+    """Run ``warm()`` once in this process (the worker initializer of the process pool,
+    the preload of the Dask workers, and the first task of any other worker); a failure
+    is left to the points themselves, which then raise it where it is recorded."""
+    if warm is None:
+        return
+    key = f"{getattr(warm, '__module__', '')}.{getattr(warm, '__qualname__', repr(warm))}"
+    with _WARM_LOCK:
+        if key in _WARMED:
+            return
+        try:
+            warm()
+        except Exception:  # noqa: BLE001, S110 - warming is an optimisation only
+            pass
+        _WARMED.add(key)
+
+
 def _run_chunk(
-    fn: Callable[..., Any], chunk: list[tuple[int, dict[str, Any], Any]], retries: int
+    fn: Callable[..., Any],
+    chunk: list[tuple[int, dict[str, Any], Any]],
+    retries: int,
+    warm: Callable[[], Any] | None = None,
 ) -> list[tuple[int, dict[str, Any]]]:
+    """The task of every executor (process pool, Dask, threads): the points of one chunk,
+    in a worker warmed once by ``warm``."""
+    _warm_once(warm)
     return [(i, _run_point(fn, point, seed, retries)) for i, point, seed in chunk]
 
 
@@ -184,6 +213,7 @@ def sweep(
     *,
     retries: int = 0,
     chunksize: int | None = None,
+    warm: Callable[[], Any] | None = None,
 ) -> pd.DataFrame:
     """Evaluate ``fn(**point)`` at every point of ``grid``; one table row per point.
 
@@ -212,6 +242,12 @@ def sweep(
     chunksize : int or None
         Points per task (cheap points: larger chunks); None: about four chunks per
         core.
+    warm : callable or None
+        Called once per worker process before its first point (imports, caches: what
+        every point would otherwise load on first use): the initializer of the default
+        process pool, run on every worker of a Dask Client before the points, and by
+        the first task in any other worker (this process, for a thread pool). Must be
+        picklable for a process pool.
 
     Returns
     -------
@@ -275,10 +311,16 @@ def sweep(
             f"a dask distributed.Client, got {_type_name(executor)}"
         )
         raise InputTypeError(msg)
-    if executor is None:
-        _check_picklable(fn, "the default process pool (executor=None)")
-    elif isinstance(executor, cf.ProcessPoolExecutor):
-        _check_picklable(fn, "a ProcessPoolExecutor")
+    if warm is not None and not callable(warm):
+        msg = f"warm must be None or a callable taking no arguments, got {_type_name(warm)}"
+        raise InputTypeError(msg)
+    for what, f in (("fn", fn), ("warm", warm)):
+        if f is None:
+            continue
+        if executor is None:
+            _check_picklable(f, "the default process pool (executor=None)", what)
+        elif isinstance(executor, cf.ProcessPoolExecutor):
+            _check_picklable(f, "a ProcessPoolExecutor", what)
 
     n = len(points)
     seeds: list[Any] = list(np.random.SeedSequence(seed).spawn(n)) if use_rng else [None] * n
@@ -286,7 +328,7 @@ def sweep(
         chunksize = max(1, math.ceil(n / (4 * (os.cpu_count() or 1))))
     work = [(i, points[i], seeds[i]) for i in range(n)]
     chunks = [work[j : j + chunksize] for j in range(0, n, chunksize)]
-    results = _execute(fn, chunks, retries, executor, client, progress, n)
+    results = _execute(fn, chunks, retries, executor, client, progress, n, warm)
 
     outputs: list[str] = []
     for res in results:
@@ -314,14 +356,22 @@ def _execute(
     client: Any,
     progress: bool,
     n: int,
+    warm: Callable[[], Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Run the chunks on the executor; the results by point index. A chunk whose task
     fails as a whole (a worker lost, an argument that does not pickle) records the
-    failure at each of its points."""
+    failure at each of its points. Every worker is warmed once (:func:`_warm_once`)."""
     own = executor is None
     if own:
-        pool: cf.Executor = cf.ProcessPoolExecutor(max_workers=os.cpu_count())
+        pool: cf.Executor = cf.ProcessPoolExecutor(
+            max_workers=os.cpu_count(), initializer=_warm_once, initargs=(warm,)
+        )
     elif client is not None:
+        if warm is not None:  # the workers' preload, all at once before the points
+            try:
+                client.run(_warm_once, warm)
+            except Exception:  # noqa: BLE001, S110 - the first task of each worker warms it
+                pass
         pool = client.get_executor(pure=False)
     else:
         pool = executor
@@ -330,7 +380,7 @@ def _execute(
     futures: dict[Any, list[tuple[int, dict[str, Any], Any]]] = {}
     try:
         for chunk in chunks:
-            futures[pool.submit(_run_chunk, fn, chunk, retries)] = chunk
+            futures[pool.submit(_run_chunk, fn, chunk, retries, warm)] = chunk
         for future in cf.as_completed(futures):
             chunk = futures[future]
             try:

@@ -144,14 +144,20 @@ def _support_variables(A: SymmetricChannel, B: SymmetricChannel, support: Any):
     return iS, iT, s, t, j
 
 
-def orbit_equations(A: SymmetricChannel, B: SymmetricChannel, support: Any = None):
+def orbit_equations(
+    A: SymmetricChannel,
+    B: SymmetricChannel,
+    support: Any = None,
+    check: Callable[[str], Any] | None = None,
+):
     """Sparse orbit system M u = rhs: rows = A's row sums, then B's classes (t, in/out).
 
     Both coefficients are sums of non-negative terms (c_out is not formed as a
     difference), so each has a relative rounding error of a few ulp. ``support``
     (index arrays into A's sizes and B's sizes, and overlaps j) keeps only those
     variables: the equations of a witness supported there, in O(support) memory
-    instead of O(|sizes(A)| |sizes(B)|).
+    instead of O(|sizes(A)| |sizes(B)|). ``check(stage)`` is called between the
+    steps (a :meth:`Clock.check`: the building ends by the decision's deadline).
     """
     import scipy.sparse as sp
 
@@ -161,10 +167,17 @@ def orbit_equations(A: SymmetricChannel, B: SymmetricChannel, support: Any = Non
     else:
         iS, iT, s, t, j = _support_variables(A, B, support)
     n_var = s.size
+    stage = f"building the orbit equations ({n_var} orbit variables)"
+    if check is not None:
+        check(stage)
     PiA, PoA = A.class_masses()
     PiB, PoB = B.class_masses()
     c_in = _c_in(PiA[iS], PoA[iS], s, t, j, k)
+    if check is not None:
+        check(stage)
     c_out = _c_in(PiA[iS], PoA[iS], s, k - t, s - j, k)  # x ∉ T: the complement's overlap
+    if check is not None:
+        check(stage)
     nS = A.sizes.size
     # B's equations: class (t, in) exists for t > 0, (t, out) for t < k
     has_in = B.sizes > 0
@@ -209,26 +222,33 @@ _ATTEMPTS = (
 
 
 class Clock:
-    """The time budget of one call: raises SolverError naming the limit when it is spent."""
+    """The time budget of one call: raises SolverError naming the limit when it is spent.
+
+    Its end is ``qifldp.deadline.until(limit)``: never later than the deadline of the
+    decision it is part of (a tight-ratio proof or a protocol route that calls the orbit
+    LP with the whole ``time_limit`` ends by the caller's deadline)."""
 
     def __init__(self, limit: float, n_var: int = 0) -> None:
         self.t0 = time.perf_counter()  # for the reported times
-        self.start = deadline.now()  # for the budget (qifldp.deadline: a test's clock)
+        self.end = deadline.until(limit)  # for the budget (qifldp.deadline: a test's clock)
         self.limit = limit
         self.n_var = n_var
+        self.passed: list[str] = []  # the stages checked so far
 
     def left(self) -> float:
-        return self.limit - (deadline.now() - self.start)
+        return self.end - deadline.now()
 
     @property
     def deadline(self) -> float:
         """The ``qifldp.deadline.now()`` reading past which the budget is spent."""
-        return self.start + self.limit
+        return self.end
 
     def check(self, stage: str) -> float:
         left = self.left()
         if left <= 0:
             self.expire(stage)
+        if not self.passed or self.passed[-1] != stage:
+            self.passed.append(stage)  # what was tried, for an undecided result
         return left
 
     def expire(self, stage: str) -> None:
@@ -239,7 +259,7 @@ class Clock:
             "ldp_epsilon(B) <= ldp_epsilon(A) and bayes_capacity(B) <= bayes_capacity(A) "
             "(qifldp.symmetric), which cost O(k)"
         )
-        raise SolverError(msg)
+        raise deadline.expired(msg, self.passed + [stage])
 
 
 def solve_orbit_lp(
@@ -414,11 +434,23 @@ class OrbitProblem:
 
     ``support`` (see :func:`orbit_equations`) restricts the variables to those of a
     known witness: its checks are then exact for that witness at O(support) cost.
+    ``clock`` (a :class:`Clock`) is checked between the steps of the building.
     """
 
-    def __init__(self, A: SymmetricChannel, B: SymmetricChannel, support: Any = None) -> None:
+    #: How long the last round of :meth:`polish` took (clock units; 0 before the first).
+    _polish_time: float = 0.0
+
+    def __init__(
+        self,
+        A: SymmetricChannel,
+        B: SymmetricChannel,
+        support: Any = None,
+        clock: Clock | None = None,
+    ) -> None:
         self.A, self.B = A, B
-        M, rhs, variables, nS, b_rows = orbit_equations(A, B, support)
+        # the building is bounded by the decision's clock (checked between its steps)
+        check = None if clock is None else clock.check
+        M, rhs, variables, nS, b_rows = orbit_equations(A, B, support, check)
         self.M, self.rhs, self.variables, self.nS, self.b_rows = M, rhs, variables, nS, b_rows
         self.iS = variables[0]
         self.n_var = M.shape[1]
@@ -614,20 +646,33 @@ class OrbitProblem:
         new = self.clean(u + cscale * np.asarray(res.x[: self.n_var], dtype=np.float64))
         return G, new
 
-    def polish(self, u: np.ndarray, rounds: int = 2) -> np.ndarray | None:
-        """Least-squares correction on the support (rows weighted to relative size), clipped."""
+    def polish(
+        self, u: np.ndarray, rounds: int = 2, clock: Clock | None = None
+    ) -> np.ndarray | None:
+        """Least-squares correction on the support (rows weighted to relative size), clipped.
+
+        With a ``clock``: checked before each round, and a round (one dense least-squares
+        solve, which cannot be stopped) is not started with less time left than the last
+        one took; the candidate so far is returned instead."""
         sup = np.flatnonzero(u > 0)
         if sup.size * self.M.shape[0] > _POLISH_MAX_CELLS:
             return None
-        Ms = self.M[:, sup].toarray()
         best = u
-        for _ in range(rounds):
+        stage = "the least-squares polish of the orbit witness"
+        if clock is not None and clock.check(stage) < self._polish_time:
+            return None
+        Ms = self.M[:, sup].toarray()
+        for i in range(rounds):
+            start = deadline.now()
+            if i and clock is not None and clock.check(stage) < self._polish_time:
+                break
             r = self.residual(best)
             w = 1.0 / np.maximum(np.abs(self.M @ best) + np.abs(self.rhs), 1e-300)
             d = np.linalg.lstsq(Ms * w[:, None], r * w, rcond=1e-15)[0]
             new = best.copy()
             new[sup] = np.maximum(best[sup] + d, 0.0)
             new = self.clean(new)
+            self._polish_time = deadline.now() - start
             if np.max(np.abs(self.residual(new)) * w) >= np.max(np.abs(r) * w):
                 break
             best = new

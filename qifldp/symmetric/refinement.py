@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deadline import budget as one_deadline, reached
 from ..errors import (
     ParameterError,
     SizeError,
@@ -372,13 +373,15 @@ def refines(
     (False, True, True)
     """
     check_pair(A, B)
-    clock = Clock(check_time_limit(time_limit))
+    limit = check_time_limit(time_limit)
     exact = check_exact(exact)
-    budget = _check_lp_budget(max_lp_variables)
-    r = _decide(A, B, clock, exact, budget)
-    if exact is True and not r.exact:
-        r = confirm_exact(A, B, r, clock)
-    return _small_gap_stated_exactly(A, B, r)
+    lp_budget = _check_lp_budget(max_lp_variables)
+    with one_deadline(limit):  # the one deadline of every stage below (qifldp.deadline)
+        clock = Clock(limit)
+        r = _decide(A, B, clock, exact, lp_budget)
+        if exact is True and not r.exact:
+            r = confirm_exact(A, B, r, clock)
+        return _small_gap_stated_exactly(A, B, r)
 
 
 def _small_gap_stated_exactly(
@@ -421,7 +424,12 @@ def _decide_pair(
     k = A.k
     tried: list[str] = []  # the routes before the orbit LP that did not decide
     # 0. one-hot pairs whose bit channels refine: the lifted witness w^{⊗k} (Lemma 4)
-    lift = lifted_refinement(A, B, clock.check)
+    try:
+        lift = lifted_refinement(A, B, clock.check)
+    except SolverError as exc:  # the bit channels' decision ran out of the one deadline
+        if not reached(exc) or str(exc).startswith("time_limit = "):
+            raise
+        clock.expire("bitwise lifting")
     if lift is None:
         clock.check("bitwise lifting")
         if getattr(A, "_scheme", None) == getattr(B, "_scheme", None) == ("bits",):
@@ -500,7 +508,7 @@ def _decide_pair(
             "(qifldp.symmetric.g_vulnerability with a SymmetricGain), or decide a smaller k"
         )
         raise SizeError(msg)
-    P = OrbitProblem(A, B)
+    P = OrbitProblem(A, B, clock=clock)
     P.n_terms_max = max(P.n_terms_max, 1)
     clock.n_var = P.n_var
     # the band allowance of the cheap gains used the bound n = 2 |sizes(A)| >= P.n_terms_max
@@ -551,7 +559,7 @@ def _decide_pair(
             return done_fails(c)
         for v in (cand, None):
             if v is None:
-                v = P.polish(cand)
+                v = P.polish(cand, clock=clock)
                 if v is None:
                     break
             in_band, in_input, resid, row_err, excess = P.check(v)

@@ -259,7 +259,7 @@ def tight_ratio_first(A: SymmetricChannel, B: SymmetricChannel, clock: Clock) ->
     if plan is None or _used_bounds(A, B, plan)[0] is not True:
         return None  # the orbit problem of the support is built only for a proof
     clock.check("the tight-ratio reduction")
-    P = OrbitProblem(A, B, support=tight_ratio_support(A, B, plan))
+    P = OrbitProblem(A, B, support=tight_ratio_support(A, B, plan), clock=clock)
     details = {"n_variables": P.n_var, "n_equations": int(P.M.shape[0]), "support_only": True}
     return tight_ratio_result(P, clock, details, "decided before the orbit LP", plan)
 

@@ -258,7 +258,9 @@ def test_a_rounding_sized_gap_does_not_outrank_the_reduction():
     # budget, counted in clock readings, ends in "holds" or "undecided"
     lo, hi = sue_oue_boundary(175)
     assert hi < 11.0846
-    assert _never_fails_at_any_budget() <= 10
+    # 16 readings (the decision's deadline and the bit channels' check of the lifting
+    # step read the same clock), against 50 with the reduction after the orbit LP
+    assert _never_fails_at_any_budget() <= 20
 
 
 @pytest.mark.slow
@@ -268,4 +270,4 @@ def test_a_rounding_sized_gap_does_not_outrank_the_reduction_after_the_orbit_lp(
     import qifldp.symmetric.refinement as R
 
     monkeypatch.setattr(R, "TIGHT_RATIO_FIRST_VARIABLES", 10**9)
-    assert _never_fails_at_any_budget() > 10
+    assert _never_fails_at_any_budget() > 20

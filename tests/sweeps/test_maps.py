@@ -92,11 +92,13 @@ def test_sue_oue_at_equal_eps_is_decided_by_the_exact_reduction(ticks):
 
 
 #: A budget of clock readings (conftest.ticks) within which SUE vs OUE at k = 200 is decided
-#: where a gain decides (at most 18 readings: the set-guessing search and the gain
+#: where a gain decides (at most 23 readings: the decision's deadline, the orbit clock, the
+#: bit channels' check in the lifting step, the set-guessing search and the gain
 #: evaluations read the clock block by block), and SUE ⊑ OUE at eps = 12 without the
 #: reduction is not (it needs the orbit LP, the relative LP, three refinement LPs and the
-#: exact checks, > 40 readings, and stops at the exact orbit LP's size rule)
-_READINGS = 20
+#: exact checks, and stops at the exact orbit LP's size rule; at 24 readings it is in the
+#: relative LP)
+_READINGS = 24
 
 
 def test_a_point_over_its_time_limit_is_undecided_and_the_map_goes_on(no_tight_ratio, ticks):
@@ -138,14 +140,22 @@ def _never_returns(A, B, **options):
     time.sleep(3600)
 
 
-def test_a_refinement_that_ignores_its_time_limit_is_stopped(monkeypatch):
-    # refines runs in a forked child: the patched refines is the one the child calls
+def test_a_refinement_that_ignores_its_time_limit_is_stopped_with_hard_limit(monkeypatch):
+    # hard_limit: refines runs in a forked child (the patched refines is the one the
+    # child calls), stopped at hard_time_limit
     import qifldp.refinement
 
     monkeypatch.setattr(qifldp.refinement, "refines", _never_returns)
     with cf.ThreadPoolExecutor(2) as pool:
         m = q.comparability_map(
-            "grr", "ss", [3], [1.0, 2.0], executor=pool, progress=False, time_limit=0.5
+            "grr",
+            "ss",
+            [3],
+            [1.0, 2.0],
+            executor=pool,
+            progress=False,
+            time_limit=0.5,
+            hard_limit=True,
         )
     assert m["relation"].tolist() == ["undecided"] * 2 and m["error"].tolist() == [None] * 2
     for reason in m["reason"]:
