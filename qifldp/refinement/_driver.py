@@ -554,7 +554,8 @@ def decide(
             # the steps run so far and this one, for the undecided result's "tried"
             setattr(exc, "trace", (*P.trace, (title, f"failed: {exc}")))  # noqa: B010
             if reached(exc):  # the time limit: say so, with the stages tried before it
-                exc.tried = tuple(f"{t}: {o}" for t, o in P.trace) + (title,)  # type: ignore[attr-defined]
+                tried = tuple(f"{t}: {o}" for t, o in P.trace) + (title,)
+                setattr(exc, "tried", tried)  # noqa: B010
             raise
         if isinstance(out, _Decided):
             P.trace.append((title, "decided"))
