@@ -91,6 +91,27 @@ def _map(a, b, executor, ks, epss, time_limit, representation):
     return m, time.perf_counter() - t0
 
 
+def _spin(n: int = 3_000_000) -> int:
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def _ceiling(workers: int) -> float:
+    """The speed-up the machine gives ``workers`` processes right now: a pure-Python loop,
+    ``workers`` times in this process against once in each of ``workers`` processes."""
+    t = time.perf_counter()
+    for _ in range(workers):
+        _spin()
+    alone = time.perf_counter() - t
+    with cf.ProcessPoolExecutor(workers) as pool:
+        list(pool.map(time.sleep, [0.1] * workers))
+        t = time.perf_counter()
+        list(pool.map(_spin, [3_000_000] * workers))
+        return alone / (time.perf_counter() - t)
+
+
 def _load() -> str:
     one, five, _ = os.getloadavg()
     return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
@@ -118,6 +139,10 @@ def bench_map(
         f"{n} points, {2 * n} refinements, time_limit = {time_limit:g} s, {workers} workers"
     )
     print(f"  before: {_load()}")
+    print(
+        f"  the machine's ceiling: {_ceiling(workers):.2f}x for {workers} processes "
+        "(a pure-Python loop; 2 idle cores give ~2x)"
+    )
     cpu0 = time.process_time()
     t = time.perf_counter()
     _warm_once(warm_refinement)  # as every worker of a map does, once
