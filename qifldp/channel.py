@@ -153,7 +153,8 @@ def _check_entries(arr: np.ndarray) -> None:
     entries, and row sums within :data:`ROW_SUM_ATOL` exclude +inf. The other checks
     run only to name what is wrong, in the order finite, non-negative, row sums.
     """
-    sums = arr.sum(axis=1)
+    with np.errstate(invalid="ignore"):  # inf - inf in a row sum: named below, not warned
+        sums = arr.sum(axis=1)
     if float(arr.min()) >= 0.0 and float(np.abs(sums - 1.0).max()) <= ROW_SUM_ATOL:
         return
     if not np.all(np.isfinite(arr)):
