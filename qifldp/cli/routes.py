@@ -10,12 +10,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-# The refinement engines import the solvers on first use; every pair runs in a forked
-# child (_with_deadline), so the solvers are loaded here, once, before the forks (else
-# each child loads them again: 0.25 s a pair)
-import scipy.optimize  # noqa: F401
-import scipy.sparse  # noqa: F401
-
 from ..channel import Channel
 from ..errors import QifldpError, SizeError
 from ..refinement import refines
@@ -109,6 +103,12 @@ def _with_deadline(fn: Callable[[], Any], seconds: float) -> tuple[str, Any]:
             return "ok", fn()
         except _Undecided as exc:
             return "error", str(exc)
+    # The refinement engines import the solvers on first use; each pair runs in a forked
+    # child, so they are loaded once in the parent before the first fork (else each child
+    # loads them again: 0.25 s a pair) and never by a command that refines nothing.
+    import scipy.optimize  # noqa: F401
+    import scipy.sparse  # noqa: F401
+
     ctx = mp.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
 

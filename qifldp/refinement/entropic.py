@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..deadline import now
+from ..deadline import now, until
 
 __all__ = ["EntropicOutcome", "solve_entropic", "solve_lbfgs", "weighted_hessian_solve"]
 
@@ -240,7 +240,7 @@ def solve_entropic(
     """
     n, m = A.shape
     p = B.shape[1]
-    start = now()
+    end = until(time_limit)  # never past the deadline of the decision in force
     G = np.zeros((n, p))
     f, phi, W = _evaluate(G, A, B)
     prec = _Preconditioner(A)
@@ -258,7 +258,7 @@ def solve_entropic(
         if resid <= tol:
             message = "converged"
             break
-        if it == max_iter or now() - start > time_limit:
+        if it == max_iter or now() > end:
             message = "iteration limit" if it == max_iter else "time limit"
             break
         prec.update(W, ridge=1e-10 + lam)
