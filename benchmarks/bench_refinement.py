@@ -24,11 +24,15 @@ Dirichlet(1), seeded; "fails" cases swap the pair):
   took 409 s on 50x200 vs 50x200 (holds) in a one-off measurement here, and its
   default needed 33 s for one-hot SUE vs THE at k = 8.
 
-Measured here (one BLAS thread, median of 3; peak traced memory):
-16x1024 vs 16x64: 0.006 s holds / 0.017 s fails; 50x200 vs 50x200: 0.23 s / 0.023 s;
-16x1024 vs 16x1024: 0.29 s / 0.10 s (49 MiB); one-hot k = 10: 0.03 s / 0.02 s;
-k = 12: 0.51 s (142 MiB, the 4096 x 4096 witness) / 0.21 s. Plain HiGHS: 7.9 s on
-16x256 vs 16x32 and 6.4 s on 30x80 vs 30x80 (holds), 260-1300x slower than qifldp.
+Measured here (one BLAS thread, median of 3, wall clock on 2 cores shared with about
+six other processes, so the ratios matter more than the seconds; 2026-12-03):
+16x1024 vs 16x64: 0.076 s holds (qif 0.011 s, 0.15x) / 0.21 s fails (qif 7.4 s, 35x);
+50x200 vs 50x200: 0.031 s / 0.18 s (qif 2.1x / 3.8x); 16x1024 vs 16x1024: 0.18 s /
+0.92 s (38 MiB); one-hot k = 10: 0.79 s / 0.18 s; k = 12: 4.3 s (141 MiB, the 4096 x
+4096 witness) / 0.35 s. Plain HiGHS: 73 s on 16x256 vs 16x32 and 78 s on 30x80 vs 30x80
+(holds), about 5,000x slower than qifldp. Max case, holds: nnls 0.15-1.4 s against one
+HiGHS LP per column 4-20 s (7-26x). The one verdict that differs from qif's is qif's
+"True" for grr(3, 1) vs grr(3, 1 + 1e-4), which is false.
 
 Every qifldp answer is re-checked here: the witness against the API tolerances, the
 counterexample's gap with ``g_vulnerability``.
