@@ -29,7 +29,7 @@ __all__ = [
     "EXACT_MAX_OPS",
     "EXACT_SIMPLEX_MAX_OPS",
     "ExactTooLarge",
-    "EXACT_NUMBER_TYPE",
+    "EXACT_NUMBER_TYPE",  # noqa: F822 - resolved by the module's __getattr__ on first read
     "EXACT_SIMPLEX_MAX_OPS_FLINT",
     "ExactOutcome",
     "rational_rows",
@@ -65,20 +65,39 @@ _ONE = Fraction(1)
 
 # The exact number type is Any to mypy: fmpq and Fraction interoperate with ints but not
 # with each other, and each run uses only one of them (inputs are converted on entry).
-_R: Any
-try:  # python-flint's fmpq: the same exact rationals, arithmetic in C (10-50x faster)
-    import flint as _flint
+# It is resolved by the first exact decision (:func:`_number_type`): importing
+# python-flint costs 60-100 ms, which a refinement decided by a verified floating
+# witness or counterexample never needs.
+_R: Any = None
+_RZ: Any = None
+_RO: Any = None
 
-    _R = _flint.fmpq
-except ImportError:  # pragma: no cover - python-flint is a dependency where it installs
-    _R = Fraction
 
-#: The number type of the exact decision (closed form and simplex): ``flint.fmpq``
-#: when python-flint is installed, else ``fractions.Fraction``. Inputs and outputs
-#: of the public functions are Fractions either way.
-EXACT_NUMBER_TYPE: type = _R
-_RZ = _R(0)
-_RO = _R(1)
+def _number_type() -> type:
+    """The exact decision's number type, resolved once: ``flint.fmpq`` if installed."""
+    global _R, _RZ, _RO
+    if _R is None:
+        R: Any
+        try:  # python-flint's fmpq: the same exact rationals, arithmetic in C (10-50x faster)
+            import flint
+
+            R = flint.fmpq
+        except ImportError:  # pragma: no cover - python-flint is a dependency where it installs
+            R = Fraction
+        _RZ, _RO, _R = R(0), R(1), R
+    return _R
+
+
+def __getattr__(name: str) -> Any:
+    """``EXACT_NUMBER_TYPE``: the number type of the exact decision (closed form and
+    simplex), ``flint.fmpq`` when python-flint is installed, else ``fractions.Fraction``;
+    reading it resolves the type (imports python-flint). Inputs and outputs of the public
+    functions are Fractions either way."""
+    if name == "EXACT_NUMBER_TYPE":
+        return _number_type()
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
+
 
 #: The simplex budget when python-flint is installed (measured: 0.1-1.5 µs per
 #: estimated operation on rationalised floats, e.g. 4x15 vs 4x15 UE pairs at
@@ -283,7 +302,7 @@ def _transpose(M: list[list[Fraction]]) -> list[list[Fraction]]:
 
 def _matmul(X: list[list[Fraction]], Y: list[list[Fraction]]) -> list[list[Fraction]]:
     Yt = _transpose(Y)
-    zero = X[0][0] * 0 if X and X[0] else _RZ  # Fraction or fmpq, as given
+    zero = X[0][0] * 0 if X and X[0] else _ZERO  # Fraction or fmpq, as given
     return [
         [sum((a * b for a, b in zip(row, col, strict=True) if a and b), zero) for col in Yt]
         for row in X
@@ -604,7 +623,8 @@ def exact_decide(
     cost = estimate_exact_cost(n, m, p, rowsum)
     bits = max(Q(v).denominator.bit_length() for M in (Aq, Bq) for row in M for v in row)
     # small denominators (exact data, not rationalised floats) keep the simplex cheap
-    simplex_limit = EXACT_SIMPLEX_MAX_OPS if _R is Fraction else EXACT_SIMPLEX_MAX_OPS_FLINT
+    exact_type = _number_type()
+    simplex_limit = EXACT_SIMPLEX_MAX_OPS if exact_type is Fraction else EXACT_SIMPLEX_MAX_OPS_FLINT
     limit = EXACT_MAX_OPS if (m <= n or bits <= 32) else simplex_limit
     if cost > limit:
         what = "closed form" if m <= n else "rational simplex"
