@@ -74,9 +74,10 @@ from .reports import (
     MAX_GRR_REPORTS,
     MAX_REPORTS,
     ReportsLeakage,
-    count_channel,
+    bayes_capacity_one_hot,
     grr_pair_classes,
     grr_reports_pair,
+    log_count_channel,
     log_grr_mode_weight,
     pair_profile,
 )
@@ -243,59 +244,6 @@ def longitudinal_parameters(
 
 
 # -- lumped Bayes capacities of T reports -----------------------------------------------
-def bayes_capacity_one_hot(B: Any, k: int) -> float:
-    """Bayes capacity of ``one_hot(B, k)`` for a bit channel B of shape (2, m), in O(m log m).
-
-    Parameters
-    ----------
-    B : array_like, shape (2, m)
-        Row 0: the symbols' probabilities for an input bit 0, row 1 for a bit 1.
-    k : int
-        Number of positions (domain size), ``k >= 1``.
-
-    Returns
-    -------
-    float
-        ML = Σ_j r_j (S_j^k - S_{j+1}^k): symbols sorted by r = B[1] / B[0]
-        (decreasing), S_j = Σ_{i >= j} B[0, i].
-
-    Notes
-    -----
-    C[x, y] = B[1, y_x] Π_{v≠x} B[0, y_v] = Π_v B[0, y_v] · r(y_x), so
-    ML = Σ_y max_x C[x, y] = E_{y ~ B[0]^k}[max_v r(y_v)]: the expected largest
-    ratio among k independent symbols. O(m log m), at any k. A symbol with
-    B[0] = 0 < B[1] (an infinite ratio) is refused (the longitudinal oracles never
-    have one: their second round has q2 > 0).
-
-    Examples
-    --------
-    >>> import qifldp as q
-    >>> p, qq = 0.75, 0.25
-    >>> round(bayes_capacity_one_hot([[1 - qq, qq], [1 - p, p]], 3), 12)
-    1.875
-    >>> round(q.bayes_capacity(q.unary_encoding(3, p, qq)), 12)
-    1.875
-    """
-    M = np.asarray(B, dtype=np.float64)
-    k = check_int("k", k, minimum=1)
-    if M.ndim != 2 or M.shape[0] != 2 or np.any(M < 0):
-        msg = f"B must be a nonnegative bit channel of shape (2, m), got shape {M.shape}"
-        raise ParameterError(msg)
-    keep = M[0] > 0
-    if np.any(~keep & (M[1] > 0)):
-        msg = "B must give every symbol positive probability under input bit 0"
-        raise ParameterError(msg)
-    r = M[1, keep] / M[0, keep]
-    order = np.argsort(-r, kind="stable")
-    r, b0 = r[order], M[0, keep][order]
-    with np.errstate(divide="ignore"):
-        log_tail = np.log(np.minimum(np.cumsum(b0[::-1])[::-1], 1.0))  # log S_j
-    log_next = np.append(log_tail[1:], -np.inf)  # log S_{j+1}
-    # S_j^k - S_{j+1}^k = S_j^k (1 - (S_{j+1} / S_j)^k), every term formed without cancellation
-    diff = np.exp(k * log_tail) * -np.expm1(k * (log_next - log_tail))
-    return float(np.sum(r * diff))
-
-
 def _series_power(c: np.ndarray, e: int, n: int) -> np.ndarray:
     """Coefficients 0..n of (Σ c_j z^j)^e, truncated (nonnegative c: no cancellation)."""
     out = np.zeros(n + 1)
@@ -465,7 +413,10 @@ class MemoizedClosedForm(ReportsLeakage, ClosedForm):
         pr = P.params
         if P.name == "l_grr":
             return bayes_capacity_grr_reports(P.k, pr["p1"], pr["q1"], pr["p2"], pr["q2"], T)
-        return bayes_capacity_one_hot(count_channel(pr, T), P.k)
+        ml = bayes_capacity_one_hot(log_count_channel(pr, T), P.k, log=True)
+        # T reports post-process the permanent response: its ML bounds theirs; at T ~ 10^6
+        # the binomial terms' rounding (~1e-13 each) can put the sum ~1e-11 above it
+        return min(ml, self.bayes_capacity_permanent())
 
     def privacy_profile_reports(self, T: int, epss: Any) -> Any:
         """delta(eps) of T reports of one user, over the worst pair of values.
@@ -513,7 +464,7 @@ class MemoizedClosedForm(ReportsLeakage, ClosedForm):
             return privacy_profile(
                 grr_reports_pair(P.k, pr["p1"], pr["q1"], pr["p2"], pr["q2"], T), epss
             )
-        return pair_profile(count_channel(P.params, T), 1, 1, epss)
+        return pair_profile(log_count_channel(P.params, T), 1, 1, epss, log=True)
 
     def bayes_capacity_permanent(self) -> float:
         """ML of the permanent response alone: the limit of T reports as T → ∞.

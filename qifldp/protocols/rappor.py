@@ -36,8 +36,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..channel import Channel, check_size, guard_size
-from ..errors import ParameterError
+from ..channel import MAX_ENTRIES, Channel, check_size, guard_size
+from ..errors import ParameterError, SizeError
 from ..measures import bayes_capacity
 from ..operators import visible_choice
 from ..simulation import project_simplex
@@ -49,7 +49,7 @@ from .base import ClosedForm, NotLumpable, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .longitudinal import bayes_capacity_one_hot, sample_memoized
 from .params import check_k
-from .reports import MAX_REPORTS, ReportsLeakage, count_channel, pair_profile
+from .reports import MAX_REPORTS, ReportsLeakage, log_count_channel, pair_profile
 
 __all__ = ["RAPPOR", "RAPPORClosedForm", "ROUNDS", "bloom_table"]
 
@@ -178,18 +178,18 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         return float(np.mean([bayes_capacity(C) for C in tables]))
 
     def _bit_reports(self, T: int) -> np.ndarray:
-        """Per Bloom bit, the channel to its count of 1s in T reports (one-time: the
-        permanent bit itself, whatever T)."""
+        """Per Bloom bit, the log of the channel to its count of 1s in T reports (one-time:
+        the permanent bit itself, whatever T)."""
         P = self._protocol
         f, p, q = (P.params[n] for n in ("f", "p", "q"))
         if P.params["rounds"] == "one-time":
             p, q, T = 0.0, 1.0, 1
-        return count_channel({"p1": 1 - f / 2, "q1": f / 2, "p2": q, "q2": p}, T)
+        return log_count_channel({"p1": 1 - f / 2, "q1": f / 2, "p2": q, "q2": p}, T)
 
-    def _capacity_of_bits(self, R: np.ndarray) -> float:
-        """ML of the product channel x -> (R[B_i(x)])_i: lumped for one-bit filters (UE over
-        the used bits), else by enumeration of the symbols on the bits some filter sets
-        (guarded; in chunks).
+    def _capacity_of_bits(self, L: np.ndarray) -> float:
+        """ML of the product channel x -> (R[B_i(x)])_i, L = log R: lumped for one-bit
+        filters (UE over the used bits), else by enumeration of the symbols on the bits
+        some filter sets (work-limited, :func:`_guard_work`; in chunks).
 
         A bit no filter sets has the law R[0] under every value: it factors out of
         max_x and sums to 1, so only the union U of the filters' bits is enumerated,
@@ -200,21 +200,10 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         B = P.bloom
         used = np.unique(B, axis=0)
         if np.all(used.sum(axis=1) == 1):  # h = 1: unary encoding over the used bits
-            return bayes_capacity_one_hot(R, used.shape[0])
+            return bayes_capacity_one_hot(L, used.shape[0], log=True)
         sub = used[:, used.any(axis=0)]
-        rows, u, n = sub.shape[0], sub.shape[1], R.shape[1]
-        guard_size(
-            f"rappor(k={P.k}, m={B.shape[1]}, h={P.params['h']}) reports over {n} symbols "
-            f"per bit on the {u} bits its filters use",
-            rows,
-            u * math.log10(n),
-            lambda: n**u,
-            "h = 1 (lumped at any k), fewer values or bits (k h bits at most are used), or "
-            "what needs no enumeration: closed_form.ldp_epsilon(), eps_one(), eps_inf(), "
-            "privacy_profile_reports(T, eps) (any k, m)",
-        )
-        with np.errstate(divide="ignore"):
-            L = np.log(R)
+        rows, u, n = sub.shape[0], sub.shape[1], L.shape[1]
+        _guard_work(P, rows, u, n)
         on, off = sub.astype(float), (~sub).astype(float)
         place = n ** np.arange(u - 1, -1, -1, dtype=np.int64)
         step = max(1, 2**22 // rows)
@@ -257,7 +246,7 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         True
         """
         f = self._protocol.params["f"]
-        return self._capacity_of_bits(np.array([[1 - f / 2, f / 2], [f / 2, 1 - f / 2]]))
+        return self._capacity_of_bits(np.log([[1 - f / 2, f / 2], [f / 2, 1 - f / 2]]))
 
     def privacy_profile_reports(self, T: int, epss: Any) -> Any:
         """delta(eps) of T reports over the worst pair of values (the fixed table), any k.
@@ -281,10 +270,40 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         sizes = {(int(only[a, b]), int(only[b, a])) for a in range(len(B)) for b in range(len(B))}
         sizes.discard((0, 0))
         if not sizes:
-            return pair_profile(R, 0, 0, epss)
-        profiles = [np.asarray(pair_profile(R, u, v, epss)) for u, v in sorted(sizes)]
+            return pair_profile(R, 0, 0, epss, log=True)
+        profiles = [np.asarray(pair_profile(R, u, v, epss, log=True)) for u, v in sorted(sizes)]
         out = np.max(profiles, axis=0)
         return float(out) if out.ndim == 0 else out
+
+
+def _guard_work(P: Any, rows: int, u: int, n: int) -> None:
+    """Refuse an enumeration of more than MAX_ENTRIES (filter, count pattern) products.
+
+    The Bayes capacity of h >= 2 filters sums, over the n^u count patterns of the u bits
+    the filters use, the largest of the ``rows`` distinct filters' probabilities: rows x n^u
+    products of u factors each, formed in chunks of 2^22 (memory stays bounded). The limit
+    is on that work, the same number as the explicit-channel entry limit.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> _guard_work(q.protocol("rappor", 4, m=4, h=2, seed=0), 4, 4, 2)
+    """
+    log10_work = math.log10(rows) + u * math.log10(n)
+    if log10_work <= math.log10(MAX_ENTRIES):
+        return
+    work = f"{rows * n**u}" if log10_work < 30 else f"~10^{log10_work:.1f}"
+    msg = (
+        f"rappor(k={P.k}, m={P.params['m']}, h={P.params['h']}).closed_form would enumerate "
+        f"{rows} distinct filters x {n}^{u} count patterns = {work} products ({n} count "
+        f"values per bit on the {u} bits its filters use), more than the work limit MAX_ENTRIES = "
+        f"{MAX_ENTRIES} (the rule bounds the number of products formed; they are formed in "
+        "chunks, so memory is not what it limits). Use h = 1 (lumped at any k), fewer "
+        "reports T (fewer count patterns), fewer values or bits (k h bits at most are used), "
+        "or what needs no enumeration: closed_form.ldp_epsilon(), eps_one(), eps_inf(), "
+        "privacy_profile_reports(T, eps) (any k, m)."
+    )
+    raise SizeError(msg)
 
 
 def _log(v: float) -> float:

@@ -22,8 +22,7 @@ import numpy as np
 from scipy.special import gammaln, logsumexp
 
 from ..channel import Channel
-from ..errors import ParameterError, VerificationError
-from ..profiles import privacy_profile
+from ..errors import ParameterError, SizeError, VerificationError
 from ..validation import check_int
 from .base import Protocol
 from .params import check_k
@@ -34,17 +33,20 @@ __all__ = [
     "MAX_GRR_PROFILE_REPORTS",
     "log_grr_mode_weight",
     "ReportsLeakage",
+    "bayes_capacity_one_hot",
     "count_channel",
+    "log_count_channel",
     "pair_profile",
     "grr_pair_classes",
     "grr_reports_pair",
 ]
 
-#: Largest number of reports T of the lumped Bayes capacity.
-MAX_REPORTS: int = 1024
+#: Largest number of reports T of the lumped Bayes capacity, privacy profile and
+#: half-limit search (the per-bit count channels have T + 1 symbols, formed in log space).
+MAX_REPORTS: int = 10**6
 #: Largest T of L-GRR's Bayes capacity of T reports (:func:`log_grr_mode_weight`) and
 #: of its half-limit search.
-MAX_GRR_REPORTS: int = 10**6
+MAX_GRR_REPORTS: int = MAX_REPORTS
 
 
 class ReportsLeakage(abc.ABC):
@@ -126,13 +128,138 @@ class ReportsLeakage(abc.ABC):
         return hi
 
 
-def pair_profile(B: Any, u: int, v: int, epss: Any) -> Any:
+# -- the unary encodings: one_hot of a bit channel ----------------------------------------
+def bayes_capacity_one_hot(B: Any, k: int, *, log: bool = False) -> float:
+    """Bayes capacity of ``one_hot(B, k)`` for a bit channel B of shape (2, m), in O(m log m).
+
+    Parameters
+    ----------
+    B : array_like, shape (2, m)
+        Row 0: the symbols' probabilities for an input bit 0, row 1 for a bit 1.
+    k : int
+        Number of positions (domain size), ``k >= 1``.
+    log : bool, optional
+        B holds the natural logarithms of the probabilities (entries may be -inf): what
+        T reports' count channel needs at large T, whose probabilities are below the
+        floats (:func:`log_count_channel`).
+
+    Returns
+    -------
+    float
+        ML = Σ_j r_j (S_j^k - S_{j+1}^k): symbols sorted by r = B[1] / B[0]
+        (decreasing), S_j = Σ_{i >= j} B[0, i].
+
+    Raises
+    ------
+    ParameterError
+        B of the wrong shape, a negative (or NaN) entry, or a symbol with
+        B[0] = 0 < B[1].
+
+    Notes
+    -----
+    C[x, y] = B[1, y_x] Π_{v≠x} B[0, y_v] = Π_v B[0, y_v] · r(y_x), so
+    ML = Σ_y max_x C[x, y] = E_{y ~ B[0]^k}[max_v r(y_v)]: the expected largest
+    ratio among k independent symbols. O(m log m), at any k. A symbol with
+    B[0] = 0 < B[1] (an infinite ratio) is refused (the longitudinal oracles never
+    have one: their second round has q2 > 0).
+
+    Formed in log space: r_j as a difference of logarithms, S_j^k - S_{j+1}^k as
+    S_j^k (1 - (1 - B[0, j] / S_j)^k) by log1p / expm1, the sum by logsumexp. The tails
+    S_j are summed in extended precision over the symbols that matter: a symbol whose
+    two probabilities are below 1e-30 contributes at most k B[1, j] and is dropped
+    (at most k m 1e-30 in all).
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> p, qq = 0.75, 0.25
+    >>> round(bayes_capacity_one_hot([[1 - qq, qq], [1 - p, p]], 3), 12)
+    1.875
+    >>> round(q.bayes_capacity(q.unary_encoding(3, p, qq)), 12)
+    1.875
+    >>> round(bayes_capacity_one_hot(np.log([[1 - qq, qq], [1 - p, p]]), 3, log=True), 12)
+    1.875
+    """
+    M = np.asarray(B, dtype=np.float64)
+    k = check_int("k", k, minimum=1)
+    if M.ndim != 2 or M.shape[0] != 2:
+        msg = f"B must be a bit channel of shape (2, m), got shape {M.shape}"
+        raise ParameterError(msg)
+    if log:
+        if np.any(np.isnan(M) | (M > 1e-9)):
+            msg = "B must hold log-probabilities (<= 0, no NaN) when log=True"
+            raise ParameterError(msg)
+        L = np.minimum(M, 0.0)
+    else:
+        if np.any(~(M >= 0)):
+            msg = f"B must be a nonnegative bit channel of shape (2, m), got shape {M.shape}"
+            raise ParameterError(msg)
+        with np.errstate(divide="ignore"):
+            L = np.log(M)
+    if np.any((L[0] == -np.inf) & (L[1] > -np.inf)):
+        msg = "B must give every symbol positive probability under input bit 0"
+        raise ParameterError(msg)
+    keep = (L[0] > _NEGLIGIBLE) | (L[1] > _NEGLIGIBLE)
+    if not np.any(keep):
+        keep = L[0] > -np.inf
+    lb0, lb1 = L[0, keep], L[1, keep]
+    log_r = lb1 - lb0
+    order = np.argsort(-log_r, kind="stable")
+    log_r, lb0 = log_r[order], lb0[order]
+    tails = np.cumsum(np.exp(lb0[::-1].astype(np.longdouble)))[::-1]  # S_j
+    with np.errstate(divide="ignore"):
+        log_tail = np.minimum(np.log(tails).astype(np.float64), 0.0)
+        share = np.minimum(np.exp(lb0 - log_tail), 1.0)  # B[0, j] / S_j
+        # log(S_j^k - S_{j+1}^k) = k log S_j + log(1 - (1 - share)^k)
+        log_diff = k * log_tail + np.log(-np.expm1(k * np.log1p(-share)))
+    terms = log_r + log_diff
+    terms = terms[np.isfinite(terms)]
+    return float(np.exp(logsumexp(terms))) if terms.size else 0.0
+
+
+#: Log of the probability below which a symbol of :func:`bayes_capacity_one_hot` is dropped.
+_NEGLIGIBLE: float = math.log(1e-30)
+
+
+#: Most atoms of one half of :func:`pair_profile`'s product, formed explicitly.
+MAX_PAIR_ATOMS: int = 2**24
+
+
+def pair_profile(B: Any, u: int, v: int, epss: Any, *, log: bool = False) -> Any:
     """delta(eps) of two inputs whose one-hot-like rows differ at u + v positions of a bit
     channel B: at u of them x has bit 1 and x' bit 0, at v the other way round.
 
+    Parameters
+    ----------
+    B : array_like, shape (2, m)
+        The bit channel (row 0: input bit 0); natural logarithms if ``log``.
+    u, v : int
+        The positions where the two inputs differ, each way.
+    epss : float or array_like
+        As for :func:`qifldp.privacy_profile`.
+    log : bool, optional
+        B holds log-probabilities (entries may be -inf).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The larger of the two orders' hockey-stick divergences.
+
+    Raises
+    ------
+    SizeError
+        A half of the product with more than :data:`MAX_PAIR_ATOMS` atoms.
+
+    Notes
+    -----
     The rows are B[1]^{⊗u} ⊗ B[0]^{⊗v} and B[0]^{⊗u} ⊗ B[1]^{⊗v} (the positions where the
     two inputs agree have equal distributions and leave the hockey-stick divergence
-    unchanged); the larger of the two orders' profiles (:func:`qifldp.privacy_profile`).
+    unchanged). The positions are split into two halves G, H whose products are formed
+    explicitly (m^|G| and m^|H| atoms, each with its two probabilities and its privacy
+    loss ℓ = log(P / Q)); then, exactly, with H sorted by ℓ and its suffix sums,
+    delta(eps) = Σ_{g ∈ G} [P_g P_H(ℓ_h > eps - ℓ_g) - e^eps Q_g Q_H(ℓ_h > eps - ℓ_g)]:
+    O(m^⌈(u+v)/2⌉ log m) instead of the m^(u+v) columns of the product. Each g's term is a
+    sum of nonnegative ones and is clipped at 0 (rounding).
 
     Examples
     --------
@@ -140,15 +267,119 @@ def pair_profile(B: Any, u: int, v: int, epss: Any) -> Any:
     >>> B = [[0.75, 0.25], [0.25, 0.75]]
     >>> round(pair_profile(B, 1, 1, 0.0), 12)  # eps = 0: the rows' total variation
     0.5
+    >>> C = q.Channel([[0.75 * 0.75, 0.75 * 0.25, 0.25 * 0.75, 0.25 * 0.25],
+    ...                [0.25 * 0.25, 0.25 * 0.75, 0.75 * 0.25, 0.75 * 0.75]])
+    >>> round(pair_profile(B, 0, 2, 0.7), 12) == round(q.privacy_profile(C, 0.7), 12)
+    True
     """
-    B = np.asarray(B, dtype=float)
-    rows = []
-    for first, second in ((1, 0), (0, 1)):
-        row = np.ones(1)
-        for bit in [first] * u + [second] * v:
-            row = np.outer(row, B[bit]).ravel()
-        rows.append(row)
-    return privacy_profile(Channel(np.array(rows)), epss)
+    M = np.asarray(B, dtype=float)
+    if log:
+        L = M
+    else:
+        with np.errstate(divide="ignore"):
+            L = np.log(M)
+    scalar = np.ndim(epss) == 0
+    eps = np.atleast_1d(np.asarray(epss, dtype=float))
+    if u + v == 0:
+        out = np.zeros(eps.shape)
+        return float(out[0]) if scalar else out
+    signs = [1] * u + [0] * v  # bit of x (the first row) at each differing position
+    half = (u + v + 1) // 2
+    groups = (signs[:half], signs[half:])
+    for g in groups:
+        atoms = M.shape[1] ** len(g)
+        if atoms > MAX_PAIR_ATOMS:
+            msg = (
+                f"pair_profile would form {M.shape[1]}^{len(g)} = {atoms} atoms for one half "
+                f"of the {u + v} differing positions, more than MAX_PAIR_ATOMS = "
+                f"{MAX_PAIR_ATOMS}. Use fewer reports T (fewer symbols per position) or "
+                "fewer differing positions."
+            )
+            raise SizeError(msg)
+    best = np.zeros(eps.shape)
+    for first in (True, False):
+        (lpg, lqg), (lph, lqh) = (_atoms(L, g, first) for g in groups)
+        best = np.maximum(best, _split_hockey_stick(lpg, lqg, lph, lqh, eps))
+    return float(best[0]) if scalar else best
+
+
+def _atoms(L: np.ndarray, bits: list[int], first: bool) -> tuple[np.ndarray, np.ndarray]:
+    """log P and log Q of the product over ``bits`` (x's bit per position; the other row
+    has the complement); ``first`` False swaps the rows."""
+    lp, lq = np.zeros(1), np.zeros(1)
+    for bit in bits:
+        a, b = (bit, 1 - bit) if first else (1 - bit, bit)
+        lp = np.add.outer(lp, L[a]).ravel()
+        lq = np.add.outer(lq, L[b]).ravel()
+    return lp, lq
+
+
+def _split_hockey_stick(
+    lpg: np.ndarray, lqg: np.ndarray, lph: np.ndarray, lqh: np.ndarray, eps: np.ndarray
+) -> np.ndarray:
+    """Σ over pairs (g, h) with ℓ_g + ℓ_h > eps of P_g P_h - e^eps Q_g Q_h (see pair_profile)."""
+    live = (lph > -np.inf) | (lqh > -np.inf)
+    lph, lqh = lph[live], lqh[live]
+    with np.errstate(invalid="ignore"):
+        loss_h = np.where(lph == -np.inf, -np.inf, lph - lqh)  # +inf where Q_h = 0 < P_h
+    order = np.argsort(loss_h, kind="stable")
+    loss_h = loss_h[order]
+    ph, qh = np.exp(lph[order]), np.exp(lqh[order])
+    suf_p = np.append(np.cumsum(ph[::-1])[::-1], 0.0)  # Σ_{i >= j}
+    suf_q = np.append(np.cumsum(qh[::-1])[::-1], 0.0)
+    keep = lpg > -np.inf  # P_g = 0: no positive term
+    lpg, lqg = lpg[keep], lqg[keep]
+    with np.errstate(invalid="ignore"):
+        loss_g = np.where(lqg == -np.inf, np.inf, lpg - lqg)
+    pg, qg = np.exp(lpg), np.exp(lqg)
+    out = np.empty(eps.shape)
+    for i, e in enumerate(eps):
+        with np.errstate(invalid="ignore"):
+            need = np.where(loss_g == np.inf, -np.inf, e - loss_g)
+        j = np.searchsorted(loss_h, need, side="right")  # first h with ℓ_h > eps - ℓ_g
+        term = pg * suf_p[j] - math.exp(e) * qg * suf_q[j]
+        out[i] = float(np.sum(np.maximum(term, 0.0)))
+    return out
+
+
+def log_count_channel(pr: dict[str, float], T: int) -> np.ndarray:
+    """log of :func:`count_channel`: finite where the probabilities are below the floats.
+
+    Examples
+    --------
+    >>> L = log_count_channel({"p1": 0.75, "q1": 0.25, "p2": 0.6, "q2": 0.4}, 10**6)
+    >>> L.shape, bool(np.all(np.isfinite(L)))
+    ((2, 1000001), True)
+    """
+    from scipy.stats import binom
+
+    T = check_int("T", T, minimum=0, maximum=MAX_REPORTS)
+    c = np.arange(T + 1, dtype=float)
+    log_choose = gammaln(T + 1) - gammaln(c + 1) - gammaln(T - c + 1)
+
+    def log_binom(p: float) -> np.ndarray:
+        # the pmf itself (relative error ~1e-15) where it is a normal float; log C(T, c)
+        # by gammaln (absolute error ~1e-16 T log T) only where the pmf is below 1e-290
+        pmf = binom.pmf(c, T, p)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tiny = log_choose + _xlogy(c, p) + _xlogy(T - c, 1 - p)
+            return np.where(pmf > 1e-290, np.log(pmf), np.minimum(tiny, math.log(1e-290)))
+
+    on, off = log_binom(pr["p2"]), log_binom(pr["q2"])
+
+    def mix(w: float) -> np.ndarray:  # log(w on + (1 - w) off)
+        if w <= 0 or w >= 1:
+            return on if w >= 1 else off
+        return np.logaddexp(math.log(w) + on, math.log1p(-w) + off)
+
+    return np.vstack([mix(pr["q1"]), mix(pr["p1"])])
+
+
+def _xlogy(x: np.ndarray, p: float) -> np.ndarray:
+    """x log p with 0 log 0 = 0."""
+    if p > 0:
+        return x * math.log(p)
+    return np.where(x == 0, 0.0, -np.inf)
 
 
 def count_channel(pr: dict[str, float], T: int) -> np.ndarray:
@@ -162,11 +393,7 @@ def count_channel(pr: dict[str, float], T: int) -> np.ndarray:
     >>> count_channel({"p1": 1.0, "q1": 0.0, "p2": 1.0, "q2": 0.0}, 2).tolist()
     [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
     """
-    from scipy.stats import binom
-
-    c = np.arange(T + 1)
-    on, off = binom.pmf(c, T, pr["p2"]), binom.pmf(c, T, pr["q2"])
-    return np.array([pr["q1"] * on + (1 - pr["q1"]) * off, pr["p1"] * on + (1 - pr["p1"]) * off])
+    return np.exp(log_count_channel(pr, T))
 
 
 #: Largest T of the lumped privacy profile of L-GRR's T reports (the partitions of T).

@@ -143,5 +143,12 @@ def test_capacity_with_two_hashes_at_large_m_enumerates_the_used_bits(T):
     assert P.closed_form.bayes_capacity_reports(T) == pytest.approx(ml, rel=1e-12)
     if T == 1:
         assert P.closed_form.bayes_capacity() == pytest.approx(ml, rel=1e-12)
-    with pytest.raises(q.errors.SizeError, match="on the 32 bits its filters use"):
+    with pytest.raises(q.errors.SizeError, match="on the 32 bits its filters use") as err:
         q.protocol("rappor", 100, m=32, h=2, f=f, seed=0).closed_form.bayes_capacity()
+    # the rule it applies: distinct filters x patterns products against the work limit
+    rows = len(np.unique(q.protocol("rappor", 100, m=32, h=2, seed=0).bloom, axis=0))
+    assert f"{rows} distinct filters x 2^32 count patterns = {rows * 2**32} products" in str(
+        err.value
+    )
+    assert "work limit MAX_ENTRIES = 100000000" in str(err.value)
+    assert "GiB" not in str(err.value)

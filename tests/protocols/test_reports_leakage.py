@@ -196,3 +196,60 @@ def test_l_grr_profile_beyond_its_limit_says_why_and_the_bound_it_names_holds():
     epss = [0.0, 0.5, 1.0, 1.5]
     bound = q.privacy_profile(q.grr(40, 2.0), epss)
     assert np.all(cf.privacy_profile_reports(6, epss) <= bound + 1e-15)
+
+
+def _binom_rows(pr, T):
+    from scipy.stats import binom
+
+    c = np.arange(T + 1)
+    on, off = binom.pmf(c, T, pr["p2"]), binom.pmf(c, T, pr["q2"])
+    return pr["q1"] * on + (1 - pr["q1"]) * off, pr["p1"] * on + (1 - pr["p1"]) * off
+
+
+@pytest.mark.parametrize("name", ["l_sue", "l_osue"])
+def test_unary_reports_beyond_a_thousand_equal_the_enumerated_counts(name):
+    # k = 2: ML = Σ_{c0, c1} max over the two values of B1(c_x) B0(c_other), and the
+    # profile Σ (B1(c0) B0(c1) - e^eps B0(c0) B1(c1))^+, over all (T + 1)^2 count pairs
+    P = q.protocol(name, 2, 3.0, 0.05)
+    T, cf = 1500, P.closed_form
+    b0, b1 = _binom_rows(P.params, T)
+    first, second = np.outer(b1, b0), np.outer(b0, b1)
+    assert cf.bayes_capacity_reports(T) == pytest.approx(
+        np.maximum(first, second).sum(), rel=1e-11
+    )
+    epss = [0.0, 0.3, 1.0, 2.5]
+    expected = [np.maximum(first - math.exp(e) * second, 0).sum() for e in epss]
+    np.testing.assert_allclose(cf.privacy_profile_reports(T, epss), expected, atol=1e-13)
+
+
+@pytest.mark.parametrize(("u", "v"), [(1, 0), (1, 1), (2, 1), (0, 3), (2, 2)])
+def test_pair_profile_by_halves_equals_the_product_channel(u, v):
+    from qifldp.protocols.reports import pair_profile
+
+    rng = np.random.default_rng(u * 10 + v)
+    B = rng.dirichlet(np.ones(4), size=2)
+    B[0, 3] = 0.0  # a symbol only bit 1 gives: an infinite loss
+    B[0] /= B[0].sum()
+    rows = []
+    for first, second in ((1, 0), (0, 1)):
+        row = np.ones(1)
+        for bit in [first] * u + [second] * v:
+            row = np.outer(row, B[bit]).ravel()
+        rows.append(row)
+    expected = q.privacy_profile(q.Channel(np.array(rows)), EPSS)
+    np.testing.assert_allclose(pair_profile(B, u, v, EPSS), expected, atol=1e-14)
+    with np.errstate(divide="ignore"):
+        logged = pair_profile(np.log(B), u, v, EPSS, log=True)
+    np.testing.assert_allclose(logged, expected, atol=1e-14)
+
+
+def test_unary_half_limit_beyond_a_thousand_reports_at_k_ten_thousand():
+    cf = q.protocol("l_oue", 10**4, 4.0, 0.02).closed_form
+    assert cf.max_reports() == 10**6
+    half = cf.reports_to_half_leakage()
+    assert half is not None and half > 1024
+    target = math.log2(cf.bayes_capacity_permanent()) / 2
+    assert math.log2(cf.bayes_capacity_reports(half - 1)) < target
+    assert math.log2(cf.bayes_capacity_reports(half)) >= target
+    limit, ml = cf.bayes_capacity_permanent(), cf.bayes_capacity_reports(10**6)
+    assert ml == pytest.approx(limit, rel=1e-9) and ml <= limit
