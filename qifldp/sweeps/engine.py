@@ -37,6 +37,7 @@ import numpy as np
 
 from ..errors import InputTypeError, ParameterError
 from .arguments import _check_int, _type_name
+from .blas_threads import one_blas_thread
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -189,6 +190,14 @@ def _warm_once(warm: Callable[[], Any] | None) -> None:
         _WARMED.add(key)
 
 
+def _start_worker(warm: Callable[[], Any] | None) -> None:
+    """The initializer of the default process pool: one BLAS thread per worker
+    (:func:`.blas_threads.one_blas_thread`; the pool already uses every core), then the
+    warm-up (:func:`_warm_once`)."""
+    one_blas_thread()
+    _warm_once(warm)
+
+
 def _run_chunk(
     fn: Callable[..., Any],
     chunk: list[tuple[int, dict[str, Any], Any]],
@@ -227,9 +236,11 @@ def sweep(
         ``{name: [values, ...]}``: the Cartesian product, in order (the last name
         varies fastest); or an explicit list of points ``[{name: value, ...}, ...]``.
     executor : None, concurrent.futures.Executor or distributed.Client
-        None: a process pool on all cores of this machine, shut down on return; an
-        executor or a Dask Client (``distributed.Client("tcp://scheduler:8786")``) is
-        used as given and left open.
+        None: a process pool on all cores of this machine, each worker with one BLAS
+        thread unless the environment sets a count (:mod:`.blas_threads`), shut down
+        on return; an executor or a Dask Client
+        (``distributed.Client("tcp://scheduler:8786")``, whose nanny starts its workers
+        with one BLAS thread) is used as given and left open.
     progress : bool
         A tqdm progress bar (when tqdm is installed and stderr is a terminal).
     seed : int or None
@@ -364,7 +375,7 @@ def _execute(
     own = executor is None
     if own:
         pool: cf.Executor = cf.ProcessPoolExecutor(
-            max_workers=os.cpu_count(), initializer=_warm_once, initargs=(warm,)
+            max_workers=os.cpu_count(), initializer=_start_worker, initargs=(warm,)
         )
     elif client is not None:
         if warm is not None:  # the workers' preload, all at once before the points
