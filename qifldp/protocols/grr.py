@@ -305,7 +305,9 @@ class GRR(PQSupport):
 
         lp, l1mp = self._log
         name = f"grr(k={self.k}, eps={self.eps:g})"
-        return SymmetricChannel._make(self.k, [1], [lp], [l1mp], name, ("grr",), log_ratio=self.eps)
+        return SymmetricChannel._make(
+            self.k, [1], [lp], [l1mp], name, ("grr",), log_ratio=self.eps, exact_log_ratio=self.eps
+        )
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """GRR as a symbolic channel (:func:`symbolic_grr`); ``eps`` may be a symbol.

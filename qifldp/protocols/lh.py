@@ -743,7 +743,9 @@ class LH(Protocol):
         lp, l1mp = self._log
         s, log_in, log_out, _ = one_hot_classes(k, lp, l1mp, -math.log(g), math.log1p(-1.0 / g))
         name = f"local_hashing(k={k}, eps={eps:g}, g={g})"
-        return SymmetricChannel._make(k, s, log_in, log_out, name, ("lh", g), log_ratio=eps)
+        return SymmetricChannel._make(
+            k, s, log_in, log_out, name, ("lh", g), log_ratio=eps, exact_log_ratio=eps
+        )
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """LH as a symbolic channel (:func:`symbolic_local_hashing` with this g).

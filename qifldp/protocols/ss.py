@@ -463,7 +463,9 @@ class SS(PQSupport):
         k, eps, omega = self.k, self.eps, self._params["omega"]
         lp, l1mp = self._log
         name = f"subset_selection(k={k}, eps={eps:g}, omega={omega})"
-        return SymmetricChannel._make(k, [omega], [lp], [l1mp], name, ("subsets",), log_ratio=eps)
+        return SymmetricChannel._make(
+            k, [omega], [lp], [l1mp], name, ("subsets",), log_ratio=eps, exact_log_ratio=eps
+        )
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """SS as a symbolic channel (:func:`symbolic_subset_selection`); ``eps`` may be a symbol.

@@ -832,7 +832,12 @@ class UE(BitVectorReports, PQSupport):
         else:
             name = f"{self.name}(k={k}, eps={self.eps:g})"
         s, log_in, log_out, ratio = one_hot_classes(k, *self._log)
-        return SymmetricChannel._make(k, s, log_in, log_out, name, ("bits",), log_ratio=ratio)
+        # SUE and OUE: p (1-q) / ((1-p) q) = e^eps identically in their closed forms
+        # (tests/symmetric/test_exact_log_ratio.py proves it on the symbolic twin)
+        exact = None if self.name == "ue" else self.eps
+        return SymmetricChannel._make(
+            k, s, log_in, log_out, name, ("bits",), log_ratio=ratio, exact_log_ratio=exact
+        )
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """UE as a symbolic channel; symbols for ``eps`` (SUE, OUE) or ``p``, ``q`` (UE).

@@ -167,6 +167,7 @@ class SymmetricChannel(EqualByKey):
         "_name",
         "_scheme",
         "_masses",
+        "_exact_log_ratio",
     )
 
     def __init__(
@@ -180,7 +181,9 @@ class SymmetricChannel(EqualByKey):
     ) -> None:
         self._init(k, sizes, log_in, log_out, name, ("subsets",), None)
 
-    def _init(self, k, sizes, log_in, log_out, name, scheme, log_ratio) -> None:
+    def _init(
+        self, k, sizes, log_in, log_out, name, scheme, log_ratio, exact_log_ratio=None
+    ) -> None:
         k = check_int("k", k, minimum=2)
         s_arr = _check_sizes(sizes, k)
         li = _as_log_array("log_in", log_in, s_arr.size)
@@ -213,12 +216,17 @@ class SymmetricChannel(EqualByKey):
         self._name = name if name is not None else f"subset channel (k={k})"
         self._scheme = scheme
         self._masses: tuple[np.ndarray, np.ndarray] | None = None
+        self._exact_log_ratio = None if exact_log_ratio is None else float(exact_log_ratio)
 
     @classmethod
-    def _make(cls, k, sizes, log_in, log_out, name, scheme, log_ratio=None) -> SymmetricChannel:
-        """Constructor for the protocol builders: ``log_ratio`` = ln(a_s / b_s) known exactly."""
+    def _make(
+        cls, k, sizes, log_in, log_out, name, scheme, log_ratio=None, exact_log_ratio=None
+    ) -> SymmetricChannel:
+        """Constructor for the protocol builders: ``log_ratio`` = ln(a_s / b_s) known to a few
+        ulp; ``exact_log_ratio`` the real ln(a_s / b_s) of every class with both entries
+        positive, exactly, where a closed-form identity of the protocol gives it."""
         obj = cls.__new__(cls)
-        obj._init(k, sizes, log_in, log_out, name, scheme, log_ratio)
+        obj._init(k, sizes, log_in, log_out, name, scheme, log_ratio, exact_log_ratio)
         return obj
 
     @classmethod
@@ -344,6 +352,23 @@ class SymmetricChannel(EqualByKey):
         [3.0]
         """
         return self._log_ratio
+
+    @property
+    def exact_log_ratio(self) -> float | None:
+        """The real ln(a_s / b_s), exactly, of every class with both entries positive, or None.
+
+        Set by the protocol constructors whose closed forms make every such ratio e^eps
+        (GRR, SS and LH by their definition p = e^eps q; SUE and OUE by the identity
+        p (1-q) / ((1-p) q) = e^eps of their bit probabilities): the value is then the
+        protocol's eps, an exact number, so two channels' ratios are equal in the reals
+        iff these floats are equal. None for other channels (THE, UE with free p and q,
+        channels built from class masses), whose :attr:`log_ratio` is known to a few ulp.
+
+        >>> import qifldp.symmetric as sym
+        >>> sym.sue(10, 2.0).exact_log_ratio, sym.the(10, 2.0, 0.8).exact_log_ratio
+        (2.0, None)
+        """
+        return self._exact_log_ratio
 
     def class_masses(self) -> tuple[np.ndarray, np.ndarray]:
         """The class masses (P_in(s), P_out(s)) as probabilities (tiny ones underflow to 0).

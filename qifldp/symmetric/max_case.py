@@ -111,9 +111,12 @@ def max_case_refines(
     min_{s,j} c_in/c_out <= a_t / b_t <= max_{s,j} c_in/c_out; the corner classes
     (t = 0, k) always are. O(|sizes(A)| |sizes(B)|). A ratio within
     64 u (1 + |log|) of an end of its interval is on the boundary: it counts as
-    inside when the end is one of A's own classes whose stored closed-form log-ratio
-    equals B's to the last bit (premise: the real ratios are then equal, as for SUE
-    and OUE at the same eps; ``about`` "protocols"), else VerificationError.
+    inside when the end is one of A's own classes whose real ratio is proved equal to
+    B's, exactly: the same stored class, or both channels' closed-form
+    :attr:`~SymmetricChannel.exact_log_ratio` equal (the protocols' eps, as for SUE,
+    OUE, GRR, SS and LH at the same eps; ``about`` "protocols"). Otherwise such a
+    class has no verdict; when no other class lies outside the cone beyond the band,
+    VerificationError.
     Measured: SUE vs OUE at k = 1000, ~1 s (numpy per class; k = 10^4 ~100 s).
 
     Examples
@@ -133,6 +136,7 @@ def max_case_refines(
     rows_j: list[int] = []
     rows_mass: list[float] = []
     premise = False
+    undecided: list[str] = []
     logsA = (A.log_a, A.log_b)
     logaB, logbB, ratioB = B.log_a, B.log_b, B.log_ratio
     logck = log_comb(k, np.arange(k + 1))
@@ -153,8 +157,9 @@ def max_case_refines(
             mag = np.maximum(np.abs(lin), np.abs(lout))
             band = _MAX_CASE_BAND * (1 + np.where(np.isfinite(mag), mag, 0.0))
             band_b = _MAX_CASE_BAND * (1 + abs(float(logaB[i])) + abs(float(logbB[i])))
-            # a generator with exactly B's ratio (the pure one, same closed form): premise
-            exactly = ok & pure & (_pure_ratio(A, ii, jj, t) == rb)
+            # a generator with exactly B's ratio (a pure one, equal real ratio): premise
+            same, proved = _equal_ratio(A, B, i, ii, jj, t)
+            exactly = ok & pure & (same | proved)
             valid = ok | np.isinf(lr)
             top = float(np.max(np.where(valid, lr, -np.inf)))
             bot = float(np.min(np.where(valid, lr, np.inf)))
@@ -170,19 +175,24 @@ def max_case_refines(
             if pair is not None:
                 mu = pair
             elif np.any(exactly):  # on the cone's edge, at one of A's own classes
-                g = int(np.flatnonzero(exactly)[0])
+                g = int(
+                    np.flatnonzero(exactly & same)[0]
+                    if np.any(exactly & same)
+                    else np.flatnonzero(exactly)[0]
+                )
                 mu = [(g, float(logaB[i] - lin[g]))]
-                premise = True
+                premise = premise or not bool(same[g])
             elif rb - top > band[gt] + band_b or bot - rb > band[gb] + band_b:
                 return _max_case_fails(A, B, i, t, top, bot, rb, clock)
-            else:
+            else:  # no verdict for this class: a later class may still fail
                 dist = min(abs(rb - top), abs(rb - bot))
-                msg = (
-                    f"max-case refinement: B's class of size {t} (log-ratio {rb!r}) is within "
-                    f"the rounding band of the edge of A's cone (distance {dist:.2e}), and no "
-                    "class of A has the same closed-form ratio; no verdict"
+                undecided.append(
+                    f"B's class of size {t} (log-ratio {rb!r}) is within the rounding band of "
+                    f"the edge of A's cone (distance {dist:.2e}), and no class of A is proved "
+                    "to have the same real ratio (equal exact_log_ratio, or the same stored "
+                    "class)"
                 )
-                raise VerificationError(msg)
+                continue
         for g, lm in mu:
             sidx, j = int(ii[g]), int(jj[g])
             sv = int(A.sizes[sidx])
@@ -192,6 +202,10 @@ def max_case_refines(
             rows_t.append(t)
             rows_j.append(j)
             rows_mass.append(math.exp(lm + lcs) if lm + lcs < 709.0 else math.inf)
+    if undecided:
+        more = f" ({len(undecided) - 1} more such classes)" if len(undecided) > 1 else ""
+        msg = f"max-case refinement: {undecided[0]}{more}; no class fails; no verdict"
+        raise VerificationError(msg)
     W = OrbitWitness(
         k,
         np.array(rows_s),
@@ -208,9 +222,10 @@ def max_case_refines(
     )
     if premise:
         how += (
-            "; classes on the cone's edge coincide with one of A's own classes, whose stored "
-            "closed-form log-ratio equals B's to the last bit (premise: equal real ratios, as "
-            "for SUE and OUE at the same eps)"
+            "; classes on the cone's edge are proportional to one of A's own classes: both "
+            "channels' closed forms give every class the real log-ratio exact_log_ratio (the "
+            "protocols' eps, equal: e.g. SUE, OUE and GRR at the same eps), so the ratios are "
+            "equal in the reals although their stored floats differ in the last bits"
         )
     return RefinementResult(
         True,
@@ -225,16 +240,29 @@ def max_case_refines(
     )
 
 
-def _pure_ratio(A: SymmetricChannel, ii: np.ndarray, jj: np.ndarray, t: int) -> np.ndarray:
-    """The closed-form log ratio of a pure generator: ±A.log_ratio of its class (nan otherwise)."""
+def _equal_ratio(
+    A: SymmetricChannel, B: SymmetricChannel, i: int, ii: np.ndarray, jj: np.ndarray, t: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per generator: (the same stored column as B's class ``i``, a real ratio proved equal
+    to that class's), decided exactly, never within a tolerance.
+
+    A pure generator is one column class of A: (a_s on T, b_s off T) at s = t, j = t, or
+    (b_s on T, a_s off T) at s = k - t, j = 0, of real log-ratio +-ln(a_s / b_s). Equal to
+    B's ln(a_t / b_t) when both channels state their exact log-ratio (the protocols' eps:
+    :attr:`SymmetricChannel.exact_log_ratio`) and +-eps_A == eps_B, or, at s = t, when A's
+    class holds the very floats of B's class (the same stored column).
+    """
     k = A.k
     s = A.sizes[ii]
-    r = A.log_ratio[ii]
-    fin_one = jj == t  # value a_s on T
-    fout_zero = (s - jj) == 0  # value b_s off T
-    fin_zero = jj == 0
-    fout_one = (s - jj) == (k - t)
-    return np.where(fin_one & fout_zero, r, np.where(fin_zero & fout_one, -r, np.nan))
+    in_side = (jj == t) & (s == t)  # value a_s on T, b_s off T
+    out_side = (jj == 0) & (s == k - t)  # value b_s on T, a_s off T
+    proved = np.zeros(ii.size, dtype=bool)
+    ea, eb = A.exact_log_ratio, B.exact_log_ratio
+    if ea is not None and eb is not None:
+        proved |= in_side & (ea == eb)
+        proved |= out_side & (-ea == eb)
+    same = in_side & (A.log_in[ii] == B.log_in[i]) & (A.log_out[ii] == B.log_out[i])
+    return same, proved
 
 
 def _two_generators(la_b, lb_b, g1, g2, lin, lout):
