@@ -25,6 +25,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import inspect
 import itertools
+import logging
 import math
 import os
 import pickle
@@ -168,6 +169,8 @@ def _run_point(
     return {"error": error}
 
 
+_LOG = logging.getLogger("qifldp.sweeps")
+
 #: The warm-up functions already run in this process (by module and name).
 _WARMED: set[str] = set()
 _WARM_LOCK = threading.Lock()
@@ -175,8 +178,10 @@ _WARM_LOCK = threading.Lock()
 
 def _warm_once(warm: Callable[[], Any] | None) -> None:
     """Run ``warm()`` once in this process (the worker initializer of the process pool,
-    the preload of the Dask workers, and the first task of any other worker); a failure
-    is left to the points themselves, which then raise it where it is recorded."""
+    the preload of the Dask workers, and the first task of any other worker). A failure
+    is logged once (a warning of the ``qifldp.sweeps`` logger naming the process and the
+    error: a broken environment shows) and otherwise left to the points themselves,
+    which then raise it where it is recorded."""
     if warm is None:
         return
     key = f"{getattr(warm, '__module__', '')}.{getattr(warm, '__qualname__', repr(warm))}"
@@ -185,8 +190,15 @@ def _warm_once(warm: Callable[[], Any] | None) -> None:
             return
         try:
             warm()
-        except Exception:  # noqa: BLE001, S110 - warming is an optimisation only
-            pass
+        except Exception as exc:  # noqa: BLE001 - warming is an optimisation only
+            _LOG.warning(
+                "warming worker process %d with %s failed (%s: %s); its points run unwarmed "
+                "and meet the error themselves",
+                os.getpid(),
+                key,
+                type(exc).__name__,
+                exc,
+            )
         _WARMED.add(key)
 
 
@@ -381,8 +393,14 @@ def _execute(
         if warm is not None:  # the workers' preload, all at once before the points
             try:
                 client.run(_warm_once, warm)
-            except Exception:  # noqa: BLE001, S110 - the first task of each worker warms it
-                pass
+            except Exception as exc:  # noqa: BLE001 - the first task of each worker warms it
+                _LOG.warning(
+                    "preloading the Dask workers with %s failed (%s: %s); each worker is "
+                    "warmed by its first task instead",
+                    getattr(warm, "__qualname__", repr(warm)),
+                    type(exc).__name__,
+                    exc,
+                )
         pool = client.get_executor(pure=False)
     else:
         pool = executor

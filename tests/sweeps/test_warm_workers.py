@@ -92,3 +92,29 @@ def test_map_refinements_run_in_this_process_without_a_fork(monkeypatch):
             bool(real(A, B)),
             bool(real(B, A)),
         )
+
+
+def _broken_warm() -> None:
+    msg = "no solver here"
+    raise ImportError(msg)
+
+
+def test_a_failed_warm_up_is_logged_once_per_worker(caplog):
+    # the points still run (and meet the error themselves); the warm-up's failure is
+    # said once in this process, not once per point nor per sweep
+    with caplog.at_level("WARNING", logger="qifldp.sweeps"):
+        for _ in range(2):
+            with cf.ThreadPoolExecutor(2) as pool:
+                t = q.sweep(
+                    _report,
+                    {"k": [1, 2, 3]},
+                    executor=pool,
+                    progress=False,
+                    chunksize=1,
+                    warm=_broken_warm,
+                )
+            assert t["error"].tolist() == [None] * 3
+    said = [r.getMessage() for r in caplog.records if r.name == "qifldp.sweeps"]
+    assert len(said) == 1, said
+    assert f"worker process {os.getpid()}" in said[0]
+    assert "_broken_warm failed (ImportError: no solver here)" in said[0]
