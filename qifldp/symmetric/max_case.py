@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,8 @@ from ..errors import (
     SolverError,
     VerificationError,
 )
+from ..refinement._problem import EXACT_GAP_RELATIVE
+from ..refinement.exact import exact_weighted_gap
 from ..refinement.result import (
     Counterexample,
     RefinementResult,
@@ -35,7 +38,12 @@ from .orbit_witness import (
     OrbitWitness,
 )
 
-__all__ = ["max_case_refines", "max_case_refines_symmetric"]
+__all__ = [
+    "max_case_refines",
+    "max_case_refines_symmetric",
+    "exact_max_case_gap_symmetric",
+    "EXACT_MAX_CASE_TERMS",
+]
 
 
 # --------------------------------------------------------------------------------------
@@ -90,7 +98,10 @@ def max_case_refines(
         (``mass[i]`` = Σ R[S, T] over the T of class (t, j) relative to S; rows need
         not sum to 1; ``inf`` where an orbit mass exceeds the float range, k beyond
         ~1000), or ``counterexample`` a one-action gain over the inputs
-        (1 on T, −c off T) separating a column T of B from A's cone.
+        (1 on T, −c off T) separating a column T of B from A's cone; a gap below
+        EXACT_GAP_RELATIVE (1e-12) of |V_g| <= 1 is computed exactly on the stored
+        class masses (``gap_exact``, :func:`exact_max_case_gap_symmetric`) and
+        ``gap`` is that value rounded.
 
     Raises
     ------
@@ -300,24 +311,118 @@ def _max_case_fails(A, B, i, t, top, bot, rb, clock) -> RefinementResult:
         c = math.exp(0.5 * (bot + rb)) if math.isfinite(bot) else math.exp(rb) * 2
         g = np.where(np.arange(k) < t, -1.0, c * t / (k - t))
     g = g / np.abs(g).max()
-    ce = Counterexample(
-        g[None, :],
-        uniform_prior(k),
-        _max_case_gap(A, B, g, t),
-        kind="max-case",
+    gap = _max_case_gap(A, B, g, t)
+    how = (
+        f"B's class of size {t} has log-ratio {rb:.6g} outside [{bot:.6g}, {top:.6g}] "
+        "(the extreme ratios of A's orbit-averaged columns), beyond the rounding band; "
+        "the gain 1 on T = {0..t-1}, −c off T separates it"
     )
+    gq = None
+    if not gap >= EXACT_GAP_RELATIVE:  # |V_g| <= max |g| = 1: its float digits are rounding
+        gq, why_not = exact_max_case_gap_symmetric(A, B, float(g[0]), float(g[-1]), t)
+        if gq is None:
+            how += (
+                f"; the gap {gap:.3g} is below {EXACT_GAP_RELATIVE:g} of |V_g| <= 1 and its "
+                f"digits were not computed exactly ({why_not})"
+            )
+        elif not gq > 0:
+            msg = (
+                f"max-case refinement: the separating gain of B's class of size {t} has exact "
+                f"gap {float(gq):.3g} <= 0 on the stored class masses (float {gap:.3g}); no "
+                "verdict"
+            )
+            raise VerificationError(msg)
+        else:
+            how += (
+                f"; the gap is below {EXACT_GAP_RELATIVE:g} of |V_g| <= 1: .gap is the exact "
+                f"gap {float(gq):.6g} on the stored class masses, rounded (float evaluation "
+                f"{gap:.3g})"
+            )
+            gap = float(gq)
+    ce = Counterexample(g[None, :], uniform_prior(k), gap, gap_exact=gq, kind="max-case")
     return RefinementResult(
         False,
         counterexample=ce,
         relation="max-case refinement",
         method="symmetric: max-case cones",
-        certified_by=(
-            f"B's class of size {t} has log-ratio {rb:.6g} outside [{bot:.6g}, {top:.6g}] "
-            "(the extreme ratios of A's orbit-averaged columns), beyond the rounding band; "
-            "the gain 1 on T = {0..t-1}, −c off T separates it"
-        ),
+        certified_by=how,
         time=time.perf_counter() - clock.t0,
     )
+
+
+#: Largest number of generators whose column is formed in rationals by
+#: :func:`exact_max_case_gap_symmetric` (only those within the float error of a maximum).
+EXACT_MAX_CASE_TERMS: int = 100_000
+
+
+def _near_maximal_columns(C: SymmetricChannel, gi: float, go: float, t: int) -> tuple[list, str]:
+    """Rational columns (X_in, X_out) of C's generators for the class t whose posterior gain
+    may be the maximum: those whose float value is within 64 u max(|gi|, |go|) of the float
+    maximum (each value is within 16 u max |g| of its exact one)."""
+    k = C.k
+    s = C.sizes
+    m = np.maximum(C.log_in, C.log_out)
+    Pi, Po = np.exp(C.log_in - m), np.exp(C.log_out - m)  # each class scaled to its larger mass
+    lo, hi = overlap_range(k, s, np.full(s.size, t))
+    sf = np.maximum(s, 1).astype(np.float64)
+    kf = np.maximum(k - s, 1).astype(np.float64)
+    cols = []
+    for j in (lo, hi):
+        x_in = Pi * (j / sf) + Po * ((t - j) / kf)
+        x_out = Pi * ((s - j) / sf) + Po * ((k - s - t + j) / kf)
+        cols.append((j, x_in, x_out, (gi * x_in + go * x_out) / (x_in + x_out)))
+    best = max(float(v.max()) for *_, v in cols)
+    cut = best - 64.0 * _U * max(abs(gi), abs(go))
+    keep = [(j, np.flatnonzero(v >= cut)) for j, _, _, v in cols]
+    n = sum(idx.size for _, idx in keep)
+    if n > EXACT_MAX_CASE_TERMS:
+        return [], f"{n} near-maximal generators, beyond EXACT_MAX_CASE_TERMS"
+    out = []
+    for j, idx in keep:
+        for a in idx.tolist():
+            sv, jv = int(s[a]), int(j[a])
+            pi, po = Fraction(float(Pi[a])), Fraction(float(Po[a]))
+            xi = (pi * Fraction(jv, sv) if sv else 0) + (
+                po * Fraction(t - jv, k - sv) if sv < k else 0
+            )
+            xo = (pi * Fraction(sv - jv, sv) if sv else 0) + (
+                po * Fraction(k - sv - t + jv, k - sv) if sv < k else 0
+            )
+            out.append((Fraction(xi), Fraction(xo)))
+    return out, ""
+
+
+def exact_max_case_gap_symmetric(
+    A: SymmetricChannel, B: SymmetricChannel, gi: float, go: float, t: int
+) -> tuple[Fraction | None, str]:
+    """The exact max-case gap of the gain (``gi`` on a set T of size t, ``go`` off it) under
+    the uniform prior, on the stored class masses; (None, why) beyond its budget.
+
+    The stored problem: each class's masses exp(log_in), exp(log_out), scaled by the larger
+    of the two, read as the binary fractions they hold (a max-case vulnerability does not
+    see a column's scale). A column S of class s at overlap j = |S ∩ T| then puts
+    X_in = P_in j / s + P_out (t - j) / (k - s) on T and the rest of its class mass off T,
+    so V_g^max is the largest (gi X_in + go X_out) / (X_in + X_out): the explicit routes'
+    exact max-case vulnerability (:func:`qifldp.refinement.exact.exact_weighted_gap`) of
+    the two-row channels (T, not T) whose columns are these near-maximal generators.
+
+    Examples
+    --------
+    >>> import qifldp.symmetric as sym
+    >>> gq, _ = exact_max_case_gap_symmetric(sym.grr(4, 1.0), sym.grr(4, 1.0 + 1e-13), 1.0, -0.9, 1)
+    >>> 0 < gq < 1e-12
+    True
+    """
+    cols, why = [], ""
+    for C in (A, B):
+        c, why = _near_maximal_columns(C, gi, go, t)
+        if not c:
+            return None, why
+        cols.append(c)
+    Aq = [[x for x, _ in cols[0]], [y for _, y in cols[0]]]
+    Bq = [[x for x, _ in cols[1]], [y for _, y in cols[1]]]
+    one = Fraction(1)
+    return exact_weighted_gap(Aq, Bq, [[Fraction(gi), Fraction(go)]], False, [one, one]), ""
 
 
 def _max_case_gap(A: SymmetricChannel, B: SymmetricChannel, g: np.ndarray, t: int) -> float:
