@@ -7,7 +7,9 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-__all__ = ["log_binom_pmf", "log_comb", "logsumexp"]
+from .. import deadline
+
+__all__ = ["log_binom_pmf", "log_comb", "logsumexp", "COMB_TABLE_MAX_N", "COMB_CHUNK"]
 
 _LOG_2PI = math.log(2.0 * math.pi)
 
@@ -123,21 +125,72 @@ def log_binom_pmf(n: int, x, log_theta: float, log_1m_theta: float) -> np.ndarra
     return out
 
 
+#: log C(n, ·) for n up to this is kept as a table of all n + 1 values (8 (n + 1) bytes):
+#: a decision at k = 10^6 reads log C(k - 1, ·) a dozen times (the channels' entries,
+#: the bit channels' product forms), each a Loader sum of ~0.5 s CPU.
+COMB_TABLE_MAX_N: int = 1 << 22
+#: The table is computed in blocks of this many values, the decision's deadline
+#: (:mod:`qifldp.deadline`) read between blocks (none below the first block's size).
+COMB_CHUNK: int = 1 << 16
+#: Tables kept (the most recently used n).
+_TABLES_KEPT = 4
+_TABLES: dict[int, np.ndarray] = {}
+#: From this many values on, log_comb reads the table instead of computing each value.
+_TABLE_FROM = 4096
+
+
+def _log_comb_direct(n: int, x) -> np.ndarray:
+    half = math.log(0.5)
+    return log_binom_pmf(n, x, half, half) + n * math.log(2.0)
+
+
+def _comb_table(n: int) -> np.ndarray:
+    """log C(n, x) for x = 0..n (read-only; computed once per n, in deadline-read blocks)."""
+    table = _TABLES.pop(n, None)
+    if table is None:
+        table = np.empty(n + 1)
+        for lo in range(0, n + 1, COMB_CHUNK):
+            if lo and deadline.spent():
+                raise deadline.expired(f"the binomial coefficients log C({n}, x), x <= {n}")
+            hi = min(n + 1, lo + COMB_CHUNK)
+            table[lo:hi] = _log_comb_direct(n, np.arange(lo, hi))
+        table.flags.writeable = False
+        while len(_TABLES) >= _TABLES_KEPT:
+            _TABLES.pop(next(iter(_TABLES)))
+    _TABLES[n] = table  # most recently used last
+    return table
+
+
 def log_comb(n: int, x) -> np.ndarray:
     """log C(n, x) for integers 0 <= x <= n (array), via the pmf of Bin(n, 1/2).
 
     Notes
     -----
     log C(n, x) = log Pr[Bin(n, 1/2) = x] + n log 2; the absolute error is a few
-    ulp of n log 2 (the value itself cannot be stored more precisely).
+    ulp of n log 2 (the value itself cannot be stored more precisely). Integer arrays
+    of 4096 values or more (n <= :data:`COMB_TABLE_MAX_N`) are read from a table of
+    log C(n, 0..n) kept for the last few n, computed by the same formula in blocks
+    between which the decision's deadline is read (:mod:`qifldp.deadline`: a spent
+    time limit raises its SolverError).
 
     Examples
     --------
     >>> round(float(np.exp(log_comb(10, [3])[0])), 9)
     120.0
+    >>> x = np.arange(5000)
+    >>> bool(np.array_equal(log_comb(9999, x), _log_comb_direct(9999, x)))
+    True
     """
-    half = math.log(0.5)
-    return log_binom_pmf(n, x, half, half) + n * math.log(2.0)
+    xa = np.asarray(x)
+    if (
+        xa.size >= _TABLE_FROM
+        and 0 <= n <= COMB_TABLE_MAX_N
+        and np.issubdtype(xa.dtype, np.integer)
+        and int(xa.min()) >= 0
+        and int(xa.max()) <= n
+    ):
+        return _comb_table(int(n))[xa]
+    return _log_comb_direct(n, xa)
 
 
 def logsumexp(values) -> float:

@@ -211,7 +211,7 @@ def _values(m: StoredMasses, G: SymmetricGain, rows: slice):
 def _vulnerability(m: StoredMasses, G: SymmetricGain, check: Callable[[str], Any] | None = None):
     """V_g[υ▷C] (floats of the stored masses, unnormalised), error bound, candidates;
     ``check(stage)`` (the caller's time budget) is called before each block of classes."""
-    parts: list[float] = []
+    parts: list[float] = []  # per block: the correctly rounded sum of its classes' maxima
     err = 0.0
     cs, ct, cj = [], [], []
     block = max(1, _BLOCK_ENTRIES // max(1, G.sizes.size))
@@ -224,7 +224,7 @@ def _vulnerability(m: StoredMasses, G: SymmetricGain, check: Callable[[str], Any
         flat = v.reshape(n, -1)
         best = flat.max(axis=1)
         emax = e.reshape(n, -1).max(axis=1)
-        parts.extend(best.tolist())
+        parts.append(math.fsum(best.tolist()))
         err += float(emax.sum())
         near = flat >= (best - 2.0 * emax)[:, None]
         ii, kk = np.nonzero(near)
@@ -234,8 +234,11 @@ def _vulnerability(m: StoredMasses, G: SymmetricGain, check: Callable[[str], Any
         ct.append(ti)
         cj.append(jj)
     val = math.fsum(parts)
-    # the fsum is correctly rounded; the error of each class's maximum is at most its
-    # largest term error; normalisation by the exact total changes V by <= |V| norm_err
+    # each fsum is correctly rounded (a block's within u of its value, the sum of the
+    # blocks' within u |val|); the error of each class's maximum is at most its largest
+    # term error; normalisation by the exact total changes V by <= |V| norm_err
+    if len(parts) > 1:
+        err += _U * (1.0 + 2 * _U) * math.fsum(abs(p) for p in parts)
     err = (err + _U * abs(val) + abs(val) * m.norm_err) * (1.0 + 8 * _U)
     cand = (np.concatenate(cs), np.concatenate(ct), np.concatenate(cj))
     return val, err, cand

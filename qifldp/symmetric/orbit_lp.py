@@ -63,6 +63,10 @@ __all__ = [
     "GainCandidate",
     "DecisionState",
     "orbit_equations",
+    "orbit_variables",
+    "orbit_coefficients",
+    "in_blocks",
+    "ORBIT_BLOCK",
     "solve_orbit_lp",
     "check_pair",
     "check_kinds",
@@ -119,8 +123,14 @@ _REFINEMENT_BOX: float = 1e8
 # --------------------------------------------------------------------------------------
 # the orbit LP
 # --------------------------------------------------------------------------------------
-def _orbit_variables(A: SymmetricChannel, B: SymmetricChannel):
-    """Triples (s, t, j) of the LP: every pair of sizes and the two extreme overlaps j."""
+def orbit_variables(A: SymmetricChannel, B: SymmetricChannel):
+    """The LP's variables (index into A's sizes, into B's sizes, s, t, j): every pair of
+    sizes and the two extreme overlaps j.
+
+    >>> import qifldp.symmetric as sym
+    >>> [v.tolist() for v in orbit_variables(sym.grr(3, 1.0), sym.grr(3, 1.0))]
+    [[0], [0], [1], [1], [1]]
+    """
     k = A.k
     gS, gT = np.meshgrid(np.arange(A.sizes.size), np.arange(B.sizes.size), indexing="ij")
     iS, iT = gS.ravel(), gT.ravel()
@@ -144,6 +154,63 @@ def _support_variables(A: SymmetricChannel, B: SymmetricChannel, support: Any):
     return iS, iT, s, t, j
 
 
+#: The O(k) passes over orbit variables run in blocks of this many, the time budget
+#: read between blocks (a pass over 2 x 10^6 variables stops within one block).
+ORBIT_BLOCK: int = 1 << 17
+
+
+def in_blocks(
+    n: int,
+    fn: Callable[[slice], tuple[np.ndarray, ...]],
+    check: Callable[[str], Any] | None,
+    stage: str,
+) -> tuple[np.ndarray, ...]:
+    """``fn`` on consecutive slices of range(n) (:data:`ORBIT_BLOCK` each), its arrays
+    concatenated; ``check(stage)`` between blocks (none when n fits one block).
+
+    >>> in_blocks(5, lambda sl: (np.arange(5)[sl] * 2,), None, "doubling")[0].tolist()
+    [0, 2, 4, 6, 8]
+    """
+    if n <= ORBIT_BLOCK:
+        return fn(slice(0, n))
+    parts: list[tuple[np.ndarray, ...]] = []
+    for lo in range(0, n, ORBIT_BLOCK):
+        if lo and check is not None:
+            check(stage)
+        parts.append(fn(slice(lo, lo + ORBIT_BLOCK)))
+    return tuple(np.concatenate(col) for col in zip(*parts, strict=True))
+
+
+def orbit_coefficients(
+    A: SymmetricChannel,
+    variables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    check: Callable[[str], Any] | None = None,
+    stage: str = "the orbit coefficients",
+) -> tuple[np.ndarray, np.ndarray]:
+    """(c_in, c_out) of the orbit variables (index into A's sizes, s, t, j): the
+    coefficients of u(s, t, j) in B's (t, in) and (t, out) equations, computed in blocks
+    (:func:`in_blocks`, ``check(stage)`` between them).
+
+    >>> import qifldp.symmetric as sym
+    >>> A = sym.grr(3, 0.0)
+    >>> c_in, c_out = orbit_coefficients(A, (np.array([0]), np.array([1]), np.array([1]),
+    ...                                      np.array([1])))
+    >>> round(float(c_in[0]), 6), round(float(c_out[0]), 6)
+    (0.333333, 0.666667)
+    """
+    iS, s, t, j = variables
+    k = A.k
+    PiA, PoA = A.class_masses()
+
+    def block(sl: slice) -> tuple[np.ndarray, np.ndarray]:
+        pi, po, sb, tb, jb = PiA[iS[sl]], PoA[iS[sl]], s[sl], t[sl], j[sl]
+        # x ∉ T: the complement's overlap
+        return _c_in(pi, po, sb, tb, jb, k), _c_in(pi, po, sb, k - tb, sb - jb, k)
+
+    c_in, c_out = in_blocks(int(s.size), block, check, stage)
+    return c_in, c_out
+
+
 def orbit_equations(
     A: SymmetricChannel,
     B: SymmetricChannel,
@@ -163,7 +230,7 @@ def orbit_equations(
 
     k = A.k
     if support is None:
-        iS, iT, s, t, j = _orbit_variables(A, B)
+        iS, iT, s, t, j = orbit_variables(A, B)
     else:
         iS, iT, s, t, j = _support_variables(A, B, support)
     n_var = s.size
@@ -172,10 +239,7 @@ def orbit_equations(
         check(stage)
     PiA, PoA = A.class_masses()
     PiB, PoB = B.class_masses()
-    c_in = _c_in(PiA[iS], PoA[iS], s, t, j, k)
-    if check is not None:
-        check(stage)
-    c_out = _c_in(PiA[iS], PoA[iS], s, k - t, s - j, k)  # x ∉ T: the complement's overlap
+    c_in, c_out = orbit_coefficients(A, (iS, s, t, j), check, stage)
     if check is not None:
         check(stage)
     nS = A.sizes.size
@@ -439,6 +503,15 @@ class OrbitProblem:
 
     #: How long the last round of :meth:`polish` took (clock units; 0 before the first).
     _polish_time: float = 0.0
+
+    @classmethod
+    def for_gains(cls, A: SymmetricChannel, B: SymmetricChannel, n_terms_max: int) -> OrbitProblem:
+        """The pair alone, for evaluating gains (:func:`consider_gain`) before any orbit
+        equation is built: ``n_terms_max`` bounds the terms of an orbit equation (it sets
+        the band allowance; a larger bound is conservative)."""
+        pre = cls.__new__(cls)
+        pre.A, pre.B, pre.n_terms_max = A, B, int(n_terms_max)
+        return pre
 
     def __init__(
         self,

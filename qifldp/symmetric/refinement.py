@@ -378,7 +378,14 @@ def refines(
     lp_budget = _check_lp_budget(max_lp_variables)
     with one_deadline(limit):  # the one deadline of every stage below (qifldp.deadline)
         clock = Clock(limit)
-        r = _decide(A, B, clock, exact, lp_budget)
+        try:
+            r = _decide(A, B, clock, exact, lp_budget)
+        except SolverError as exc:
+            # a deadline read inside a shared O(k) step (qifldp.deadline.expired names the
+            # step): stated like every stage's, with the stages tried before it
+            if reached(exc) and not str(exc).startswith("time_limit = "):
+                clock.expire(str(exc))
+            raise
         if exact is True and not r.exact:
             r = confirm_exact(A, B, r, clock)
         return _small_gap_stated_exactly(A, B, r)
@@ -454,8 +461,7 @@ def _decide_pair(
         )
     # 1. cheap gains: likelihood ratio beyond eps(A), then the identity (Bayes capacity)
     n_terms = 2 * A.sizes.size
-    pre = OrbitProblem.__new__(OrbitProblem)
-    pre.A, pre.B, pre.n_terms_max = A, B, n_terms
+    pre = OrbitProblem.for_gains(A, B, n_terms)
     cheap = [(SymmetricGain.identity(k), "identity gain (Bayes capacity)"), *eps_gains(A, B)]
     for G, what in cheap:
         c = consider_gain(pre, st, G, what, clock.check)

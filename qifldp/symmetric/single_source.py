@@ -16,36 +16,36 @@ from typing import Any
 import numpy as np
 
 from .channel import SymmetricChannel
-from .gain import SymmetricGain, _c_in
+from .gain import SymmetricGain
 from .orbit_lp import (
     Clock,
     DecisionState,
     OrbitProblem,
     consider_gain,
     fails_float,
+    orbit_coefficients,
+    orbit_variables,
     witness_result,
 )
 
 __all__ = ["single_source_result"]
 
 
-def _blocks(P: OrbitProblem) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _blocks(
+    A: SymmetricChannel, B: SymmetricChannel, variables: tuple, clock: Clock
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per class b of B: its two variables (lo, hi; hi = -1 when j has one value) and the
-    coefficients c_in, c_out of every variable."""
-    A, B = P.A, P.B
-    k = A.k
-    iS, iT, s, t, j = P.variables
-    PiA, PoA = A.class_masses()
-    c_in = _c_in(PiA[iS], PoA[iS], s, t, j, k)
-    c_out = _c_in(PiA[iS], PoA[iS], s, k - t, s - j, k)
+    coefficients c_in, c_out of every variable (computed in blocks under the clock)."""
+    iS, iT, s, t, j = variables
+    stage = "the class-by-class route"
+    c_in, c_out = orbit_coefficients(A, (iS, s, t, j), clock.check, stage)
+    clock.check(stage)
+    # orbit_variables with one size of A: every class of B in order with its lower
+    # overlap, then the classes with a second overlap, with their upper one
     nb = B.sizes.size
-    lo = np.full(nb, -1)
+    lo = np.arange(nb)
     hi = np.full(nb, -1)
-    order = np.lexsort((j, iT))  # by class, then overlap
-    first = np.ones(order.size, dtype=bool)
-    first[1:] = iT[order][1:] != iT[order][:-1]
-    lo[iT[order][first]] = order[first]
-    hi[iT[order][~first]] = order[~first]
+    hi[iT[nb:]] = np.arange(nb, iT.size)
     return lo, hi, c_in, c_out
 
 
@@ -69,11 +69,15 @@ def single_source_result(
     if A.sizes.size != 1:
         return None
     t0 = clock.t0
-    P = OrbitProblem(A, B)
+    # the orbit variables and their coefficients only: the orbit equations (sparse, the
+    # witness's check) are built when the classes' solutions are all >= 0
     clock.check("the class-by-class route")
-    lo, hi, c_in, c_out = _blocks(P)
+    variables = orbit_variables(A, B)
+    n_var = int(variables[0].size)
+    clock.check("the class-by-class route")
+    lo, hi, c_in, c_out = _blocks(A, B, variables, clock)
     PiB, PoB = B.class_masses()
-    u = np.zeros(P.n_var)
+    u = np.zeros(n_var)
     two = hi >= 0
     # one variable: its mass is the class's total (both equations then say the same
     # thing or the check below fails); two: Cramer's rule on [[c_in], [c_out]] u = (Pi, Po)
@@ -86,11 +90,13 @@ def single_source_result(
         det = a * d - b * c
         ulo = (PiB[two] * d - b * PoB[two]) / det
         uhi = (a * PoB[two] - c * PiB[two]) / det
-    details: dict[str, Any] = {"n_variables": P.n_var, "single_source": True}
+    details: dict[str, Any] = {"n_variables": n_var, "single_source": True}
     clock.check("the single-source solve")
     if np.all(np.isfinite(ulo)) and np.all(np.isfinite(uhi)):
         u[lo[two]], u[hi[two]] = ulo, uhi
         if np.all(u >= 0):
+            P = OrbitProblem(A, B, clock=clock)  # the same variables, in the same order
+            clock.check("the single-source check")
             in_band, _, resid, row_err, _ = P.check(u)
             if in_band:
                 return witness_result(
@@ -125,7 +131,11 @@ def single_source_result(
             G = _normalised(
                 SymmetricGain(B.k, [int(B.sizes[bi])], [-float(y_in / dt)], [-float(y_out / dt)])
             )
-            cand = consider_gain(P, st, G, "single source: Farkas vector of one class")
+            # one class of A: an orbit equation has at most two terms (the extreme overlaps)
+            pre = OrbitProblem.for_gains(A, B, 2)
+            cand = consider_gain(
+                pre, st, G, "single source: Farkas vector of one class", clock.check
+            )
             if cand is not None:
                 return fails_float(
                     cand, A.k, t0, details, method="symmetric: single source (class by class)"

@@ -256,7 +256,10 @@ def tight_ratio_first(A: SymmetricChannel, B: SymmetricChannel, clock: Clock) ->
     (True, 'symmetric: tight-ratio reduction')
     """
     plan = tight_ratio_plan(A, B)
-    if plan is None or _used_bounds(A, B, plan)[0] is not True:
+    if plan is None:
+        return None
+    clock.check("the tight-ratio reduction")
+    if _used_bounds(A, B, plan)[0] is not True:
         return None  # the orbit problem of the support is built only for a proof
     clock.check("the tight-ratio reduction")
     P = OrbitProblem(A, B, support=tight_ratio_support(A, B, plan), clock=clock)
@@ -356,8 +359,10 @@ def _used_bounds(
     hi = hi * (1 + (n + 8) * _U)
     lo = lo * (1 - (n + 8) * _U)
     has = n > 0
-    bounds = list(zip((hi[has] < 1.0).tolist(), (lo[has] > 1.0).tolist(), strict=True))
-    return tight_ratio_verdict(bounds), float(hi[has].max(initial=0.0)), w
+    below, above = hi[has] < 1.0, lo[has] > 1.0
+    # tight_ratio_verdict on the arrays (no Python tuple per size: k = 10^6 in one pass)
+    verdict = False if above.any() else (True if below.all() else None)
+    return verdict, float(hi[has].max(initial=0.0)), w
 
 
 def tight_ratio_result(

@@ -71,3 +71,27 @@ def test_logsumexp() -> None:
     assert logsumexp([]) == -math.inf
     assert logsumexp([-math.inf, -math.inf]) == -math.inf
     assert logsumexp([1000.0, 1000.0]) == pytest.approx(1000.0 + math.log(2), abs=1e-12)
+
+
+def test_log_comb_table_equals_the_formula_and_reads_the_deadline_between_blocks() -> None:
+    # the kept table log C(n, 0..n) holds the very values of the formula (same floats), a
+    # subset of them is read from it, and under a deterministic clock a spent deadline
+    # stops the table's computation between blocks with the decision's time-limit error
+    from qifldp import deadline
+    from qifldp.errors import SolverError
+    from qifldp.symmetric import binomial
+
+    n = 3 * binomial.COMB_CHUNK + 11
+    x = np.arange(n + 1)
+    direct = binomial._log_comb_direct(n, x)
+    binomial._TABLES.pop(n, None)
+    with deadline.use_clock(deadline.TickClock()) as clock, deadline.budget(2.0):
+        with pytest.raises(SolverError, match=rf"log C\({n}, x\)") as info:
+            log_comb(n, x)
+    assert deadline.reached(info.value) and clock.readings == 3  # budget, then 2 blocks
+    assert n not in binomial._TABLES
+    assert np.array_equal(log_comb(n, x), direct)
+    assert np.array_equal(log_comb(n, x[5::7]), direct[5::7])
+    # the absolute error is a few ulp of n log 2 (log_comb's note)
+    exact = math.log(math.comb(n, 3))
+    assert log_comb(n, x)[3] == pytest.approx(exact, abs=16 * n * math.log(2) * 2.0**-53)

@@ -275,13 +275,15 @@ def test_a_spent_budget_inside_a_gain_evaluation_is_undecided_time() -> None:
     # under a deterministic clock (one unit per reading) the budget runs out inside the
     # gain checks: a SolverError naming the limit and the stage, never a late verdict
     from qifldp.deadline import TickClock, use_clock
+    from qifldp.symmetric import binomial
 
     k = 2 * 10**5
     A, B = sym.oue(k, 1.0), sym.sue(k, 1.0)
-    # 12 readings: past the lifting (whose bit channels' check reads the decision's one
-    # clock: 10 readings), inside the identity gain
-    with use_clock(TickClock()), pytest.raises(SolverError, match="time_limit = 12 s .* a gain"):
-        sym.refines(A, B, time_limit=12)
+    binomial._TABLES.clear()  # log C(k - 1, ·) computed in the budget: 3 readings between blocks
+    # 15 readings: past the lifting (whose bit channels' check reads the decision's one
+    # clock: 13 readings), inside the identity gain
+    with use_clock(TickClock()), pytest.raises(SolverError, match="time_limit = 15 s .* a gain"):
+        sym.refines(A, B, time_limit=15)
 
 
 def test_the_lp_budget_applies_to_the_lp_stage_only() -> None:
@@ -299,3 +301,26 @@ def test_the_lp_budget_applies_to_the_lp_stage_only() -> None:
     assert sym.refines(sym.blh(12, 2.0), sym.blh(12, 1.0), max_lp_variables=10**4).holds
     with pytest.raises(ValueError, match="max_lp_variables must be >= 0"):
         sym.refines(sym.blh(12, 2.0), sym.blh(12, 1.0), max_lp_variables=-1)
+
+
+def test_single_source_route_reads_the_budget_between_blocks() -> None:
+    # GRR ⊑ BLH at k = 2 x 10^5 (fails): the class-by-class route's O(k) coefficient
+    # passes run in blocks of ORBIT_BLOCK variables, the one deadline read between them;
+    # under a deterministic clock every budget short of the decision ends with the
+    # time-limit error naming a stage (never a late verdict), and the full budget decides
+    from qifldp.deadline import TickClock, use_clock
+    from qifldp.symmetric import binomial
+
+    k = 2 * 10**5
+    A, B = sym.grr(k, 1.0), sym.blh(k, 1.0)
+    binomial._TABLES.clear()  # the same readings whatever ran before
+    with use_clock(TickClock()) as clock:
+        r = sym.refines(A, B, time_limit=10**6)
+    needed = clock.readings
+    assert r.holds is False and r.method == "symmetric: single source (class by class)"
+    assert sym.g_vulnerability(B, r.counterexample.gain) > sym.g_vulnerability(
+        A, r.counterexample.gain
+    )
+    binomial._TABLES.clear()
+    with use_clock(TickClock()), pytest.raises(SolverError, match="time_limit = .* reached"):
+        sym.refines(A, B, time_limit=needed - 4)
