@@ -129,7 +129,7 @@ def orbit_variables(A: SymmetricChannel, B: SymmetricChannel):
 
     >>> import qifldp.symmetric as sym
     >>> [v.tolist() for v in orbit_variables(sym.grr(3, 1.0), sym.grr(3, 1.0))]
-    [[0], [0], [1], [1], [1]]
+    [[0, 0], [0, 0], [1, 1], [1, 1], [0, 1]]
     """
     k = A.k
     gS, gT = np.meshgrid(np.arange(A.sizes.size), np.arange(B.sizes.size), indexing="ij")
