@@ -70,6 +70,7 @@ from .params import (
     sue_probabilities,
 )
 from .reports import (
+    MAX_GRR_BOUND_REPORTS,
     MAX_GRR_PROFILE_REPORTS,
     MAX_GRR_REPORTS,
     MAX_REPORTS,
@@ -77,6 +78,7 @@ from .reports import (
     bayes_capacity_one_hot,
     grr_pair_classes,
     grr_reports_pair,
+    grr_reports_profile_bounds,
     log_count_channel,
     log_grr_mode_weight,
     pair_profile,
@@ -455,16 +457,47 @@ class MemoizedClosedForm(ReportsLeakage, ClosedForm):
                     f"{T}: it sums over the pair's lumped output classes, one per partition "
                     f"of the other values' counts ({grr_pair_classes(T)} classes at T = {T}, "
                     "growing like e^(pi sqrt(2 T / 3))), since the hockey-stick divergence "
-                    "does not factor over them. Beyond, the permanent response's profile "
-                    f"q.privacy_profile(q.grr({P.k}, {P.eps!r}), eps) bounds it from "
-                    "above at every T (T reports are its post-processing), and "
-                    "bayes_capacity_reports(T) answers up to T = 10^6"
+                    "does not factor over them. Beyond, privacy_profile_reports_bounds(T, "
+                    f"eps) encloses it up to T = {MAX_GRR_BOUND_REPORTS}, the permanent "
+                    f"response's profile q.privacy_profile(q.grr({P.k}, {P.eps!r}), eps) "
+                    "bounds it from above at every T (T reports are its post-processing), "
+                    "and bayes_capacity_reports(T) answers up to T = 10^6"
                 )
                 raise ParameterError(msg)
             return privacy_profile(
                 grr_reports_pair(P.k, pr["p1"], pr["q1"], pr["p2"], pr["q2"], T), epss
             )
         return pair_profile(log_count_channel(P.params, T), 1, 1, epss, log=True)
+
+    def privacy_profile_reports_bounds(self, T: int, epss: Any) -> tuple[np.ndarray, np.ndarray]:
+        """An enclosure (lower, upper) of the privacy profile of T reports at each eps.
+
+        Exact (lower = upper = :meth:`privacy_profile_reports`) for the unary encodings
+        at any T and for L-GRR up to T = 32; beyond, L-GRR's enclosure
+        (:func:`~qifldp.protocols.reports.grr_reports_profile_bounds`, exact at k <= 3),
+        ``T <= MAX_GRR_BOUND_REPORTS``.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> cf = q.protocol("l_grr", 10**4, 8.0, 4.0).closed_form
+        >>> lo, hi = cf.privacy_profile_reports_bounds(100, [1.0, 8.0])
+        >>> bool(0 < lo[0] <= hi[0] < 1.05 * lo[0]), float(hi[1])  # nothing beyond eps_perm
+        (True, 0.0)
+        """
+        P = self._protocol
+        T = check_int("T", T, minimum=1, maximum=MAX_REPORTS)
+        if P.name != "l_grr" or T <= MAX_GRR_PROFILE_REPORTS:
+            return super().privacy_profile_reports_bounds(T, epss)
+        if T > MAX_GRR_BOUND_REPORTS:
+            msg = (
+                f"T must be <= {MAX_GRR_BOUND_REPORTS} for L-GRR's profile enclosure (O(T^2) "
+                f"classes of the two values' counts), got {T}; the permanent response's "
+                f"profile q.privacy_profile(q.grr({P.k}, {P.eps!r}), eps) bounds every T"
+            )
+            raise ParameterError(msg)
+        pr = P.params
+        return grr_reports_profile_bounds(P.k, pr["p1"], pr["q1"], pr["p2"], pr["q2"], T, epss)
 
     def bayes_capacity_permanent(self) -> float:
         """ML of the permanent response alone: the limit of T reports as T → ∞.

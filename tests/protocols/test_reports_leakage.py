@@ -249,3 +249,42 @@ def test_unary_reports_at_a_million_stay_below_the_permanent_response():
     cf = q.protocol("l_oue", 10**4, 4.0, 0.02).closed_form
     limit, ml = cf.bayes_capacity_permanent(), cf.bayes_capacity_reports(10**6)
     assert ml == pytest.approx(limit, rel=1e-9) and ml <= limit
+
+
+@pytest.mark.parametrize(("k", "T"), [(3, 20), (5, 20), (40, 12), (300, 8)])
+def test_l_grr_profile_enclosure_holds_the_partition_count(k, T):
+    # the exact profile by the partitions of the other values' counts (T <= 32) lies in
+    # the enclosure, which is exact at k <= 3 (one other value: its count is n itself)
+    from qifldp.protocols.reports import grr_reports_pair, grr_reports_profile_bounds
+
+    epss = [0.0, 0.3, 0.7, 1.5, 3.0]
+    for eps_perm, eps_1 in ((2.0, 0.7), (4.0, 1.0)):
+        pr = q.protocol("l_grr", k, eps_perm, eps_1).params
+        args = (k, pr["p1"], pr["q1"], pr["p2"], pr["q2"], T)
+        exact = q.privacy_profile(grr_reports_pair(*args), epss)
+        lo, hi = grr_reports_profile_bounds(*args, epss)
+        assert np.all(lo <= exact + 1e-13) and np.all(exact <= hi + 1e-13)
+        assert lo[0] == pytest.approx(hi[0], abs=1e-13)  # eps = 0 is exact
+        if k <= 3:
+            np.testing.assert_allclose(lo, exact, atol=1e-13)
+            np.testing.assert_allclose(hi, exact, atol=1e-13)
+        else:
+            assert np.max(hi - lo) < 0.02
+
+
+def test_l_grr_profile_bounds_beyond_the_partitions_at_k_ten_thousand():
+    cf = q.protocol("l_grr", 10**4, 8.0, 4.0).closed_form
+    epss = [1.0, 3.0, 8.0]
+    exact = cf.privacy_profile_reports(8, epss)
+    lo8, hi8 = cf.privacy_profile_reports_bounds(8, epss)  # exact up to T = 32
+    np.testing.assert_array_equal(lo8, exact)
+    np.testing.assert_array_equal(hi8, exact)
+    lo, hi = cf.privacy_profile_reports_bounds(200, epss)
+    assert np.all(lo <= hi) and hi[2] == 0.0  # nothing beyond eps_perm
+    # the permanent GRR's profile, (e^eps_perm - e^eps)^+ / (e^eps_perm + k - 1), bounds all T
+    grr = [max(math.exp(8.0) - math.exp(e), 0) / (math.exp(8.0) + 10**4 - 1) for e in epss]
+    assert np.all(hi <= np.array(grr) + 1e-15)
+    assert np.all(lo[:2] > exact[:2])  # 200 reports leak visibly more than 8
+    assert np.all(hi[:2] - lo[:2] < 0.1 * lo[:2])  # 6% and 1.3% here
+    with pytest.raises(q.errors.ParameterError, match="T must be <= 4096"):
+        cf.privacy_profile_reports_bounds(4097, 1.0)
