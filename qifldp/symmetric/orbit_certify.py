@@ -93,7 +93,7 @@ EXACT_MAX_SUPPORT_CELLS: int = 40_000
 
 #: At most this many (output class, action size) pairs are evaluated per block (a gain
 #: of few action sizes takes many classes per block: k = 10^6 in a few blocks).
-_BLOCK_ENTRIES = 1 << 17
+_BLOCK_ENTRIES = 1 << 15
 
 
 def _q(x: float) -> fmpq:
@@ -274,7 +274,10 @@ def gap_with_bound(
     >>> bool(ev.gap > ev.bound)
     True
     """
-    ma, mb = stored_masses(A), stored_masses(B)
+    ma = stored_masses(A)
+    if check is not None and A.sizes.size > _BLOCK_ENTRIES:  # an O(k) pass
+        check("the evaluation of a gain")
+    mb = stored_masses(B)
     va, ea, ca = _vulnerability(ma, G, check)
     vb, eb, cb = _vulnerability(mb, G, check)
     gap = vb - va

@@ -66,6 +66,7 @@ __all__ = [
     "orbit_variables",
     "orbit_coefficients",
     "in_blocks",
+    "check_large",
     "ORBIT_BLOCK",
     "solve_orbit_lp",
     "check_pair",
@@ -123,20 +124,26 @@ _REFINEMENT_BOX: float = 1e8
 # --------------------------------------------------------------------------------------
 # the orbit LP
 # --------------------------------------------------------------------------------------
-def orbit_variables(A: SymmetricChannel, B: SymmetricChannel):
+def orbit_variables(
+    A: SymmetricChannel, B: SymmetricChannel, check: Callable[[str], Any] | None = None
+):
     """The LP's variables (index into A's sizes, into B's sizes, s, t, j): every pair of
-    sizes and the two extreme overlaps j.
+    sizes and the two extreme overlaps j (``check(stage)`` between the passes of a
+    large problem, :func:`check_large`).
 
     >>> import qifldp.symmetric as sym
     >>> [v.tolist() for v in orbit_variables(sym.grr(3, 1.0), sym.grr(3, 1.0))]
     [[0, 0], [0, 0], [1, 1], [1, 1], [0, 1]]
     """
     k = A.k
+    stage = "the orbit variables"
     gS, gT = np.meshgrid(np.arange(A.sizes.size), np.arange(B.sizes.size), indexing="ij")
     iS, iT = gS.ravel(), gT.ravel()
     s, t = A.sizes[iS], B.sizes[iT]
+    check_large(check, s.size, stage)
     lo, hi = overlap_range(k, s, t)
     two = hi > lo
+    check_large(check, s.size, stage)
     iS = np.concatenate([iS, iS[two]])
     iT = np.concatenate([iT, iT[two]])
     j = np.concatenate([lo, hi[two]])
@@ -179,6 +186,21 @@ def in_blocks(
             check(stage)
         parts.append(fn(slice(lo, lo + ORBIT_BLOCK)))
     return tuple(np.concatenate(col) for col in zip(*parts, strict=True))
+
+
+def check_large(check: Callable[[str], Any] | None, n: int, stage: str) -> None:
+    """``check(stage)`` after an O(n) step when n is beyond one block (:data:`ORBIT_BLOCK`):
+    a large problem reads the time budget between its passes, a small one at its stages
+    only (the readings a deterministic clock counts do not depend on k below a block).
+
+    >>> seen = []
+    >>> check_large(seen.append, 10, "a pass"), check_large(seen.append, 10**6, "a pass")
+    (None, None)
+    >>> seen
+    ['a pass']
+    """
+    if check is not None and n > ORBIT_BLOCK:
+        check(stage)
 
 
 def orbit_coefficients(
@@ -230,7 +252,7 @@ def orbit_equations(
 
     k = A.k
     if support is None:
-        iS, iT, s, t, j = orbit_variables(A, B)
+        iS, iT, s, t, j = orbit_variables(A, B, check)
     else:
         iS, iT, s, t, j = _support_variables(A, B, support)
     n_var = s.size

@@ -54,6 +54,7 @@ from .orbit_lp import (
     GainCandidate,
     OrbitProblem,
     check_kinds,
+    check_large,
     check_pair,
     check_time_limit,
     consider_gain,
@@ -462,7 +463,10 @@ def _decide_pair(
     # 1. cheap gains: likelihood ratio beyond eps(A), then the identity (Bayes capacity)
     n_terms = 2 * A.sizes.size
     pre = OrbitProblem.for_gains(A, B, n_terms)
-    cheap = [(SymmetricGain.identity(k), "identity gain (Bayes capacity)"), *eps_gains(A, B)]
+    cheap = [(SymmetricGain.identity(k), "identity gain (Bayes capacity)")]
+    check_large(clock.check, k, "the gain checks before the orbit LP")
+    cheap += eps_gains(A, B)
+    check_large(clock.check, k, "the gain checks before the orbit LP")
     for G, what in cheap:
         c = consider_gain(pre, st, G, what, clock.check)
         if c is not None:

@@ -21,6 +21,7 @@ from .orbit_lp import (
     Clock,
     DecisionState,
     OrbitProblem,
+    check_large,
     consider_gain,
     fails_float,
     orbit_coefficients,
@@ -72,10 +73,11 @@ def single_source_result(
     # the orbit variables and their coefficients only: the orbit equations (sparse, the
     # witness's check) are built when the classes' solutions are all >= 0
     clock.check("the class-by-class route")
-    variables = orbit_variables(A, B)
+    variables = orbit_variables(A, B, clock.check)
     n_var = int(variables[0].size)
     clock.check("the class-by-class route")
     lo, hi, c_in, c_out = _blocks(A, B, variables, clock)
+    stage = "the single-source solve"
     PiB, PoB = B.class_masses()
     u = np.zeros(n_var)
     two = hi >= 0
@@ -85,9 +87,11 @@ def single_source_result(
     tot = c_in[lo[one]] + c_out[lo[one]]
     with np.errstate(divide="ignore", invalid="ignore"):
         u[lo[one]] = np.where(tot > 0, (PiB[one] + PoB[one]) / tot, 0.0)
+        check_large(clock.check, n_var, stage)
         a, b = c_in[lo[two]], c_in[hi[two]]
         c, d = c_out[lo[two]], c_out[hi[two]]
         det = a * d - b * c
+        check_large(clock.check, n_var, stage)
         ulo = (PiB[two] * d - b * PoB[two]) / det
         uhi = (a * PoB[two] - c * PiB[two]) / det
     details: dict[str, Any] = {"n_variables": n_var, "single_source": True}

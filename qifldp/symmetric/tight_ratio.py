@@ -10,6 +10,7 @@ premise; :mod:`qifldp.protocols.tight_ratio` proves the premise for protocol obj
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from .orbit_certify import (
 from .orbit_lp import (
     Clock,
     OrbitProblem,
+    check_large,
     input_delta,
     witness_result,
 )
@@ -84,7 +86,10 @@ class TightPlan:
 
 
 def tight_ratio_plan(
-    A: SymmetricChannel, B: SymmetricChannel, tight: tuple[Any, Any] | None = None
+    A: SymmetricChannel,
+    B: SymmetricChannel,
+    tight: tuple[Any, Any] | None = None,
+    check: Callable[[str], Any] | None = None,
 ) -> TightPlan | None:
     """The tight-ratio reduction's matching of B's inner classes to A's, or None.
 
@@ -104,19 +109,24 @@ def tight_ratio_plan(
     exactly and 0 elsewhere (the protocol route, :mod:`qifldp.symmetric.tight_ratio`,
     after proving it with sympy; eps is then A's stored eps). Without it the classes
     are read from the stored log-ratios (== ±ldp_epsilon(A)): whether the real ratios
-    are exactly e^{±eps} is then the premise the float route states.
+    are exactly e^{±eps} is then the premise the float route states. ``check(stage)``
+    (a time budget) is called between the passes of a large problem.
     """
     k = A.k
+    stage = "the tight-ratio reduction"
     ea = ldp_epsilon(A)
     if not (math.isfinite(ea) and ea > 0):
         return None
     if tight is None:
+        check_large(check, k, stage)
         if ldp_epsilon(B) != ea:
             return None
+        check_large(check, k, stage)
         tight = (
             np.where(A.log_ratio == ea, 1, np.where(A.log_ratio == -ea, -1, 0)),
             np.where(B.log_ratio == ea, 1, np.where(B.log_ratio == -ea, -1, 0)),
         )
+    check_large(check, k, stage)
     tA, tB = (np.asarray(v).reshape(-1) for v in tight)
     sA, sB = A.sizes.astype(np.int64), B.sizes.astype(np.int64)
     corner = (sB == 0) | (sB == k)
@@ -255,11 +265,11 @@ def tight_ratio_first(A: SymmetricChannel, B: SymmetricChannel, clock: Clock) ->
     >>> r.holds, r.method
     (True, 'symmetric: tight-ratio reduction')
     """
-    plan = tight_ratio_plan(A, B)
+    plan = tight_ratio_plan(A, B, check=clock.check)
     if plan is None:
         return None
     clock.check("the tight-ratio reduction")
-    if _used_bounds(A, B, plan)[0] is not True:
+    if _used_bounds(A, B, plan, clock.check)[0] is not True:
         return None  # the orbit problem of the support is built only for a proof
     clock.check("the tight-ratio reduction")
     P = OrbitProblem(A, B, support=tight_ratio_support(A, B, plan), clock=clock)
@@ -340,7 +350,10 @@ def _weights(
 
 
 def _used_bounds(
-    A: SymmetricChannel, B: SymmetricChannel, plan: TightPlan
+    A: SymmetricChannel,
+    B: SymmetricChannel,
+    plan: TightPlan,
+    check: Callable[[str], Any] | None = None,
 ) -> tuple[bool | None, float, np.ndarray]:
     """The reduction's verdict on the stored masses (:func:`tight_ratio_verdict`), the
     largest upper bound of a used_s, and the float weights w; O(|sizes|).
@@ -348,14 +361,18 @@ def _used_bounds(
     Each ln w is bounded beyond the stored masses' own rounding; the sum over a size of A
     is bounded with exp within 4 ulp and a sum of n non-negative terms within (n - 1) u.
     """
+    stage = "the tight-ratio reduction"
     dA = input_delta(A)
     dB = input_delta(B)
     lw, w = _weights(A, B, plan)
+    check_large(check, plan.a.size, stage)
     err = dA[plan.a] + dB[plan.b] + 4 * _U * (np.abs(B.log_in[plan.b]) + np.abs(lw) + 1.0)
     n = np.bincount(plan.a, minlength=A.sizes.size)
+    check_large(check, plan.a.size, stage)
     with np.errstate(over="ignore"):
         hi = np.bincount(plan.a, weights=np.exp(lw + err), minlength=n.size)
         lo = np.bincount(plan.a, weights=np.exp(lw - err), minlength=n.size)
+    check_large(check, plan.a.size, stage)
     hi = hi * (1 + (n + 8) * _U)
     lo = lo * (1 - (n + 8) * _U)
     has = n > 0

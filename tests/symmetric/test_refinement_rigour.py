@@ -260,7 +260,8 @@ def test_a_gain_evaluation_reads_the_clock_block_by_block() -> None:
     stages: list[str] = []
     ev = gap_with_bound(A, B, SymmetricGain.identity(k), stages.append)
     blocks = -(-(k + 1) // _BLOCK_ENTRIES)  # ceil: k + 1 classes per channel
-    assert stages == ["the evaluation of a gain"] * (2 * blocks)
+    # and once between the two channels' stored masses (an O(k) pass beyond one block)
+    assert stages == ["the evaluation of a gain"] * (2 * blocks + 1)
     # the identity gain's gap is (ML(SUE) - ML(OUE)) / k, from the published closed forms
     from qifldp import formulas as F
 
@@ -280,10 +281,10 @@ def test_a_spent_budget_inside_a_gain_evaluation_is_undecided_time() -> None:
     k = 2 * 10**5
     A, B = sym.oue(k, 1.0), sym.sue(k, 1.0)
     binomial._TABLES.clear()  # log C(k - 1, ·) computed in the budget: 3 readings between blocks
-    # 15 readings: past the lifting (whose bit channels' check reads the decision's one
-    # clock: 13 readings), inside the identity gain
-    with use_clock(TickClock()), pytest.raises(SolverError, match="time_limit = 15 s .* a gain"):
-        sym.refines(A, B, time_limit=15)
+    # 17 readings: past the lifting (whose bit channels' check reads the decision's one
+    # clock: 13 readings) and the two passes that list the gains, inside the identity gain
+    with use_clock(TickClock()), pytest.raises(SolverError, match="time_limit = 17 s .* a gain"):
+        sym.refines(A, B, time_limit=17)
 
 
 def test_the_lp_budget_applies_to_the_lp_stage_only() -> None:
