@@ -191,7 +191,9 @@ def _support_correction(
     M, rhs, zs, js = _support_system(A, W, R, rowsum, scale)
     sq = np.sqrt(W[zs, js])
     e = None
-    if M.shape[0] * M.shape[1] >= _SPARSE_CORRECTION_MIN:
+    if not rowsum:
+        e = _blockwise_least_squares(M, rhs, js, A.shape[0], W.shape[1])
+    elif M.shape[0] * M.shape[1] >= _SPARSE_CORRECTION_MIN:
         limit = 4 * min(M.shape) + 100
         out = lsqr(M, rhs, atol=1e-16, btol=1e-16, conlim=1e16, iter_lim=limit)
         if out[1] != 7:  # 7: iteration limit reached
@@ -201,6 +203,26 @@ def _support_correction(
     D = np.zeros_like(W)
     D[zs, js] = e / sq
     return D
+
+
+def _blockwise_least_squares(M: Any, rhs: np.ndarray, js: np.ndarray, n: int, p: int) -> np.ndarray:
+    """The least-norm least-squares solution of the max-case support system, column by column.
+
+    Without the row-sum equations, equation (x, j) involves only the entries of column
+    j of W: the system is block diagonal (one n x |support of column j| block per
+    column of B), and its least-norm least-squares solution is the blocks' own.
+    """
+    Mc = M.tocsc()
+    e = np.zeros(M.shape[1])
+    order = np.argsort(js, kind="stable")
+    bounds = np.searchsorted(js[order], np.arange(p + 1))
+    for j in range(p):
+        idx = order[bounds[j] : bounds[j + 1]]
+        if idx.size:
+            rows = np.arange(n) * p + j
+            block = Mc[:, idx][rows].toarray()
+            e[idx] = np.linalg.lstsq(block, rhs[rows], rcond=1e-15)[0]
+    return e
 
 
 def _correction(

@@ -194,6 +194,8 @@ def _run_engine(
         info.update(lp_optimum=out.optimum, iterations=out.iterations)
         if "H" in found:
             return None, found["H"], info
+        if out.W is not None:
+            P.engine_witnesses[engine] = out.W
         H = order_rows_for_max_case(out.H, Br)
         # the gain is tried first when the optimum is positive, the witness first otherwise
         return out.W, H, info
@@ -204,6 +206,8 @@ def _run_engine(
             else solve_l1_lp_columns(Ar, Br, time_limit=opts.left())
         )
         info.update(lp_optimum=out.optimum, iterations=out.iterations)
+        if out.W is not None:
+            P.engine_witnesses[engine] = out.W
         H = out.H if P.rowsum else order_rows_for_max_case(out.H, Br)
         # the gain is tried first when the optimum is positive, the witness first otherwise
         return out.W, H, info
@@ -288,6 +292,7 @@ def _certify_witness(
     """
     bc = band_certificate(P.Ar, P.Br, W, P.rowsum)
     if bc.W is None:
+        P.band_refused.append(W)
         return None, bc.reason
     Wo, why, resid = witness_in_band(P, bc.W, clean=True)
     if Wo is None:

@@ -413,10 +413,17 @@ def _rounding_witness(P: Problem, E: ExactProblem, W_hint: np.ndarray | None):
         if bc.W is not None:
             return bc.W
     cands = [] if W_hint is None else [W_hint]
-    solvers: list[Callable[[np.ndarray, np.ndarray], Any]] = (
-        [solve_l1_lp] if P.rowsum else [solve_nnls_columns, solve_l1_lp_columns]
+    solvers: list[tuple[str, Callable[[np.ndarray, np.ndarray], Any]]] = (
+        [("highs", solve_l1_lp)]
+        if P.rowsum
+        else [("nnls", solve_nnls_columns), ("highs", solve_l1_lp_columns)]
     )
-    for solve in solvers:
+    for engine, solve in solvers:
+        W_engine = P.engine_witnesses.get(engine)  # the engine's own solution: not solved again
+        if W_engine is not None:
+            if not any(W_engine is W for W in cands):
+                cands.append(W_engine)
+            continue
         try:
             cands.append(solve(P.Ar, P.Br).W)
         except SolverError:
@@ -424,9 +431,10 @@ def _rounding_witness(P: Problem, E: ExactProblem, W_hint: np.ndarray | None):
     for W_red in cands:
         if W_red is None or not np.all(np.isfinite(W_red)):
             continue
-        bc = band_certificate(P.Ar, P.Br, W_red, P.rowsum)  # the float witness itself
-        if bc.W is not None:
-            Wo = witness_in_band(P, bc.W)[0]  # the band re-checked on the original columns
+        refused = any(W_red is W for W in P.band_refused)  # the same check would refuse it again
+        first = None if refused else band_certificate(P.Ar, P.Br, W_red, P.rowsum)
+        if first is not None and first.W is not None:
+            Wo = witness_in_band(P, first.W)[0]  # the band re-checked on the original columns
             if Wo is not None:
                 return Wo
         Wg = _float_to_exact_groups(P, E, clean_witness(W_red, P.rowsum))

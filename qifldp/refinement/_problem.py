@@ -110,6 +110,11 @@ class Problem:
     #: witnesses on the original columns that met the rounding band (e.g. the orbit route's),
     #: offered again when rational arithmetic refutes the stored floats ("up to rounding")
     band_witnesses: list[np.ndarray] = field(default_factory=list)
+    #: the complete float witness (reduced channels) of each engine run, by solver
+    #: ("highs", "nnls"), and those the rounding band already refused: the exact route's
+    #: search for a rounding-band witness reuses them instead of solving again
+    engine_witnesses: dict[str, np.ndarray] = field(default_factory=dict)
+    band_refused: list[np.ndarray] = field(default_factory=list)
     #: the rational problem, built once on first use (``_exact_route.exact_problem``)
     exact_cache: Any = None
     #: the channels as rationals on their distinct columns (:func:`rational_channels`)

@@ -127,10 +127,10 @@ CONVERT_CHUNK: int = 4096
 
 
 def _fast(M: Sequence[Sequence[Fraction]]) -> list[list]:
-    """Fractions -> the decision's number type."""
+    """Fractions (or ints) -> the decision's number type."""
     if _R is Fraction:
         return [list(r) for r in M]
-    return [[_R(v.numerator, v.denominator) for v in r] for r in M]
+    return [[_R(int(v.numerator), int(v.denominator)) for v in r] for r in M]
 
 
 def _slow(M: Sequence[Sequence]) -> list[list[Fraction]]:
@@ -770,6 +770,5 @@ def check_exact_witness(
     >>> check_exact_witness(I, [[F(1, 2), F(1, 2)], [F(1, 2), F(1, 2)]], [[F(1, 2), F(1, 2)]] * 2)
     True
     """
-    return _check_exact_witness(
-        [list(r) for r in Aq], [list(r) for r in Bq], [list(r) for r in Wq], rowsum
-    )
+    # in the decision's number type (python-flint's fmpq: the products in C)
+    return _check_exact_witness(_fast(Aq), _fast(Bq), _fast(Wq), rowsum)

@@ -219,11 +219,16 @@ def solve_l1_lp_columns(
     weights = _equation_weights(B)
     c = np.concatenate([np.zeros(m), np.ones(2 * n)])
 
+    # [A | I | -I] built once; each column scales the rows of its A part (CSC: the
+    # first indptr[m] stored entries, row indices in .indices) by its equation weights
+    base = sp.hstack([sp.csc_matrix(A), sp.identity(n), -sp.identity(n)], format="csc")
+    a_end = int(base.indptr[m])
+    a_data, a_rows = base.data[:a_end].copy(), base.indices[:a_end]
+
     def column(j: int, left: float | None) -> tuple[np.ndarray, np.ndarray, float, int]:
         w = weights[:, j]
-        A_eq = sp.hstack(
-            [sp.csr_matrix(A * w[:, None]), sp.identity(n), -sp.identity(n)], format="csc"
-        )
+        A_eq = base.copy()
+        A_eq.data[:a_end] = a_data * w[a_rows]
         res = linprog(
             c,
             A_eq=A_eq,

@@ -80,3 +80,37 @@ def test_lsqr_at_its_iteration_limit_falls_back_to_the_dense_solve(monkeypatch):
     # size depends on the LAPACK build: 1.1e-4 of the norm seen with numpy 2.4)
     D_ref = _least_norm_by_hand(A, W, R, scale)
     assert (W * D * D).sum() <= (1 + 1e-3) * (W * D_ref * D_ref).sum()
+
+
+def _max_case_least_norm_by_hand(A, W, R, scale):
+    """The max-case weighted least-norm D (no row-sum equations), written out entry by entry
+    as one dense system over every column at once (dense pinv)."""
+    n, m = A.shape
+    p = W.shape[1]
+    support = [(z, j) for z in range(m) for j in range(p) if W[z, j] > 0]
+    M = np.zeros((n * p, len(support)))
+    for c, (z, j) in enumerate(support):
+        for x in range(n):
+            M[x * p + j, c] = A[x, z] * np.sqrt(W[z, j]) / scale[x, j]
+    e = np.linalg.pinv(M, rcond=1e-15) @ (R / scale).ravel()
+    D = np.zeros_like(W)
+    for c, (z, j) in enumerate(support):
+        D[z, j] = e[c] / np.sqrt(W[z, j])
+    return D
+
+
+def test_max_case_correction_solved_column_by_column_is_the_whole_systems():
+    # the max-case support system is block diagonal (one block per column of B): the
+    # blockwise least-norm solution equals the whole system's, computed here in one piece
+    A, W, _ = _system(seed=5, n=6, m=30, p=12)
+    W[W < np.quantile(W, 0.4)] = 0.0  # a partial support, some columns sparser than others
+    W[:, 3] = 0.0  # and a column with no support at all
+    rng = np.random.default_rng(6)
+    D0 = np.where(W > 0, rng.normal(size=W.shape) * 1e-9, 0.0)
+    R = A @ (W * D0)
+    scale = 2 * (A @ W) + 1e-3
+    D = _certify._support_correction(A, W, R, False, scale)
+    D_ref = _max_case_least_norm_by_hand(A, W, R, scale)
+    assert np.abs(D - D_ref).max() <= 1e-8 * np.abs(D_ref).max()
+    assert np.all(D[:, 3] == 0)
+    assert np.abs(A @ (W * D) - R).max() <= 1e-10 * np.abs(R).max()
