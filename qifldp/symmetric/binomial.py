@@ -155,8 +155,9 @@ def _comb_table(n: int) -> np.ndarray:
             hi = min(n + 1, lo + COMB_CHUNK)
             table[lo:hi] = _log_comb_direct(n, np.arange(lo, hi))
         table.flags.writeable = False
-        while len(_TABLES) >= _TABLES_KEPT:
-            _TABLES.pop(next(iter(_TABLES)))
+        # the least recently used go (list() copies the keys at once: threads may share it)
+        for old in list(_TABLES)[: max(0, len(_TABLES) - _TABLES_KEPT + 1)]:
+            _TABLES.pop(old, None)
     _TABLES[n] = table  # most recently used last
     return table
 

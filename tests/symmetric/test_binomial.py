@@ -92,6 +92,9 @@ def test_log_comb_table_equals_the_formula_and_reads_the_deadline_between_blocks
     assert n not in binomial._TABLES
     assert np.array_equal(log_comb(n, x), direct)
     assert np.array_equal(log_comb(n, x[5::7]), direct[5::7])
+    for m in range(5000, 5000 + binomial._TABLES_KEPT):  # the least recently used go
+        log_comb(m, np.arange(m + 1))
+    assert list(binomial._TABLES) == list(range(5000, 5000 + binomial._TABLES_KEPT))
     # the absolute error is a few ulp of n log 2 (log_comb's note)
     exact = math.log(math.comb(n, 3))
     assert log_comb(n, x)[3] == pytest.approx(exact, abs=16 * n * math.log(2) * 2.0**-53)
