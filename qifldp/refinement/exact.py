@@ -128,9 +128,10 @@ CONVERT_CHUNK: int = 4096
 
 def _fast(M: Sequence[Sequence[Fraction]]) -> list[list]:
     """Fractions (or ints) -> the decision's number type."""
-    if _R is Fraction:
+    R = _number_type()
+    if R is Fraction:
         return [list(r) for r in M]
-    return [[_R(int(v.numerator), int(v.denominator)) for v in r] for r in M]
+    return [[R(int(v.numerator), int(v.denominator)) for v in r] for r in M]
 
 
 def _slow(M: Sequence[Sequence]) -> list[list[Fraction]]:
@@ -285,9 +286,35 @@ def rref(M: list[list[Fraction]]) -> tuple[list[list[Fraction]], list[int]]:
     return R, piv
 
 
+def _in_flint(*Ms: list[list]) -> bool:
+    """True when python-flint is the number type and every entry is an fmpq or an int: the
+    matrix products and solves then run in flint's fmpq_mat (common denominators, in C)."""
+    R = _number_type()
+    return R is not Fraction and all(isinstance(v, (R, int)) for M in Ms for row in M for v in row)
+
+
+def _fmpq_mat(M: list[list]) -> Any:
+    """A flint fmpq_mat of fmpq / int rows (only after :func:`_in_flint` said True)."""
+    import flint
+
+    return flint.fmpq_mat(M)
+
+
+def _flint_rows(M: Any) -> list[list]:
+    """The rows of a flint fmpq_mat as lists of fmpq."""
+    flat, c = M.entries(), M.ncols()
+    return [flat[i * c : (i + 1) * c] for i in range(M.nrows())]
+
+
 def _solve_square(S: list[list[Fraction]], rhs: list[list[Fraction]]) -> list[list[Fraction]]:
     """Solve S X = rhs exactly for invertible square S (rhs has several columns)."""
     k = len(S)
+    if k and rhs and rhs[0] and _in_flint(S, rhs):
+        try:
+            return _flint_rows(_fmpq_mat(S).solve(_fmpq_mat(rhs)))
+        except ZeroDivisionError:  # pragma: no cover - callers pass invertible S
+            msg = "internal error: singular system in the exact closed form"
+            raise VerificationError(msg) from None
     aug = [S[i][:] + rhs[i][:] for i in range(k)]
     R, piv = rref(aug)
     if piv[:k] != list(range(k)):  # pragma: no cover - callers pass invertible S
@@ -301,6 +328,8 @@ def _transpose(M: list[list[Fraction]]) -> list[list[Fraction]]:
 
 
 def _matmul(X: list[list[Fraction]], Y: list[list[Fraction]]) -> list[list[Fraction]]:
+    if X and Y and X[0] and Y[0] and _in_flint(X, Y):
+        return _flint_rows(_fmpq_mat(X) * _fmpq_mat(Y))
     Yt = _transpose(Y)
     zero = X[0][0] * 0 if X and X[0] else _ZERO  # Fraction or fmpq, as given
     return [
