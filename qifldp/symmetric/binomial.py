@@ -169,8 +169,9 @@ def log_comb(n: int, x) -> np.ndarray:
     -----
     log C(n, x) = log Pr[Bin(n, 1/2) = x] + n log 2; the absolute error is a few
     ulp of n log 2 (the value itself cannot be stored more precisely). Integer arrays
-    of 4096 values or more (n <= :data:`COMB_TABLE_MAX_N`) are read from a table of
-    log C(n, 0..n) kept for the last few n, computed by the same formula in blocks
+    of 4096 values or more (n <= :data:`COMB_TABLE_MAX_N`; over a quarter of the n + 1
+    values, or a table already kept) are read from a table of log C(n, 0..n) kept for
+    the last few n, computed by the same formula in blocks
     between which the decision's deadline is read (:mod:`qifldp.deadline`: a spent
     time limit raises its SolverError).
 
@@ -186,6 +187,7 @@ def log_comb(n: int, x) -> np.ndarray:
     if (
         xa.size >= _TABLE_FROM
         and 0 <= n <= COMB_TABLE_MAX_N
+        and (4 * xa.size > n or n in _TABLES)  # a table only for a good share of its values
         and np.issubdtype(xa.dtype, np.integer)
         and int(xa.min()) >= 0
         and int(xa.max()) <= n
