@@ -154,7 +154,8 @@ def _report(request):
                 else:
                     t, m = row["seconds"], row.get("peak_mib", float("nan"))
                     v = "holds" if row["verdict"] else "fails"
-                    cells.append(f"{route}: {v} {t:.2f} s {m:.0f} MiB")
+                    cpu = row.get("cpu", float("nan"))  # the load stretches wall seconds
+                    cells.append(f"{route}: {v} {t:.2f} s ({cpu:.2f} CPU) {m:.0f} MiB")
             e, o = _ROWS.get((pair, k, "engine")), _ROWS.get((pair, k, "orbit LP"))
             if (
                 e
@@ -168,6 +169,8 @@ def _report(request):
                 )
             ):
                 cells.append(f"speed-up {o['seconds'] / e['seconds']:.3g}x")
+                if e.get("cpu") and o.get("cpu"):
+                    cells.append(f"CPU {o['cpu'] / e['cpu']:.3g}x")
             lines.append(f"    k = {k:>7}: " + " | ".join(cells))
     if _LIMITS:
         lines.append(
