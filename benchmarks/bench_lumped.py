@@ -14,6 +14,10 @@ the interpreter's level before the call: solver memory included) of
   the general orbit LP (HiGHS) with its float and exact certificates; refused by its
   size rule from k = 2000 on (MAX_ORBIT_VARIABLES).
 
+- ``max case (sorted)`` / ``max case (scan)``: max-case refinement of the same pairs
+  (:func:`qifldp.symmetric.max_case.max_case_refines`), O(k log k) beside the scan over
+  every generator (O(k^2)), the scan up to ``SCAN_MAX_K``; verdicts asserted equal.
+
 Both within ``TIME_LIMIT`` seconds, at every k: beyond ``ORBIT_LP_MAX_K`` the orbit LP
 route says what its size rule refuses (its row is undecided, with the rule's words)
 unless its gain checks before the LP decide. Then ``LIMIT_CASES``: the engine under a
@@ -53,6 +57,10 @@ PAIRS = {
     "BLH ⊑ GRR (eps 1)": "sym.blh(k, 1.0), sym.grr(k, 1.0)",
 }
 ROUTES = ("engine", "orbit LP")
+#: Max-case refinement of the same pairs: the O(k log k) route (sorted extremes) beside
+#: the scan over every generator (O(k^2), the route it replaced), up to SCAN_MAX_K.
+MAX_CASE_ROUTES = ("max case (sorted)", "max case (scan)")
+SCAN_MAX_K = 1000
 #: The orbit LP fits its size rule (2 |sizes|^2 <= MAX_ORBIT_VARIABLES) up to this k.
 ORBIT_LP_MAX_K = 1000
 #: (pair, k, time_limit): a decision longer than its limit, stopped by it; the table
@@ -91,16 +99,29 @@ A, B = eval("(" + pair + ")", {"sym": sym, "k": k})
 sym.refines(sym.grr(3, 1.0), sym.grr(3, 2.0))
 sym.refines(sym.oue(4, 2.0), sym.sue(4, 2.0))
 sym.refines(sym.sue(4, 1.0), sym.the(4, 1.0, 0.8))
+from qifldp.symmetric.max_case import max_case_refines
+max_case = route.startswith("max case")
+max_case_refines(sym.grr(3, 1.0), sym.grr(3, 2.0))
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t0 = time.perf_counter()
 c0 = time.process_time()
 try:
-    r = sym.refines(A, B, time_limit=limit)
+    if max_case:
+        how = "scan" if route == "max case (scan)" else "sorted"
+        r = max_case_refines(A, B, time_limit=limit, method=how)
+    else:
+        r = sym.refines(A, B, time_limit=limit)
 except Exception as exc:
     out = {"verdict": None, "why": f"{type(exc).__name__}: {str(exc)[:160]}"}
 else:
     out = {"verdict": bool(r.holds), "why": r.method}
-    if r.holds:
+    if max_case:  # re-checked by the route: each class's weights, the gap (exact if small)
+        ce = r.counterexample
+        out["check"] = (
+            f"class residual {r.witness.residual:.1e}" if r.holds
+            else f"gap {ce.gap:.2e} (exact: {ce.gap_exact is not None})"
+        )
+    elif r.holds:
         W = r.witness
         if hasattr(W, "mass"):  # an orbit witness: its equations on its own support
             iS = np.searchsorted(A.sizes, W.s)
@@ -145,7 +166,7 @@ def _report(request):
         lines.append(f"  {pair}")
         for k in KS:
             cells = []
-            for route in ROUTES:
+            for route in ROUTES + MAX_CASE_ROUTES:
                 row = _ROWS.get((pair, k, route))
                 if row is None:
                     continue
@@ -171,6 +192,9 @@ def _report(request):
                 cells.append(f"speed-up {o['seconds'] / e['seconds']:.3g}x")
                 if e.get("cpu") and o.get("cpu"):
                     cells.append(f"CPU {o['cpu'] / e['cpu']:.3g}x")
+            n, c = (_ROWS.get((pair, k, r)) for r in MAX_CASE_ROUTES)
+            if n and c and n.get("seconds") and c.get("seconds"):
+                cells.append(f"max case speed-up {c['seconds'] / n['seconds']:.3g}x")
             lines.append(f"    k = {k:>7}: " + " | ".join(cells))
     if _LIMITS:
         lines.append(
@@ -201,6 +225,18 @@ def test_lumped_routes(pair, k):
     if o is not None and e["verdict"] is not None and o["verdict"] is not None:
         assert e["verdict"] == o["verdict"], (pair, k, e, o)
     assert e["verdict"] is not None or k > 1000 or o is None or o["verdict"] is None, (pair, k)
+
+
+@pytest.mark.parametrize("k", KS)
+@pytest.mark.parametrize("pair", list(PAIRS))
+def test_max_case_routes(pair, k):
+    for route in MAX_CASE_ROUTES:
+        if route == "max case (scan)" and k > SCAN_MAX_K:
+            continue  # quadratic: k = 10^4 would take ~100 times k = 10^3
+        _ROWS[(pair, k, route)] = _run(pair, k, route)
+    n, o = _ROWS[(pair, k, MAX_CASE_ROUTES[0])], _ROWS.get((pair, k, MAX_CASE_ROUTES[1]))
+    if o is not None and o["verdict"] is not None:
+        assert n["verdict"] == o["verdict"], (pair, k, n, o)
 
 
 @pytest.mark.parametrize(("pair", "k", "limit"), LIMIT_CASES)
