@@ -13,6 +13,7 @@ from qifldp.deadline import TickClock, use_clock
 from qifldp.errors import ParameterError, VerificationError
 from qifldp.symmetric import SymmetricChannel
 from qifldp.symmetric.max_case import max_case_refines
+from tests.refinement.test_max_case_scale import PAIRS, _make
 
 
 def _random_channel(rng, k: int):
@@ -61,23 +62,9 @@ def test_sorted_equals_scan_on_random_channels():
     assert seen == {True, False, None}
 
 
-@pytest.mark.parametrize(
-    "pair",
-    [
-        ("sue", 24.0, "oue", 24.0),
-        ("oue", 2.0, "sue", 2.0),
-        ("oue", 1.0, "the", 1.0),
-        ("grr", 1.0, "blh", 1.0),
-        ("blh", 1.0, "grr", 1.0),
-        ("the", 3.0, "sue", 2.0),
-    ],
-)
-def test_sorted_equals_scan_on_protocols(pair):
-    na, ea, nb, eb = pair
-    make = {"the": lambda k, e: S.the(k, e, 0.8)}
-    k = 60
-    A = make.get(na, getattr(S, na, None))(k, ea)
-    B = make.get(nb, getattr(S, nb, None))(k, eb)
+@pytest.mark.parametrize(("na", "ea", "nb", "eb"), PAIRS)
+def test_sorted_equals_scan_on_protocols(na, ea, nb, eb):
+    A, B = _make(na, 40, ea), _make(nb, 40, eb)
     r, s = max_case_refines(A, B), max_case_refines(A, B, method="scan")
     assert r.holds == s.holds
     if r.holds:
