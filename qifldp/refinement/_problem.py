@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..deadline import now
+from ..digits import scientific
 from ..errors import VerificationError
 from ..measures import g_vulnerability
 from . import exact as ex
@@ -272,7 +273,7 @@ def verify(
         if gap_exact is not None:
             note = (
                 f"; the gap is below {EXACT_GAP_RELATIVE:g} of |V_g| <= {scale:.3g}: .gap is the "
-                f"exact gap {float(gap_exact):.6g} rounded (float evaluation {gap:.3g})"
+                f"exact gap {scientific(gap_exact, 6)} rounded (float evaluation {gap:.3g})"
             )
             gap = float(gap_exact)
     elif not gap > 0:
@@ -284,7 +285,7 @@ def verify(
             raise VerificationError(msg)
         # V_g of A and B agree to every float digit; the exact gap is the certificate
         note = (
-            f"; the gap {float(gap_exact):.3g} is below the float resolution of V_g "
+            f"; the gap {scientific(gap_exact, 3)} is below the float resolution of V_g "
             f"({max(abs(va), abs(vb)):.3g}), so .gap is the exact gap rounded"
         )
         gap = float(gap_exact)

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..channel import as_channel
 from ..deadline import reached
+from ..digits import scientific
 from ..dispatch import kind_rank
 from ..errors import ChannelError, InputTypeError
 from .exact import exact_weighted_gap, rational_rows
@@ -169,7 +170,7 @@ class Counterexample:
         return exact_weighted_gap(Aq, Bq, Hpi, self.kind == "average", pi)
 
     def __repr__(self) -> str:
-        exact = "" if self.gap_exact is None else f", exact gap {float(self.gap_exact):.6g} > 0"
+        exact = "" if self.gap_exact is None else f", exact gap {scientific(self.gap_exact, 6)} > 0"
         if self.gain_exact is not None:
             exact += ", rational gain (no float gain keeps the gap)"
         return f"Counterexample({self.kind}: gain {_shape(self.gain)}, gap {self.gap:.6g}{exact})"
@@ -421,7 +422,7 @@ class RefinementResult:
             lines.append(text)
         if self.counterexample is not None:
             ce = self.counterexample
-            exact = "" if ce.gap_exact is None else f" (exact: {float(ce.gap_exact):.6g})"
+            exact = "" if ce.gap_exact is None else f" (exact: {scientific(ce.gap_exact, 6)})"
             what = "V_g[π▷B] − V_g[π▷A]" if ce.kind == "average" else "V_g^max[π▷B] − V_g^max[π▷A]"
             lines.append(f"  counterexample: gain {_shape(ce.gain)}, {what} = {ce.gap:.6g}{exact}")
         lines.append(

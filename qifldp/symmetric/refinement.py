@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..deadline import budget as one_deadline, reached
+from ..digits import scientific
 from ..errors import (
     ParameterError,
     SizeError,
@@ -696,7 +697,7 @@ def _decide_pair(
             method="symmetric: orbit LP (HiGHS) + exact",
             exact=True,
             certified_by=(
-                f"{c.source}; exact gap V_g[υ▷B] − V_g[υ▷A] = {float(exact_of(c)):.3e} > 0 "
+                f"{c.source}; exact gap V_g[υ▷B] − V_g[υ▷A] = {scientific(exact_of(c))} > 0 "
                 "in rational arithmetic on the stored class masses (float gap "
                 f"{c.ev.gap:.3e}, rounding bound {c.ev.bound:.1e}: inconclusive in floats), "
                 "and no orbit witness within the rounding band"

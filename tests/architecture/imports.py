@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "qifldp"
 #: The layers, bottom first; a module may import only from its own layer or below.
 #: Keep in step with ``[tool.importlinter]`` in pyproject.toml (a test checks they agree).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "validation", "arrays", "reduction", "dispatch", "attributes", "deadline"),
+    ("errors", "validation", "arrays", "reduction", "dispatch", "attributes", "deadline", "digits"),
     ("channel", "priors", "gains", "alignment", "channel_io", "plotting"),
     ("measures", "operators", "composition", "profiles", "tradeoff"),
     ("refinement",),
