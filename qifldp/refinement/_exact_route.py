@@ -233,6 +233,7 @@ def exact_result(
     E = exact_problem(P)
     out = _exact_from_hints(P, E, W_hint, H_hint)
     max_case_band: tuple[np.ndarray | None] | None = None  # computed once, when first needed
+    within: tuple[np.ndarray, Fraction] | None = None  # a gain failing within rounding
     if out is None and H_hint is not None:
         for Hc in gain_candidates(H_hint, P.rowsum):
             g = gain_from_weighted(Hc, P.prior)
@@ -258,6 +259,19 @@ def exact_result(
                 return fails_result(
                     P, g, gq, bound, "exact", True, f"float gain, exact gap > 0 ({why})"
                 )
+            if gq > 0 and within is None:
+                within = (g, gq)
+    if out is None and within is not None:
+        # the stored floats fail exactly (this gain's exact gap is > 0), by less than a
+        # rounding-band perturbation could explain: the rational simplex would only find
+        # another such gain; what is left to decide is the rounding-band witness
+        g, gq = within
+        rounded = None if strict else _rounding_witness(P, E, W_hint)
+        if rounded is not None:
+            return _rounding_result(P, rounded, gq, "float gain, exact gap > 0")
+        _, bound = float_gap(P.An, P.Bn, g, P.prior)
+        how = f"float gain, exact gap {float(gq):.3g} > 0 and no witness within the rounding band"
+        return fails_result(P, g, gq, bound, "exact", True, f"{how} ({why})")
     if out is None:
         out = ex.exact_decide(E.Aq, E.Bq, P.rowsum, deadline=P.opts.deadline)
     if out.holds:

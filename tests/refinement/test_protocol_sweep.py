@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ import pytest
 import qifldp as q
 import qifldp.symmetric as S
 
-from ._helpers import assert_certificate, compare_with_exact
+from ._helpers import assert_certificate, compare_with_exact, exact_certificate_gap
 
 PROTOCOLS = ("grr", "ss", "blh", "olh", "sue", "oue", "the")
 KS = tuple(range(2, 11))
@@ -127,3 +128,21 @@ def test_every_ordered_pair_every_k_every_eps(a, b, k):
     # can be trusted"); the list and the running tally are printed for the record
     print("\n".join(undecided))
     print(f"{a} vs {b}, k = {k}: explicit verdicts against the exact decision so far: {TALLY}")
+
+
+def test_a_float_gain_failing_within_rounding_decides_without_the_simplex():
+    # sue(4, 31.6473) ⋢ blh(4, 31.6473): the float engines' gain fails the stored floats
+    # by an exact 1e-14, less than a rounding-band perturbation could explain, and no
+    # witness meets the rounding band: "fails" (exact) from that gain, as the sweep found
+    # at k = 5 … 7 where the rational simplex is beyond its budget (6x64 vs 6x63: ~9e8
+    # operations). The gap is re-checked here in the test's own rationals.
+    A, B = q.sue(4, 31.6473), q.blh(4, 31.6473)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        r = q.refines(A, B, time_limit=60.0)
+    assert r.holds is False and r.exact
+    assert r.certified_by.startswith("float gain, exact gap")
+    assert_certificate(A, B, r, rowsum=True)
+    gap = exact_certificate_gap(A, B, r)
+    assert 0 < gap < Fraction(1, 10**13)
+    assert r.counterexample.gap_exact == gap
