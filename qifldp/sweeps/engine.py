@@ -204,7 +204,7 @@ def _warm_once(warm: Callable[[], Any] | None) -> None:
 
 def _start_worker(warm: Callable[[], Any] | None) -> None:
     """The initializer of the default process pool: one BLAS thread per worker
-    (:func:`.blas_threads.one_blas_thread`; the pool already uses every core), then the
+    (``qifldp.sweeps.blas_threads.one_blas_thread``; the pool already uses every core), then the
     warm-up (:func:`_warm_once`)."""
     one_blas_thread()
     _warm_once(warm)
@@ -249,7 +249,7 @@ def sweep(
         varies fastest); or an explicit list of points ``[{name: value, ...}, ...]``.
     executor : None, concurrent.futures.Executor or distributed.Client
         None: a process pool on all cores of this machine, each worker with one BLAS
-        thread unless the environment sets a count (:mod:`.blas_threads`), shut down
+        thread unless the environment sets a count (``qifldp.sweeps.blas_threads``), shut down
         on return; an executor or a Dask Client
         (``distributed.Client("tcp://scheduler:8786")``, whose nanny starts its workers
         with one BLAS thread) is used as given and left open.
