@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..deadline import budget, expired, spent, until
+from ..digits import scientific
 from ..errors import InputTypeError, SizeError
 from ..refinement import exact as ex
 from ..refinement._certify import gain_from_weighted
@@ -183,7 +184,7 @@ def _refines_protocols(A: Any, B: Any, options: dict[str, Any]) -> RefinementRes
                 method="exact",
                 exact=True,
                 certified_by=(
-                    f"fails {where} ({out.how}): exact gap {float(gq):.3g} of the float gain, "
+                    f"fails {where} ({out.how}): exact gap {scientific(gq, 3)} of the float gain, "
                     f"beyond {digits}-digit rounding (the float channels: {r.certified_by})"
                 ),
                 time=time.perf_counter() - t0,

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..digits import scientific
 from ..errors import SolverError, VerificationError
 from ..measures import g_vulnerability
 from . import exact as ex
@@ -270,7 +271,10 @@ def exact_result(
         if rounded is not None:
             return _rounding_result(P, rounded, gq, "float gain, exact gap > 0")
         _, bound = float_gap(P.An, P.Bn, g, P.prior)
-        how = f"float gain, exact gap {float(gq):.3g} > 0 and no witness within the rounding band"
+        how = (
+            f"float gain, exact gap {scientific(gq, 3)} > 0 and no witness within the "
+            "rounding band"
+        )
         return fails_result(P, g, gq, bound, "exact", True, f"{how} ({why})")
     if out is None:
         out = ex.exact_decide(E.Aq, E.Bq, P.rowsum, deadline=P.opts.deadline)
@@ -313,7 +317,7 @@ def exact_result(
         if strict
         else "no witness within the rounding band"
     )
-    how = f"{out.how}; exact gap {float(gq):.3g} > 0 and {band} ({why})"
+    how = f"{out.how}; exact gap {scientific(gq, 3)} > 0 and {band} ({why})"
     return fails_result(P, g, gq, bound, "exact", True, how)
 
 
@@ -332,7 +336,7 @@ def exact_gain_result(P: Problem, g: np.ndarray, how: str) -> RefinementResult |
         return None
     gap_of = float_gap if P.rowsum else float_max_case_gap
     _, bound = gap_of(P.An, P.Bn, g, P.prior)
-    text = f"{how}; exact gap {float(gq):.3g} > 0 on the stored floats"
+    text = f"{how}; exact gap {scientific(gq, 3)} > 0 on the stored floats"
     if P.rowsum and not gq > band_gap_allowance(P.An.shape[1], g, P.prior):
         rounded = _rounding_witness(P, E, None)
         if rounded is not None:
@@ -486,7 +490,7 @@ def _rounding_result(P: Problem, W: np.ndarray, gq: Fraction, how: str) -> Refin
             f"(A·W + B) entrywise; max residual {resid:.3g}), while the stored floats fail "
             f"exactly ({how}) by "
             + (
-                f"a gap of {float(gq):.3g}"
+                f"a gap of {scientific(gq, 3)}"
                 if gq > 0
                 else "a gap that the rounded float gain cannot even carry"
             )
@@ -523,7 +527,7 @@ def exact_confirm(P: Problem, res: RefinementResult, W_red: np.ndarray | None) -
         gq = ce.gap_exact
         note = (
             f"; the stored floats fail exactly ({settled.method}: exact gap "
-            f"{float(gq) if gq is not None else float('nan'):.3g}), by less than the band of "
+            f"{scientific(gq, 3) if gq is not None else 'nan'}), by less than the band of "
             "the inputs' own rounding"
         )
         return replace(res, certified_by=res.certified_by + note, time=time.perf_counter() - P.t0)

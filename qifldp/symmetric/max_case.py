@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .. import deadline
+from ..digits import scientific
 from ..errors import (
     ParameterError,
     SolverError,
@@ -641,14 +642,14 @@ def _max_case_fails(A, B, i, t, top, bot, rb, clock) -> RefinementResult:
         elif not gq > 0:
             msg = (
                 f"max-case refinement: the separating gain of B's class of size {t} has exact "
-                f"gap {float(gq):.3g} <= 0 on the stored class masses (float {gap:.3g}); no "
+                f"gap {scientific(gq, 3)} <= 0 on the stored class masses (float {gap:.3g}); no "
                 "verdict"
             )
             raise VerificationError(msg)
         else:
             how += (
                 f"; the gap is below {EXACT_GAP_RELATIVE:g} of |V_g| <= 1: .gap is the exact "
-                f"gap {float(gq):.6g} on the stored class masses, rounded (float evaluation "
+                f"gap {scientific(gq, 6)} on the stored class masses, rounded (float evaluation "
                 f"{gap:.3g})"
             )
             gap = float(gq)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..digits import scientific
 from ..errors import (
     InputTypeError,
     SizeError,
@@ -222,7 +223,8 @@ def _exact_fails(
             f"the stored floats fail exactly ({how}; Farkas certificate y with y·M <= 0 and "
             f"y·rhs = {float(fv):.3e} > 0, checked exactly), but rounding the Farkas gain to "
             f"floats loses its gap (exact gap of the float gain "
-            f"{'n/a' if gq is None else f'{float(gq):.3g}'}); no float counterexample can be stated"
+            f"{'n/a' if gq is None else scientific(gq, 3)}); "
+            "no float counterexample can be stated"
         )
         raise VerificationError(msg)
     ce = Counterexample(
@@ -242,7 +244,7 @@ def _exact_fails(
         certified_by=(
             f"proved exactly: {how}; its Farkas certificate (y·M <= 0 column by column, "
             f"y·rhs = {float(fv):.3e} > 0, checked exactly) as a symmetric gain has exact gap "
-            f"{float(gq):.3e} > 0 on the stored class masses (exact for the stored floats "
+            f"{scientific(gq, 4)} > 0 on the stored class masses (exact for the stored floats "
             "read as rationals)"
         ),
         time=time.perf_counter() - clock.t0,
@@ -310,7 +312,7 @@ def confirm_exact(
             exact=True,
             certified_by=(
                 f"{r.certified_by}; confirmed exactly: the gain's exact gap is "
-                f"{float(gq):.3e} > 0 and {how} ends with a Farkas certificate "
+                f"{scientific(gq, 4)} > 0 and {how} ends with a Farkas certificate "
                 f"(y·rhs = {float(fv):.3e} > 0)"
             ),
             time=time.perf_counter() - clock.t0,

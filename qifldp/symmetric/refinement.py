@@ -411,7 +411,8 @@ def _small_gap_stated_exactly(
         return r
     note = (
         f"; the gap is below {EXACT_GAP_RELATIVE:g} of |V_g| <= {scale:.3g}: .gap is the exact "
-        f"gap {float(gq):.6g} on the stored class masses, rounded (float evaluation {ce.gap:.3g})"
+        f"gap {scientific(gq, 6)} on the stored class masses, rounded "
+        f"(float evaluation {ce.gap:.3g})"
     )
     return replace(
         r,
