@@ -308,6 +308,8 @@ def comparability_figure(table: Any, boundary: Any = None, title: str | None = N
     e = np.asarray(epss)
     mids = (e[1:] + e[:-1]) / 2
     first = e[0] - (mids[0] - e[0] if len(e) > 1 else 0.5)
+    if e[0] >= 0:  # the cell of the least eps stops at 0: no negative eps on the axis
+        first = max(first, 0.0)
     last = e[-1] + (e[-1] - mids[-1] if len(e) > 1 else 0.5)
     y_edges = np.concatenate([[first], mids, [last]])
     cmap = ListedColormap([RELATION_COLORS[r] for r in relations])
@@ -334,6 +336,7 @@ def comparability_figure(table: Any, boundary: Any = None, title: str | None = N
             ax.plot(xs, ys, "k-o", markersize=3, label="boundary eps*(k)")
     ax.set_xticks(range(len(ks)), [str(k) for k in ks])
     ax.set_xlabel("k")
+    ax.set_yticks(epss, [f"{v:g}" for v in epss])  # the grid's eps values, one per row
     ax.set_ylabel("eps")
     present = [r for r in relations if np.any(codes == relations.index(r))]
     handles: list[Any] = [

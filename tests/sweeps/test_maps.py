@@ -14,6 +14,7 @@ import hashlib
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import qifldp as q
@@ -358,3 +359,12 @@ def test_rounding_boundary_point_is_named_in_reason():
     # an ordinary certified failure is not flagged
     row = _compare_point(3, 1.0, a="oue", b="grr", params={}, representation="symmetric")
     assert row["reason"] is None
+
+
+def test_the_map_figure_shows_no_negative_eps_and_ticks_the_grid() -> None:
+    # the least eps 0.1 below a wide step: its cell reached eps = -0.85 before
+    relation = ["A⊑B"] * 3 + ["incomparable"]
+    t = pd.DataFrame({"k": [2, 2, 3, 3], "eps": [0.1, 2.0, 0.1, 2.0], "relation": relation})
+    ax = comparability_figure(t).axes[0]
+    assert ax.get_ylim()[0] == 0.0
+    assert [float(v) for v in ax.get_yticks()] == [0.1, 2.0]
