@@ -1,19 +1,27 @@
-"""The issue's four comparability maps at k up to 10^4 (symmetric channels), run once.
+"""Comparability maps at k up to 10^4 (symmetric channels), run once.
 
 Writes ``docs/gallery/map_<a>_<b>.csv`` (the table with its certificate columns) and
 ``.png`` (regions by relation, undecided hatched) for SUE vs OUE, GRR vs SS, OLH vs OUE
-and THE(θ*) vs OUE. Not run by CI: minutes on 2 cores (each point at most
-``TIME_LIMIT`` seconds per direction). Usage: ``python benchmarks/maps_large.py [name ...]``.
+and THE(θ*) vs OUE. ``seven`` maps every pair of the seven oracles (GRR, SS, BLH, OLH,
+SUE, OUE, THE(θ*)): the 21 tables in one ``docs/gallery/maps_seven.csv`` (columns ``A``
+and ``B`` added) and their panels in ``maps_seven.png``. Not run by CI: minutes on 2 cores
+(each point at most ``TIME_LIMIT`` seconds per direction). Usage:
+``python benchmarks/maps_large.py [name ... | seven]``.
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from pathlib import Path
 
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
 import qifldp as q
-from qifldp.plotting import comparability_figure
+from qifldp.plotting import RELATION_COLORS, comparability_figure
 
 KS = [2, 5, 10, 50, 200, 1000, 10_000]
 EPSS = [0.1, 2.0, 4.0, 8.0, 12.0]
@@ -35,8 +43,66 @@ MAPS = {
 }
 
 
+SEVEN = {"grr": "grr", "ss": "ss", "blh": "blh", "olh": "olh", "sue": "sue", "oue": "oue"}
+SEVEN["the*"] = the_star
+
+
+def seven() -> None:
+    """Every pair of the seven oracles: one table and one figure of 21 panels."""
+    tables = []
+    pairs = list(itertools.combinations(SEVEN, 2))
+    rows = -(-len(pairs) // 7)
+    fig = Figure(figsize=(26, 4.4 * rows), layout="constrained")
+    axes = fig.subplots(rows, 7, squeeze=False).ravel()
+    for spare in axes[len(pairs) :]:
+        spare.set_axis_off()
+    t_all = time.perf_counter()
+    for ax, (a, b) in zip(axes, pairs, strict=False):
+        t0 = time.perf_counter()
+        table = q.comparability_map(
+            SEVEN[a],
+            SEVEN[b],
+            KS,
+            EPSS,
+            representation="symmetric",
+            time_limit=TIME_LIMIT,
+            progress=False,
+        )
+        seconds = time.perf_counter() - t0
+        comparability_figure(table, title=f"A = {a.upper()}, B = {b.upper()}", ax=ax, legend=False)
+        table.insert(0, "B", b)
+        table.insert(0, "A", a)
+        tables.append(table)
+        counts = table["relation"].value_counts().to_dict()
+        print(f"{a} vs {b}: {len(table)} points in {seconds:.0f} s: {counts}", flush=True)
+    seconds = time.perf_counter() - t_all
+    fig.suptitle(f"The seven oracles pairwise, symmetric channels, {seconds:.0f} s")
+    whole = pd.concat(tables, ignore_index=True)
+    present = [r for r in RELATION_COLORS if (whole["relation"] == r).any()]
+    handles = [
+        Patch(
+            facecolor=RELATION_COLORS[r],
+            hatch="//" if r == "undecided" else None,
+            edgecolor="#636363",
+            label=r,
+        )
+        for r in present
+    ]
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles))
+    whole.to_csv(OUT / "maps_seven.csv", index=False)
+    fig.savefig(OUT / "maps_seven.png", dpi=80, bbox_inches="tight")
+    print(
+        f"seven: {len(whole)} points in {seconds:.0f} s: "
+        f"{whole['relation'].value_counts().to_dict()}",
+        flush=True,
+    )
+
+
 def main(names: list[str]) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
+    if names == ["seven"]:
+        seven()
+        return
     for name in names or list(MAPS):
         a, b, title = MAPS[name]
         t0 = time.perf_counter()

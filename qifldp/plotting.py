@@ -246,7 +246,14 @@ RELATION_COLORS: dict[str, str] = {
 }
 
 
-def comparability_figure(table: Any, boundary: Any = None, title: str | None = None) -> Any:
+def comparability_figure(
+    table: Any,
+    boundary: Any = None,
+    title: str | None = None,
+    *,
+    ax: Any = None,
+    legend: bool = True,
+) -> Any:
     """The regions of a comparability map, coloured by relation, with a boundary curve.
 
     Parameters
@@ -258,13 +265,17 @@ def comparability_figure(table: Any, boundary: Any = None, title: str | None = N
         k ↦ eps*(k) over the regions (k without a bracketed change are skipped).
     title : str, optional
         The axes title.
+    ax : matplotlib.axes.Axes, optional
+        Draw into these axes (a panel of a larger figure) instead of a new figure.
+    legend : bool, default True
+        Draw the legend of the relations present (a grid of panels draws one of its own).
 
     Returns
     -------
     matplotlib.figure.Figure
-        One axes: k on the x axis (one column per k of the map, in order), eps on the
-        y axis; undecided cells (and cells whose point failed) grey and hatched. No
-        global backend is selected.
+        The figure drawn on (``ax``'s, or a new one with one axes): k on the x axis (one
+        column per k of the map, in order), eps on the y axis; undecided cells (and cells
+        whose point failed) grey and hatched. No global backend is selected.
 
     Raises
     ------
@@ -302,8 +313,11 @@ def comparability_figure(table: Any, boundary: Any = None, title: str | None = N
     for k, eps, rel, err in zip(table["k"], table["eps"], table["relation"], errors, strict=True):
         if rel in RELATION_COLORS and err is None:
             codes[epss.index(float(eps)), ks.index(int(k))] = relations.index(rel)
-    fig = Figure(figsize=(7.4, 4.4), layout="constrained")
-    ax = fig.subplots()
+    if ax is None:
+        fig = Figure(figsize=(7.4, 4.4), layout="constrained")
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
     x_edges = np.arange(len(ks) + 1) - 0.5
     e = np.asarray(epss)
     mids = (e[1:] + e[:-1]) / 2
@@ -350,7 +364,10 @@ def comparability_figure(table: Any, boundary: Any = None, title: str | None = N
     ]
     if boundary is not None and ax.lines:
         handles.append(ax.lines[0])
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    if legend:
+        ax.legend(
+            handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small"
+        )
     if title is not None:
         ax.set_title(title)
     return fig

@@ -368,3 +368,16 @@ def test_the_map_figure_shows_no_negative_eps_and_ticks_the_grid() -> None:
     ax = comparability_figure(t).axes[0]
     assert ax.get_ylim()[0] == 0.0
     assert [float(v) for v in ax.get_yticks()] == [0.1, 2.0]
+
+
+def test_the_map_figure_draws_into_a_panel_of_a_grid() -> None:
+    from matplotlib.figure import Figure
+
+    t = pd.DataFrame({"k": [2, 3], "eps": [1.0, 1.0], "relation": ["A⊑B", "undecided"]})
+    grid = Figure()
+    left, right = grid.subplots(1, 2)
+    assert comparability_figure(t, ax=right, legend=False) is grid
+    assert len(grid.axes) == 2 and right.get_legend() is None and not left.collections
+    # the two cells: one coloured mesh, and the undecided cell hatched over it
+    assert len(right.collections) == 2
+    assert comparability_figure(t, ax=left).axes[0].get_legend() is not None
