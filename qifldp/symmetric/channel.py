@@ -168,6 +168,8 @@ class SymmetricChannel(EqualByKey):
         "_scheme",
         "_masses",
         "_exact_log_ratio",
+        "_log_a",
+        "_log_b",
     )
 
     def __init__(
@@ -216,6 +218,8 @@ class SymmetricChannel(EqualByKey):
         self._name = name if name is not None else f"subset channel (k={k})"
         self._scheme = scheme
         self._masses: tuple[np.ndarray, np.ndarray] | None = None
+        self._log_a: np.ndarray | None = None  # the entries, computed on first use
+        self._log_b: np.ndarray | None = None
         self._exact_log_ratio = None if exact_log_ratio is None else float(exact_log_ratio)
 
     @classmethod
@@ -313,16 +317,20 @@ class SymmetricChannel(EqualByKey):
         """log a_s: the entry C[x, S] of a lumped output S of size s with x in S.
 
         ``-inf`` where the class is empty. Absolute error a few ulp of log C(k-1, s-1).
+        Computed on first access and kept (a read-only array: the channel is immutable).
 
         >>> import qifldp.symmetric as sym
         >>> round(float(np.exp(sym.grr(3, 0.0).log_a[0])), 12)
         0.333333333333
         """
-        s = self._sizes
-        out = np.full(s.shape, -np.inf)
-        m = s > 0
-        out[m] = self._log_in[m] - log_comb(self._k - 1, s[m] - 1)
-        return out
+        if self._log_a is None:  # computed once (the channel is immutable), read-only
+            s = self._sizes
+            out = np.full(s.shape, -np.inf)
+            m = s > 0
+            out[m] = self._log_in[m] - log_comb(self._k - 1, s[m] - 1)
+            out.setflags(write=False)
+            self._log_a = out
+        return self._log_a
 
     @property
     def log_b(self) -> np.ndarray:
@@ -332,11 +340,14 @@ class SymmetricChannel(EqualByKey):
         >>> round(float(np.exp(sym.grr(3, 0.0).log_b[0])), 12)
         0.333333333333
         """
-        s = self._sizes
-        out = np.full(s.shape, -np.inf)
-        m = s < self._k
-        out[m] = self._log_out[m] - log_comb(self._k - 1, s[m])
-        return out
+        if self._log_b is None:
+            s = self._sizes
+            out = np.full(s.shape, -np.inf)
+            m = s < self._k
+            out[m] = self._log_out[m] - log_comb(self._k - 1, s[m])
+            out.setflags(write=False)
+            self._log_b = out
+        return self._log_b
 
     @property
     def log_ratio(self) -> np.ndarray:

@@ -72,9 +72,7 @@ def _generator_logs(
     return log_in, log_out, pure
 
 
-def _generators(
-    A: SymmetricChannel, t: int, logs: tuple[np.ndarray, np.ndarray] | None = None
-) -> tuple[np.ndarray, ...]:
+def _generators(A: SymmetricChannel, t: int) -> tuple[np.ndarray, ...]:
     """For B's class size t: A's columns averaged over the stabiliser of T, in log space.
 
     Rows (s, j) over A's sizes and the two extreme overlaps j; returns (s index, j,
@@ -82,7 +80,7 @@ def _generators(
     the average is one entry of A (a_s or b_s on each side: its ratio is A's closed form).
     """
     k = A.k
-    la, lb = (A.log_a, A.log_b) if logs is None else logs
+    la, lb = A.log_a, A.log_b
     idx = np.arange(A.sizes.size)
     s = A.sizes
     lo, hi = overlap_range(k, s, np.full(s.size, t))
@@ -188,10 +186,9 @@ def max_case_refines(
         _corner_class(A, B, i, rows, clock)
     if method == "sorted":
         inner = _classes_sorted(A, B, inner, rows, clock)
-    logsA = (rows.la, rows.lb)
     for i in inner.tolist():  # classes the sorted extremes left open: every generator of A
         clock.check("the max-case classes")
-        failed = _class_by_scan(A, B, i, rows, clock, logsA)
+        failed = _class_by_scan(A, B, i, rows, clock)
         if failed is not None:
             return failed
     if rows.undecided:
@@ -257,15 +254,10 @@ class _Rows:
 
     def __init__(self, A: SymmetricChannel, B: SymmetricChannel, clock: _Pace) -> None:
         self.A, self.B = A, B
-        stage = "the max-case entries"
-        clock.check(stage)  # each a property computed on every access: once here
-        self.la = A.log_a
-        clock.check(stage)
-        self.lb = A.log_b
-        clock.check(stage)
-        self.la_b = B.log_a
-        clock.check(stage)
-        self.lb_b = B.log_b
+        for C in (A, B):  # the entries, each an O(k) pass on first access (then kept)
+            for entries in ("log_a", "log_b"):
+                clock.check("the max-case entries")
+                getattr(C, entries)
         self.parts: list[tuple[np.ndarray, ...]] = []
         self.rel_max = 0.0
         self.residual = 0.0
@@ -291,7 +283,7 @@ class _Rows:
             # |Pr_{A·W} − Pr_B| per class: rel x max(a_t, b_t) x the larger binomial count
             ib = np.asarray(i)
             tb = self.B.sizes[ib]
-            la, lb = self.la_b[ib], self.lb_b[ib]
+            la, lb = self.B.log_a[ib], self.B.log_b[ib]
             # log max(C(k-1, t-1), C(k-1, t)) = log C(k, t) + log(max(t, k-t) / k), with room
             lc = self._logck[tb] + np.log(np.maximum(tb, k - tb) / k) + 1e-9
             with np.errstate(divide="ignore"):
@@ -322,25 +314,25 @@ def _corner_class(A, B, i: int, rows: _Rows, clock) -> None:
     h = int(np.argmax(np.maximum(A.log_in, A.log_out)))  # A's heaviest class first
     ii = np.array([h])
     jj = np.array([int(A.sizes[h]) if t else 0])
-    lin, lout, _ = _generator_logs(rows.la[ii], rows.lb[ii], A.sizes[ii], A.k, t, jj)
+    lin, lout, _ = _generator_logs(A.log_a[ii], A.log_b[ii], A.sizes[ii], A.k, t, jj)
     val = lout if t == 0 else lin
     g = 0
     if not np.isfinite(val[g]):  # else the largest value over all of A's generators
-        ii, jj, lin, lout, _ = _generators(A, t, (rows.la, rows.lb))
+        ii, jj, lin, lout, _ = _generators(A, t)
         val = lout if t == 0 else lin
         g = int(np.argmax(val))
     if not np.isfinite(val[g]):
         _max_case_fails_corner(A, B, t, clock)
-    target = float(rows.lb_b[i] if t == 0 else rows.la_b[i])
+    target = float(B.log_b[i] if t == 0 else B.log_a[i])
     rows.add(ii[g : g + 1], t, jj[g : g + 1], np.array([target - float(val[g])]), [i], [0.0])
 
 
-def _class_by_scan(A, B, i: int, rows: _Rows, clock, logsA) -> RefinementResult | None:
+def _class_by_scan(A, B, i: int, rows: _Rows, clock) -> RefinementResult | None:
     """One inner class of B against every generator of A (O(|sizes(A)|)): rows added, a
     verdict of "fails" returned, or the class recorded as undecided."""
     t = int(B.sizes[i])
-    la_b, lb_b, rb = float(rows.la_b[i]), float(rows.lb_b[i]), float(B.log_ratio[i])
-    ii, jj, lin, lout, pure = _generators(A, t, logsA)
+    la_b, lb_b, rb = float(B.log_a[i]), float(B.log_b[i]), float(B.log_ratio[i])
+    ii, jj, lin, lout, pure = _generators(A, t)
     with np.errstate(invalid="ignore"):
         lr = lin - lout  # log c_in / c_out (+-inf where one side is 0)
     ok = np.isfinite(lin) & np.isfinite(lout)
@@ -470,7 +462,7 @@ def _classes_sorted(A, B, inner: np.ndarray, rows: _Rows, clock) -> np.ndarray:
     k = A.k
     sA = A.sizes
     n = sA.size
-    la, lb = rows.la, rows.lb
+    la, lb = A.log_a, A.log_b
     with np.errstate(invalid="ignore"):
         lr = la - lb
     kx = _log_key_x(lr, sA)
@@ -522,7 +514,7 @@ def _classes_sorted(A, B, inner: np.ndarray, rows: _Rows, clock) -> np.ndarray:
         valid = have & (ok | np.isinf(glr))
         mag = np.maximum(np.abs(lin), np.abs(lout))
         band = _MAX_CASE_BAND * (1 + np.where(np.isfinite(mag), mag, 0.0))
-        la_b, lb_b, rb = rows.la_b[ib], rows.lb_b[ib], B.log_ratio[ib]
+        la_b, lb_b, rb = B.log_a[ib], B.log_b[ib], B.log_ratio[ib]
         band_b = _MAX_CASE_BAND * (1 + np.abs(la_b) + np.abs(lb_b))
         up = np.where(valid, glr, -np.inf)
         down = np.where(valid, glr, np.inf)
@@ -575,12 +567,12 @@ def _pure_classes(A, B, ib: np.ndarray, rows: _Rows, ea, eb) -> np.ndarray:
         else:
             has &= (ea == eb) if side == "in" else (-ea == eb)
         jj = np.where(side == "out", 0, t)
-        lin, lout, _ = _generator_logs(rows.la[pos], rows.lb[pos], sA[pos], k, t, jj)
+        lin, lout, _ = _generator_logs(A.log_a[pos], A.log_b[pos], sA[pos], k, t, jj)
         has &= np.isfinite(lin) & np.isfinite(lout)
         h = np.flatnonzero(has)
         if h.size == 0:
             continue
-        la_b, lb_b = rows.la_b[ib[h]], rows.lb_b[ib[h]]
+        la_b, lb_b = B.log_a[ib[h]], B.log_b[ib[h]]
         lm = la_b - lin[h]
         st = np.maximum(la_b, lb_b)
         rel = np.abs(np.exp(lm + lout[h] - st) - np.exp(lb_b - st))

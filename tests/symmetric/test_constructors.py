@@ -73,6 +73,23 @@ def test_lumped_expansion_is_the_reduced_channel() -> None:
         assert np.max(np.abs(c1 - c2)) <= 1e-13
 
 
+def test_entries_are_kept_read_only_and_equal_the_expanded_entries() -> None:
+    # provenance: the explicit lumped expansion (one column per subset S): C[x, S] is a_s
+    # for x in S and b_s otherwise; the channel keeps each array once, read-only
+    S = sym.oue(4, 1.0)
+    M = S.expand(lumped=True)
+    for i, s in enumerate(S.sizes.tolist()):
+        col = M.outputs.index(tuple(range(s)))  # the subset {0..s-1}
+        if s > 0:
+            assert math.isclose(math.exp(S.log_a[i]), M.matrix[0, col], rel_tol=1e-12)
+        if s < 4:
+            assert math.isclose(math.exp(S.log_b[i]), M.matrix[3, col], rel_tol=1e-12)
+    assert S.log_a is S.log_a and S.log_b is S.log_b
+    for arr in (S.log_a, S.log_b):
+        with pytest.raises(ValueError, match="read-only"):
+            arr[0] = 0.0
+
+
 @pytest.mark.parametrize("eps", [0.0, 0.01, 1.0, 7.0, 50.0, 700.0])
 def test_log_parameters_match_params(eps: float) -> None:
     # provenance: qifldp.protocols.params (the linear-space definitions beside the log-space ones)
