@@ -252,6 +252,22 @@ _EXACT = {
         "Hadamard mechanism, one coefficient",
         [{"k": k, "eps": e} for k in (2, 3, 5, 8) for e in (0.5, 2.0)],
     ),
+    "hr_block": (
+        "Hadamard Response with blocks",
+        [
+            {"k": k, "eps": e, "B": B}
+            for k, e, B in ((2, 1.0, 2), (5, 2.0, 4), (9, 3.0, 4), (6, 3.0, 12), (7, 0.5, 1))
+        ]
+        + [{"k": k, "eps": e} for k, e in ((5, 2.0), (8, 4.0), (3, 6.0))],
+    ),
+    "he_multi": (
+        "Hadamard mechanism, t coefficients",
+        [
+            {"k": k, "eps": e, "t": t}
+            for k, e, t in ((2, 0.5, 2), (3, 2.0, 2), (5, 1.0, 2), (4, 3.0, 3))
+        ]
+        + [{"k": k, "eps": e} for k, e in ((3, 1.0), (4, 2.5))],
+    ),
     **{
         name: (
             f"{name.upper()} (fixed seeded tables)",
@@ -265,7 +281,14 @@ _EXACT = {
 }
 
 
-@checks("hr.epsilon", "hm.epsilon", "apple.cms_epsilon", "apple.hcms_epsilon")
+@checks(
+    "hr.epsilon",
+    "hm.epsilon",
+    "hr.block_epsilon",
+    "hm.t_epsilon",
+    "apple.cms_epsilon",
+    "apple.hcms_epsilon",
+)
 def _check_exact_eps(name: str) -> tuple[str, str]:
     what, cases = _EXACT[name]
     bad = [c for c in cases if _cmp(ldp_epsilon(protocol(name, **c).channel()), c["eps"], what)]

@@ -31,7 +31,9 @@ from .bipartite import BipartiteRR3
 from .dbitflip import DBitFlip
 from .grr import GRR
 from .he import HE
+from .he_multi import MAX_T, HEMulti
 from .hr import HR
+from .hr_block import HRBlock
 from .lh import LH
 from .longitudinal import LONGITUDINAL, Memoized
 from .oracles import ORACLE_PARAMETERS, adp, oracle
@@ -97,6 +99,8 @@ ProtocolName = Literal[
     "dbitflip",
     "cms",
     "hcms",
+    "hr_block",
+    "he_multi",
 ]
 
 
@@ -534,6 +538,55 @@ def _later_entries() -> Iterator[Entry]:
             example={"k": 3, "eps": 1.0, "m": 4, "hashes": 2},
             builder=family,
         )
+    yield Entry(
+        name="hr_block",
+        aliases=("hadamard_response_general",),
+        parameters=(
+            _k(),
+            _eps(),
+            Parameter(
+                "B", "int", None, "blocks, integer in 1..2k; default 2^floor(log2 min(e^eps, 2k))"
+            ),
+        ),
+        reference=(
+            "Acharya, Sun, Zhang: Hadamard Response: Estimating Distributions Privately, "
+            "Efficiently, and with Little Communication, AISTATS 2019 (the general-eps scheme; "
+            "pure-ldp's HR for eps > 1)"
+        ),
+        family=HRBlock,
+        summary=(
+            "Hadamard response with B blocks of b outputs: an output of the value's codeword "
+            "set (b/2 outputs of its block) w.p. e^eps / (e^eps + 2B - 1), else uniform"
+        ),
+        example={"k": 5, "eps": 2.0},
+        builder=HRBlock,
+    )
+    yield Entry(
+        name="he_multi",
+        aliases=("hadamard_mechanism",),
+        parameters=(
+            _k(),
+            _eps(),
+            Parameter(
+                "t",
+                "int",
+                None,
+                f"coefficients per report, integer in 1..{MAX_T}; default ceil(log2(e^eps + 1))",
+            ),
+        ),
+        reference=(
+            "Cormode, Kulkarni, Srivastava: Marginal release under local differential privacy, "
+            "SIGMOD 2018 (the Hadamard mechanism); pure-ldp's HadamardMech with t coefficients"
+        ),
+        family=HEMulti,
+        summary=(
+            "Hadamard encoding with t coefficients: t uniformly random Hadamard coefficients "
+            "of the value, their signs through 2^t-ary randomized response; output t pairs "
+            "(index, sign)"
+        ),
+        example={"k": 3, "eps": 1.0, "t": 2},
+        builder=HEMulti,
+    )
 
 
 #: name -> entry, for every protocol (read-only).
@@ -616,6 +669,10 @@ def protocol(name: Literal["cms"], *args: Any, **params: Any) -> CMS: ...
 @overload
 def protocol(name: Literal["hcms"], *args: Any, **params: Any) -> HCMS: ...
 @overload
+def protocol(name: Literal["hr_block"], *args: Any, **params: Any) -> HRBlock: ...
+@overload
+def protocol(name: Literal["he_multi"], *args: Any, **params: Any) -> HEMulti: ...
+@overload
 def protocol(name: str, *args: Any, **params: Any) -> Any: ...
 def protocol(name: str, *args: Any, **params: Any) -> Any:
     """The frozen protocol object of any catalogue entry.
@@ -631,7 +688,9 @@ def protocol(name: str, *args: Any, **params: Any) -> Any:
         ``l_grr``, ``l_sue``, ``l_oue``, ``l_osue``, ``l_soue`` (``k, eps_perm, eps_1``),
         ``adp`` (GRR or OUE, whichever estimates with less variance), ``hr``
         (Hadamard response), ``rappor``, ``dbitflip``, ``he`` (Hadamard encoding),
-        ``cms`` and ``hcms`` (Apple's Count Mean Sketches: ``k, eps, m, hashes``).
+        ``cms`` and ``hcms`` (Apple's Count Mean Sketches: ``k, eps, m, hashes``),
+        ``hr_block`` (Hadamard response with blocks: ``k, eps, B``) and ``he_multi``
+        (Hadamard encoding with t coefficients: ``k, eps, t``).
     *args
         Parameters by position, in the entry's order (oracles: ``k, eps``; ``pckv``:
         ``d, eps, ell, ...``; ``ue`` takes p and q by name).

@@ -75,19 +75,23 @@ def hr_membership(xs: Any, ys: Any) -> np.ndarray:
 def fwht(v: Any) -> np.ndarray:
     """The Walsh-Hadamard transform H_K v (Sylvester order, unnormalised), O(K log K).
 
-    ``v`` has a power-of-two length K; entry r of the result is Σ_y (-1)^|r & y| v[y].
+    ``v`` has a power-of-two length K along its last axis (each row of a 2-D ``v`` is
+    transformed); entry r of the result is Σ_y (-1)^|r & y| v[..., y].
 
     Examples
     --------
     >>> fwht(np.array([1, 0, 0, 0])).tolist(), fwht(np.array([0, 1, 0, 0])).tolist()
     ([1.0, 1.0, 1.0, 1.0], [1.0, -1.0, 1.0, -1.0])
+    >>> fwht(np.array([[1, 0], [0, 1]])).tolist()
+    [[1.0, 1.0], [1.0, -1.0]]
     """
-    v = np.asarray(v)
-    a = v.astype(np.float64).copy()
+    a = np.asarray(v).astype(np.float64)  # a copy
+    lead, K = a.shape[:-1], a.shape[-1]
     h = 1
-    while h < a.size:
-        a = a.reshape(-1, 2, h)
-        a = np.stack([a[:, 0] + a[:, 1], a[:, 0] - a[:, 1]], axis=1).reshape(-1)
+    while h < K:
+        a = a.reshape(*lead, -1, 2, h)
+        a = np.stack([a[..., 0, :] + a[..., 1, :], a[..., 0, :] - a[..., 1, :]], axis=-2)
+        a = a.reshape(*lead, K)
         h *= 2
     return a
 

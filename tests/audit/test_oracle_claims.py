@@ -103,7 +103,8 @@ def test_dbitflip_single_bucket_is_half_the_budget(results):
 
 
 def test_exact_epsilons_confirmed(results):
-    for key in ("hr.epsilon", "hm.epsilon", "apple.cms_epsilon", "apple.hcms_epsilon"):
+    keys = ("hr.epsilon", "hm.epsilon", "hr.block_epsilon", "hm.t_epsilon")
+    for key in (*keys, "apple.cms_epsilon", "apple.hcms_epsilon"):
         assert results[key].verdict == A.CONFIRMED, results[key].details
 
 

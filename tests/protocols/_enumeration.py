@@ -186,3 +186,49 @@ def enumerate_hcms(P):
                     M[x, col] = (keep if H[l, P.table[j, x]] == w else 1 - keep) / (K * m)
                     col += 1
     return M
+
+
+def enumerate_hr_block(k, eps, B):
+    """Hadamard response with B blocks from scipy's Sylvester matrix H_b (b the smallest
+    power of two with (b - 1) B >= k): value x at row x mod (b - 1) + 1 of block
+    x // (b - 1); 2 e^eps / (b D) on that block where the row is +1, 2 / (b D) on every
+    other output, D = e^eps + 2B - 1."""
+    from scipy.linalg import hadamard
+
+    b = 2
+    while (b - 1) * B < k:
+        b *= 2
+    H = hadamard(b)
+    E = math.exp(eps)
+    D = E + 2 * B - 1
+    M = np.full((k, B * b), 2 / (b * D))
+    for x in range(k):
+        block, row = divmod(x, b - 1)
+        for pos in range(b):
+            if H[row + 1, pos] > 0:
+                M[x, block * b + pos] = 2 * E / (b * D)
+    return M
+
+
+def enumerate_he_multi(k, eps, t):
+    """Hadamard encoding with t coefficients by brute force over the t-tuples of pairs
+    (j, s) (itertools order, the pairs as ``enumerate_he``'s columns): K^-t e^eps /
+    (e^eps + 2^t - 1) when every s_c = H_K[j_c, x], else K^-t / (e^eps + 2^t - 1)."""
+    import itertools
+
+    from scipy.linalg import hadamard
+
+    K = 1
+    while K < k:
+        K *= 2
+    K = max(K, 2)
+    H = hadamard(K)
+    E = math.exp(eps)
+    pairs = [(j, s) for j in range(K) for s in (-1, 1)]
+    outs = list(itertools.product(pairs, repeat=t))
+    M = np.zeros((k, len(outs)))
+    for x in range(k):
+        for o, out in enumerate(outs):
+            hit = all(H[j, x] == s for j, s in out)
+            M[x, o] = (E if hit else 1) / (K**t * (E + 2**t - 1))
+    return M

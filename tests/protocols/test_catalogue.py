@@ -19,7 +19,9 @@ from tests.protocols._enumeration import (
     enumerate_dbitflip,
     enumerate_hcms,
     enumerate_he,
+    enumerate_he_multi,
     enumerate_hr,
+    enumerate_hr_block,
     enumerate_memoized,
     enumerate_rappor,
 )
@@ -27,7 +29,9 @@ from tests.protocols._enumeration import (
 COMPOSITES = ("pckv", "privkvm", "rr", "rr3", "bipartite_rr3", "spl", "smp", "rsfd", "rsrfd")
 
 #: The oracles added to the catalogue later, with no constructor before it.
-LATER = tuple("l_grr l_sue l_oue l_osue l_soue adp hr rappor dbitflip he cms hcms".split())
+LATER = tuple(
+    "l_grr l_sue l_oue l_osue l_soue adp hr rappor dbitflip he cms hcms hr_block he_multi".split()
+)
 
 
 def _existing(name, P):
@@ -56,6 +60,10 @@ def _existing(name, P):
         return q.Channel(enumerate_hr(ex["k"], ex["eps"]))
     if name == "he":
         return q.Channel(enumerate_he(ex["k"], ex["eps"]))
+    if name == "hr_block":  # k = 5, e^2 < 2k: B = 4 blocks
+        return q.Channel(enumerate_hr_block(ex["k"], ex["eps"], 4))
+    if name == "he_multi":
+        return q.Channel(enumerate_he_multi(ex["k"], ex["eps"], ex["t"]))
     if name in ("cms", "hcms"):
         return q.Channel((enumerate_cms if name == "cms" else enumerate_hcms)(P))
     if name == "adp":

@@ -1,0 +1,400 @@
+"""Hadamard encoding with t coefficients (pure-ldp's Hadamard mechanism, any t).
+
+Cormode, Kulkarni, Srivastava: *Marginal release under local differential privacy*
+(SIGMOD 2018), the Hadamard mechanism as pure-ldp's ``HadamardMechClient`` runs it with
+t >= 1. K is the smallest power of two at least k; a user with value x draws t indices
+j_1..j_t independently and uniformly from 0..K-1, forms the sign vector
+h = (phi_{j_1}(x), ..., phi_{j_t}(x)), phi_j(x) = (-1)^|j & x|, and reports the t pairs
+(j_c, s_c) with s = h w.p. e^eps / (e^eps + 2^t - 1) and otherwise one of the
+2^t - 1 other sign vectors, uniformly (t-ary randomized response on the signs):
+
+    Pr[(j, s) | x] = K^-t e^eps / (e^eps + 2^t - 1)  if s = h(j, x),
+                     K^-t / (e^eps + 2^t - 1)        otherwise.
+
+Each sign is then kept w.p. (e^eps + 2^(t-1) - 1) / (e^eps + 2^t - 1), so
+E[s_c phi_{j_c}(v)] = a [x = v] with a = (e^eps - 1) / (e^eps + 2^t - 1), and
+f̂_v = Σ_{users, c} s_c phi_{j_c}(v) / (n t a), from one Walsh-Hadamard transform of
+the per-index sums (pure-ldp's server). t = 1 is :class:`~qifldp.protocols.he.HE`'s law.
+pure-ldp's ``use_optimal_t`` takes t = ceil(log2(e^eps + 1)), the default here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..channel import Channel, guard_size
+from ..errors import ParameterError, SizeError
+from ..simulation import project_simplex
+from ..simulation.util import as_array, as_rng, as_values, check_n, choose_uniform_true, row_chunks
+from ..symbolic import SymbolicChannel
+from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
+from ..validation import check_eps, check_int
+from .base import EpsAttained, NotLumpable, no_options
+from .docstrings import ORACLE_DOCS, fill_doc
+from .he import he_coefficient
+from .hr import fwht
+from .params import check_k
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+__all__ = ["HEMulti", "HEMultiClosedForm", "he_optimal_t", "MAX_T"]
+
+#: The largest number of coefficients (the sign vectors are coded in an int64).
+MAX_T: int = 30
+
+#: The most (index tuple, value) pairs the Bayes capacity enumerates.
+MAX_CAPACITY_WORK: int = 10**8
+
+
+def he_optimal_t(eps: float) -> int:
+    """pure-ldp's optimal number of coefficients: t = ceil(log2(e^eps + 1)), at most MAX_T.
+
+    Examples
+    --------
+    >>> he_optimal_t(0.5), he_optimal_t(1.0), he_optimal_t(3.0)
+    (2, 2, 5)
+    """
+    eps = check_eps(eps)
+    if eps >= MAX_T * math.log(2):
+        return MAX_T
+    return max(1, math.ceil(math.log2(math.exp(eps) + 1) - 1e-12))
+
+
+class HEMultiClosedForm(EpsAttained):
+    """Closed forms of Hadamard encoding with t coefficients (derived on its channel).
+
+    Notes
+    -----
+    The LDP epsilon is eps: t copies of index 1 separate values 0 and 1 in every sign.
+
+    Examples
+    --------
+    >>> round(HEMulti(2, math.log(3), t=2).closed_form.bayes_capacity(), 12)  # (4 + 2 * 7/4) / 6
+    1.25
+    """
+
+    __slots__ = ()
+
+    def distinct(self) -> Fraction:
+        """The mean over the K^t index tuples j of N(j), the number of distinct sign
+        vectors h(j, x) over the k values (enumerated).
+
+        Raises
+        ------
+        SizeError
+            K^t k above :data:`MAX_CAPACITY_WORK`.
+
+        Examples
+        --------
+        >>> HEMulti(2, 1.0, t=2).closed_form.distinct()  # 3 of the 4 tuples separate 0 and 1
+        Fraction(7, 4)
+        """
+        P = self._protocol
+        k, t, K = P.k, P.params["t"], P.params["K"]
+        work = K**t * k
+        if work > MAX_CAPACITY_WORK:
+            msg = (
+                f"the Bayes capacity of he_multi(k={k}, t={t}) enumerates K^t k = {work} pairs "
+                f"(limit {MAX_CAPACITY_WORK}); use fewer coefficients or a smaller k"
+            )
+            raise SizeError(msg)
+        # code of h(j, x): bit c set when phi_{j_c}(x) = -1
+        bits = (he_coefficient(np.arange(K)[:, None], np.arange(k)) < 0).astype(np.int64)
+        codes = np.zeros((1, k), dtype=np.int64)
+        for c in range(t):  # all K^c tuples so far, extended by one index
+            codes = (codes[:, None, :] | (bits[None, :, :] << c)).reshape(-1, k)
+        codes.sort(axis=1)
+        total = int(codes.shape[0] + np.count_nonzero(codes[:, 1:] != codes[:, :-1]))
+        return Fraction(total, K**t)
+
+    def bayes_capacity(self) -> float:
+        """ML = (2^t + (e^eps - 1) N̄) / (e^eps + 2^t - 1), N̄ of :meth:`distinct`.
+
+        A column (j, s) has maximum e^eps K^-t / (e^eps + 2^t - 1) when s is the sign
+        vector of some value, else K^-t / (e^eps + 2^t - 1).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = HEMulti(3, 1.0, t=2)
+        >>> round(P.closed_form.bayes_capacity(), 12) == round(q.bayes_capacity(P.channel()), 12)
+        True
+        """
+        P = self._protocol
+        t, N = P.params["t"], float(self.distinct())
+        E = math.exp(-P.eps)  # in 1/e^eps form
+        return (2**t * E + (1 - E) * N) / (1 + (2**t - 1) * E)
+
+    def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
+        """The sympy twin of :meth:`bayes_capacity`; ``eps`` may be a symbol.
+
+        Examples
+        --------
+        >>> HEMulti(2, 1.0, t=2).closed_form.symbolic_bayes_capacity(eps="e")
+        (7*exp(e)/4 + 9/4)/(exp(e) + 3)
+        """
+        import sympy as sp
+
+        P = self._protocol
+        values = P._symbols(symbols, ("eps",))
+        E = sp.exp(SymbolicParameters().take("eps", values["eps"], "eps"))
+        t, N = P.params["t"], sp.Rational(self.distinct())
+        return (2**t + (E - 1) * N) / (E + 2**t - 1)
+
+
+@fill_doc(ORACLE_DOCS)
+class HEMulti(NotLumpable):
+    """Hadamard encoding with t coefficients: t random Hadamard coefficients of the value,
+    their signs through 2^t-ary randomized response.
+
+    Parameters
+    ----------
+    {k}
+    {eps}
+    t : int, optional
+        Coefficients per report, an integer in 1..MAX_T; default pure-ldp's optimal
+        ceil(log2(e^eps + 1)).
+
+    Notes
+    -----
+    params : dict
+        ``t``, ``K`` (indices 0..K-1), ``p`` = e^eps / (e^eps + 2^t - 1) (the signs
+        kept) and ``a`` = (e^eps - 1) / (e^eps + 2^t - 1) (the mean of a sign times the
+        true coefficient).
+
+    Examples
+    --------
+    >>> P = HEMulti(3, math.log(3), t=2)
+    >>> P.params["K"], P.params["p"], P.channel().shape  # (2 K)^t outputs
+    (4, 0.5, (3, 64))
+    """
+
+    __slots__ = ()
+    _closed_form_type = HEMultiClosedForm
+    _not_lumpable = "a permutation of the values does not keep the coefficients"
+
+    def __init__(self, k: int, eps: float, t: int | None = None) -> None:
+        k, eps = check_k(k), check_eps(eps)
+        t = he_optimal_t(eps) if t is None else check_int("t", t, minimum=1, maximum=MAX_T)
+        K = 1 << (k - 1).bit_length()  # the smallest power of two >= k
+        E = math.exp(-eps)
+        den = 1 + (2**t - 1) * E  # (e^eps + 2^t - 1) / e^eps
+        params = {"t": t, "K": K, "p": 1 / den, "a": -math.expm1(-eps) / den}
+        self._freeze("he_multi", k, eps, params, {"eps": eps, "t": t})
+
+    # ---------------------------------------------------------------- channels
+    def _outputs(self) -> list[tuple[tuple[int, int], ...]]:
+        one = [(j, s) for j in range(self._params["K"]) for s in (-1, 1)]
+        return list(itertools.product(one, repeat=self._params["t"]))
+
+    def _size(self, symbolic: bool) -> None:
+        k, K, t = self.k, self._params["K"], self._params["t"]
+        log10_cols = t * math.log10(2 * K)
+        if symbolic:
+            guard_symbolic_size("he_multi", (k, "eps", t), k, log10_cols, lambda: (2 * K) ** t)
+            return
+        alt = "the closed forms protocol('he_multi', k, eps, t).closed_form (no symmetric channel)"
+        guard_size(f"he_multi({k}, {self.eps}, t={t})", k, log10_cols, lambda: (2 * K) ** t, alt)
+
+    def _agree(self) -> np.ndarray:
+        """(k, (2K)^t) booleans: output o carries every true sign of value x."""
+        K, t = self._params["K"], self._params["t"]
+        js = np.repeat(np.arange(K), 2)
+        ss = np.tile([-1, 1], K)
+        one = he_coefficient(js, np.arange(self.k)[:, None]) == ss  # (k, 2K)
+        agree = np.ones((self.k, 1), dtype=bool)
+        for _ in range(t):
+            agree = (agree[:, :, None] & one[:, None, :]).reshape(self.k, -1)
+        return agree
+
+    def channel(self) -> Channel:
+        """The k x (2K)^t channel; outputs t-tuples of pairs (j, s).
+
+        Raises
+        ------
+        SizeError
+            k (2K)^t above :data:`qifldp.channel.MAX_ENTRIES`.
+
+        Examples
+        --------
+        >>> C = HEMulti(2, math.log(3), t=2).channel()  # K = 2, den = 6 K^2
+        >>> C.shape, C.outputs[0], round(float(C.matrix[0, 5]) * 24, 12)  # ((0, 1), (0, 1)): agrees
+        ((2, 16), ((0, -1), (0, -1)), 3.0)
+        """
+        self._size(symbolic=False)
+        K, t, p = self._params["K"], self._params["t"], self._params["p"]
+        other = (1 - p) / (2**t - 1)
+        M = np.where(self._agree(), p, other) / K**t
+        return Channel(M, outputs=self._outputs())
+
+    def symbolic(self, **symbols: Any) -> SymbolicChannel:
+        """Hadamard encoding with t coefficients as a symbolic channel; ``eps`` may be a symbol.
+
+        Examples
+        --------
+        >>> HEMulti(2, 1.0, t=1).symbolic(eps="e").matrix[0, 1]
+        exp(e)/(2*exp(e) + 2)
+        """
+        import sympy as sp
+
+        values = self._symbols(symbols, ("eps",))
+        self._size(symbolic=True)
+        P = SymbolicParameters()
+        E = sp.exp(P.take("eps", values["eps"], "eps"))
+        K, t = self._params["K"], self._params["t"]
+        den = K**t * (E + 2**t - 1)
+        keep, other = E / den, 1 / den
+        agree = self._agree()
+        rows = [[keep if a else other for a in row] for row in agree]
+        return P.channel(rows, tuple(range(self.k)), tuple(self._outputs()))
+
+    # ---------------------------------------------------------------- client and server
+    def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
+        """t pairs (j, s) per user: an (n, t, 2) int64 array (pure-ldp's list of pairs).
+
+        Notes
+        -----
+        The true signs are kept w.p. p; otherwise they are multiplied by the sign
+        pattern of a uniform u in 1..2^t - 1 (bit c of u set: sign c negated), which is
+        a uniform choice among the other 2^t - 1 sign vectors. O(n t).
+
+        Examples
+        --------
+        >>> r = HEMulti(4, 60.0, t=3).sample([0, 3], rng=0)
+        >>> r.shape, bool(np.all(r[:, :, 1] == he_coefficient(r[:, :, 0], np.array([[0], [3]]))))
+        ((2, 3, 2), True)
+        """
+        no_options("sample", options)
+        xs = as_values(xs, self.k)
+        gen = as_rng(rng)
+        K, t, p = self._params["K"], self._params["t"], self._params["p"]
+        n = xs.size
+        j = gen.integers(0, K, size=(n, t))
+        keep = gen.random(n) < p
+        u = np.where(keep, 0, gen.integers(1, 1 << t, size=n))
+        flip = (u[:, None] >> np.arange(t)) & 1
+        s = he_coefficient(j, xs[:, None]) * (1 - 2 * flip)
+        return np.stack([j, s], axis=2)
+
+    def _check_reports(self, reports: Any) -> np.ndarray:
+        arr = as_array(reports, "reports")
+        K, t = self._params["K"], self._params["t"]
+        shape_ok = arr.ndim == 3 and arr.shape[0] > 0 and arr.shape[1:] == (t, 2)
+        if not shape_ok or arr.dtype.kind not in "iu":
+            msg = (
+                f"reports must be a non-empty (n, t = {t}, 2) integer array of pairs (j, s), "
+                f"got shape {arr.shape} of {arr.dtype}"
+            )
+            raise ParameterError(msg)
+        arr = arr.astype(np.int64)
+        j, s = arr[:, :, 0], arr[:, :, 1]
+        if j.min() < 0 or j.max() >= K:
+            msg = f"reports must have indices j in 0..{K - 1}, got {j.min()}..{j.max()}"
+            raise ParameterError(msg)
+        if not np.all(np.abs(s) == 1):
+            msg = "reports must have signs s in (-1, 1)"
+            raise ParameterError(msg)
+        return arr
+
+    def coefficient_sums(self, reports: Any) -> np.ndarray:
+        """Σ over the reports and their t pairs of s phi_j(v), for every v (one FWHT).
+
+        Examples
+        --------
+        >>> HEMulti(3, 1.0, t=2).coefficient_sums([[[1, 1], [2, -1]]]).tolist()
+        [0.0, -2.0, 2.0]
+        """
+        return self._sums(self._check_reports(reports))
+
+    def _sums(self, arr: np.ndarray) -> np.ndarray:
+        K = self._params["K"]
+        sums = np.bincount(arr[:, :, 0].ravel(), weights=arr[:, :, 1].ravel(), minlength=K)
+        return fwht(sums)[: self.k]
+
+    def estimate(self, reports: Any, project: bool = False) -> np.ndarray:
+        """Unbiased frequencies: f̂_v = Σ s phi_j(v) / (n t a) (:meth:`coefficient_sums`).
+
+        Raises ParameterError at eps = 0 (a = 0: the signs carry no information).
+
+        Examples
+        --------
+        >>> P = HEMulti(4, 2.0, t=2)
+        >>> xs = np.repeat([0, 1, 2, 3], [4000, 3000, 2000, 1000])
+        >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
+        [0.4, 0.3, 0.2, 0.1]
+        """
+        if self.eps == 0:
+            msg = "eps = 0: the signs carry no information, no estimate"
+            raise ParameterError(msg)
+        arr = self._check_reports(reports)
+        f = self._sums(arr) / (arr.shape[0] * self._params["t"] * self._params["a"])
+        return project_simplex(f) if project else f
+
+    def support_probabilities(self, **options: Any) -> tuple[float, float]:
+        """(p*, q*) of one pair (j, s): Pr[s = phi_j(v) | v] = (e^eps + 2^(t-1) - 1) /
+        (e^eps + 2^t - 1), and 1/2 under another value.
+
+        The t pairs of a report are not independent (one randomized response on all the
+        signs): :meth:`variance` is not Wang et al.'s form in these (p*, q*).
+
+        Examples
+        --------
+        >>> p, q = HEMulti(3, math.log(3), t=2).support_probabilities()
+        >>> round(p, 12), q  # (3 + 1) / (3 + 3)
+        (0.666666666667, 0.5)
+        """
+        no_options("support_probabilities", options)
+        return (1 + self._params["a"]) / 2, 0.5
+
+    def variance(self, n: int, f: Any = None, **options: Any) -> np.ndarray | float:
+        """Var[f̂_v] = [1 / (t a²) + f_v ((t - 1) / (t a) - 1)] / n.
+
+        A user's term W = Σ_c s_c phi_{j_c}(v) has E[W²] = t + t (t - 1) a [x = v] (two
+        signs' noises correlate by E[ε_c ε_c'] = a, the true coefficients of another
+        value are independent signs) and E[W] = t a [x = v]. ``f``: the k true
+        frequencies; without them, a value of frequency 0.
+
+        Examples
+        --------
+        >>> P = HEMulti(3, math.log(3), t=2)  # a = 1/3: 1 / (2 a^2) = 4.5
+        >>> round(P.variance(1), 12)
+        4.5
+        """
+        no_options("variance", options)
+        n = check_n(n)
+        if self.eps == 0:
+            msg = "eps = 0: the estimator is undefined (infinite variance)"
+            raise ParameterError(msg)
+        t, a = self._params["t"], self._params["a"]
+        if f is None:
+            return 1 / (t * a * a * n)
+        freq = np.asarray(f, dtype=float)
+        if freq.shape != (self.k,):
+            msg = f"f must hold the k = {self.k} true frequencies, got shape {freq.shape}"
+            raise ParameterError(msg)
+        return (1 / (t * a * a) + freq * ((t - 1) / (t * a) - 1)) / n
+
+    def attack(self, reports: Any, rng: Any = None) -> np.ndarray:
+        """A uniform guess among the values whose coefficients all match the report's
+        signs (any value if none): Bayes-optimal under a uniform prior.
+
+        Examples
+        --------
+        >>> HEMulti(3, 1.0, t=2).attack([[[1, -1], [2, 1]]], rng=0).tolist()  # only x = 1
+        [1]
+        """
+        arr = self._check_reports(reports)
+        gen = as_rng(rng)
+        out = np.empty(arr.shape[0], dtype=np.int64)
+        values = np.arange(self.k)
+        for s, e in row_chunks(arr.shape[0], self.k * self._params["t"]):
+            block = arr[s:e]
+            match = he_coefficient(block[:, :, :1], values) == block[:, :, 1:]  # (m, t, k)
+            out[s:e] = choose_uniform_true(match.all(axis=1), gen)
+        return out

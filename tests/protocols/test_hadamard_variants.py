@@ -1,0 +1,178 @@
+"""Hadamard Response with blocks (Acharya, Sun, Zhang, AISTATS 2019, the general-eps
+scheme) and Hadamard encoding with t coefficients (pure-ldp's Hadamard mechanism).
+
+Expected values: the channels from scipy's Sylvester-Hadamard matrices
+(tests/protocols/_enumeration.py); eps and the Bayes capacity by enumeration of those
+channels; the sampler by a chi-square test against the enumerated rows; the estimator
+and its variance by seeded Monte Carlo with normal and chi-square bands.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import qifldp as q
+from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
+from qifldp.protocols.he_multi import HEMulti
+from qifldp.protocols.hr_block import HRBlock, hr_blocks
+from tests.protocols._enumeration import (
+    assert_unbiased_with_variance,
+    enumerate_he,
+    enumerate_he_multi,
+    enumerate_hr,
+    enumerate_hr_block,
+)
+
+HR_CASES = [(2, 1.0, 2), (3, 2.0, 2), (5, 2.0, 4), (7, 0.5, 1), (9, 3.0, 4), (6, 3.0, 12)]
+
+
+@pytest.mark.parametrize(("k", "eps", "B"), HR_CASES)
+def test_hr_block_channel_equals_the_enumeration(k, eps, B):
+    P = q.protocol("hr_block", k, eps, B=B)
+    C = P.channel()
+    M = enumerate_hr_block(k, eps, B)
+    np.testing.assert_allclose(C.matrix, M, atol=1e-15)
+    assert q.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
+    assert P.closed_form.ldp_epsilon() == eps
+    assert P.closed_form.bayes_capacity() == pytest.approx(M.max(axis=0).sum(), rel=1e-12)
+
+
+def test_hr_block_defaults_and_its_one_block_case():
+    # the paper's B = 2^floor(log2 min(e^eps, 2k)), computed here from e^eps and 2k
+    for k, eps in ((100, 1.0), (100, 3.0), (3, 5.0), (20, 0.2)):
+        bound = min(math.exp(eps), 2 * k)
+        expected = 1
+        while 2 * expected <= bound:
+            expected *= 2
+        assert hr_blocks(k, eps) == q.protocol("hr_block", k, eps).params["B"] == expected
+    # one block is the simple Hadamard Response
+    for k in (3, 6):
+        np.testing.assert_allclose(
+            q.protocol("hr_block", k, 1.3, B=1).channel().matrix, enumerate_hr(k, 1.3), atol=1e-15
+        )
+
+
+def test_hr_block_symbolic_twins():
+    P = q.protocol("hr_block", 5, 1.5, B=2)
+    np.testing.assert_allclose(P.symbolic().evaluate().matrix, P.channel().matrix, atol=1e-14)
+    sym = float(P.closed_form.symbolic_bayes_capacity())
+    assert sym == pytest.approx(P.closed_form.bayes_capacity(), rel=1e-12)
+
+
+def test_hr_block_sampler_estimator_and_variance():
+    P = q.protocol("hr_block", 5, 2.0, B=2)  # blocks of 3 and 2 values
+    n, M = 30000, P.channel().matrix
+    for x in (0, 4):
+        ys = P.sample(np.full(n, x), rng=x)
+        observed = np.bincount(ys, minlength=M.shape[1])
+        assert stats.chisquare(observed, n * M[x]).pvalue > 1e-6
+    var, f, n = assert_unbiased_with_variance(P, np.array([50, 40, 30, 20, 10]) * 4, seed=5)
+    # the variance's form, against the score's moments enumerated on the channel
+    scores = np.where(P.members(np.arange(5)[:, None], np.arange(M.shape[1])), 1.0, 0.0)
+    block = np.arange(M.shape[1])[None, :] // P.params["b"] == (np.arange(5) // 3)[:, None]
+    scores = np.where(block, 2 * scores - 1, 0.0)  # (v, y): +1, -1 or 0
+    c = math.expm1(2.0) ** -1 * (math.exp(2.0) + 3)
+    per_user = M @ (c * scores).T  # (x, v): E[score of v | x] times c
+    second = M @ (c * scores).T ** 2
+    exact = (f @ second - (f[:, None] * per_user**2).sum(axis=0)) / n
+    np.testing.assert_allclose(var, exact, rtol=1e-12)
+
+
+def test_hr_block_attack_and_refusals():
+    P = q.protocol("hr_block", 9, 3.0, B=4)
+    ys = P.sample(np.arange(9).repeat(20), rng=0)
+    guesses = P.attack(ys, rng=1)
+    inside = P.members(guesses, ys)
+    somewhere = P.members(np.arange(9)[:, None], ys).any(axis=0)
+    assert np.all(inside | ~somewhere)
+    with pytest.raises(UnsupportedKindError, match="no symmetric channel"):
+        P.symmetric()
+    with pytest.raises(ParameterError, match="B"):
+        q.protocol("hr_block", 3, 1.0, B=7)
+    with pytest.raises(ParameterError, match="outputs in 0..15"):
+        P.estimate([0, 16])
+    with pytest.raises(ParameterError, match="eps = 0"):
+        q.protocol("hr_block", 3, 0.0).estimate([0])
+    with pytest.raises(SizeError):
+        q.protocol("hr_block", 10**6, 1.0, B=1).channel()
+    assert q.protocol("Hadamard-Response-General", 4, 1.0) == HRBlock(4, 1.0)
+
+
+HE_CASES = [(2, 1.0, 1), (2, 0.5, 2), (3, 2.0, 2), (5, 1.0, 2), (4, 3.0, 3)]
+
+
+@pytest.mark.parametrize(("k", "eps", "t"), HE_CASES)
+def test_he_multi_channel_equals_the_enumeration(k, eps, t):
+    P = q.protocol("he_multi", k, eps, t=t)
+    C = P.channel()
+    M = enumerate_he_multi(k, eps, t)
+    np.testing.assert_allclose(C.matrix, M, atol=1e-15)
+    assert q.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
+    assert P.closed_form.ldp_epsilon() == eps
+    assert P.closed_form.bayes_capacity() == pytest.approx(M.max(axis=0).sum(), rel=1e-12)
+    if t == 1:  # one coefficient is Hadamard encoding
+        np.testing.assert_allclose(M, enumerate_he(k, eps), atol=1e-15)
+
+
+def test_he_multi_default_t_and_symbolic_twins():
+    # pure-ldp's optimal t = ceil(log2(e^eps + 1))
+    for eps in (0.1, 1.0, 1.1, 3.0):
+        t = next(t for t in itertools.count(1) if 2**t >= math.exp(eps) + 1)
+        assert q.protocol("he_multi", 4, eps).params["t"] == t
+    P = q.protocol("he_multi", 3, 0.7, t=2)
+    np.testing.assert_allclose(P.symbolic().evaluate().matrix, P.channel().matrix, atol=1e-14)
+    sym = float(P.closed_form.symbolic_bayes_capacity())
+    assert sym == pytest.approx(P.closed_form.bayes_capacity(), rel=1e-12)
+
+
+def test_he_multi_sampler_estimator_and_variance():
+    P = q.protocol("he_multi", 3, 1.5, t=2)
+    C = P.channel()
+    index = {out: i for i, out in enumerate(C.outputs)}
+    n = 30000
+    for x in (0, 2):
+        r = P.sample(np.full(n, x), rng=x)
+        cols = [index[tuple((int(j), int(s)) for j, s in row)] for row in r]
+        observed = np.bincount(cols, minlength=C.shape[1])
+        assert stats.chisquare(observed, n * C.matrix[x]).pvalue > 1e-6
+    var, f, n = assert_unbiased_with_variance(P, np.array([60, 30, 10]) * 4, seed=3)
+    # the variance, against the per-user term's moments enumerated on the channel
+    t, a = 2, P.params["a"]
+    W = np.array(
+        [
+            [sum(s * (-1) ** bin(j & v).count("1") for j, s in out) for out in C.outputs]
+            for v in range(3)
+        ]
+    )
+    mean, second = C.matrix @ W.T, C.matrix @ (W.T**2)  # (x, v)
+    exact = (f @ second - f @ mean**2) / (n * (t * a) ** 2)
+    np.testing.assert_allclose(var, exact, rtol=1e-12)
+
+
+def test_he_multi_attack_and_refusals():
+    P = q.protocol("he_multi", 4, 2.0, t=3)
+    r = P.sample(np.arange(4).repeat(30), rng=0)
+    guesses = P.attack(r, rng=1)
+    from qifldp.protocols.he import he_coefficient
+
+    match = np.all(he_coefficient(r[:, :, 0], guesses[:, None]) == r[:, :, 1], axis=1)
+    any_match = np.array(
+        [np.any([np.all(he_coefficient(row[:, 0], v) == row[:, 1]) for v in range(4)]) for row in r]
+    )
+    assert np.all(match | ~any_match)
+    with pytest.raises(ParameterError, match="t"):
+        q.protocol("he_multi", 3, 1.0, t=0)
+    with pytest.raises(ParameterError, match=r"\(n, t = 3, 2\)"):
+        P.estimate(np.zeros((2, 2, 2), dtype=int))
+    with pytest.raises(ParameterError, match="signs"):
+        P.estimate(np.zeros((2, 3, 2), dtype=int))
+    with pytest.raises(SizeError):
+        q.protocol("he_multi", 1000, 1.0, t=4).channel()
+    with pytest.raises(SizeError, match="K\\^t k"):
+        q.protocol("he_multi", 1000, 1.0, t=4).closed_form.bayes_capacity()
+    assert q.protocol("hadamard_mechanism", 4, 1.0, t=2) == HEMulti(4, 1.0, t=2)
