@@ -42,8 +42,15 @@ Conventions matched (each library's own, read from its code):
 * dBitFlipPM: b buckets of the k values (bucket floor(x b / k), both sides), d sampled
   bits; the estimate is per bucket.
 * Hadamard response: pure-LDP implements Acharya et al.'s high-privacy variant for
-  eps <= 1 (K/2 of K outputs, the codeword's set w.p. e^eps / (e^eps + 1)), the
-  protocol qifldp implements; it is compared at eps = 1.
+  eps <= 1 (K/2 of K outputs, the codeword's set w.p. e^eps / (e^eps + 1)), qifldp's
+  ``hr``, compared at eps = 1; and their general scheme with B blocks for eps > 1
+  (B = 2^floor(log2 min(e^eps, 2k))), qifldp's ``hr_block``, compared at eps =
+  ``EPS_GENERAL``. pure-LDP relabels the values by a random permutation (and undoes
+  it in its estimate); qifldp keeps the identity labelling: the same law up to the
+  labels.
+* Hadamard mechanism with t coefficients: pure-LDP's ``HadamardMech`` (t = ``T_COEFF``
+  pairs (index, sign) per user) and qifldp's ``he_multi``; pure-LDP draws the indices
+  from 0..k-1 (k a power of two here, as its transform needs).
 * IBU: multi-freq-ldpy's GRR_Aggregator_IBU (plain EM, stopped when no entry moves by
   1e-12 or after 10^4 steps) and ``qifldp.ibu`` (EM accelerated by SQUAREM, stopped
   when the duality gap certifies the log-likelihood within 1e-12 of its maximum) on the
@@ -72,6 +79,8 @@ import qifldp as q
 
 K = 32
 EPS = 1.0
+EPS_GENERAL = 3.0  # Hadamard response's block scheme (pure-LDP runs it for eps > 1)
+T_COEFF = 2  # the Hadamard mechanism's coefficients per report
 EPS_PERM, EPS_1 = 2.0, 1.0
 B_BUCKETS, D_BITS = 16, 4
 NS = (10**4, 10**5, 10**6)
@@ -247,6 +256,10 @@ def mfl_pairs() -> list[Pair]:
 
 def pure_pairs() -> list[Pair]:
     from pure_ldp.frequency_oracles.direct_encoding import DEClient, DEServer
+    from pure_ldp.frequency_oracles.hadamard_mechanism import (
+        HadamardMechClient,
+        HadamardMechServer,
+    )
     from pure_ldp.frequency_oracles.hadamard_response import (
         HadamardResponseClient,
         HadamardResponseServer,
@@ -270,9 +283,16 @@ def pure_pairs() -> list[Pair]:
 
         return run
 
-    def hr() -> tuple[Any, Any]:
-        server = HadamardResponseServer(e, k, index_mapper=ident)
-        return HadamardResponseClient(e, k, server.get_hash_funcs(), index_mapper=ident), server
+    def hr(eps: float = e) -> tuple[Any, Any]:
+        server = HadamardResponseServer(eps, k, index_mapper=ident)
+        funcs = server.get_hash_funcs()
+        return HadamardResponseClient(eps, k, funcs, index_mapper=ident), server
+
+    def hm() -> tuple[Any, Any]:
+        return (
+            HadamardMechClient(e, k, T_COEFF, index_mapper=ident),
+            HadamardMechServer(e, k, T_COEFF, index_mapper=ident),
+        )
 
     def lh(olh: bool) -> Callable:
         return lib(
@@ -313,6 +333,14 @@ def pure_pairs() -> list[Pair]:
             options={"method": "bernoulli"},
         ),
         Pair("HR", "pure", q.protocol("hr", k, e), lib(hr), "counts"),
+        Pair(
+            "HR-block",
+            "pure",
+            q.protocol("hr_block", k, EPS_GENERAL),
+            lib(lambda: hr(EPS_GENERAL)),
+            "counts",
+        ),
+        Pair("HE-t", "pure", q.protocol("he_multi", k, e, t=T_COEFF), lib(hm), "counts"),
     ]
 
 
@@ -406,7 +434,8 @@ def main(argv: list[str] | None = None) -> int:
     only = {s.strip().lower() for s in args.only.split(",") if s.strip()}
     pairs = [p for p in (*mfl_pairs(), *pure_pairs()) if not only or p.name.lower() in only]
     print(
-        f"k = {K}, eps = {EPS} (longitudinal: eps_perm = {EPS_PERM}, eps_1 = {EPS_1}); "
+        f"k = {K}, eps = {EPS} (longitudinal: eps_perm = {EPS_PERM}, eps_1 = {EPS_1}; "
+        f"HR-block: eps = {EPS_GENERAL}; HE-t: t = {T_COEFF}); "
         f"Zipf data; agreement: {runs} runs at n = {N_AGREE}, band {Z:g} s.e."
     )
     head = (

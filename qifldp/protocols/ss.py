@@ -506,7 +506,9 @@ class SS(PQSupport):
         -----
         The true value is included with probability p = omega e^eps/(omega e^eps + k - omega);
         the remaining omega - 1 (or omega) values are a uniform subset of the k - 1
-        others. When k <= :data:`SS_DENSE_RATIO` omega they are drawn by Floyd's
+        others. For k <= :data:`SS_BITS_MAX_K` they are drawn by Floyd's algorithm on
+        one 64-bit mask per user (:func:`_ss_bitmasks`, blocks of
+        :data:`SS_BITS_BLOCK` users). Otherwise, when k <= :data:`SS_DENSE_RATIO` omega, by Floyd's
         algorithm on a membership mask, vectorised over users (drawing the
         complement when it is smaller), or by random keys for
         :data:`SS_KEYS_MIN_K` < k <= :data:`SS_KEYS_MAX_K`; otherwise sparsely, as
@@ -540,6 +542,15 @@ class SS(PQSupport):
                 n * omega, 8, f"the (n, omega) subsets of sample_ss (n = {n}, omega = {omega})", alt
             )
             out = np.empty((n, omega), dtype=np.int64)
+        if k <= SS_BITS_MAX_K:
+            for s in range(0, n, SS_BITS_BLOCK):
+                e = min(n, s + SS_BITS_BLOCK)
+                masks = _ss_bitmasks(xs[s:e], k, omega, p, rng)
+                if output == "membership":
+                    out[s:e] = (masks[:, None] >> np.arange(k, dtype=np.uint64)) & _ONE != 0
+                else:
+                    out[s:e] = _bitmask_subsets(masks, omega)
+            return out
         dense = k <= SS_DENSE_RATIO * omega
         keys = dense and SS_KEYS_MIN_K < k <= SS_KEYS_MAX_K
         # rows per block: about 2^20 cells of working storage, and row * k < 2^62 (int64 codes)
@@ -615,6 +626,82 @@ SS_DENSE_RATIO: int = 4
 #: holds few users; the keys of one user take at most 8 SS_KEYS_MAX_K bytes.
 SS_KEYS_MIN_K: int = 1024
 SS_KEYS_MAX_K: int = (1 << 22) + 1
+
+#: Domains of at most this many values draw each user's subset as the bits of one
+#: uint64 (Floyd's algorithm on bit masks, no (n, k) mask), in blocks of SS_BITS_BLOCK
+#: users (their working arrays stay in cache).
+SS_BITS_MAX_K: int = 64
+SS_BITS_BLOCK: int = 1 << 16
+
+_ONE = np.uint64(1)
+
+
+def _radix_groups(sizes: list[int], limit: int = 1 << 62) -> list[tuple[list[int], int]]:
+    """``sizes`` cut into consecutive groups whose product stays <= ``limit``: one uniform
+    integer below a group's product holds one uniform digit per size (mixed radix)."""
+    groups: list[tuple[list[int], int]] = []
+    cur: list[int] = []
+    prod = 1
+    for size in sizes:
+        if cur and prod * size > limit:
+            groups.append((cur, prod))
+            cur, prod = [], 1
+        cur.append(size)
+        prod *= size
+    if cur:
+        groups.append((cur, prod))
+    return groups
+
+
+def _ss_bitmasks(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
+    """ω-SS subsets of a block of users as uint64 bit masks (bit v: value v), k <= 64.
+
+    The true value x is in the subset w.p. p; the rest is a uniform subset of the m =
+    k − 1 other values, of size ω − 1 (x in) or ω (x out), drawn by Floyd's algorithm
+    on index masks (indices 0..m-1, index i the value i + [i >= x]): for j = m − s, ...,
+    m − 1, t uniform in 0..j, add t, or j if t is taken. The complement (sizes
+    m − ω + 1, m − ω) is drawn when smaller. The group of the larger size alone takes
+    the first step. The t of all steps are the mixed-radix digits of a few uniform
+    integers (exact: a uniform integer below Π (j + 1) has independent uniform digits).
+    """
+    n = xs.size
+    m = k - 1
+    incl = rng.random(n) < p
+    complement = omega - 1 > m - omega
+    s_in, s_out = (m - omega + 1, m - omega) if complement else (omega - 1, omega)
+    steps = max(s_in, s_out)
+    chosen = np.zeros(n, dtype=np.uint64)
+    j = m - steps
+    for group, prod in _radix_groups([size + 1 for size in range(m - steps, m)]):
+        r = rng.integers(0, prod, size=n, dtype=np.int64)
+        for size in group:
+            r, digit = np.divmod(r, size)
+            t = digit.astype(np.uint64)
+            bit = _ONE << t
+            hit = chosen & bit  # bit when index t is taken (then index j is added)
+            new = (bit ^ hit) | ((hit >> t) << np.uint64(j))
+            if j == m - steps and s_in != s_out:
+                new *= incl if s_in > s_out else ~incl
+            chosen |= new
+            j += 1
+    x = xs.astype(np.uint64)
+    below = (_ONE << x) - _ONE
+    values = (chosen & below) | ((chosen & ~below) << _ONE)  # index i >= x -> value i + 1
+    if complement:
+        values = ((~np.uint64(0) >> np.uint64(64 - k)) ^ (_ONE << x)) & ~values
+    values |= incl.astype(np.uint64) << x
+    return values
+
+
+def _bitmask_subsets(masks: np.ndarray, omega: int) -> np.ndarray:
+    """The (n, ω) sorted values of n bit masks of ω bits each: the lowest set bit, ω times."""
+    out = np.empty((omega, masks.size), dtype=np.int64)
+    rest = masks.copy()
+    for c in range(omega):
+        lowest = rest & (~rest + _ONE)
+        out[c] = np.bitwise_count(lowest - _ONE)
+        rest ^= lowest
+    return out.T
 
 
 def _ss_mask(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:

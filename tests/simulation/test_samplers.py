@@ -142,6 +142,41 @@ def test_ss_law_random_keys_route(k, eps, omega, monkeypatch):
     _check_against_channel(C, lambda xs: sample_ss(xs, k, eps, omega, rng), n_per_input=10_000)
 
 
+@pytest.mark.parametrize("k, eps, omega", [(5, 0.5, 4), (6, 1.0, 3), (9, 1.0, 2)])
+@pytest.mark.parametrize("output", ["subsets", "membership"])
+def test_ss_law_mask_and_sparse_routes(k, eps, omega, output, monkeypatch):
+    # k <= SS_BITS_MAX_K draws on bit masks: the (n, k) mask route (complement and
+    # plain) and the sparse route, used for larger k, forced here at small k
+    from qifldp.protocols import ss
+
+    monkeypatch.setattr(ss, "SS_BITS_MAX_K", 1)
+    rng = np.random.default_rng(4)
+    C = q.subset_selection(k, eps, omega)
+
+    def draw(xs):
+        S = sample_ss(xs, k, eps, omega, rng, output=output)
+        return np.nonzero(S)[1].reshape(-1, omega) if output == "membership" else S
+
+    _check_against_channel(C, draw, n_per_input=5_000)
+
+
+def test_ss_bit_masks_at_64_values():
+    # the widest bit-mask domain (all 64 bits): sorted distinct rows of omega values,
+    # the true value kept w.p. p (normal band), every other value at its rate
+    from scipy import stats
+
+    k, omega, n = 64, 40, 20_000
+    P = q.protocol("ss", k, 1.0, omega=omega)
+    S = P.sample(np.full(n, 63), rng=5)
+    assert S.shape == (n, omega) and np.all(np.diff(S, axis=1) > 0)
+    p = P.params["p"]
+    kept = np.mean(S[:, -1] == 63)
+    assert abs(kept - p) <= stats.norm.isf(1e-7) * np.sqrt(p * (1 - p) / n)
+    other = (p * (omega - 1) + (1 - p) * omega) / (k - 1)  # Pr[value v != x in the subset]
+    rates = np.bincount(S.ravel(), minlength=k)[:63] / n
+    assert np.all(np.abs(rates - other) <= stats.norm.isf(1e-7 / 63) * np.sqrt(other / n))
+
+
 def test_ss_default_omega_is_the_channels():
     S = sample_ss(np.zeros(3, dtype=int), 10, 1.0, rng=0)
     assert S.shape[1] == len(q.subset_selection(10, 1.0).outputs[0])
