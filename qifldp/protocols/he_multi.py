@@ -30,14 +30,14 @@ import numpy as np
 from ..channel import Channel, guard_size
 from ..errors import ParameterError, SizeError
 from ..simulation import project_simplex
-from ..simulation.util import as_array, as_rng, as_values, check_n, choose_uniform_true, row_chunks
+from ..simulation.util import as_array, as_rng, as_values, check_n
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_eps, check_int
 from .base import EpsAttained, NotLumpable, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .he import he_coefficient
-from .hr import fwht
+from .hr import fwht, uniform_guesses
 from .params import check_k
 
 if TYPE_CHECKING:
@@ -389,12 +389,9 @@ class HEMulti(NotLumpable):
         >>> HEMulti(3, 1.0, t=2).attack([[[1, -1], [2, 1]]], rng=0).tolist()  # only x = 1
         [1]
         """
+
+        def holds(values: np.ndarray, chunk: np.ndarray) -> np.ndarray:
+            return np.all(he_coefficient(chunk[:, :, :1], values) == chunk[:, :, 1:], axis=1)
+
         arr = self._check_reports(reports)
-        gen = as_rng(rng)
-        out = np.empty(arr.shape[0], dtype=np.int64)
-        values = np.arange(self.k)
-        for s, e in row_chunks(arr.shape[0], self.k * self._params["t"]):
-            block = arr[s:e]
-            match = he_coefficient(block[:, :, :1], values) == block[:, :, 1:]  # (m, t, k)
-            out[s:e] = choose_uniform_true(match.all(axis=1), gen)
-        return out
+        return uniform_guesses(holds, arr, self.k, rng, width=self._params["t"])

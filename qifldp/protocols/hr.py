@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import abc
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -43,7 +44,16 @@ from .params import check_k
 if TYPE_CHECKING:
     import sympy as sp
 
-__all__ = ["HR", "HRClosedForm", "CodewordOracle", "hr_output_size", "hr_membership", "fwht"]
+__all__ = [
+    "HR",
+    "HRClosedForm",
+    "CodewordOracle",
+    "hr_output_size",
+    "hr_membership",
+    "fwht",
+    "output_reports",
+    "uniform_guesses",
+]
 
 
 def hr_output_size(k: int) -> int:
@@ -70,6 +80,55 @@ def hr_membership(xs: Any, ys: Any) -> np.ndarray:
     """
     both = np.bitwise_and(np.asarray(xs, dtype=np.int64) + 1, np.asarray(ys, dtype=np.int64))
     return (np.bitwise_count(both) & 1) == 0
+
+
+def output_reports(reports: Any, K: int) -> np.ndarray:
+    """Reports that are outputs 0..K-1, as a checked non-empty 1-D int64 array.
+
+    Examples
+    --------
+    >>> output_reports([3, 0], 4).tolist()
+    [3, 0]
+    >>> output_reports([4], 4)
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ParameterError: reports must be outputs in 0..3, got 4..4
+    """
+    arr = as_array(reports, "reports")
+    if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer) or arr.size == 0:
+        msg = f"reports must be a non-empty 1-D array of outputs in 0..{K - 1}"
+        raise ParameterError(msg)
+    if arr.min() < 0 or arr.max() >= K:
+        msg = f"reports must be outputs in 0..{K - 1}, got {arr.min()}..{arr.max()}"
+        raise ParameterError(msg)
+    return arr.astype(np.int64)
+
+
+def uniform_guesses(
+    holds: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    reports: np.ndarray,
+    k: int,
+    rng: Any = None,
+    width: int = 1,
+) -> np.ndarray:
+    """For each report, a value chosen uniformly among those it supports (any value of
+    0..k-1 when none): ``holds(values, chunk)`` is the (rows, k) boolean support of a
+    chunk of the reports, each report ``width`` units of work per value.
+
+    Bayes-optimal under a uniform prior when the supported values are those of the
+    largest likelihood.
+
+    Examples
+    --------
+    >>> uniform_guesses(lambda v, r: v == r[:, None], np.array([2, 0]), 3, rng=0).tolist()
+    [2, 0]
+    """
+    gen = as_rng(rng)
+    out = np.empty(reports.shape[0], dtype=np.int64)
+    values = np.arange(k)
+    for s, e in row_chunks(reports.shape[0], k * width):
+        out[s:e] = choose_uniform_true(holds(values, reports[s:e]), gen)
+    return out
 
 
 def fwht(v: Any) -> np.ndarray:
@@ -206,13 +265,7 @@ class CodewordOracle(NotLumpable):
         >>> HR(3, 1.0).attack([3], rng=0).tolist()  # output 3 is in C_2 only
         [2]
         """
-        arr = self._check_reports(reports)
-        gen = as_rng(rng)
-        out = np.empty(arr.shape[0], dtype=np.int64)
-        values = np.arange(self.k)
-        for s, e in row_chunks(arr.shape[0], self.k):
-            out[s:e] = choose_uniform_true(self._holds(values, arr[s:e]), gen)
-        return out
+        return uniform_guesses(self._holds, self._check_reports(reports), self.k, rng)
 
 
 @fill_doc(ORACLE_DOCS)
@@ -314,15 +367,7 @@ class HR(CodewordOracle):
         return np.where(flip, y ^ low, y)
 
     def _check_reports(self, reports: Any) -> np.ndarray:
-        arr = as_array(reports, "reports")
-        K = self._params["K"]
-        if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer) or arr.size == 0:
-            msg = f"reports must be a non-empty 1-D array of outputs in 0..{K - 1}"
-            raise ParameterError(msg)
-        if arr.min() < 0 or arr.max() >= K:
-            msg = f"reports must be outputs in 0..{K - 1}, got {arr.min()}..{arr.max()}"
-            raise ParameterError(msg)
-        return arr.astype(np.int64)
+        return output_reports(reports, self._params["K"])
 
     def support_counts(self, reports: Any) -> np.ndarray:
         """C_v: how many reports fall in the codeword set C_v, for every v (one FWHT).

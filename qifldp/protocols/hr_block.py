@@ -37,13 +37,13 @@ import numpy as np
 from ..channel import Channel, guard_size
 from ..errors import ParameterError
 from ..simulation import project_simplex
-from ..simulation.util import as_array, as_rng, as_values, check_n, choose_uniform_true, row_chunks
+from ..simulation.util import as_rng, as_values, check_n
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_eps, check_int
 from .base import EpsAttained, NotLumpable, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
-from .hr import fwht
+from .hr import fwht, output_reports, uniform_guesses
 from .params import check_k
 
 if TYPE_CHECKING:
@@ -294,15 +294,7 @@ class HRBlock(NotLumpable):
         return np.where(own, block * b + pos, uniform)
 
     def _check_reports(self, reports: Any) -> np.ndarray:
-        arr = as_array(reports, "reports")
-        K = self._params["K"]
-        if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer) or arr.size == 0:
-            msg = f"reports must be a non-empty 1-D array of outputs in 0..{K - 1}"
-            raise ParameterError(msg)
-        if arr.min() < 0 or arr.max() >= K:
-            msg = f"reports must be outputs in 0..{K - 1}, got {arr.min()}..{arr.max()}"
-            raise ParameterError(msg)
-        return arr.astype(np.int64)
+        return output_reports(reports, self._params["K"])
 
     def scores(self, reports: Any) -> np.ndarray:
         """Σ over the reports of the score for v (+1 in S_v, -1 elsewhere in v's block).
@@ -404,9 +396,4 @@ class HRBlock(NotLumpable):
         [2]
         """
         arr = self._check_reports(reports)
-        gen = as_rng(rng)
-        out = np.empty(arr.shape[0], dtype=np.int64)
-        values = np.arange(self.k)
-        for s, e in row_chunks(arr.shape[0], self.k):
-            out[s:e] = choose_uniform_true(self.members(values, arr[s:e, None]), gen)
-        return out
+        return uniform_guesses(lambda v, ys: self.members(v, ys[:, None]), arr, self.k, rng)

@@ -666,9 +666,7 @@ def _ss_bitmasks(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarra
     """
     n = xs.size
     m = k - 1
-    incl = rng.random(n) < p
-    complement = omega - 1 > m - omega
-    s_in, s_out = (m - omega + 1, m - omega) if complement else (omega - 1, omega)
+    incl, complement, s_in, s_out = _floyd_plan(n, k, omega, p, rng)
     steps = max(s_in, s_out)
     chosen = np.zeros(n, dtype=np.uint64)
     j = m - steps
@@ -704,6 +702,17 @@ def _bitmask_subsets(masks: np.ndarray, omega: int) -> np.ndarray:
     return out.T
 
 
+def _floyd_plan(n: int, k: int, omega: int, p: float, rng) -> tuple[np.ndarray, bool, int, int]:
+    """Floyd's plan for n users of ω-SS: (whether each keeps its value (w.p. p), whether
+    the complement is drawn, the sizes s_in and s_out drawn among the k − 1 others
+    when the value is kept or not)."""
+    m = k - 1
+    incl = rng.random(n) < p
+    complement = omega - 1 > m - omega
+    s_in, s_out = (m - omega + 1, m - omega) if complement else (omega - 1, omega)
+    return incl, complement, s_in, s_out
+
+
 def _ss_mask(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
     """Membership rows of ω-SS for a block of users, shape (n, k + 1) (last column False).
 
@@ -718,9 +727,7 @@ def _ss_mask(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
     """
     n = xs.size
     m = k - 1
-    incl = rng.random(n) < p
-    complement = omega - 1 > m - omega
-    s_in, s_out = (m - omega + 1, m - omega) if complement else (omega - 1, omega)
+    incl, complement, s_in, s_out = _floyd_plan(n, k, omega, p, rng)
     steps = max(s_in, s_out)
     big = incl if s_in > s_out else ~incl  # the group of the larger size
     mask = np.zeros((n, k + 1), dtype=bool)  # column k: scratch

@@ -129,17 +129,21 @@ def enumerate_dbitflip(k, eps, b, d):
     return outs, M
 
 
+def _sylvester_at_least(k):
+    """(K, scipy's Sylvester-Hadamard H_K), K the smallest power of two >= max(k, 2)."""
+    from scipy.linalg import hadamard
+
+    K = 2
+    while K < k:
+        K *= 2
+    return K, hadamard(K)
+
+
 def enumerate_he(k, eps):
     """Hadamard encoding from scipy's Sylvester matrix H_K (K the smallest power of two
     >= k): output (j, s) has probability e^eps / (K (e^eps + 1)) when s = H_K[j, x],
     else 1 / (K (e^eps + 1)); columns (j, -1), (j, +1) for j = 0..K-1."""
-    from scipy.linalg import hadamard
-
-    K = 1
-    while K < k:
-        K *= 2
-    K = max(K, 2)
-    H = hadamard(K)
+    K, H = _sylvester_at_least(k)
     E = math.exp(eps)
     M = np.zeros((k, 2 * K))
     for x in range(k):
@@ -216,13 +220,7 @@ def enumerate_he_multi(k, eps, t):
     (e^eps + 2^t - 1) when every s_c = H_K[j_c, x], else K^-t / (e^eps + 2^t - 1)."""
     import itertools
 
-    from scipy.linalg import hadamard
-
-    K = 1
-    while K < k:
-        K *= 2
-    K = max(K, 2)
-    H = hadamard(K)
+    K, H = _sylvester_at_least(k)
     E = math.exp(eps)
     pairs = [(j, s) for j in range(K) for s in (-1, 1)]
     outs = list(itertools.product(pairs, repeat=t))

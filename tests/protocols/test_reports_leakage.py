@@ -215,9 +215,7 @@ def test_unary_reports_beyond_a_thousand_equal_the_enumerated_counts(name):
     T, cf = 1500, P.closed_form
     b0, b1 = _binom_rows(P.params, T)
     first, second = np.outer(b1, b0), np.outer(b0, b1)
-    assert cf.bayes_capacity_reports(T) == pytest.approx(
-        np.maximum(first, second).sum(), rel=1e-11
-    )
+    assert cf.bayes_capacity_reports(T) == pytest.approx(np.maximum(first, second).sum(), rel=1e-11)
     epss = [0.0, 0.3, 1.0, 2.5]
     expected = [np.maximum(first - math.exp(e) * second, 0).sum() for e in epss]
     np.testing.assert_allclose(cf.privacy_profile_reports(T, epss), expected, atol=1e-13)
@@ -242,7 +240,6 @@ def test_pair_profile_by_halves_equals_the_product_channel(u, v):
     with np.errstate(divide="ignore"):
         logged = pair_profile(np.log(B), u, v, EPSS, log=True)
     np.testing.assert_allclose(logged, expected, atol=1e-14)
-
 
 
 def test_unary_reports_at_a_million_stay_below_the_permanent_response():
