@@ -491,7 +491,7 @@ class MemoizedClosedForm(ReportsLeakage, ClosedForm):
             return super().privacy_profile_reports_bounds(T, epss)
         if T > MAX_GRR_BOUND_REPORTS:
             msg = (
-                f"T must be <= {MAX_GRR_BOUND_REPORTS} for L-GRR's profile enclosure (O(T^2) "
+                f"T must be <= {MAX_GRR_BOUND_REPORTS} for L-GRR's profile enclosure (the "
                 f"classes of the two values' counts), got {T}; the permanent response's "
                 f"profile q.privacy_profile(q.grr({P.k}, {P.eps!r}), eps) bounds every T"
             )

@@ -516,9 +516,17 @@ def grr_reports_pair(k: int, p1: float, q1: float, p2: float, q2: float, T: int)
     return Channel(np.exp(np.vstack([np.concatenate(cols[0]), np.concatenate(cols[1])])))
 
 
-#: Largest T of the enclosure of L-GRR's privacy profile (:func:`grr_reports_profile_bounds`):
-#: its (T + 1)(T + 2) / 2 classes (n_0, n_1), about 8.4 million at this T.
-MAX_GRR_BOUND_REPORTS: int = 4096
+#: Largest T of the enclosure of L-GRR's privacy profile (:func:`grr_reports_profile_bounds`).
+MAX_GRR_BOUND_REPORTS: int = 1 << 15
+
+#: Up to this T the enclosure sums over all (T + 1)(T + 2) / 2 classes (n_0, n_1), about
+#: 8.4 million at this T; beyond, over the classes of a window of counts around their
+#: means, the rest bounded by its probability (:data:`GRR_BOUND_TAIL`).
+GRR_BOUND_ALL_CLASSES: int = 4096
+
+#: The bound on the probability of the classes outside the window (Hoeffding's, added
+#: to the upper end of the enclosure beyond GRR_BOUND_ALL_CLASSES reports).
+GRR_BOUND_TAIL: float = 1e-30
 
 
 def grr_reports_profile_bounds(
@@ -563,7 +571,13 @@ def grr_reports_profile_bounds(
     * both also clipped by what holds for any T: upper <= the permanent response's
       (p1 - e^eps q1)^+ (post-processing).
 
-    O(T^2) per eps, vectorised in chunks. At eps = 0 (B = 0) both are exact.
+    O(T^2) per eps, vectorised in chunks, up to T = :data:`GRR_BOUND_ALL_CLASSES`. Beyond,
+    only the classes whose a and b both lie within t = sqrt(T ln(4 / tail) / 2) of T p2
+    or T q2 are summed (tail = :data:`GRR_BOUND_TAIL`), O(T) classes: given the
+    permanent response, a and b are binomial counts of mean T p2 or T q2, so by
+    Hoeffding's inequality a sequence of the other classes has probability at most tail
+    under value 0, and each adds at most its probability C_T[0, y] to delta: lower drops
+    them, upper adds tail. At eps = 0 (B = 0) both are exact (up to tail beyond).
 
     Examples
     --------
@@ -584,15 +598,49 @@ def grr_reports_profile_bounds(
     if eps.ndim != 1 or np.any(~(eps >= 0)):
         msg = "epss must be nonnegative eps values (a float or a 1-d array)"
         raise ParameterError(msg)
-    j, lr, d = k - 2, math.log(p2) - math.log(q2), p1 - q1
-    lg = gammaln(np.arange(T + 1) + 1.0)
     lower, upper = np.zeros(eps.size), np.zeros(eps.size)
-    starts = np.cumsum(np.arange(T + 1, 0, -1))  # pairs (a, b), a + b <= T, a-major
-    for lo_a, hi_a in _row_blocks(starts, 2**20):
-        rows = np.arange(lo_a, hi_a)
-        lengths = T + 1 - rows  # b = 0 .. T - a
-        a = np.repeat(rows, lengths)
-        b = np.arange(a.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    terms = _GRRClassTerms(k, p1, q1, p2, q2, T, eps)
+    if T <= GRR_BOUND_ALL_CLASSES:
+        starts = np.cumsum(np.arange(T + 1, 0, -1))  # pairs (a, b), a + b <= T, a-major
+        for lo_a, hi_a in _row_blocks(starts, 2**20):
+            rows = np.arange(lo_a, hi_a)
+            lengths = T + 1 - rows  # b = 0 .. T - a
+            a = np.repeat(rows, lengths)
+            b = np.arange(a.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+            terms.add(a, b, lower, upper)
+    else:
+        t = math.sqrt(T * math.log(4 / GRR_BOUND_TAIL) / 2)
+        counts = np.arange(T + 1)
+        window = np.zeros(T + 1, dtype=bool)
+        for mean in (T * p2, T * q2):
+            window |= np.abs(counts - mean) <= t
+        kept = counts[window]
+        step = max(1, 2**20 // kept.size)
+        for s in range(0, kept.size, step):
+            a = np.repeat(kept[s : s + step], kept.size)
+            b = np.tile(kept, min(step, kept.size - s))
+            fits = a + b <= T
+            terms.add(a[fits], b[fits], lower, upper)
+        upper += GRR_BOUND_TAIL
+    permanent = np.maximum(p1 - np.exp(eps) * q1, 0.0)
+    upper = np.minimum(upper, permanent)
+    return np.minimum(lower, upper), upper
+
+
+class _GRRClassTerms:
+    """The classes' terms of :func:`grr_reports_profile_bounds` (lower and upper ends)."""
+
+    def __init__(
+        self, k: int, p1: float, q1: float, p2: float, q2: float, T: int, eps: np.ndarray
+    ) -> None:
+        self.j, self.lr = k - 2, math.log(p2) - math.log(q2)
+        self.p1, self.q1, self.q2, self.T, self.eps = p1, q1, q2, T, eps
+        self.lg = gammaln(np.arange(T + 1) + 1.0)
+
+    def add(self, a: np.ndarray, b: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> None:
+        """Add the classes (a, b)'s terms to ``lower`` and ``upper`` (one entry per eps)."""
+        j, lr, lg, T, q1 = self.j, self.lr, self.lg, self.T, self.q1
+        d, q2, eps = self.p1 - q1, self.q2, self.eps
         n = T - a - b
         parts = _grr_class_parts(j, lr, n)
         log_w = lg[T] - lg[a] - lg[b] - lg[n] + parts["log_count"] + T * math.log(q2)
@@ -620,9 +668,6 @@ def grr_reports_profile_bounds(
                 high = np.maximum(high, low)  # rounding
             lower[i] += float(np.dot(weight, low))
             upper[i] += float(np.dot(weight, high))
-    permanent = np.maximum(p1 - np.exp(eps) * q1, 0.0)
-    upper = np.minimum(upper, permanent)
-    return np.minimum(lower, upper), upper
 
 
 def _row_blocks(starts: np.ndarray, size: int) -> Any:

@@ -283,5 +283,21 @@ def test_l_grr_profile_bounds_beyond_the_partitions_at_k_ten_thousand():
     assert np.all(hi <= np.array(grr) + 1e-15)
     assert np.all(lo[:2] > exact[:2])  # 200 reports leak visibly more than 8
     assert np.all(hi[:2] - lo[:2] < 0.1 * lo[:2])  # 6% and 1.3% here
-    with pytest.raises(q.errors.ParameterError, match="T must be <= 4096"):
-        cf.privacy_profile_reports_bounds(4097, 1.0)
+    with pytest.raises(q.errors.ParameterError, match="T must be <= 32768"):
+        cf.privacy_profile_reports_bounds(32769, 1.0)
+
+
+def test_l_grr_profile_bounds_on_the_window_of_counts(monkeypatch):
+    # beyond GRR_BOUND_ALL_CLASSES reports the enclosure sums the classes within
+    # Hoeffding's window of the counts' means: forced at T = 400 (window half-width 119),
+    # it agrees with the sum over all classes (the dropped ones weigh < 1e-30)
+    from qifldp.protocols import reports
+
+    pr = q.protocol("l_grr", 40, 6.0, 2.0).params
+    args = (40, pr["p1"], pr["q1"], pr["p2"], pr["q2"], 400, [0.5, 2.0, 5.0])
+    lo, hi = reports.grr_reports_profile_bounds(*args)
+    monkeypatch.setattr(reports, "GRR_BOUND_ALL_CLASSES", 100)
+    lo_w, hi_w = reports.grr_reports_profile_bounds(*args)
+    np.testing.assert_allclose(lo_w, lo, rtol=1e-12)
+    np.testing.assert_allclose(hi_w, hi, rtol=1e-12)
+    assert np.all(lo_w <= hi_w) and np.all(hi_w >= hi - 1e-15)
