@@ -45,11 +45,17 @@ from .base import ClosedForm, NotLumpable, PQSupport, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .params import check_k, sue_expressions, sue_probabilities
 from .reports import ReportsLeakage
+from .ss import bitmask_members, floyd_bitmasks
 
 if TYPE_CHECKING:
     import sympy as sp
 
-__all__ = ["DBitFlip", "DBitFlipClosedForm", "buckets"]
+__all__ = ["DBitFlip", "DBitFlipClosedForm", "buckets", "BITMASK_MAX_B"]
+
+#: Up to this many buckets the sampler draws each user's d sampled buckets as one uint64
+#: bit mask (:func:`~qifldp.protocols.ss.floyd_bitmasks`) and only their d bits; beyond,
+#: Floyd's algorithm on an (n, b) mask and all n b bits.
+BITMASK_MAX_B: int = 64
 
 
 def buckets(k: int, b: int) -> np.ndarray:
@@ -298,7 +304,9 @@ class DBitFlip(PQSupport, NotLumpable):
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """Reports of n users as an (n, b) int8 array: -1 for an unsampled bucket, else the bit.
 
-        (multi-freq-ldpy's format.) O(n b).
+        (multi-freq-ldpy's format.) The d sampled buckets are a uniform d-subset (Floyd's
+        algorithm, on one bit mask per user when b <= 64); only their d bits are drawn.
+        O(n b) for the output.
 
         Examples
         --------
@@ -312,18 +320,29 @@ class DBitFlip(PQSupport, NotLumpable):
         gen = as_rng(rng)
         b, d = self._params["b"], self._params["d"]
         n = xs.size
+        if b <= BITMASK_MAX_B:  # the d sampled buckets as a bit mask, then only their bits
+            out = np.full((n, b), -1, dtype=np.int8)
+            flat = out.reshape(-1)
+            for s, e in row_chunks(n, d):
+                J = bitmask_members(floyd_bitmasks(e - s, b, d, gen), d).T  # (d, users)
+                own = J == buckets(self.k, b)[xs[s:e]]
+                bits = np.empty(J.shape, dtype=bool)
+                bernoulli_where(bits, own, self._params["p"], self._params["q"], gen)
+                J += np.arange(s, e) * b
+                flat[J.reshape(-1)] = bits.reshape(-1)
+            return out
         base = np.arange(n) * b
         sampled = np.zeros((n, b), dtype=bool)
-        flat = sampled.reshape(-1)
+        flat_sampled = sampled.reshape(-1)
         for j in range(b - d, b):  # Floyd's algorithm, vectorised: d distinct of b per user
             t = gen.integers(0, j + 1, size=n)
             t += base
-            flat[np.where(flat[t], base + j, t)] = True
-        own = buckets(self.k, b)[xs][:, None] == np.arange(b)[None, :]
-        bits = np.empty((n, b), dtype=bool)
+            flat_sampled[np.where(flat_sampled[t], base + j, t)] = True
+        own_all = buckets(self.k, b)[xs][:, None] == np.arange(b)[None, :]
+        bits_all = np.empty((n, b), dtype=bool)
         for s, e in row_chunks(n, b):
-            bernoulli_where(bits[s:e], own[s:e], self._params["p"], self._params["q"], gen)
-        out = bits.view(np.int8)
+            bernoulli_where(bits_all[s:e], own_all[s:e], self._params["p"], self._params["q"], gen)
+        out = bits_all.view(np.int8)
         np.copyto(out, np.int8(-1), where=~sampled)
         return out
 

@@ -549,7 +549,7 @@ class SS(PQSupport):
                 if output == "membership":
                     out[s:e] = (masks[:, None] >> np.arange(k, dtype=np.uint64)) & _ONE != 0
                 else:
-                    out[s:e] = _bitmask_subsets(masks, omega)
+                    out[s:e] = bitmask_members(masks, omega)
             return out
         dense = k <= SS_DENSE_RATIO * omega
         keys = dense and SS_KEYS_MIN_K < k <= SS_KEYS_MAX_K
@@ -653,21 +653,23 @@ def _radix_groups(sizes: list[int], limit: int = 1 << 62) -> list[tuple[list[int
     return groups
 
 
-def _ss_bitmasks(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
-    """ω-SS subsets of a block of users as uint64 bit masks (bit v: value v), k <= 64.
+def floyd_bitmasks(
+    n: int, m: int, steps: int, rng: np.random.Generator, first: np.ndarray | None = None
+) -> np.ndarray:
+    """n uniform subsets of 0..m-1 (m <= 64) as uint64 bit masks, by Floyd's algorithm.
 
-    The true value x is in the subset w.p. p; the rest is a uniform subset of the m =
-    k − 1 other values, of size ω − 1 (x in) or ω (x out), drawn by Floyd's algorithm
-    on index masks (indices 0..m-1, index i the value i + [i >= x]): for j = m − s, ...,
-    m − 1, t uniform in 0..j, add t, or j if t is taken. The complement (sizes
-    m − ω + 1, m − ω) is drawn when smaller. The group of the larger size alone takes
-    the first step. The t of all steps are the mixed-radix digits of a few uniform
-    integers (exact: a uniform integer below Π (j + 1) has independent uniform digits).
+    For j = m − steps, ..., m − 1: t uniform in 0..j, add t, or j if t is taken; each
+    mask then holds ``steps`` distinct indices, a uniform subset. ``first``: the users
+    that take the first step (the others get ``steps - 1`` indices, equally uniform).
+    The t of all steps are the mixed-radix digits of a few uniform integers (exact: a
+    uniform integer below Π (j + 1) has independent uniform digits). O(n steps).
+
+    Examples
+    --------
+    >>> masks = floyd_bitmasks(4, 10, 3, np.random.default_rng(0))
+    >>> np.bitwise_count(masks).tolist(), bool(np.all(masks < 1 << 10))
+    ([3, 3, 3, 3], True)
     """
-    n = xs.size
-    m = k - 1
-    incl, complement, s_in, s_out = _floyd_plan(n, k, omega, p, rng)
-    steps = max(s_in, s_out)
     chosen = np.zeros(n, dtype=np.uint64)
     j = m - steps
     for group, prod in _radix_groups([size + 1 for size in range(m - steps, m)]):
@@ -678,10 +680,27 @@ def _ss_bitmasks(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarra
             bit = _ONE << t
             hit = chosen & bit  # bit when index t is taken (then index j is added)
             new = (bit ^ hit) | ((hit >> t) << np.uint64(j))
-            if j == m - steps and s_in != s_out:
-                new *= incl if s_in > s_out else ~incl
+            if j == m - steps and first is not None:
+                new *= first
             chosen |= new
             j += 1
+    return chosen
+
+
+def _ss_bitmasks(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarray:
+    """ω-SS subsets of a block of users as uint64 bit masks (bit v: value v), k <= 64.
+
+    The true value x is in the subset w.p. p; the rest is a uniform subset of the m =
+    k − 1 other values, of size ω − 1 (x in) or ω (x out), drawn by
+    :func:`floyd_bitmasks` on index masks (index i the value i + [i >= x]); the
+    complement (sizes m − ω + 1, m − ω) is drawn when smaller. The group of the larger
+    size alone takes the first step.
+    """
+    n = xs.size
+    m = k - 1
+    incl, complement, s_in, s_out = _floyd_plan(n, k, omega, p, rng)
+    big = None if s_in == s_out else (incl if s_in > s_out else ~incl)
+    chosen = floyd_bitmasks(n, m, max(s_in, s_out), rng, big)
     x = xs.astype(np.uint64)
     below = (_ONE << x) - _ONE
     values = (chosen & below) | ((chosen & ~below) << _ONE)  # index i >= x -> value i + 1
@@ -691,8 +710,16 @@ def _ss_bitmasks(xs: np.ndarray, k: int, omega: int, p: float, rng) -> np.ndarra
     return values
 
 
-def _bitmask_subsets(masks: np.ndarray, omega: int) -> np.ndarray:
-    """The (n, ω) sorted values of n bit masks of ω bits each: the lowest set bit, ω times."""
+def bitmask_members(masks: np.ndarray, omega: int) -> np.ndarray:
+    """The (n, ω) sorted set bits of n bit masks of ω bits each: the lowest, ω times.
+
+    A transposed view of an (ω, n) array (``.T`` of the result is C-contiguous).
+
+    Examples
+    --------
+    >>> bitmask_members(np.array([0b101, 0b110], dtype=np.uint64), 2).tolist()
+    [[0, 2], [1, 2]]
+    """
     out = np.empty((omega, masks.size), dtype=np.int64)
     rest = masks.copy()
     for c in range(omega):
@@ -932,3 +959,4 @@ def attack_subsets(reports: Any, rng: Any = None) -> np.ndarray:
 
 
 __all__ += ["SS_DENSE_RATIO", "SS_KEYS_MIN_K", "SS_KEYS_MAX_K", "report_omega", "attack_subsets"]
+__all__ += ["SS_BITS_MAX_K", "floyd_bitmasks", "bitmask_members"]

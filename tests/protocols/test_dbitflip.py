@@ -44,6 +44,28 @@ def test_sample_then_estimate_is_unbiased_with_the_variance(b, d):
     assert_unbiased_with_variance(P, np.array([40, 30, 20, 10]) * 10, seed=b + d)
 
 
+@pytest.mark.parametrize("bitmask", [True, False])
+def test_sampler_follows_the_channel(bitmask, monkeypatch):
+    # both routes of the sampler (bit masks for b <= 64, the (n, b) mask beyond, forced)
+    from scipy import stats
+
+    from qifldp.protocols import dbitflip
+
+    if not bitmask:
+        monkeypatch.setattr(dbitflip, "BITMASK_MAX_B", 0)
+    P = q.protocol("dbitflip", 5, 1.5, b=4, d=2)
+    outs, M = enumerate_dbitflip(5, 1.5, 4, 2)
+    index = {out: i for i, out in enumerate(outs)}
+    n = 20000
+    for x in (0, 4):
+        r = P.sample(np.full(n, x), rng=x + 10 * bitmask)
+        J = np.nonzero(r >= 0)[1].reshape(n, 2)
+        bits = np.take_along_axis(r, J, axis=1)
+        cols = [index[(tuple(j), tuple(s))] for j, s in zip(J.tolist(), bits.tolist(), strict=True)]
+        observed = np.bincount(cols, minlength=len(outs))
+        assert stats.chisquare(observed, n * M[x]).pvalue > 1e-6
+
+
 def test_bucketed_estimates_and_refusals():
     P = q.protocol("dbitflip", 6, 3.0, b=3, d=2)
     xs = np.repeat(np.arange(6), [100, 100, 300, 100, 200, 200])
