@@ -8,14 +8,13 @@ reductions, the prior and the options, and what the pipeline learns on the way;
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from ..deadline import now
-from ..digits import scientific
 from ..errors import VerificationError
 from ..measures import g_vulnerability
 from . import exact as ex
@@ -30,6 +29,7 @@ from ._certify import (
     witness_errors,
 )
 from ._prep import Reduced, expand_witness
+from .exact_gap import state_gap_exactly
 from .result import (
     TOLERANCES,
     WITNESS_ENTRY_ATOL,
@@ -49,7 +49,6 @@ __all__ = [
     "holds_result",
     "RationalChannels",
     "rational_channels",
-    "EXACT_GAP_RELATIVE",
     "EXACT_GAP_MAX_PRODUCTS",
     "witness_in_band",
     "band_miss",
@@ -162,13 +161,6 @@ def rational_channels(P: Problem) -> RationalChannels:
     return cached
 
 
-#: A counterexample whose float gap is below this fraction of the scale of the
-#: vulnerabilities it is the difference of (Σ_x π_x max_w |g[w, x]|, the largest |V_g|;
-#: max case: the largest |gain|) has its gap computed in rational
-#: arithmetic and reported from there: its float digits are mostly rounding (a gap of
-#: 3.2e-18 evaluated as 4.9e-17).
-EXACT_GAP_RELATIVE: float = 1e-12
-
 #: The exact gap of such a counterexample is computed when (entries of the distinct columns
 #: of A and B) x (actions of the gain) is at most this many rational products; beyond it,
 #: or when the time limit runs out, the float gap is reported and the result says so.
@@ -206,11 +198,10 @@ class Checked:
     residual: float | None = None
     row_sum_error: float | None = None
     min_entry: float | None = None
-    gap: float = float("nan")
-    vulnerability_a: float = float("nan")
-    vulnerability_b: float = float("nan")
+    #: a gain's counterexample (gap recomputed, a small gap stated exactly) and the text
+    #: :func:`qifldp.refinement.exact_gap.state_gap_exactly` gave it
+    counterexample: Counterexample | None = None
     note: str = ""
-    gap_exact: Fraction | None = None
 
 
 def verify(
@@ -228,9 +219,10 @@ def verify(
     within WITNESS_ROW_SUM_ATOL in the average case). A gain's gap V_g[π▷B] −
     V_g[π▷A] (max case: of the posterior max-case vulnerabilities) is recomputed
     in floating point and must be positive, or, when the two vulnerabilities
-    agree to every float digit, its exact gap must be. A positive gap below
+    agree to every float digit, its exact gap must be. A gap below
     ``EXACT_GAP_RELATIVE`` of the vulnerabilities is reported exactly (its rational
-    value, computed here unless given, rounded once). Raises VerificationError.
+    value, computed here unless given, rounded once:
+    :func:`qifldp.refinement.exact_gap.state_gap_exactly`). Raises VerificationError.
     """
     if witness is not None:
         resid, rs, mn = witness_errors(P.A, P.B, witness, P.rowsum)
@@ -256,46 +248,18 @@ def verify(
         gap, _ = float_max_case_gap(P.A, P.B, gain, P.prior)
         va = vb = float("nan")
         scale = float(np.abs(gain).max())  # posterior expected gains are at most this
-    note = ""
-    if gap > 0 and gap < EXACT_GAP_RELATIVE * scale:
-        # the float digits of a gap this small are mostly rounding: state the exact gap
-        if gap_exact is None:
-            gap_exact, why_not = _small_gap_exact(P, gain)
-            if gap_exact is None:
-                note = (
-                    f"; the gap {gap:.3g} is below {EXACT_GAP_RELATIVE:g} of |V_g| <= {scale:.3g}: "
-                    f"positive beyond its rounding bound, but its digits were not computed "
-                    f"exactly ({why_not})"
-                )
-            elif not gap_exact > 0:  # pragma: no cover - the float gap beat a rigorous bound
-                msg = f"the counterexample's float gap {gap!r} is positive, exact {gap_exact}"
-                raise VerificationError(msg)
-        if gap_exact is not None:
-            note = (
-                f"; the gap is below {EXACT_GAP_RELATIVE:g} of |V_g| <= {scale:.3g}: .gap is the "
-                f"exact gap {scientific(gap_exact, 6)} rounded (float evaluation {gap:.3g})"
-            )
-            gap = float(gap_exact)
-    elif not gap > 0:
-        if gap_exact is None or not gap_exact > 0:
-            msg = (
-                f"the counterexample's gap recomputed in floating point is {gap!r} (exact gap "
-                f"{gap_exact}): the pair is too close to the boundary to state the gap in floats"
-            )
-            raise VerificationError(msg)
-        # V_g of A and B agree to every float digit; the exact gap is the certificate
-        note = (
-            f"; the gap {scientific(gap_exact, 3)} is below the float resolution of V_g "
-            f"({max(abs(va), abs(vb)):.3g}), so .gap is the exact gap rounded"
-        )
-        gap = float(gap_exact)
-    return Checked(
+    ce = Counterexample(
+        gain=gain,
+        prior=P.prior.copy(),
         gap=float(gap),
+        gap_exact=gap_exact,
+        kind="average" if P.rowsum else "max-case",
         vulnerability_a=float(va),
         vulnerability_b=float(vb),
-        note=note,
-        gap_exact=gap_exact,
     )
+    # a gap this small is mostly rounding in floats: stated by its exact gap
+    ce, note = state_gap_exactly(ce, scale, lambda: _small_gap_exact(P, gain))
+    return Checked(counterexample=ce, note=note)
 
 
 def make_result(P: Problem, holds: bool, **fields: Any) -> RefinementResult:
@@ -417,18 +381,8 @@ def fails_result(
 ) -> RefinementResult:
     """The verdict "fails" with the gain g, its gap recomputed and verified."""
     c = verify(P, gain=g, gap_exact=gap_exact)
-    if gap_exact is None and c.gap_exact is not None:
-        gap_exact = c.gap_exact
-    ce = Counterexample(
-        gain=g,
-        prior=P.prior.copy(),
-        gap=c.gap,
-        gap_exact=gap_exact,
-        gap_bound=bound,
-        kind="average" if P.rowsum else "max-case",
-        vulnerability_a=c.vulnerability_a,
-        vulnerability_b=c.vulnerability_b,
-    )
+    assert c.counterexample is not None
+    ce = replace(c.counterexample, gap_bound=bound)
     return make_result(
         P, False, counterexample=ce, method=method, exact=exact, certified_by=how + c.note
     )

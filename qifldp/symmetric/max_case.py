@@ -10,14 +10,13 @@ from typing import Any
 import numpy as np
 
 from .. import deadline
-from ..digits import scientific
 from ..errors import (
     ParameterError,
     SolverError,
     VerificationError,
 )
-from ..refinement._problem import EXACT_GAP_RELATIVE
 from ..refinement.exact import exact_weighted_gap
+from ..refinement.exact_gap import state_gap_exactly
 from ..refinement.result import (
     Counterexample,
     RefinementResult,
@@ -623,35 +622,20 @@ def _max_case_fails(A, B, i, t, top, bot, rb, clock) -> RefinementResult:
         "(the extreme ratios of A's orbit-averaged columns), beyond the rounding band; "
         "the gain 1 on T = {0..t-1}, −c off T separates it"
     )
-    gq = None
-    if not gap >= EXACT_GAP_RELATIVE:  # |V_g| <= max |g| = 1: its float digits are rounding
-        gq, why_not = exact_max_case_gap_symmetric(A, B, float(g[0]), float(g[-1]), t)
-        if gq is None:
-            how += (
-                f"; the gap {gap:.3g} is below {EXACT_GAP_RELATIVE:g} of |V_g| <= 1 and its "
-                f"digits were not computed exactly ({why_not})"
-            )
-        elif not gq > 0:
-            msg = (
-                f"max-case refinement: the separating gain of B's class of size {t} has exact "
-                f"gap {scientific(gq, 3)} <= 0 on the stored class masses (float {gap:.3g}); no "
-                "verdict"
-            )
-            raise VerificationError(msg)
-        else:
-            how += (
-                f"; the gap is below {EXACT_GAP_RELATIVE:g} of |V_g| <= 1: .gap is the exact "
-                f"gap {scientific(gq, 6)} on the stored class masses, rounded (float evaluation "
-                f"{gap:.3g})"
-            )
-            gap = float(gq)
-    ce = Counterexample(g[None, :], uniform_prior(k), gap, gap_exact=gq, kind="max-case")
+    ce = Counterexample(g[None, :], uniform_prior(k), gap, kind="max-case")
+    # |V_g| <= max |g| = 1; a gap below EXACT_GAP_RELATIVE of it is stated exactly
+    ce, note = state_gap_exactly(
+        ce,
+        1.0,
+        lambda: exact_max_case_gap_symmetric(A, B, float(g[0]), float(g[-1]), t),
+        on=" on the stored class masses",
+    )
     return RefinementResult(
         False,
         counterexample=ce,
         relation="max-case refinement",
         method="symmetric: max-case cones",
-        certified_by=how,
+        certified_by=how + note,
         time=time.perf_counter() - clock.t0,
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -17,8 +18,8 @@ from ..errors import (
     VerificationError,
 )
 from ..refinement._certify import INPUT_BAND_FACTOR
-from ..refinement._problem import EXACT_GAP_RELATIVE
 from ..refinement.core import refinement_options
+from ..refinement.exact_gap import state_gap_exactly
 from ..refinement.result import (
     Counterexample,
     RefinementResult,
@@ -396,29 +397,25 @@ def refines(
 def _small_gap_stated_exactly(
     A: SymmetricChannel, B: SymmetricChannel, r: RefinementResult
 ) -> RefinementResult:
-    """A counterexample's gap below EXACT_GAP_RELATIVE of |V_g| (<= max |g|, uniform prior)
-    reported as its exact gap on the stored class masses, rounded once (its float digits are
-    mostly rounding); unchanged when the exact gap is beyond its budget."""
+    """A counterexample's gap that is mostly rounding in floats (|V_g| <= max |g|, uniform
+    prior) reported as its exact gap on the stored class masses, rounded once
+    (:func:`qifldp.refinement.exact_gap.state_gap_exactly`)."""
     ce = r.counterexample
     if ce is None or not isinstance(ce.gain, SymmetricGain):
         return r
+    if ce.gap_exact is not None and ce.gap == float(ce.gap_exact):
+        return r  # .gap is already the exact gap rounded (its text says so)
     G = ce.gain
     scale = float(max(np.abs(G.g_in).max(), np.abs(G.g_out).max()))
-    if not ce.gap < EXACT_GAP_RELATIVE * scale:
+
+    def exact() -> tuple[Fraction | None, str]:
+        gq = exact_gap(A, B, G, gap_with_bound(A, B, G))
+        return gq, "" if gq is not None else "beyond EXACT_MAX_GAP_TERMS rational terms"
+
+    stated, note = state_gap_exactly(ce, scale, exact, on=" on the stored class masses")
+    if not note:
         return r
-    gq = ce.gap_exact if ce.gap_exact is not None else exact_gap(A, B, G, gap_with_bound(A, B, G))
-    if gq is None or not gq > 0 or ce.gap == float(gq):
-        return r
-    note = (
-        f"; the gap is below {EXACT_GAP_RELATIVE:g} of |V_g| <= {scale:.3g}: .gap is the exact "
-        f"gap {scientific(gq, 6)} on the stored class masses, rounded "
-        f"(float evaluation {ce.gap:.3g})"
-    )
-    return replace(
-        r,
-        counterexample=replace(ce, gap=float(gq), gap_exact=gq),
-        certified_by=r.certified_by + note,
-    )
+    return replace(r, counterexample=stated, certified_by=r.certified_by + note)
 
 
 def _decide_pair(
