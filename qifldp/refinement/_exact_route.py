@@ -255,11 +255,8 @@ def exact_result(
                     max_case_band = (_rounding_witness(P, E, W_hint),)
                 if max_case_band[0] is not None:
                     return _rounding_result(P, max_case_band[0], gq, "float gain, exact gap > 0")
-            if gq > 0 and (not P.rowsum or gq > band_gap_allowance(P.An.shape[1], g, P.prior)):
-                _, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
-                return fails_result(
-                    P, g, gq, bound, "exact", True, f"float gain, exact gap > 0 ({why})"
-                )
+            if gq > 0 and not _within_rounding(P, g, gq):
+                return _exact_gain_verdict(P, E, g, gq, "float gain", why=why)
             if gq > 0 and within is None:
                 within = (g, gq)
     if out is None and within is not None:
@@ -267,15 +264,7 @@ def exact_result(
         # rounding-band perturbation could explain: the rational simplex would only find
         # another such gain; what is left to decide is the rounding-band witness
         g, gq = within
-        rounded = None if strict else _rounding_witness(P, E, W_hint)
-        if rounded is not None:
-            return _rounding_result(P, rounded, gq, "float gain, exact gap > 0")
-        _, bound = float_gap(P.An, P.Bn, g, P.prior)
-        how = (
-            f"float gain, exact gap {scientific(gq, 3)} > 0 and no witness within the "
-            "rounding band"
-        )
-        return fails_result(P, g, gq, bound, "exact", True, f"{how} ({why})")
+        return _exact_gain_verdict(P, E, g, gq, "float gain", W_hint, strict, why)
     if out is None:
         out = ex.exact_decide(E.Aq, E.Bq, P.rowsum, deadline=P.opts.deadline)
     if out.holds:
@@ -321,28 +310,55 @@ def exact_result(
     return fails_result(P, g, gq, bound, "exact", True, how)
 
 
-def exact_gain_result(P: Problem, g: np.ndarray, how: str) -> RefinementResult | None:
-    """A verdict from one float gain whose float gap is inconclusive, by its exact gap.
+def _within_rounding(P: Problem, g: np.ndarray, gq: Fraction) -> bool:
+    """Whether a gap ``gq`` of ``g`` is one a pair within the rounding band can have
+    (average case: :func:`band_gap_allowance`; max case: never)."""
+    return P.rowsum and not gq > band_gap_allowance(P.An.shape[1], g, P.prior)
 
-    The gap of ``g`` on the stored floats in rationals: positive and beyond what a
-    pair within the rounding band can have, the verdict is "fails" (exact); positive
-    but within that allowance, "holds up to rounding" when a witness meets the
-    rounding band, else "fails" (exact). None when the exact gap is not positive (or
-    underflows a float).
+
+def _exact_gain_verdict(
+    P: Problem,
+    E: ExactProblem,
+    g: np.ndarray,
+    gq: Fraction,
+    how: str,
+    W_hint: np.ndarray | None = None,
+    strict: bool = False,
+    why: str = "",
+) -> RefinementResult:
+    """The verdict of a float gain ``g`` whose exact gap ``gq`` on the stored floats is > 0.
+
+    Beyond what a pair within the rounding band can have: "fails" (exact). Within it
+    (the stored floats fail by less than rounding of the inputs explains): "holds up to
+    rounding" when a witness meets the rounding band (:func:`_rounding_witness`, from
+    ``W_hint`` first; not sought when ``strict``), else "fails" (exact). ``why``: the
+    route's reason, appended to the text.
     """
+    text = f"{how}, exact gap {scientific(gq, 3)} > 0 on the stored floats"
+    if _within_rounding(P, g, gq):
+        rounded = None if strict else _rounding_witness(P, E, W_hint)
+        if rounded is not None:
+            return _rounding_result(P, rounded, gq, how)
+        text += (
+            ", and the stored floats alone: no witness within the rounding band was sought"
+            if strict
+            else ", and no witness within the rounding band"
+        )
+    if why:
+        text += f" ({why})"
+    _, bound = (float_gap if P.rowsum else float_max_case_gap)(P.An, P.Bn, g, P.prior)
+    return fails_result(P, g, gq, bound, "exact", True, text)
+
+
+def exact_gain_result(P: Problem, g: np.ndarray, how: str) -> RefinementResult | None:
+    """A verdict from one float gain whose float gap is inconclusive, by its exact gap
+    (:func:`_exact_gain_verdict`); None when the exact gap is not positive (or underflows
+    a float)."""
     E = exact_problem(P)
     gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(E.Aq_full, E.Bq_full, g, P.prior)
     if not float(gq) > 0:  # not positive, or below the float range (then .gap could not say)
         return None
-    gap_of = float_gap if P.rowsum else float_max_case_gap
-    _, bound = gap_of(P.An, P.Bn, g, P.prior)
-    text = f"{how}; exact gap {scientific(gq, 3)} > 0 on the stored floats"
-    if P.rowsum and not gq > band_gap_allowance(P.An.shape[1], g, P.prior):
-        rounded = _rounding_witness(P, E, None)
-        if rounded is not None:
-            return _rounding_result(P, rounded, gq, how)
-        text += ", and no witness within the rounding band"
-    return fails_result(P, g, gq, bound, "exact", True, text)
+    return _exact_gain_verdict(P, E, g, gq, how)
 
 
 def exact_certificate_result(
