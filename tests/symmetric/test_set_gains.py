@@ -11,7 +11,14 @@ import pytest
 import qifldp as q
 import qifldp.symmetric as sym
 import qifldp.symmetric.refinement as R
-from qifldp.symmetric.set_gains import tries_gains, tries_vulnerabilities
+from qifldp.symmetric.set_gains import (
+    _best_penalty,
+    _Classes,
+    penalty_gains,
+    penalty_vulnerability,
+    tries_gains,
+    tries_vulnerabilities,
+)
 
 
 def _explicit_tries(C: sym.SymmetricChannel, t: int) -> float:
@@ -98,3 +105,58 @@ def test_the_search_finds_the_best_size_on_its_grid():
     (G, what), *_ = tries_gains(A, B)
     assert int(G.sizes[0]) == int(ts[np.argmax(gaps)]) and "t = " in what
     assert tries_gains(sym.sue(50, 2.0), sym.the(50, 2.0, 0.7)) == []  # SUE ⊑ THE: none
+
+
+# -- guess t values, pay c when wrong, or abstain -------------------------------------
+
+
+def _explicit_penalty(C: sym.SymmetricChannel, t: int, c: float) -> float:
+    """V[υ▷C] of the penalised t-set gain by enumeration (abstaining is the empty set)."""
+    M = C.expand().matrix
+    k = C.k
+    rows = [np.zeros(k)]  # abstain: 0 whatever the secret
+    for T in itertools.combinations(range(k), t):
+        g = np.full(k, -c)
+        g[list(T)] = 1.0
+        rows.append(g)
+    return float((np.array(rows) @ M).max(axis=0).sum() / k)
+
+
+@pytest.mark.parametrize(
+    "C", [sym.oue(5, 2.0), sym.grr(5, 3.0), sym.the(5, 1.0, 0.8), sym.blh(5, 1.0)], ids=repr
+)
+def test_penalty_vulnerability_is_the_enumerated_one(C):
+    for t, c in itertools.product((1, 2, 4), (0.0, 0.3, 2.0, 40.0)):
+        want = _explicit_penalty(C, t, c)
+        assert penalty_vulnerability(C, t, c) == pytest.approx(want, rel=1e-12, abs=1e-15)
+        G = sym.SymmetricGain(C.k, [0, t], [0.0, 1.0], [0.0, -c])
+        assert float(sym.g_vulnerability(C, G)) == pytest.approx(want, rel=1e-12, abs=1e-15)
+
+
+def test_the_best_penalty_is_the_maximum_over_a_fine_scan_of_c():
+    A, B = sym.grr(40, 9.0), sym.oue(40, 9.0)
+    ca, cb = _Classes(A, 0.0), _Classes(B, 0.0)
+    for t in (1, 3, 39):
+        gap, c = _best_penalty(ca, cb, t)
+        # the same gap summed in another order (c is large: cancellation of ~c u)
+        want = penalty_vulnerability(B, t, c) - penalty_vulnerability(A, t, c)
+        assert gap == pytest.approx(want, abs=1e-15 * max(c, 1.0) * 40)
+        scan = [
+            penalty_vulnerability(B, t, x) - penalty_vulnerability(A, t, x)
+            for x in np.geomspace(1e-3, 1e7, 800)
+        ]
+        assert gap >= max(scan) - 1e-12
+
+
+def test_grr_fails_to_refine_oue_at_large_k_by_a_penalised_gain_alone():
+    # k = 10^4, eps = 12: neither the Bayes gain nor a plain t-set gain separates
+    # (the orbit LP is 2 x 10^4 orbit variables and ran past its limit before)
+    A, B = sym.grr(10**4, 12.0), sym.oue(10**4, 12.0)
+    assert tries_gains(A, B) == []
+    assert penalty_gains(A, B)
+    r = q.refines(A, B, time_limit=60)
+    assert r.holds is False and r.method == "symmetric: set-guessing gain"
+    G = r.counterexample.gain
+    t, c = int(G.sizes[1]), -float(G.g_out[1])
+    gap = penalty_vulnerability(B, t, c) - penalty_vulnerability(A, t, c)
+    assert gap == pytest.approx(r.counterexample.gap, rel=1e-9) and gap > 1e-3
