@@ -70,9 +70,11 @@ LIMIT_CASES = [
     ("OUE ⊑ SUE (eps 2)", 10**5, 1.0),
     ("OUE ⊑ SUE (eps 2)", 10**6, 1.0),
     ("OUE ⊑ SUE (eps 2)", 10**6, 2.0),
+    ("OUE ⊑ SUE (eps 2)", 10**6, 5.0),
     ("OUE ⊑ SUE (eps 2)", 10**6, 10.0),
     ("SUE ⊑ OUE (eps 24)", 10**6, 1.0),
     ("OUE ⊑ THE (eps 1, θ 0.8)", 10**6, 2.0),
+    ("OUE ⊑ THE (eps 1, θ 0.8)", 10**6, 5.0),
     ("GRR ⊑ BLH (eps 1)", 10**6, 1.0),
     ("SUE ⊑ THE (eps 1, θ 0.8)", 10**6, 0.5),
 ]

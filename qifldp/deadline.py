@@ -2,7 +2,10 @@
 
 Every route that honours a ``time_limit`` (the explicit engines, the orbit LP, the
 exact simplexes, the protocol routes) computes its deadline as :func:`now` plus the
-limit and compares :func:`now` with it between steps. By default :func:`now` is
+limit and compares :func:`now` with it between steps. A step is started only when
+the time left can pay for it (:func:`affordable`: by default, the longest stretch
+between two readings of the decision so far), so that a decision ends by its limit
+rather than one step past it. By default :func:`now` is
 :func:`time.perf_counter`. :func:`use_clock` installs another clock for a block, e.g.
 a :class:`TickClock` that advances by one unit at every reading: a ``time_limit`` of
 n then allows exactly n checks, whatever the machine's speed or load, so a test of a
@@ -30,6 +33,8 @@ __all__ = [
     "until",
     "left",
     "spent",
+    "affordable",
+    "end",
     "limit",
     "expired",
     "reached",
@@ -37,9 +42,29 @@ __all__ = [
 
 _clock: Callable[[], float] = time.perf_counter
 
-#: The :func:`now` reading by which the decision in progress must end, and the
-#: ``time_limit`` that set it (None: no decision in progress).
-_deadline: ContextVar[tuple[float, float] | None] = ContextVar("qifldp_deadline", default=None)
+
+class _Stretches:
+    """The readings of one decision's clock: the last one and the longest stretch between
+    two (a solver's stretch, bounded by the seconds handed to it, is not counted)."""
+
+    __slots__ = ("last", "longest", "solver")
+
+    def __init__(self, first: float) -> None:
+        self.last = first
+        self.longest = 0.0
+        self.solver = False
+
+    def read(self, t: float) -> None:
+        if not self.solver and t - self.last > self.longest:
+            self.longest = t - self.last
+        self.last, self.solver = t, False
+
+
+#: The :func:`now` reading by which the decision in progress must end, the
+#: ``time_limit`` that set it and its readings so far (None: no decision in progress).
+_deadline: ContextVar[tuple[float, float, _Stretches] | None] = ContextVar(
+    "qifldp_deadline", default=None
+)
 
 
 def now() -> float:
@@ -48,7 +73,11 @@ def now() -> float:
     >>> isinstance(now(), float)
     True
     """
-    return _clock()
+    t = _clock()
+    held = _deadline.get()
+    if held is not None:
+        held[2].read(t)
+    return t
 
 
 def wall_clock() -> bool:
@@ -70,7 +99,13 @@ def solver_seconds(left: float | None) -> float | None:
     >>> with use_clock(TickClock()):
     ...     solver_seconds(2.5) is None
     True
+
+    The stretch until the next reading is then the solver's, bounded by the limit it
+    was handed: :func:`affordable` does not count it as a step of the decision.
     """
+    held = _deadline.get()
+    if held is not None:
+        held[2].solver = True
     return left if wall_clock() else None
 
 
@@ -83,9 +118,9 @@ def until(seconds: float) -> float:
     ...         until(100.0), until(2.0)  # read at 2 and 3
     (6.0, 5.0)
     """
-    end = now() + seconds
+    due = now() + seconds
     outer = _deadline.get()
-    return end if outer is None or end < outer[0] else outer[0]
+    return due if outer is None or due < outer[0] else outer[0]
 
 
 def left() -> float | None:
@@ -110,6 +145,46 @@ def spent() -> bool:
     """
     held = _deadline.get()
     return held is not None and now() >= held[0]
+
+
+def affordable(cost: float | None = None) -> bool:
+    """Whether a step of ``cost`` seconds can still end by the deadline in force (True
+    outside a budget): some time is left, and at least ``cost``.
+
+    By default ``cost`` is the longest stretch between two readings of the decision's
+    clock so far, the one just ended included (a solver's excluded: see
+    :func:`solver_seconds`): the steps between checks are passes of similar cost, so
+    a step the time left cannot pay for is not started, and the decision ends by its
+    limit instead of one step past it. On a :class:`TickClock` every stretch is one
+    step, and this is ``not spent()``.
+
+    Examples
+    --------
+    >>> readings = iter([0.0, 1.0, 4.0, 8.0, 8.5]).__next__
+    >>> with use_clock(readings), budget(10.0):  # read at 0: the deadline is 10
+    ...     affordable(), affordable(), affordable(), affordable(cost=1.0)
+    (True, True, False, True)
+
+    (read at 1: 9 left, the longest stretch 1; at 4: 6 left, stretch 3; at 8: 2 left,
+    stretch 4, not affordable; at 8.5: 1.5 left for a step of 1)
+    """
+    held = _deadline.get()
+    if held is None:
+        return True
+    left = held[0] - now()
+    return left > 0 and left >= (held[2].longest if cost is None else cost)
+
+
+def end() -> float | None:
+    """The :func:`now` reading by which the decision in force must end; None outside a
+    budget (no reading is taken).
+
+    >>> with use_clock(TickClock()), budget(10.0):  # read at 1
+    ...     end()
+    11.0
+    """
+    held = _deadline.get()
+    return None if held is None else held[0]
 
 
 def limit() -> float | None:
@@ -176,11 +251,15 @@ def budget(seconds: float) -> Iterator[float]:
     (11.0, 11.0)
     """
     outer = _deadline.get()
-    end = until(seconds)
-    binding = seconds if outer is None or end < outer[0] else outer[1]
-    token = _deadline.set((end, binding))
+    t = now()
+    due, binding = t + seconds, seconds
+    if outer is not None and outer[0] <= due:  # never later than the enclosing deadline
+        due, binding = outer[0], outer[1]
+    # the readings are the decision's: an enclosed budget shares its stretches
+    stretches = _Stretches(t) if outer is None else outer[2]
+    token = _deadline.set((due, binding, stretches))
     try:
-        yield end
+        yield due
     finally:
         _deadline.reset(token)
 

@@ -150,7 +150,7 @@ def _comb_table(n: int) -> np.ndarray:
     if table is None:
         table = np.empty(n + 1)
         for lo in range(0, n + 1, COMB_CHUNK):
-            if lo and deadline.spent():
+            if lo and not deadline.affordable():
                 raise deadline.expired(f"the binomial coefficients log C({n}, x), x <= {n}")
             hi = min(n + 1, lo + COMB_CHUNK)
             table[lo:hi] = _log_comb_direct(n, np.arange(lo, hi))

@@ -103,7 +103,7 @@ def max_case_refines(
     A, B, time_limit
         As :func:`~qifldp.symmetric.refinement.refines` (``time_limit`` is checked
         between O(k) steps, and a step the time left cannot pay for, judged by the
-        step before it, is not started).
+        longest step so far, is not started: :func:`qifldp.deadline.affordable`).
     method : {"sorted", "scan"}
         "sorted" (default): the extreme generators of every class of B from prefix
         and suffix extremes over A's sorted sizes, O(k log k); "scan": every
@@ -175,7 +175,19 @@ def max_case_refines(
     if method not in ("sorted", "scan"):
         msg = f"method must be 'sorted' or 'scan', got {method!r}"
         raise ParameterError(msg)
-    clock = _Pace(check_time_limit(time_limit))
+    with deadline.budget(check_time_limit(time_limit)):  # the decision's one deadline
+        clock = Clock()
+        try:
+            return _max_case_decide(A, B, method, clock)
+        except SolverError as exc:
+            clock.restate(exc)
+            raise
+
+
+def _max_case_decide(
+    A: SymmetricChannel, B: SymmetricChannel, method: str, clock: Clock
+) -> RefinementResult:
+    """The classes of B, one cone test each (see :func:`max_case_refines`)."""
     k = A.k
     rows = _Rows(A, B, clock)
     sizes = B.sizes
@@ -195,6 +207,7 @@ def max_case_refines(
         more = f" ({n - 1} more such classes)" if n > 1 else ""
         msg = f"max-case refinement: {rows.undecided[0]}{more}; no class fails; no verdict"
         raise VerificationError(msg)
+    clock.check("the max-case witness")
     W = rows.witness()
     how = (
         "every class of B lies in the two-dimensional cone of A's orbit-averaged columns "
@@ -229,29 +242,11 @@ def max_case_refines(
 _SOLVE_RTOL: float = 1e-12
 
 
-class _Pace(Clock):
-    """The call's :class:`Clock`, which also expires before a stage that the time left
-    cannot pay for, judged by the cost of the stage before it (the steps are O(k) array
-    passes of similar cost): the limit is then kept rather than overrun by one step."""
-
-    def __init__(self, limit: float) -> None:
-        super().__init__(limit)
-        self._last = deadline.now()
-
-    def check(self, stage: str) -> float:
-        now = deadline.now()
-        cost, self._last = now - self._last, now
-        left = super().check(stage)
-        if left < cost:
-            self.expire(stage)
-        return left
-
-
 class _Rows:
     """The witness being built: orbit rows (s, t, j, log u), the largest relative residual
     and the residual bound in class masses, the premise flag, the classes left undecided."""
 
-    def __init__(self, A: SymmetricChannel, B: SymmetricChannel, clock: _Pace) -> None:
+    def __init__(self, A: SymmetricChannel, B: SymmetricChannel, clock: Clock) -> None:
         self.A, self.B = A, B
         for C in (A, B):  # the entries, each an O(k) pass on first access (then kept)
             for entries in ("log_a", "log_b"):

@@ -308,39 +308,64 @@ _ATTEMPTS = (
 
 
 class Clock:
-    """The time budget of one call: raises SolverError naming the limit when it is spent.
+    """The stages of one decision, checked against its one deadline (:mod:`qifldp.deadline`:
+    the caller's ``budget(time_limit)``; outside a budget nothing expires).
 
-    Its end is ``qifldp.deadline.until(limit)``: never later than the deadline of the
-    decision it is part of (a tight-ratio proof or a protocol route that calls the orbit
-    LP with the whole ``time_limit`` ends by the caller's deadline)."""
+    :meth:`check` raises SolverError naming the limit and the stages passed when the time
+    left cannot pay for a step as long as the longest so far
+    (:func:`qifldp.deadline.affordable`): the decision ends by its limit, not one step
+    past it.
 
-    def __init__(self, limit: float, n_var: int = 0) -> None:
+    >>> from qifldp.deadline import TickClock, budget, use_clock
+    >>> with use_clock(TickClock()), budget(2.0):  # read at 1: the deadline is 3
+    ...     clock = Clock()
+    ...     clock.check("a pass")  # read at 2: one unit left, for steps of one
+    ...     clock.check("another pass")  # read at 3: spent
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.SolverError: time_limit = 2 s reached during another pass: no verdict...
+    """
+
+    def __init__(self, n_var: int = 0) -> None:
         self.t0 = time.perf_counter()  # for the reported times
-        self.end = deadline.until(limit)  # for the budget (qifldp.deadline: a test's clock)
-        self.limit = limit
         self.n_var = n_var
         self.passed: list[str] = []  # the stages checked so far
 
+    @property
+    def limit(self) -> float | None:
+        """The ``time_limit`` of the deadline in force (None outside a budget)."""
+        return deadline.limit()
+
     def left(self) -> float:
-        return self.end - deadline.now()
+        """Seconds (clock units) left before the deadline (``inf`` outside a budget)."""
+        left = deadline.left()
+        return math.inf if left is None else left
 
     @property
-    def deadline(self) -> float:
-        """The ``qifldp.deadline.now()`` reading past which the budget is spent."""
-        return self.end
+    def deadline(self) -> float | None:
+        """The ``qifldp.deadline.now()`` reading past which the budget is spent (None
+        outside a budget)."""
+        return deadline.end()
 
-    def check(self, stage: str) -> float:
-        left = self.left()
-        if left <= 0:
+    def check(self, stage: str) -> None:
+        if not deadline.affordable():
             self.expire(stage)
         if not self.passed or self.passed[-1] != stage:
             self.passed.append(stage)  # what was tried, for an undecided result
-        return left
+
+    def restate(self, error: SolverError) -> None:
+        """A time limit reached inside a shared step (:func:`qifldp.deadline.expired` names
+        the step) raised as every stage's is, with the stages passed before it; any other
+        error is left to the caller."""
+        if deadline.reached(error) and not str(error).startswith("time_limit = "):
+            self.expire(str(error))
 
     def expire(self, stage: str) -> None:
         size = f" ({self.n_var} orbit variables)" if self.n_var else ""
+        limit = self.limit
+        said = "the time limit" if limit is None else f"time_limit = {limit:g} s"
         msg = (
-            f"time_limit = {self.limit:g} s reached during {stage}{size}: no verdict. "
+            f"{said} reached during {stage}{size}: no verdict. "
             "Pass a larger time_limit (seconds), or compare the necessary conditions "
             "ldp_epsilon(B) <= ldp_epsilon(A) and bayes_capacity(B) <= bayes_capacity(A) "
             "(qifldp.symmetric), which cost O(k)"
@@ -356,8 +381,9 @@ def solve_orbit_lp(
 
     messages = []
     for options in _ATTEMPTS:
-        left = clock.check(stage)
-        seconds = deadline.solver_seconds(left)
+        clock.check(stage)
+        left = clock.left()
+        seconds = deadline.solver_seconds(left if math.isfinite(left) else None)
         opts = dict(options) if seconds is None else dict(options, time_limit=seconds)
         res = linprog(c, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method="highs", options=opts)
         if res.status == 0 and res.x is not None:
@@ -522,9 +548,6 @@ class OrbitProblem:
     known witness: its checks are then exact for that witness at O(support) cost.
     ``clock`` (a :class:`Clock`) is checked between the steps of the building.
     """
-
-    #: How long the last round of :meth:`polish` took (clock units; 0 before the first).
-    _polish_time: float = 0.0
 
     @classmethod
     def for_gains(cls, A: SymmetricChannel, B: SymmetricChannel, n_terms_max: int) -> OrbitProblem:
@@ -746,28 +769,26 @@ class OrbitProblem:
     ) -> np.ndarray | None:
         """Least-squares correction on the support (rows weighted to relative size), clipped.
 
-        With a ``clock``: checked before each round, and a round (one dense least-squares
-        solve, which cannot be stopped) is not started with less time left than the last
-        one took; the candidate so far is returned instead."""
+        With a ``clock``: checked before each round (one dense least-squares solve, which
+        cannot be stopped: not started when the time left cannot pay for it,
+        :func:`qifldp.deadline.affordable`)."""
         sup = np.flatnonzero(u > 0)
         if sup.size * self.M.shape[0] > _POLISH_MAX_CELLS:
             return None
         best = u
         stage = "the least-squares polish of the orbit witness"
-        if clock is not None and clock.check(stage) < self._polish_time:
-            return None
+        if clock is not None:
+            clock.check(stage)
         Ms = self.M[:, sup].toarray()
         for i in range(rounds):
-            start = deadline.now()
-            if i and clock is not None and clock.check(stage) < self._polish_time:
-                break
+            if i and clock is not None:
+                clock.check(stage)
             r = self.residual(best)
             w = 1.0 / np.maximum(np.abs(self.M @ best) + np.abs(self.rhs), 1e-300)
             d = np.linalg.lstsq(Ms * w[:, None], r * w, rcond=1e-15)[0]
             new = best.copy()
             new[sup] = np.maximum(best[sup] + d, 0.0)
             new = self.clean(new)
-            self._polish_time = deadline.now() - start
             if np.max(np.abs(self.residual(new)) * w) >= np.max(np.abs(r) * w):
                 break
             best = new

@@ -196,7 +196,8 @@ def refines(
         Over the same k.
     time_limit : float
         Seconds for the whole decision (HiGHS's ``time_limit`` and checks between
-        steps).
+        steps; a step the time left cannot pay for, judged by the longest step so far,
+        is not started: :func:`qifldp.deadline.affordable`).
     exact : bool or None
         None (default): float certificates, rational arithmetic where they are
         inconclusive, and the exact orbit LP (see Notes) when no certificate
@@ -383,14 +384,11 @@ def refines(
     exact = check_exact(exact)
     lp_budget = _check_lp_budget(max_lp_variables)
     with one_deadline(limit):  # the one deadline of every stage below (qifldp.deadline)
-        clock = Clock(limit)
+        clock = Clock()
         try:
             r = _decide(A, B, clock, exact, lp_budget)
         except SolverError as exc:
-            # a deadline read inside a shared O(k) step (qifldp.deadline.expired names the
-            # step): stated like every stage's, with the stages tried before it
-            if reached(exc) and not str(exc).startswith("time_limit = "):
-                clock.expire(str(exc))
+            clock.restate(exc)  # a deadline read inside a shared O(k) step
             raise
         if exact is True and not r.exact:
             r = confirm_exact(A, B, r, clock)

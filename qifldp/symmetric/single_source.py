@@ -59,11 +59,11 @@ def single_source_result(
     Examples
     --------
     >>> import qifldp.symmetric as sym
-    >>> r = single_source_result(sym.grr(10**4, 1.0), sym.blh(10**4, 1.0), Clock(60.0),
+    >>> r = single_source_result(sym.grr(10**4, 1.0), sym.blh(10**4, 1.0), Clock(),
     ...                          DecisionState())
     >>> r.holds, r.method, r.counterexample.gap > 0
     (False, 'symmetric: single source (class by class)', True)
-    >>> r = single_source_result(sym.grr(50, 2.0), sym.grr(50, 1.0), Clock(60.0), DecisionState())
+    >>> r = single_source_result(sym.grr(50, 2.0), sym.grr(50, 1.0), Clock(), DecisionState())
     >>> r.holds, r.residual < 1e-12
     (True, True)
     """

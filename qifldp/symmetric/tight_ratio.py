@@ -261,7 +261,7 @@ def tight_ratio_first(A: SymmetricChannel, B: SymmetricChannel, clock: Clock) ->
     Examples
     --------
     >>> import qifldp.symmetric as sym
-    >>> r = tight_ratio_first(sym.sue(10**5, 24.0), sym.oue(10**5, 24.0), Clock(60.0))
+    >>> r = tight_ratio_first(sym.sue(10**5, 24.0), sym.oue(10**5, 24.0), Clock())
     >>> r.holds, r.method
     (True, 'symmetric: tight-ratio reduction')
     """

@@ -11,7 +11,17 @@ from __future__ import annotations
 import pytest
 
 import qifldp as q
-from qifldp.deadline import TickClock, budget, expired, left, reached, until, use_clock
+from qifldp.deadline import (
+    TickClock,
+    affordable,
+    budget,
+    expired,
+    left,
+    reached,
+    solver_seconds,
+    until,
+    use_clock,
+)
 from qifldp.errors import SolverError
 
 
@@ -26,6 +36,22 @@ def test_nested_budgets_never_extend_the_enclosing_deadline():
             with budget(2.0) as short:  # read at 5: 7 < 11
                 assert short == 7.0
         assert left() is None  # outside every budget
+
+
+def test_a_step_is_affordable_while_the_time_left_pays_for_the_longest_so_far():
+    # scripted readings (clock units): the budget at 0 (deadline 10), then stretches of
+    # 1, 3 and 4: with 2 units left after a step of 4, the next is not started
+    with use_clock(iter([0.0, 1.0, 4.0, 8.0]).__next__), budget(10.0):
+        assert affordable() and affordable()  # 9 left (longest 1), 6 left (longest 3)
+        assert not affordable()  # 2 left < 4
+    # a solver's stretch (1 -> 7), bounded by the seconds handed to it, is no step of
+    # the decision: 3 units left pay for the longest step, 1
+    with use_clock(iter([0.0, 1.0, 7.0, 9.5]).__next__), budget(10.0):
+        assert affordable()
+        assert solver_seconds(9.0) is None  # a test's clock: the solver gets no limit
+        assert affordable()
+        assert not affordable(cost=1.0)  # at 9.5: 0.5 left < 1
+    assert affordable()  # outside every budget
 
 
 @pytest.fixture

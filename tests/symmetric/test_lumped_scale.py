@@ -47,7 +47,7 @@ def _check(A, B, r) -> None:
 @pytest.mark.parametrize("name", [n for n, _ in SINGLE])
 def test_single_source_agrees_with_the_explicit_lp(name):
     A, B = dict(SINGLE)[name]()
-    r = single_source_result(A, B, Clock(60.0), DecisionState())
+    r = single_source_result(A, B, Clock(), DecisionState())
     truth = explicit_verdict(A, B)
     if r is None:  # no certificate beyond rounding: the orbit LP decides (still correct)
         assert sym.refines(A, B).holds == truth or truth is None
@@ -72,13 +72,13 @@ def test_tight_ratio_first_needs_no_orbit_lp_at_k_10_4():
     # 2 x 10001^2 = 2e8 orbit variables: the LP's size rule refuses; the reduction's own
     # orbits are 3 x 10^4, and its witness satisfies every orbit equation on them
     A, B = sym.sue(10**4, 24.0), sym.oue(10**4, 24.0)
-    r = tight_ratio_first(A, B, Clock(300.0))
+    r = tight_ratio_first(A, B, Clock())
     assert r is not None and r.holds and r.about == "protocols"
     assert r.details["n_variables"] < 4 * 10**4
     _check(A, B, r)
     assert sym.refines(A, B, time_limit=300).method == "symmetric: tight-ratio reduction"
     # below the boundary the reduction proves nothing: None, and the other routes decide
-    assert tight_ratio_first(sym.sue(10**4, 4.0), sym.oue(10**4, 4.0), Clock(60.0)) is None
+    assert tight_ratio_first(sym.sue(10**4, 4.0), sym.oue(10**4, 4.0), Clock()) is None
 
 
 def test_exact_sum_is_the_sum_of_the_fractions():
@@ -108,4 +108,4 @@ def test_tight_ratio_first_below_the_boundary_is_no_crash():
     # OUE ⊑ SUE at eps 2: the reduction's weights exceed e^709 (an OverflowError before);
     # they prove nothing for "holds", so the reduction steps aside for the other routes
     A, B = sym.oue(1000, 2.0), sym.sue(1000, 2.0)
-    assert tight_ratio_first(A, B, Clock(60.0)) is None
+    assert tight_ratio_first(A, B, Clock()) is None

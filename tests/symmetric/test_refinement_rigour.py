@@ -162,7 +162,7 @@ def test_highs_gets_what_is_left_of_the_time_limit(monkeypatch) -> None:
     # counted at the checks)
     import scipy.optimize
 
-    from qifldp.deadline import TickClock, use_clock
+    from qifldp.deadline import TickClock, budget, use_clock
     from qifldp.symmetric.orbit_lp import Clock, solve_orbit_lp
 
     seen = []
@@ -173,13 +173,14 @@ def test_highs_gets_what_is_left_of_the_time_limit(monkeypatch) -> None:
         return real(*args, **kwargs)
 
     monkeypatch.setattr(scipy.optimize, "linprog", spy)
-    res = solve_orbit_lp(
-        np.ones(2), np.array([[1.0, 1.0]]), np.array([1.0]), (0, None), Clock(5.0), "a test LP"
-    )
+    with budget(5.0):
+        res = solve_orbit_lp(
+            np.ones(2), np.array([[1.0, 1.0]]), np.array([1.0]), (0, None), Clock(), "a test LP"
+        )
     assert res.status == 0 and 0 < seen[-1]["time_limit"] <= 5.0
-    with use_clock(TickClock()):
+    with use_clock(TickClock()), budget(5.0):
         solve_orbit_lp(
-            np.ones(2), np.array([[1.0, 1.0]]), np.array([1.0]), (0, None), Clock(5.0), "a test LP"
+            np.ones(2), np.array([[1.0, 1.0]]), np.array([1.0]), (0, None), Clock(), "a test LP"
         )
     assert "time_limit" not in seen[-1]
 
@@ -302,6 +303,25 @@ def test_the_lp_budget_applies_to_the_lp_stage_only() -> None:
     assert sym.refines(sym.blh(12, 2.0), sym.blh(12, 1.0), max_lp_variables=10**4).holds
     with pytest.raises(ValueError, match="max_lp_variables must be >= 0"):
         sym.refines(sym.blh(12, 2.0), sym.blh(12, 1.0), max_lp_variables=-1)
+
+
+@pytest.mark.parametrize("limit", [0.5, 1.9, 2.6, 4.0])
+def test_a_step_the_time_left_cannot_pay_for_is_not_started(limit) -> None:
+    # GRR vs BLH at k = 2 x 10^5 on a deterministic clock of 0.3 units per reading: a
+    # limit that is not a multiple of the step ends inside a step. Every check demands
+    # the longest step so far (qifldp.deadline.affordable), so the decision's last
+    # reading is at or before its deadline (the reading that set it + the limit), never
+    # one step past it; undecided, naming the time and the stages tried
+    from qifldp.deadline import TickClock, use_clock
+    from qifldp.symmetric import binomial
+
+    k = 2 * 10**5
+    A, B = sym.grr(k, 1.0), sym.blh(k, 1.0)
+    binomial._TABLES.clear()  # the same readings whatever ran before
+    with use_clock(TickClock(0.3)) as clock:
+        r = q.refines(A, B, time_limit=limit)
+    assert r.holds is None and r.details["cause"] == "time" and r.details["tried"]
+    assert clock.readings * 0.3 <= 0.3 + limit + 1e-9
 
 
 def test_single_source_route_reads_the_budget_between_blocks() -> None:
