@@ -856,9 +856,10 @@ def fails_float(
 
 
 def exact_gain(st: DecisionState, P: OrbitProblem, clock: Clock) -> GainCandidate | None:
-    """The first kept gain whose exact gap (stored problem, rationals) is > 0."""
+    """The first kept gain whose exact gap (stored problem, rationals) is > 0; None also when
+    the time left cannot pay for another exact gap (:func:`qifldp.deadline.affordable`)."""
     for c in sorted(st.gains, key=lambda c: -c.ev.gap):
-        if clock.left() <= 0:
+        if not deadline.affordable():
             break
         if not c.exact_tried:
             c.exact_tried = True
