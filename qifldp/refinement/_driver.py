@@ -197,6 +197,7 @@ def _run_engine(
         if out.W is not None:
             P.engine_witnesses[engine] = out.W
         H = order_rows_for_max_case(out.H, Br)
+        P.separating.append(H[: int(np.count_nonzero(np.einsum("jx,xj->j", out.H, Br) > 0))])
         # the gain is tried first when the optimum is positive, the witness first otherwise
         return out.W, H, info
     if engine == "highs":
@@ -406,6 +407,24 @@ def _engine_order(P: Problem) -> list[str]:
     return [engine, *second]
 
 
+def _max_case_hints(P: Problem, H: np.ndarray) -> np.ndarray:
+    """Max case: the rows of every engine so far that separate their own column of B
+    (engine by engine, best first), then this engine's other rows, each row once.
+
+    An engine that found every column in the cone (the second opinion, say) thus
+    does not push the first engine's separating hyperplanes behind its own rows: rational
+    arithmetic checks the candidates in this order and stops at the first positive gap.
+    """
+    seen: set[bytes] = set()
+    rows = []
+    for row in np.vstack([*P.separating, H]):
+        key = row.tobytes()
+        if key not in seen:
+            seen.add(key)
+            rows.append(row)
+    return np.array(rows)
+
+
 def _engine_strategy(slot: int) -> Strategy:
     def skip(P: Problem) -> str | None:
         return None if slot < len(_engine_order(P)) else "no further engine for this size"
@@ -434,6 +453,8 @@ def _engine_strategy(slot: int) -> Strategy:
             return _Decided(res, W_red if isinstance(W_red, np.ndarray) else None)
         assert isinstance(W_red, str)
         P.reason = W_red
+        if H is not None and not P.rowsum:
+            H = _max_case_hints(P, H)
         P.hints = (W if W is not None else P.hints[0], H if H is not None else P.hints[1])
         return W_red
 

@@ -115,6 +115,9 @@ class Problem:
     #: search for a rounding-band witness reuses them instead of solving again
     engine_witnesses: dict[str, np.ndarray] = field(default_factory=dict)
     band_refused: list[np.ndarray] = field(default_factory=list)
+    #: max case: each engine's rows of H that separate their own column of B (y_j · b_j > 0),
+    #: best first; offered to rational arithmetic before the last engine's other rows
+    separating: list[np.ndarray] = field(default_factory=list)
     #: the rational problem, built once on first use (``_exact_route.exact_problem``)
     exact_cache: Any = None
     #: the channels as rationals on their distinct columns (:func:`rational_channels`)

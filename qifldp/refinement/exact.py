@@ -24,6 +24,7 @@ import numpy as np
 
 from ..deadline import now
 from ..errors import VerificationError
+from ._screen import SCREEN_MIN_PAIRS, cached_view, max_case_screen
 
 __all__ = [
     "EXACT_MAX_OPS",
@@ -409,10 +410,18 @@ def exact_weighted_gap(
 
 
 def _max_vuln(Hpi: list[list[Fraction]], C: list[list[Fraction]], pi: list[Fraction]) -> Fraction:
-    """max_y max_w Σ_x Hpi[w][x] C[x][y] / Σ_x π_x C[x][y] over outputs of positive probability."""
+    """max_y max_w Σ_x Hpi[w][x] C[x][y] / Σ_x π_x C[x][y] over outputs of positive probability.
+
+    Only the outputs that a rigorous float screen (:func:`._screen.max_case_screen`)
+    cannot rule out are evaluated exactly.
+    """
     n = len(C)
     best = None
-    for y in range(len(C[0])):
+    screened = max_case_screen(Hpi, C, pi)
+    outputs = range(len(C[0])) if screened is None else screened
+    if len(outputs) * len(Hpi) >= SCREEN_MIN_PAIRS and _number_type() is not Fraction:
+        return _max_vuln_flint(Hpi, C, pi, list(outputs))
+    for y in outputs:
         colv = [C[x][y] for x in range(n)]
         den = sum((p * c for p, c in zip(pi, colv, strict=True) if c), _ZERO)
         if den == 0:
@@ -422,6 +431,27 @@ def _max_vuln(Hpi: list[list[Fraction]], C: list[list[Fraction]], pi: list[Fract
             if best is None or v > best:
                 best = v
     return best if best is not None else _ZERO
+
+
+def _max_vuln_flint(
+    Hpi: list[list[Fraction]], C: list[list[Fraction]], pi: list[Fraction], outputs: list[int]
+) -> Fraction:
+    """:func:`_max_vuln` on the given outputs, the products in flint's fmpq_mat."""
+    import flint
+
+    rows = cached_view(C, "exact", _fast)
+    Cm = flint.fmpq_mat([[row[y] for y in outputs] for row in rows])
+    num = _flint_rows(flint.fmpq_mat(_fast(Hpi)) * Cm)
+    den = _flint_rows(flint.fmpq_mat(_fast([pi])) * Cm)[0]
+    best = None
+    for k, d in enumerate(den):
+        if d == 0:
+            continue
+        for row in num:
+            v = row[k] / d
+            if best is None or v > best:
+                best = v
+    return _ZERO if best is None else Fraction(int(best.numerator), int(best.denominator))
 
 
 def exact_max_case_gap(

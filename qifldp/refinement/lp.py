@@ -11,7 +11,15 @@ import numpy as np
 from ..deadline import now, solver_seconds
 from ..errors import SolverError
 
-__all__ = ["LPOutcome", "ColumnLoop", "solve_l1_lp", "solve_l1_lp_columns", "solve_columns"]
+__all__ = [
+    "LPOutcome",
+    "ColumnLoop",
+    "solve_l1_lp",
+    "solve_l1_lp_columns",
+    "solve_columns",
+    "BATCH_MAX_COLUMNS",
+    "BATCH_MAX_ENTRIES",
+]
 
 
 @dataclass
@@ -24,8 +32,13 @@ class LPOutcome:
     iterations: int
 
 
-#: ``column(j, seconds_left)`` of :func:`solve_columns`: (r_j, y_j, optimum_j, iterations).
-ColumnSolve = Callable[[int, float | None], tuple[np.ndarray, np.ndarray, float, int]]
+#: What one column's solve gives: (r_j, y_j, optimum_j, iterations).
+ColumnResult = tuple[np.ndarray, np.ndarray, float, int]
+
+#: ``column(j, seconds_left)`` of :func:`solve_columns`: (r_j, y_j, optimum_j, iterations);
+#: batched, ``columns(js, seconds_left)`` gives one such result per column of ``js``.
+ColumnSolve = Callable[[int, float | None], ColumnResult]
+ColumnBatchSolve = Callable[[list[int], float | None], list[ColumnResult]]
 
 
 class ColumnLoop(TypedDict, total=False):
@@ -202,7 +215,9 @@ def solve_l1_lp_columns(
 
     Notes
     -----
-    p LPs with n equations and m + 2n variables each.
+    p LPs with n equations and m + 2n variables each, handed to HiGHS in
+    block-diagonal batches (:data:`BATCH_MAX_COLUMNS`): the blocks are independent,
+    so each block's part of the solution and of the dual is optimal for its column.
 
     Examples
     --------
@@ -219,39 +234,66 @@ def solve_l1_lp_columns(
     weights = _equation_weights(B)
     c = np.concatenate([np.zeros(m), np.ones(2 * n)])
 
-    # [A | I | -I] built once; each column scales the rows of its A part (CSC: the
-    # first indptr[m] stored entries, row indices in .indices) by its equation weights
+    # [A | I | -I] built once; a batch of columns is one block-diagonal LP of copies of
+    # it (CSC: each copy's first indptr[m] stored entries are its A part, row indices in
+    # .indices), the A part of each copy scaled by its column's equation weights
     base = sp.hstack([sp.csc_matrix(A), sp.identity(n), -sp.identity(n)], format="csc")
     a_end = int(base.indptr[m])
-    a_data, a_rows = base.data[:a_end].copy(), base.indices[:a_end]
+    in_a = np.arange(base.nnz) < a_end
 
-    def column(j: int, left: float | None) -> tuple[np.ndarray, np.ndarray, float, int]:
-        w = weights[:, j]
-        A_eq = base.copy()
-        A_eq.data[:a_end] = a_data * w[a_rows]
+    def columns(js: list[int], left: float | None) -> list[ColumnResult]:
+        s = len(js)
+        A_eq = sp.block_diag([base] * s, format="csc")
+        w = weights[:, js]  # (n, s)
+        scale = np.where(in_a[None, :], w[base.indices].T, 1.0)  # (s, nnz of base)
+        A_eq.data = A_eq.data * scale.reshape(-1)
         res = linprog(
-            c,
+            np.tile(c, s),
             A_eq=A_eq,
-            b_eq=w * B[:, j],
+            b_eq=(w * B[:, js]).T.reshape(-1),
             bounds=(0, None),
             method=method,
             options=_options(left),
         )
-        _raise_on_failure(res, f"max-case LP of column {j}")
-        y = w * np.asarray(res.eqlin.marginals)
-        return res.x[:m], y, float(res.fun), int(getattr(res, "nit", 0) or 0)
+        what = f"max-case LP of column {js[0]}" if s == 1 else f"max-case LPs of {s} columns"
+        _raise_on_failure(res, what)
+        x = np.asarray(res.x).reshape(s, m + 2 * n)
+        y = w.T * np.asarray(res.eqlin.marginals).reshape(s, n)
+        optima = x[:, m:].sum(axis=1)
+        its = [int(getattr(res, "nit", 0) or 0)] + [0] * (s - 1)
+        return [(x[k, :m], y[k], float(optima[k]), its[k]) for k in range(s)]
 
-    return solve_columns(A.shape, B.shape[1], column, "max-case LPs", **loop)
+    return solve_columns(A.shape, B.shape[1], columns, "max-case LPs", batched=True, **loop)
+
+
+#: :func:`solve_l1_lp_columns` solves the columns in block-diagonal LPs of 1, 2, 4, ...
+#: columns (the first few small, for the loop's early stop), at most this many columns and
+#: ``BATCH_MAX_ENTRIES`` stored entries each: one call of HiGHS per block instead of per
+#: column (its set-up costs more than a small column's solve).
+BATCH_MAX_COLUMNS: int = 128
+BATCH_MAX_ENTRIES: int = 400_000
+
+
+def _batches(order: list[int], nnz: int) -> list[list[int]]:
+    """``order`` cut into batches of 1, 2, 4, ... columns (at most the caps above)."""
+    cap = max(1, min(BATCH_MAX_COLUMNS, BATCH_MAX_ENTRIES // max(nnz, 1)))
+    out, start, size = [], 0, 1
+    while start < len(order):
+        out.append(order[start : start + size])
+        start += size
+        size = min(2 * size, cap)
+    return out
 
 
 def solve_columns(
     shape: tuple[int, int],
     p: int,
-    column: ColumnSolve,
+    column: ColumnSolve | ColumnBatchSolve,
     what: str,
+    batched: bool = False,
     **loop: Unpack[ColumnLoop],
 ) -> LPOutcome:
-    """The loop of the max-case engines over the columns of B, one solve per column.
+    """The loop of the max-case engines over the columns of B, one solve per column or batch.
 
     Parameters
     ----------
@@ -263,8 +305,13 @@ def solve_columns(
         ``column(j, seconds_left)`` solves column j (``seconds_left`` None: no limit)
         and returns (r_j, y_j, optimum_j, iterations): the column of W, the row of H,
         the column's optimum (0 when b_j is in the cone) and the solver's steps.
+        With ``batched``, ``column(js, seconds_left)`` solves the columns ``js`` and
+        returns one such tuple per column.
     what : str
         The solves, for the time-limit message (``"max-case LPs"``).
+    batched : bool
+        Hand ``column`` batches of 1, 2, 4, ... columns (:func:`_batches`); ``stop``
+        is still asked after each column, in order.
     **loop
         ``order``, ``stop``, ``time_limit``: :class:`ColumnLoop`.
 
@@ -276,7 +323,7 @@ def solve_columns(
     Raises
     ------
     SolverError
-        The time limit passed before a column was solved.
+        The time limit passed before a column (or batch) was solved.
 
     Examples
     --------
@@ -286,6 +333,10 @@ def solve_columns(
     >>> out = solve_columns((1, 1), 2, column, "solves")
     >>> out.W, out.optimum, out.iterations
     (array([[1., 1.]]), 0.5, 2)
+    >>> def columns(js, seconds_left):
+    ...     return [column(j, seconds_left) for j in js]
+    >>> solve_columns((1, 1), 3, columns, "solves", batched=True).optimum
+    1.0
     """
     n, m = shape
     order, stop, time_limit = loop.get("order"), loop.get("stop"), loop.get("time_limit")
@@ -294,17 +345,25 @@ def solve_columns(
     worst = 0.0
     steps = 0
     deadline = None if time_limit is None else now() + time_limit
-    for j in range(p) if order is None else order:
+    js = [int(j) for j in (range(p) if order is None else order)]
+    batches = _batches(js, n * (m + 2)) if batched else [[j] for j in js]
+    for batch in batches:
         left = None if deadline is None else deadline - now()
         if left is not None and left <= 0:
             msg = (
                 f"the {what} reached the time limit (time_limit = {time_limit:g} s) "
-                f"before column {j} of {p}; no verdict: raise time_limit"
+                f"before column {batch[0]} of {p}; no verdict: raise time_limit"
             )
             raise SolverError(msg)
-        W[:, j], H[j], optimum, its = column(int(j), left)
-        worst = max(worst, optimum)
-        steps += its
-        if stop is not None and optimum > 0 and stop(int(j), H[j], optimum):
-            break
+        results: list[ColumnResult]
+        if batched:
+            results = column(batch, left)  # type: ignore[arg-type, assignment]
+        else:
+            results = [column(batch[0], left)]  # type: ignore[arg-type, list-item]
+        for j, (r, y, optimum, its) in zip(batch, results, strict=True):
+            W[:, j], H[j] = r, y
+            worst = max(worst, optimum)
+            steps += its
+            if stop is not None and optimum > 0 and stop(j, H[j], optimum):
+                return LPOutcome(W, H, worst, steps)
     return LPOutcome(W, H, worst, steps)

@@ -1,0 +1,88 @@
+"""The max-case engines' column loop and exact gaps: batched LPs and the screened exact
+maximum agree with their one-at-a-time forms, and a high-eps one-hot pair is decided
+with a certificate re-checked here in rationals."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import qifldp as q
+from qifldp.refinement import exact as ex, lp
+
+from ._helpers import assert_certificate, exact_gain_gap
+
+
+def _pair(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    A = rng.dirichlet(np.ones(6), size=4)
+    inside = A @ rng.dirichlet(np.ones(30), size=6)  # columns in the cone of A
+    outside = rng.dirichlet(np.ones(10), size=4)  # most of them outside it
+    return A, np.hstack([inside, outside]) / 2
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_batched_column_lps_give_each_column_its_own_optimum(seed, monkeypatch):
+    A, B = _pair(seed)
+    batched = lp.solve_l1_lp_columns(A, B)
+    monkeypatch.setattr(lp, "BATCH_MAX_COLUMNS", 1)  # one LP per column
+    single = lp.solve_l1_lp_columns(A, B)
+    w = 1.0 / np.maximum(B, lp.EQUATION_FLOOR * B.max())
+    for out in (batched, single):
+        # each column: r >= 0, its weighted L1 residual is the dual's value y_j · b_j,
+        # and the dual is feasible (Aᵀ y_j <= 0): the column's optimum, certified
+        assert out.W.min() >= -1e-12
+        resid = (w * np.abs(A @ out.W - B)).sum(axis=0)
+        value = np.einsum("jx,xj->j", out.H, B)
+        np.testing.assert_allclose(resid, value, rtol=1e-7, atol=1e-9)
+        assert (A.T @ out.H.T).max() <= 1e-9 * np.abs(out.H).max()
+    np.testing.assert_allclose(
+        np.einsum("jx,xj->j", batched.H, B), np.einsum("jx,xj->j", single.H, B), atol=1e-8
+    )
+    assert batched.optimum == pytest.approx(single.optimum, abs=1e-9)
+
+
+def test_batched_loop_stops_at_the_first_column_the_caller_accepts():
+    A, B = _pair(2)
+    seen: list[int] = []
+
+    def stop(j, y, optimum):
+        seen.append(j)
+        return True
+
+    order = np.arange(B.shape[1])[::-1]  # the outside columns first
+    out = lp.solve_l1_lp_columns(A, B, order=order, stop=stop)
+    assert seen == [order[0]]
+    assert np.all(out.W[:, order[1:]] == 0) and np.all(out.H[order[1:]] == 0)
+
+
+def _max_case_gap_by_loops(A, B, gain, prior) -> Fraction:
+    return exact_gain_gap(A, B, gain, prior, kind="max-case")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_screened_exact_max_case_gap_equals_the_full_rational_loop(seed):
+    # near-ties (a column repeated one ulp apart), tiny and subnormal entries, zero columns
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(2, 5)), int(rng.integers(64, 90))
+    A = rng.random((n, m)) ** rng.choice([1, 30, 700])
+    A[rng.random((n, m)) < 0.2] = 0
+    A[:, 0] = A[:, 1] * (1 + 2.0**-52)
+    A[:, 2] = 0
+    A[0, 3] = 1.0
+    B = rng.dirichlet(np.ones(m), size=n)
+    A = A / A.sum(axis=1, keepdims=True)
+    gain = rng.normal(size=(int(rng.integers(1, 3)), n))
+    prior = rng.dirichlet(np.ones(n))
+    got = ex.exact_max_case_gap(ex.rational_rows(A), ex.rational_rows(B), gain, prior)
+    assert got == _max_case_gap_by_loops(A, B, gain, prior)
+
+
+def test_subset_selection_sue_k9_eps60_max_case_fails_exactly():
+    # the floats separate by ~1e-26 of |V_g|: rational arithmetic on an engine's hyperplane
+    A, B = q.subset_selection(9, 60.0), q.sue(9, 60.0)
+    r = q.max_case_refines(A, B)
+    assert r.holds is False and r.exact
+    assert_certificate(A, B, r, rowsum=False)  # the gap re-computed here, in rationals
