@@ -8,11 +8,12 @@ the interpreter's level before the call: solver memory included) of
 - ``engine``: ``qifldp.symmetric.refines`` as shipped: the cheap routes first (bitwise
   lifting, the likelihood-ratio and Bayes-capacity gains, the set-guessing gains searched
   over t in O(k) per size, the tight-ratio reduction on its own O(k) orbits, a
-  single-size-class A class by class), then the orbit LP;
-- ``orbit LP``: the same call with the lifting, the set-guessing gains, the
-  class-by-class route and the tight-ratio reduction switched off before the LP, i.e.
-  the general orbit LP (HiGHS) with its float and exact certificates; refused by its
-  size rule from k = 2000 on (MAX_ORBIT_VARIABLES).
+  single-size-class A class by class, the bitwise lifting at the 2x2 boundary), then
+  the orbit LP;
+- ``orbit LP``: the same call with the lifting (plain and at the boundary), the
+  set-guessing gains, the class-by-class route and the tight-ratio reduction switched off
+  before the LP, i.e. the general orbit LP (HiGHS) with its float and exact certificates;
+  refused by its size rule from k = 2000 on (MAX_ORBIT_VARIABLES).
 
 - ``max case (sorted)`` / ``max case (scan)``: max-case refinement of the same pairs
   (:func:`qifldp.symmetric.max_case.max_case_refines`), O(k log k) beside the scan over
@@ -23,7 +24,9 @@ route says what its size rule refuses (its row is undecided, with the rule's wor
 unless its gain checks before the LP decide. Then ``LIMIT_CASES``: the engine under a
 time limit shorter than its decision, the seconds it spent against the limit. A row says
 "undecided" with the error's first words when a route gives no verdict; the test asserts
-that the verdicts agree wherever both routes answer, and every returned certificate is
+that the verdicts agree wherever both routes answer (except at the rounding boundary: a
+verdict up to rounding, or one refuted only exactly on the stored floats by a gap below
+float resolution, marked so in the table), and every returned certificate is
 re-checked here (the witness's orbit equations by ``OrbitProblem.check`` on its support,
 the counterexample's gap recomputed by ``qifldp.symmetric.g_vulnerability``).
 """
@@ -39,9 +42,14 @@ from pathlib import Path
 import pytest
 from _report import write_report
 
+from qifldp.formulas import the_oue_threshold
+
 ROOT = Path(__file__).resolve().parent.parent
 TIME_LIMIT = 120.0
 KS = [int(v) for v in os.environ.get("QIFLDP_BENCH_KS", "100,1000,10000,100000,1000000").split(",")]
+#: Lemma 10's threshold theta*(2) (qifldp.formulas.the_oue_threshold): OUE ⊑ THE on the
+#: boundary of the 2x2 order, decided up to rounding by the bitwise lifting at the boundary.
+THETA_STAR_2 = float(the_oue_threshold(2.0))
 #: Pairs (A, B) for "A ⊑ B", both directions; eps 24 puts SUE ⊑ OUE above its boundary up to
 #: k = 10^5, eps 2 below it.
 PAIRS = {
@@ -53,6 +61,8 @@ PAIRS = {
     "THE ⊑ OUE (eps 1, θ 0.8)": "sym.the(k, 1.0, 0.8), sym.oue(k, 1.0)",
     "SUE ⊑ THE (eps 1, θ 0.8)": "sym.sue(k, 1.0), sym.the(k, 1.0, 0.8)",
     "THE ⊑ SUE (eps 1, θ 0.8)": "sym.the(k, 1.0, 0.8), sym.sue(k, 1.0)",
+    "OUE ⊑ THE at threshold (eps 2)": f"sym.oue(k, 2.0), sym.the(k, 2.0, {THETA_STAR_2!r})",
+    "THE at threshold ⊑ OUE (eps 2)": f"sym.the(k, 2.0, {THETA_STAR_2!r}), sym.oue(k, 2.0)",
     "GRR ⊑ BLH (eps 1)": "sym.grr(k, 1.0), sym.blh(k, 1.0)",
     "BLH ⊑ GRR (eps 1)": "sym.blh(k, 1.0), sym.grr(k, 1.0)",
 }
@@ -94,7 +104,9 @@ if route == "orbit LP":
     R.lifted_refinement = lambda *a, **kw: None
     R.tight_ratio_first = lambda *a, **kw: None
     R.tries_gains = lambda *a, **kw: []
+    R.penalty_gains = lambda *a, **kw: []
     R.single_source_result = lambda *a, **kw: None
+    R.boundary_lifting_result = lambda *a, **kw: None
 A, B = eval("(" + pair + ")", {"sym": sym, "k": k})
 # the solvers' imports and first-use loading (an orbit LP, the lifting's 2x2 decision
 # either way), outside the measurement: a warm worker's state
@@ -117,6 +129,12 @@ except Exception as exc:
     out = {"verdict": None, "why": f"{type(exc).__name__}: {str(exc)[:160]}"}
 else:
     out = {"verdict": bool(r.holds), "why": r.method}
+    # a verdict at the rounding boundary: up to rounding, or refuted only exactly on the
+    # stored floats by a gap below float resolution (the two may differ there)
+    ce = r.counterexample
+    out["rounding"] = bool(r.up_to_rounding) or bool(
+        not r.holds and r.exact and ce is not None and ce.gap < 1e-15
+    )
     if max_case:  # re-checked by the route: each class's weights, the gap (exact if small)
         ce = r.counterexample
         out["check"] = (
@@ -177,6 +195,8 @@ def _report(request):
                 else:
                     t, m = row["seconds"], row.get("peak_mib", float("nan"))
                     v = "holds" if row["verdict"] else "fails"
+                    if row.get("rounding"):
+                        v += " (rounding boundary)"
                     cpu = row.get("cpu", float("nan"))  # the load stretches wall seconds
                     cells.append(f"{route}: {v} {t:.2f} s ({cpu:.2f} CPU) {m:.0f} MiB")
             e, o = _ROWS.get((pair, k, "engine")), _ROWS.get((pair, k, "orbit LP"))
@@ -225,7 +245,8 @@ def test_lumped_routes(pair, k):
         _ROWS[(pair, k, route)] = _run(pair, k, route)
     e, o = _ROWS[(pair, k, "engine")], _ROWS.get((pair, k, "orbit LP"))
     if o is not None and e["verdict"] is not None and o["verdict"] is not None:
-        assert e["verdict"] == o["verdict"], (pair, k, e, o)
+        if not (e.get("rounding") or o.get("rounding")):
+            assert e["verdict"] == o["verdict"], (pair, k, e, o)
     assert e["verdict"] is not None or k > 1000 or o is None or o["verdict"] is None, (pair, k)
 
 

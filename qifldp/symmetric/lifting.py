@@ -14,12 +14,15 @@ rigorous certificate at any k, with no orbit LP.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ..channel import Channel, guard_size
 from ..refinement.core import refines as explicit_refines
+from ..refinement.result import RefinementResult
 from .binomial import log_comb
 from .channel import SymmetricChannel
 
@@ -28,6 +31,9 @@ __all__ = [
     "bit_channel",
     "eval_error",
     "lifted_refinement",
+    "lifted_result",
+    "lifted_witness",
+    "verified_bit_channels",
     "relative_class_error",
     "LIFT_BAND_FACTOR",
 ]
@@ -250,7 +256,25 @@ def lifted_refinement(A, B, check=None):
     r2 = explicit_refines(Channel(ga[0]), Channel(gb[0]), strict=True)
     if not r2.holds or r2.up_to_rounding:
         return None
-    stage = "bitwise lifting"
+    pair = verified_bit_channels(A, B, check, "bitwise lifting")
+    if pair is None:
+        return None
+    lifted = lifted_witness(A, B, pair[0], pair[1], r2.witness)
+    if lifted is None:
+        return None
+    return (*lifted, r2)
+
+
+def verified_bit_channels(A, B, check=None, stage: str = "bitwise lifting"):
+    """(bit_channel(A), bit_channel(B)), each verified against every class (O(k)), or None
+    when either is not of product form; ``check(stage)`` (the caller's time budget) before
+    each and after.
+
+    >>> import qifldp.symmetric as sym
+    >>> (bA, eA), (bB, eB) = verified_bit_channels(sym.oue(10, 1.0), sym.sue(10, 1.0))
+    >>> float(bA[1, 1]), eA < 1e-13
+    (0.5, True)
+    """
     if check is not None:
         check(stage)
     fa = bit_channel(A)
@@ -261,8 +285,66 @@ def lifted_refinement(A, B, check=None):
         return None
     if check is not None:
         check(stage)
+    return fa, fb
+
+
+def lifted_result(
+    lifted: tuple[BitwiseWitness, float],
+    method: str,
+    certified_by: str,
+    t0: float,
+    details: dict[str, Any],
+    **flags: Any,
+) -> RefinementResult:
+    """The RefinementResult "holds" of a lifted witness (BitwiseWitness, relative error)
+    from :func:`lifted_witness`: its residual, row sums and least entry stated; ``flags``
+    (``up_to_rounding``, ``about``) passed on.
+
+    >>> import qifldp.symmetric as sym
+    >>> A, B = sym.sue(8, 2.0), sym.the(8, 2.0, 0.7)
+    >>> fa, fb = verified_bit_channels(A, B)
+    >>> w = np.linalg.solve(fa[0], fb[0])
+    >>> r = lifted_result(lifted_witness(A, B, fa, fb, w), "m", "c", time.perf_counter(), {})
+    >>> r.holds, r.min_entry >= 0
+    (True, True)
+    """
+    Wb, err = lifted
+    return RefinementResult(
+        True,
+        witness=Wb,
+        method=method,
+        certified_by=certified_by,
+        residual=err,
+        row_sum_error=float(np.abs(Wb.w.sum(axis=1) - 1).max()),
+        min_entry=float(Wb.w.min()),
+        time=time.perf_counter() - t0,
+        details={"bit_witness": Wb.w, **details},
+        **flags,
+    )
+
+
+def lifted_witness(A, B, fa, fb, w) -> tuple[BitwiseWitness, float] | None:
+    """The lifted witness w^{⊗k} checked class by class, as (BitwiseWitness, relative
+    error), or None when B is not one_hot(b_A·w) within the rounding band.
+
+    ``fa``, ``fb``: the verified bit channels of A and B (:func:`bit_channel`); ``w``: a
+    2x2 witness candidate (clipped to >= 0 and its rows renormalised: the witness is
+    row-stochastic whatever was passed). A·w^{⊗k} equals one_hot(b_A·w) up to A's own
+    class error, and B must match one_hot(b_A·w) within the rounding of computing two
+    product forms (:func:`eval_error` of b_B and of b_A·w). The relative error returned
+    bounds |A·W − B| / B per class.
+
+    Examples
+    --------
+    >>> import qifldp.symmetric as sym
+    >>> A, B = sym.sue(50, 2.0), sym.the(50, 2.0, 0.7)  # QIF paper, Lemma 11
+    >>> w = np.linalg.solve(bit_channel(A)[0], bit_channel(B)[0])
+    >>> W, err = lifted_witness(A, B, bit_channel(A), bit_channel(B), w)
+    >>> W.k, err < 1e-11
+    (50, True)
+    """
     (bA, eA), (bB, _) = fa, fb
-    w = np.clip(np.asarray(r2.witness, dtype=np.float64), 0.0, None)
+    w = np.clip(np.asarray(w, dtype=np.float64), 0.0, None)
     w = w / w.sum(axis=1, keepdims=True)
     D = bA @ w  # entries are sums of non-negative terms: accurate to a few ulp each
     D = D / D.sum(axis=1, keepdims=True)
@@ -275,4 +357,4 @@ def lifted_refinement(A, B, check=None):
     # forms (B's own, and this one); A matched its own within eval_error (bit_channel)
     if eD > eval_error(k, bB) + eval_error(k, D):
         return None
-    return BitwiseWitness(k, w, A, B), eA + eD + 4 * (k + 2) * _U, r2
+    return BitwiseWitness(k, w, A, B), eA + eD + 4 * (k + 2) * _U

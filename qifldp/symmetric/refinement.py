@@ -25,9 +25,10 @@ from ..refinement.result import (
     RefinementResult,
     undecided_result,
 )
+from .boundary_lifting import boundary_lifting_result
 from .channel import SymmetricChannel
 from .gain import SymmetricGain
-from .lifting import lifted_refinement
+from .lifting import lifted_refinement, lifted_result
 from .orbit_certify import (
     EXACT_MAX_GAP_TERMS,
     EXACT_MAX_SUPPORT_CELLS,
@@ -444,21 +445,17 @@ def _decide_pair(
             tried.append("bitwise lifting")
     else:
         Wb, err, r2 = lift
-        return RefinementResult(
-            True,
-            witness=Wb,
-            method="symmetric: bitwise lifting",
-            certified_by=(
+        return lifted_result(
+            (Wb, err),
+            "symmetric: bitwise lifting",
+            (
                 f"bitwise lifting (QIF paper, Lemma 4): the bit channels refine "
                 f"({r2.certified_by}), and A·w^{{⊗k}} matches B class by class within a "
                 f"relative {err:.2e} (the rounding of the product forms: A's and B's class "
                 "masses against their bit channels, and of b_A·w)"
             ),
-            residual=err,
-            row_sum_error=float(np.abs(Wb.w.sum(axis=1) - 1).max()),
-            min_entry=float(Wb.w.min()),
-            time=time.perf_counter() - t0,
-            details={"bit_witness": Wb.w, "bit_result": r2},
+            t0,
+            {"bit_result": r2},
         )
     # 1. cheap gains: likelihood ratio beyond eps(A), then the identity (Bayes capacity)
     n_terms = 2 * A.sizes.size
@@ -497,6 +494,12 @@ def _decide_pair(
                 return fails_float(c, k, t0, {}, method="symmetric: set-guessing gain")
             clock.check("the set-guessing gains")
     tried.append("the set-guessing gains (with and without a penalty)")
+    # 2c. one-hot pairs at their bit channels' boundary: the lifted witness up to rounding
+    edge = boundary_lifting_result(A, B, clock.check, t0)
+    if edge is not None:
+        return edge
+    if getattr(A, "_scheme", None) == getattr(B, "_scheme", None) == ("bits",):
+        tried.append("the bitwise lifting at the boundary")
     # 3. the orbit LP
     if max_lp_variables is not None and (
         n_var_est > max_lp_variables or ORBIT_EQUATION_WEIGHT * n_eq_est > max_lp_variables
