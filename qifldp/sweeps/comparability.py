@@ -115,6 +115,12 @@ def _compare_point(
                 f"{label} fails only exactly on the stored floats (gap {gap:.3g}, below "
                 "float resolution): a rounding-boundary point, the protocols may refine"
             )
+        elif result.holds and result.up_to_rounding:
+            reasons.append(
+                f"{label} holds up to rounding ({result.method.removeprefix('symmetric: ')}): "
+                "the stored floats lie within their rounding band of the refinement "
+                "boundary, a rounding-boundary point"
+            )
     ab, ba = verdicts
     if ab is None or ba is None:
         relation = "undecided"

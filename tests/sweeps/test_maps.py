@@ -341,11 +341,14 @@ def test_a_sweep_not_interrupted_says_so():
     assert t.attrs["cancelled"] is False
 
 
-def test_rounding_boundary_point_is_named_in_reason():
-    # THE(theta*) vs OUE at k = 200, eps = 2 (symmetric): OUE ⊑ THE fails only in rational
-    # arithmetic on the stored class masses, by a gap far below float resolution
-    # (3.6e-18); the map must say so instead of presenting a plain "incomparable"
+def test_rounding_boundary_point_is_named_in_reason(monkeypatch):
+    # THE(theta*) vs OUE (symmetric) sits on the boundary of the 2x2 order (Lemma 10): at
+    # k = 200, eps = 2, OUE ⊑ THE holds up to rounding (the bitwise lifting at the boundary)
+    # and the map says so; the orbit LP alone (every lifting off) refutes OUE ⊑ THE at
+    # k = 20, eps = 4 only in rational arithmetic on the stored class masses, by a gap far
+    # below float resolution, and the map must say that instead of a plain "incomparable"
     import qifldp as q
+    import qifldp.symmetric.refinement as R
     from qifldp.sweeps.comparability import _compare_point
 
     def the_star(k, eps):
@@ -353,6 +356,12 @@ def test_rounding_boundary_point_is_named_in_reason():
         return q.protocol("the", k, eps, theta=theta).symmetric()
 
     row = _compare_point(200, 2.0, a=the_star, b="oue", params={}, representation="symmetric")
+    assert row["relation"] == "B⊑A" and row["ba_up_to_rounding"] is True
+    assert "B⊑A holds up to rounding (bitwise lifting at the boundary)" in row["reason"]
+    with monkeypatch.context() as m:
+        m.setattr(R, "lifted_refinement", lambda *a, **kw: None)
+        m.setattr(R, "boundary_lifting_result", lambda *a, **kw: None)
+        row = _compare_point(20, 4.0, a=the_star, b="oue", params={}, representation="symmetric")
     assert row["b_refines_a"] is False and row["ba_exact"] is True
     assert abs(row["ba_gap"]) < 1e-15
     assert "fails only exactly on the stored floats" in row["reason"]
