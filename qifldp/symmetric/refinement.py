@@ -330,6 +330,11 @@ def refines(
     rule, O(k), before any LP): a witness in the rounding band, or one class's Farkas
     vector as a gain with a rigorous gap (:mod:`qifldp.symmetric.single_source`).
 
+    *At the 2x2 boundary* (one-hot pairs whose bit witness b_A⁻¹ b_B has an entry that
+    is 0 up to rounding, as OUE ⊑ THE at Lemma 10's threshold): after the gains and before
+    the orbit LP, that entry set to 0, the bit-0 row matched and w^{⊗k} checked class by
+    class in O(k) (:mod:`qifldp.symmetric.boundary_lifting`): "holds" up to rounding.
+
     *The tight-ratio reduction* (before the exact orbit LP, when the float route has no
     certificate; before the orbit LP itself, on its own O(k) orbits, when that LP would
     have more than :data:`TIGHT_RATIO_FIRST_VARIABLES` variables): if every inner class of
