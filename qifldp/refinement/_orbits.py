@@ -372,10 +372,10 @@ def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
         _ORBIT_DECIDER_LOADERS[0]()
     if not _ORBIT_DECIDERS:
         return "no orbit decider is registered (qifldp.symmetric registers one)"
-    if (col_a is None) != (col_b is None):
-        # a hashed channel against a one-hot one: the general engines (and the exact
-        # step) keep deciding these, as they did before the merged view existed
-        return "only one channel is one-hot after merging identical columns"
+    # a hashed channel against a one-hot one: only a "fails" is taken from the orbit LP
+    # (its gain, re-checked on the explicit channels, does not depend on the columns);
+    # a witness is left to the general engines and the exact step
+    mixed = (col_a is None) != (col_b is None)
     if col_a is not None and P.A.shape[1] * P.B.shape[1] > MAX_WITNESS_ENTRIES:
         return (
             "the merged columns are one-hot, but a witness on the original "
@@ -392,6 +392,8 @@ def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
         lp_optimum=sres.lp_optimum,
         orbit_method=sres.method,
     )
+    if mixed and sres.holds:
+        return "only one channel is one-hot after merging identical columns, and A ⊑ B holds"
     if not sres.holds:
         assert sres.weighted_gain is not None
         c = certify_gain_float(P, sres.weighted_gain)

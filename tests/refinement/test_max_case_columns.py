@@ -86,3 +86,13 @@ def test_subset_selection_sue_k9_eps60_max_case_fails_exactly():
     r = q.max_case_refines(A, B)
     assert r.holds is False and r.exact
     assert_certificate(A, B, r, rowsum=False)  # the gap re-computed here, in rationals
+
+
+@pytest.mark.parametrize(("k", "eps"), [(6, 60.0), (7, 43.5756)])
+def test_sue_blh_high_eps_fails_by_the_lifted_orbit_gain(k, eps):
+    # a one-hot channel against a hashed one, failing by ~1e-20 .. 1e-28 of |V_g|: the
+    # orbit LP's gain, its gap re-computed here in rationals on the stored floats
+    A, B = q.sue(k, eps), q.blh(k, eps)
+    r = q.refines(A, B)
+    assert r.holds is False and r.exact
+    assert_certificate(A, B, r)

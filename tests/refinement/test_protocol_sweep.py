@@ -135,11 +135,13 @@ def test_a_float_gain_failing_within_rounding_decides_without_the_simplex():
     # by an exact 1e-14, less than a rounding-band perturbation could explain, and no
     # witness meets the rounding band: "fails" (exact) from that gain, as the sweep found
     # at k = 5 … 7 where the rational simplex is beyond its budget (6x64 vs 6x63: ~9e8
-    # operations). The gap is re-checked here in the test's own rationals.
+    # operations). The gap is re-checked here in the test's own rationals. (method="highs":
+    # under "auto" the orbit LP's lifted gain decides this pair first, with the same verdict.)
     A, B = q.sue(4, 31.6473), q.blh(4, 31.6473)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        r = q.refines(A, B, time_limit=60.0)
+        assert q.refines(A, B, time_limit=60.0).holds is False
+        r = q.refines(A, B, time_limit=60.0, method="highs")
     assert r.holds is False and r.exact
     assert r.certified_by.startswith("float gain, exact gap")
     assert_certificate(A, B, r, rowsum=True)
