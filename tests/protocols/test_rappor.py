@@ -93,6 +93,22 @@ def test_sample_then_estimate_is_unbiased_with_the_variance():
     assert_unbiased_with_variance(P, np.array([40, 30, 20, 10]) * 8, seed=4)
 
 
+def test_one_time_sample_then_estimate_is_unbiased_with_the_variance():
+    # one-time RAPPOR reports the permanent bits: each user's estimate term is linear in
+    # one report, so its mean and variance given x are sums over the enumerated row of x
+    P = q.protocol("rappor", 4, m=6, h=2, f=0.3, rounds="one-time", seed=2)
+    M = enumerate_rappor(P)
+    C = P.channel()
+    terms = np.array([P.estimate(np.array([y])) for y in C.outputs])  # (2^m, k)
+    mean, second = M @ terms, M @ terms**2
+    np.testing.assert_allclose(mean, np.eye(4), atol=1e-12)  # unbiased for every value
+    counts = np.array([40, 30, 20, 10]) * 8
+    f = counts / counts.sum()
+    exact = f @ (second - mean**2) / counts.sum()  # fixed users: Σ_x n_x Var(term | x) / n²
+    np.testing.assert_allclose(P.variance(counts.sum(), f), exact, rtol=1e-10)
+    assert_unbiased_with_variance(P, counts, seed=6)
+
+
 def test_memoised_reports_follow_the_two_report_channel():
     P = q.protocol("rappor", 2, m=1, h=1, f=0.2, p=0.1, q=0.9, seed=0)
     n = 20000

@@ -188,6 +188,8 @@ def test_attack_picks_a_most_likely_value(name, params):
 def test_refusals():
     with pytest.raises(UnsupportedKindError, match="no symmetric channel"):
         q.protocol("cms", 4, 1.0, m=4, hashes=2).symmetric()
+    with pytest.raises(UnsupportedKindError, match="hcms has no symmetric channel: its hash"):
+        q.protocol("hcms", 4, 1.0, m=4, hashes=2).symmetric()
     with pytest.raises(UnsupportedKindError, match="no symmetric channel"):
         q.protocol("he", 4, 1.0).symmetric()
     with pytest.raises(ParameterError, match="power of two"):
