@@ -49,8 +49,8 @@ Conventions matched (each library's own, read from its code):
   it in its estimate); qifldp keeps the identity labelling: the same law up to the
   labels.
 * Hadamard mechanism with t coefficients: pure-LDP's ``HadamardMech`` (t = ``T_COEFF``
-  pairs (index, sign) per user) and qifldp's ``he_multi``; pure-LDP draws the indices
-  from 0..k-1 (k a power of two here, as its transform needs).
+  pairs (index, sign) per user) and qifldp's ``he_multi``; with t = 1, qifldp's ``he``;
+  pure-LDP draws the indices from 0..k-1 (k a power of two here, as its transform needs).
 * IBU: multi-freq-ldpy's GRR_Aggregator_IBU (plain EM, stopped when no entry moves by
   1e-12 or after 10^4 steps) and ``qifldp.ibu`` (EM accelerated by SQUAREM, stopped
   when the duality gap certifies the log-likelihood within 1e-12 of its maximum) on the
@@ -288,10 +288,10 @@ def pure_pairs() -> list[Pair]:
         funcs = server.get_hash_funcs()
         return HadamardResponseClient(eps, k, funcs, index_mapper=ident), server
 
-    def hm() -> tuple[Any, Any]:
+    def hm(t: int = T_COEFF) -> tuple[Any, Any]:
         return (
-            HadamardMechClient(e, k, T_COEFF, index_mapper=ident),
-            HadamardMechServer(e, k, T_COEFF, index_mapper=ident),
+            HadamardMechClient(e, k, t, index_mapper=ident),
+            HadamardMechServer(e, k, t, index_mapper=ident),
         )
 
     def lh(olh: bool) -> Callable:
@@ -340,6 +340,7 @@ def pure_pairs() -> list[Pair]:
             lib(lambda: hr(EPS_GENERAL)),
             "counts",
         ),
+        Pair("HE", "pure", q.protocol("he", k, e), lib(lambda: hm(1)), "counts"),
         Pair("HE-t", "pure", q.protocol("he_multi", k, e, t=T_COEFF), lib(hm), "counts"),
     ]
 
