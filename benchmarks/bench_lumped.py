@@ -19,16 +19,18 @@ the interpreter's level before the call: solver memory included) of
   (:func:`qifldp.symmetric.max_case.max_case_refines`), O(k log k) beside the scan over
   every generator (O(k^2)), the scan up to ``SCAN_MAX_K``; verdicts asserted equal.
 
-Both within ``TIME_LIMIT`` seconds, at every k: beyond ``ORBIT_LP_MAX_K`` the orbit LP
-route says what its size rule refuses (its row is undecided, with the rule's words)
-unless its gain checks before the LP decide. Then ``LIMIT_CASES``: the engine under a
-time limit shorter than its decision, the seconds it spent against the limit. A row says
-"undecided" with the error's first words when a route gives no verdict; the test asserts
-that the verdicts agree wherever both routes answer (except at the rounding boundary: a
-verdict up to rounding, or one refuted only exactly on the stored floats by a gap below
-float resolution, marked so in the table), and every returned certificate is
-re-checked here (the witness's orbit equations by ``OrbitProblem.check`` on its support,
-the counterexample's gap recomputed by ``qifldp.symmetric.g_vulnerability``).
+Seconds, CPU seconds and peak memory are the call's, taken before this script re-checks
+its certificate. Both within ``TIME_LIMIT`` seconds, at every k: beyond
+``ORBIT_LP_MAX_K`` the orbit LP route says what its size rule refuses (its row is
+undecided, with the rule's words) unless its gain checks before the LP decide. Then
+``LIMIT_CASES``: the engine under a time limit shorter than its decision, the seconds it
+spent against the limit. A row says "undecided" with the error's first words when a
+route gives no verdict; the test asserts that the verdicts agree wherever both routes
+answer (except at the rounding boundary: a verdict up to rounding, or one refuted only
+exactly on the stored floats by a gap below float resolution, marked so in the table),
+and every returned certificate is re-checked here (the witness's orbit equations by
+``OrbitProblem.check`` on its support, the counterexample's gap recomputed by
+``qifldp.symmetric.g_vulnerability``).
 """
 
 from __future__ import annotations
@@ -126,7 +128,15 @@ try:
     else:
         r = sym.refines(A, B, time_limit=limit)
 except Exception as exc:
-    out = {"verdict": None, "why": f"{type(exc).__name__}: {str(exc)[:160]}"}
+    r = exc
+# the decision's time and memory, before the certificate is re-checked here
+spent = {
+    "seconds": time.perf_counter() - t0,
+    "cpu": time.process_time() - c0,
+    "peak_mib": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) / 1024,
+}
+if isinstance(r, Exception):
+    out = {"verdict": None, "why": f"{type(r).__name__}: {str(r)[:160]}"}
 else:
     out = {"verdict": bool(r.holds), "why": r.method}
     # a verdict at the rounding boundary: up to rounding, or refuted only exactly on the
@@ -156,9 +166,7 @@ else:
         ce = r.counterexample
         gap = sym.g_vulnerability(B, ce.gain) - sym.g_vulnerability(A, ce.gain)
         out["check"] = f"gap {gap:.2e} (certified {ce.gap:.2e})"
-out["seconds"] = time.perf_counter() - t0
-out["cpu"] = time.process_time() - c0
-out["peak_mib"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) / 1024
+out.update(spent)
 print(json.dumps(out))
 """
 

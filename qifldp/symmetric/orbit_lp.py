@@ -370,7 +370,8 @@ class Clock:
             "ldp_epsilon(B) <= ldp_epsilon(A) and bayes_capacity(B) <= bayes_capacity(A) "
             "(qifldp.symmetric), which cost O(k)"
         )
-        raise deadline.expired(msg, self.passed + [stage])
+        tried = self.passed if self.passed[-1:] == [stage] else [*self.passed, stage]
+        raise deadline.expired(msg, tried)
 
 
 def solve_orbit_lp(

@@ -87,6 +87,9 @@ def test_time_limit_counted_in_clock_readings():
         r = q.max_case_refines(A, B, time_limit=4)
         assert r.holds is None and "time_limit = 4" in r.certified_by
         assert clock.readings <= 4 + 2
+    tried = r.details["tried"]  # the stages passed, each named once, the last one stopped
+    assert tried[-1] in r.certified_by
+    assert all(a != b for a, b in zip(tried[:-1], tried[1:], strict=True))
     with use_clock(TickClock()):
         assert q.max_case_refines(A, B, time_limit=10**6).holds
 
