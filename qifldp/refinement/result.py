@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import singledispatch
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from .explain import explanation_data
 
 __all__ = [
     "undecided_result",
+    "recheck_gain",
     "Counterexample",
     "RefinementResult",
     "WITNESS_ENTRY_ATOL",
@@ -93,6 +95,11 @@ class Counterexample:
         rational Farkas gain and prior, ``gap_exact`` their exact gap (> 0);
         ``gain`` and ``prior`` are their float images and ``gap`` is
         ``float(gap_exact)``. :meth:`recheck` recomputes the exact gap.
+        For a symmetric gain (:class:`qifldp.symmetric.SymmetricGain`, from the
+        symmetric route) ``gain_exact`` is ``(g_in, g_out)``: two tuples of
+        Fraction, one value per action size of ``gain.sizes`` (g(T, x) is
+        ``g_in[i]`` for x in T, ``g_out[i]`` otherwise, |T| = ``sizes[i]``), and
+        ``prior_exact`` is None (the prior is uniform).
 
     Examples
     --------
@@ -129,10 +136,15 @@ class Counterexample:
         ``prior_exact`` when set, else the stored floats of ``gain`` and
         ``prior``. The certificate is valid iff the value is > 0.
 
+        A symmetric gain is re-checked on the stored class masses of two
+        symmetric channels, over every output class, action size and extreme
+        overlap (:func:`recheck_gain` dispatches on the gain's type).
+
         Parameters
         ----------
         A, B : Channel or array_like
-            The pair the counterexample was returned for.
+            The pair the counterexample was returned for (SymmetricChannels for a
+            symmetric gain).
 
         Returns
         -------
@@ -146,34 +158,52 @@ class Counterexample:
         >>> q.refines(A, B).counterexample.recheck(A, B) > 0
         True
         """
-        if not isinstance(self.gain, np.ndarray):
-            msg = (
-                "recheck needs an explicit gain matrix; this counterexample's gain is a "
-                f"{type(self.gain).__name__} (a symmetric route's gain is re-checked there)"
-            )
-            raise InputTypeError(msg)
-        Aq = rational_rows(as_channel(A, "A").matrix)
-        Bq = rational_rows(as_channel(B, "B").matrix)
-        if self.gain_exact is not None and self.prior_exact is not None:
-            g = [list(r) for r in self.gain_exact]
-            pi = list(self.prior_exact)
-        else:
-            g = [[Fraction(float(v)) for v in r] for r in self.gain]
-            pi = [Fraction(float(v)) for v in self.prior]
-        if len(pi) != len(Aq) or len(Bq) != len(Aq) or any(len(r) != len(Aq) for r in g):
-            msg = (
-                f"A and B must have the counterexample's {len(pi)} inputs (rows), got "
-                f"{len(Aq)} and {len(Bq)}"
-            )
-            raise ChannelError(msg)
-        Hpi = [[gw[x] * pi[x] for x in range(len(pi))] for gw in g]
-        return exact_weighted_gap(Aq, Bq, Hpi, self.kind == "average", pi)
+        return recheck_gain(self.gain, self, A, B)
 
     def __repr__(self) -> str:
         exact = "" if self.gap_exact is None else f", exact gap {scientific(self.gap_exact, 6)} > 0"
         if self.gain_exact is not None:
             exact += ", rational gain (no float gain keeps the gap)"
         return f"Counterexample({self.kind}: gain {_shape(self.gain)}, gap {self.gap:.6g}{exact})"
+
+
+@singledispatch
+def recheck_gain(gain: Any, ce: Counterexample, A: Any, B: Any) -> Fraction:
+    """The exact gap of ``ce`` (whose gain is ``gain``) on A, B: :meth:`Counterexample.recheck`.
+
+    Dispatched on the gain's type: an explicit gain matrix here; other kinds register
+    theirs (the symmetric gain, from :mod:`qifldp.symmetric`).
+
+    >>> recheck_gain("g", None, None, None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.InputTypeError: recheck needs a gain matrix or a registered gain kind; ...
+    """
+    msg = (
+        "recheck needs a gain matrix or a registered gain kind; this counterexample's gain "
+        f"is a {type(gain).__name__}"
+    )
+    raise InputTypeError(msg)
+
+
+@recheck_gain.register(np.ndarray)
+def _recheck_matrix(gain: np.ndarray, ce: Counterexample, A: Any, B: Any) -> Fraction:
+    Aq = rational_rows(as_channel(A, "A").matrix)
+    Bq = rational_rows(as_channel(B, "B").matrix)
+    if ce.gain_exact is not None and ce.prior_exact is not None:
+        g = [list(r) for r in ce.gain_exact]
+        pi = list(ce.prior_exact)
+    else:
+        g = [[Fraction(float(v)) for v in r] for r in gain]
+        pi = [Fraction(float(v)) for v in ce.prior]
+    if len(pi) != len(Aq) or len(Bq) != len(Aq) or any(len(r) != len(Aq) for r in g):
+        msg = (
+            f"A and B must have the counterexample's {len(pi)} inputs (rows), got "
+            f"{len(Aq)} and {len(Bq)}"
+        )
+        raise ChannelError(msg)
+    Hpi = [[gw[x] * pi[x] for x in range(len(pi))] for gw in g]
+    return exact_weighted_gap(Aq, Bq, Hpi, ce.kind == "average", pi)
 
 
 @dataclass(frozen=True, repr=False)

@@ -70,6 +70,7 @@ __all__ = [
     "GapEvaluation",
     "gap_with_bound",
     "exact_gap",
+    "exact_gain_vulnerabilities",
     "exact_support_witness",
     "EXACT_ORBIT_MAX_VARIABLES",
     "ExactOrbitOutcome",
@@ -81,9 +82,11 @@ __all__ = [
 UNIT_ROUNDOFF: float = 2.0**-53
 _U = UNIT_ROUNDOFF
 
-#: Largest number of (output class, action class) terms whose value is computed in
-#: rationals by :func:`exact_gap` (only the terms within the float error of a
-#: maximum are; usually one or two per output class). Measured: ~5 µs per term.
+#: Largest number of (output class, action size, overlap) terms whose value is computed
+#: in rationals by :func:`exact_gap` (only the terms within the float error of a
+#: maximum are; usually one or two per output class) and by
+#: :func:`exact_gain_vulnerabilities` (every term: 2 x classes x action sizes per
+#: channel). Measured: ~5 µs per term.
 EXACT_MAX_GAP_TERMS: int = 200_000
 
 #: Largest (equations x support size) of the exact support solve of
@@ -285,12 +288,12 @@ def gap_with_bound(
     return GapEvaluation(gap, bound, va, vb, (ca, cb))
 
 
-def _exact_vulnerability(C: SymmetricChannel, G: SymmetricGain, cand) -> fmpq:
-    m = stored_masses(C)
+def _exact_vulnerability(m: StoredMasses, sizes: np.ndarray, gi: list, go: list, cand) -> fmpq:
+    """V_g[υ▷C] of the stored problem in rationals, the maximum per output class taken
+    over the terms ``cand`` = (class index, action index, overlap j) arrays; ``gi``,
+    ``go`` the gain's values per action size (``fmpq``)."""
     k = m.k
     ci, ti, jj = cand
-    gi = [_q(v) for v in G.g_in]
-    go = [_q(v) for v in G.g_out]
     best: dict[int, fmpq] = {}
     cache: dict[int, tuple[fmpq, fmpq]] = {}
     for i, a, j in zip(ci.tolist(), ti.tolist(), jj.tolist(), strict=True):
@@ -298,7 +301,7 @@ def _exact_vulnerability(C: SymmetricChannel, G: SymmetricGain, cand) -> fmpq:
             cache[i] = m.rational(i)
         Pi, Po = cache[i]
         s = int(m.sizes[i])
-        t = int(G.sizes[a])
+        t = int(sizes[a])
         d = gi[a] - go[a]
         v = fmpq(0)
         if s > 0 and Pi != 0:
@@ -310,13 +313,76 @@ def _exact_vulnerability(C: SymmetricChannel, G: SymmetricGain, cand) -> fmpq:
     return sum(best.values(), fmpq(0))
 
 
+def _every_term(m: StoredMasses, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (output class, action size, extreme overlap j) of a channel and a gain: V_g's
+    term is linear in j, so a class's maximum is at one of the two extreme overlaps."""
+    ci, ti = np.divmod(np.arange(m.sizes.size * sizes.size), sizes.size)
+    lo, hi = overlap_range(m.k, m.sizes[ci], sizes[ti])
+    return np.repeat(ci, 2), np.repeat(ti, 2), np.stack([lo, hi], axis=1).ravel()
+
+
+def exact_gain_vulnerabilities(
+    A: SymmetricChannel,
+    B: SymmetricChannel,
+    sizes: Any,
+    g_in: Any,
+    g_out: Any,
+) -> tuple[Fraction, Fraction] | None:
+    """(V_g[υ▷A], V_g[υ▷B]) of a symmetric gain with rational values, exactly, over every term.
+
+    Every output class of both channels, every action size and both extreme overlaps
+    are evaluated in rationals on the stored class masses (no float screen); None when
+    that is more than :data:`EXACT_MAX_GAP_TERMS` terms.
+
+    Parameters
+    ----------
+    A, B : SymmetricChannel
+        Over the same k.
+    sizes : sequence of int
+        The gain's action sizes.
+    g_in, g_out : sequence of Fraction, int or float
+        The gain per action size (a float is read as the rational it holds).
+
+    Returns
+    -------
+    (fractions.Fraction, fractions.Fraction) or None
+
+    Examples
+    --------
+    >>> import qifldp.symmetric as sym
+    >>> from fractions import Fraction
+    >>> A, B = sym.grr(3, 1.0), sym.grr(3, 2.0)
+    >>> va, vb = exact_gain_vulnerabilities(A, B, [1], [Fraction(1)], [Fraction(0)])
+    >>> vb > va
+    True
+    """
+    sz = np.asarray(sizes, dtype=np.int64).reshape(-1)
+    if A.sizes.size * sz.size * 2 + B.sizes.size * sz.size * 2 > EXACT_MAX_GAP_TERMS:
+        return None
+
+    def rational(v: Any) -> fmpq:
+        if isinstance(v, float):
+            return _q(v)
+        r = Fraction(v)
+        return fmpq(r.numerator, r.denominator)
+
+    gi = [rational(v) for v in g_in]
+    go = [rational(v) for v in g_out]
+    out = []
+    for C in (A, B):
+        m = stored_masses(C)
+        out.append(_to_fraction(_exact_vulnerability(m, sz, gi, go, _every_term(m, sz))))
+    return out[0], out[1]
+
+
 def exact_gap(
     A: SymmetricChannel, B: SymmetricChannel, G: SymmetricGain, ev: GapEvaluation
 ) -> Fraction | None:
     """The exact gap V_g[υ▷B] − V_g[υ▷A] of the stored problem, or None beyond the budget.
 
     Only the terms the float evaluation ``ev`` could not rule out as a class's
-    maximum are computed in rationals (at most :data:`EXACT_MAX_GAP_TERMS`).
+    maximum are computed in rationals (at most :data:`EXACT_MAX_GAP_TERMS`;
+    :func:`exact_gain_vulnerabilities` computes every term).
 
     Examples
     --------
@@ -328,8 +394,10 @@ def exact_gap(
     (ca, cb) = ev.candidates
     if ca[0].size + cb[0].size > EXACT_MAX_GAP_TERMS:
         return None
-    vb = _exact_vulnerability(B, G, cb)
-    va = _exact_vulnerability(A, G, ca)
+    gi = [_q(v) for v in G.g_in]
+    go = [_q(v) for v in G.g_out]
+    vb = _exact_vulnerability(stored_masses(B), G.sizes, gi, go, cb)
+    va = _exact_vulnerability(stored_masses(A), G.sizes, gi, go, ca)
     return _to_fraction(vb - va)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..digits import scientific
 from ..errors import (
+    ChannelError,
     InputTypeError,
     SizeError,
     VerificationError,
@@ -25,10 +26,12 @@ from ..refinement.result import (
 from .channel import SymmetricChannel
 from .gain import SymmetricGain
 from .orbit_certify import (
+    EXACT_MAX_GAP_TERMS,
     EXACT_ORBIT_MAX_VARIABLES,
     UNIT_ROUNDOFF as _U,
     ExactOrbitOutcome,
     OrbitTimeout,
+    exact_gain_vulnerabilities,
     exact_gap,
     exact_orbit_lp,
     exact_support_witness,
@@ -53,6 +56,7 @@ __all__ = [
     "exact_support_result",
     "exact_orbit_result",
     "confirm_exact",
+    "recheck_symmetric_gain",
 ]
 
 
@@ -145,8 +149,10 @@ def _exact_how(out: ExactOrbitOutcome) -> str:
     )
 
 
-def _farkas_gain(P: OrbitProblem, y: list) -> SymmetricGain | None:
-    """The exact Farkas certificate's B-row duals as a float gain (max |g| in (1/2, 1])."""
+def _farkas_gain_exact(P: OrbitProblem, y: list) -> tuple[list, list, Fraction] | None:
+    """The exact Farkas certificate's B-row duals as a rational gain (g_in, g_out) per
+    action size of B, scaled by a power of 2 (the third value) so that max |g| is in
+    (1/2, 1]; None if they are all 0."""
     nS = P.nS
     yB = [Fraction(int(v.numerator), int(v.denominator)) for v in y[nS:]]
     top = max((abs(v) for v in yB), default=Fraction(0))
@@ -158,13 +164,69 @@ def _farkas_gain(P: OrbitProblem, y: list) -> SymmetricGain | None:
         scale /= 2
     while top * scale <= Fraction(1, 2):
         scale *= 2
-    vals = np.array([float(v * scale) for v in yB])
     row_in, row_out = P.b_rows
-    g_in = np.zeros(P.B.sizes.size)
-    g_out = np.zeros(P.B.sizes.size)
-    g_in[row_in >= 0] = vals[row_in[row_in >= 0] - nS]
-    g_out[row_out >= 0] = vals[row_out[row_out >= 0] - nS]
+    g_in = [yB[r - nS] * scale if r >= 0 else Fraction(0) for r in row_in.tolist()]
+    g_out = [yB[r - nS] * scale if r >= 0 else Fraction(0) for r in row_out.tolist()]
+    return g_in, g_out, scale
+
+
+def _farkas_gain(P: OrbitProblem, y: list) -> SymmetricGain | None:
+    """The exact Farkas certificate's B-row duals as a float gain (max |g| in (1/2, 1])."""
+    gq = _farkas_gain_exact(P, y)
+    if gq is None:
+        return None
+    g_in, g_out = ([float(v) for v in g] for g in gq[:2])
     return SymmetricGain(P.B.k, P.B.sizes.tolist(), g_in, g_out)
+
+
+def recheck_symmetric_gain(gain: SymmetricGain, ce: Counterexample, A: Any, B: Any) -> Fraction:
+    """:meth:`Counterexample.recheck` for a symmetric gain: its exact gap on A, B.
+
+    The gain is ``ce.gain_exact`` = (g_in, g_out) when set, else the stored floats of
+    ``gain``; the prior is uniform. Every output class of both channels, every action
+    size and both extreme overlaps are evaluated in rationals on the stored class
+    masses (read as rationals, divided by their exact sums).
+
+    Raises
+    ------
+    InputTypeError
+        A or B not a SymmetricChannel.
+    SizeError
+        More than EXACT_MAX_GAP_TERMS terms.
+    ChannelError
+        A, B and the gain not over the same k, or a prior that is not uniform.
+
+    Examples
+    --------
+    >>> import qifldp as q, qifldp.symmetric as sym
+    >>> A, B = sym.grr(4, 1.0), sym.grr(4, 2.0)
+    >>> q.refines(A, B).counterexample.recheck(A, B) > 0
+    True
+    """
+    for name, C in (("A", A), ("B", B)):
+        if not isinstance(C, SymmetricChannel):
+            msg = (
+                f"{name} must be a SymmetricChannel to recheck a symmetric gain, got "
+                f"{type(C).__name__}"
+            )
+            raise InputTypeError(msg)
+        if C.k != gain.k:
+            msg = f"{name} must have the gain's k = {gain.k} inputs, got k = {C.k}"
+            raise ChannelError(msg)
+    prior = np.asarray(ce.prior, dtype=np.float64)
+    if prior.shape != (gain.k,) or np.any(prior != prior[0]):
+        msg = "a symmetric gain's counterexample is under the uniform prior; its prior is not"
+        raise ChannelError(msg)
+    g_in, g_out = ce.gain_exact if ce.gain_exact is not None else (gain.g_in, gain.g_out)
+    vs = exact_gain_vulnerabilities(A, B, gain.sizes, list(g_in), list(g_out))
+    if vs is None:
+        n = 2 * (A.sizes.size + B.sizes.size) * gain.sizes.size
+        msg = (
+            f"recheck of this symmetric gain takes {n} rational terms, more than "
+            f"EXACT_MAX_GAP_TERMS = {EXACT_MAX_GAP_TERMS}"
+        )
+        raise SizeError(msg)
+    return vs[1] - vs[0]
 
 
 def exact_orbit_result(
@@ -210,7 +272,8 @@ def _exact_holds(
 def _exact_fails(
     P: OrbitProblem, out: ExactOrbitOutcome, clock: Clock, details: dict, how: str
 ) -> RefinementResult:
-    """A ⋢ B proved by the exact Farkas certificate; the counterexample is its float gain."""
+    """A ⋢ B proved by the exact Farkas certificate; the counterexample is its float gain,
+    or the rational gain itself when the float gain loses the gap (:func:`_exact_certificate`)."""
     assert out.y is not None
     fv = Fraction(int(out.farkas_value.numerator), int(out.farkas_value.denominator))
     G = _farkas_gain(P, out.y)
@@ -219,14 +282,16 @@ def _exact_fails(
         ev = gap_with_bound(P.A, P.B, G)
         gq = exact_gap(P.A, P.B, G, ev)
     if G is None or gq is None or not gq > 0:
-        msg = (
+        lost = (
             f"the stored floats fail exactly ({how}; Farkas certificate y with y·M <= 0 and "
-            f"y·rhs = {float(fv):.3e} > 0, checked exactly), but rounding the Farkas gain to "
-            f"floats loses its gap (exact gap of the float gain "
-            f"{'n/a' if gq is None else scientific(gq, 3)}); "
-            "no float counterexample can be stated"
+            f"y·rhs = {scientific(fv, 4)} > 0, checked exactly), but rounding the Farkas gain "
+            f"to floats loses its gap (exact gap of the float gain "
+            f"{'n/a' if gq is None else scientific(gq, 3)})"
         )
-        raise VerificationError(msg)
+        res, why = _exact_certificate(P, out, fv, lost, clock, details)
+        if res is not None:
+            return res
+        raise VerificationError(f"{lost}; {why}; no float counterexample can be stated")
     ce = Counterexample(
         G,
         uniform_prior(P.A.k),
@@ -250,6 +315,77 @@ def _exact_fails(
         time=time.perf_counter() - clock.t0,
         details=details,
     )
+
+
+def _exact_certificate(
+    P: OrbitProblem, out: ExactOrbitOutcome, fv: Fraction, lost: str, clock: Clock, details: dict
+) -> tuple[RefinementResult | None, str]:
+    """(result, why): "fails" with the rational Farkas gain as the certificate.
+
+    The Farkas certificate y (y·M <= 0, y·rhs > 0) refutes the stored orbit LP, but
+    its gain rounded to floats has no positive gap (the pair fails by less than a
+    float gain resolves). The counterexample then carries the rational gain
+    g = c·y_B (``gain_exact`` = (g_in, g_out) per action size of B, c the power of 2
+    that puts max |g| in (1/2, 1]), its float image as ``gain`` and its exact gap
+    V_g[υ▷B] − V_g[υ▷A] computed in rationals over every output class, action size
+    and extreme overlap of the stored class masses
+    (:func:`~qifldp.symmetric.orbit_certify.exact_gain_vulnerabilities`). By LP
+    duality that gap is at least c·y·rhs > 0 (on B, the action T = S of each class
+    S gains its y_B-value; on A, y·M <= 0 bounds every term of a class by −y_A); the
+    exact value is what is checked (> 0, and >= c·y·rhs) before returning. None with
+    the reason when the gap is more than EXACT_MAX_GAP_TERMS terms.
+    """
+    assert out.y is not None
+    gains = _farkas_gain_exact(P, out.y)
+    if gains is None:  # pragma: no cover - y·M <= 0 with y_B = 0 forces y·rhs <= 0
+        return None, "the Farkas certificate has no B-row duals"
+    g_in, g_out, scale = gains
+    vs = exact_gain_vulnerabilities(P.A, P.B, P.B.sizes, g_in, g_out)
+    if vs is None:
+        n = 2 * (P.A.sizes.size + P.B.sizes.size) * P.B.sizes.size
+        return None, (
+            f"the rational Farkas gain's exact gap takes {n} rational terms, more than "
+            f"EXACT_MAX_GAP_TERMS = {EXACT_MAX_GAP_TERMS}"
+        )
+    va, vb = vs
+    gap = vb - va
+    bound = scale * fv
+    if not (gap > 0 and gap >= bound):  # pragma: no cover - LP duality: a defect, never a verdict
+        msg = (
+            f"the rational Farkas gain failed its exact re-check (gap {gap}, y·rhs bound "
+            f"{bound}); no verdict"
+        )
+        raise VerificationError(msg)
+    G = SymmetricGain(
+        P.B.k, P.B.sizes.tolist(), [float(v) for v in g_in], [float(v) for v in g_out]
+    )
+    ce = Counterexample(
+        G,
+        uniform_prior(P.A.k),
+        float(gap),
+        gap_exact=gap,
+        gap_bound=0.0,
+        vulnerability_a=float(va),
+        vulnerability_b=float(vb),
+        gain_exact=(tuple(g_in), tuple(g_out)),
+    )
+    text = (
+        f"exact certificate: {lost}; the rational Farkas gain (Counterexample.gain_exact: "
+        f"g_in, g_out per action size) has exact gap {scientific(gap, 4)} > 0, computed "
+        "over every output class, action size and extreme overlap of the stored class "
+        "masses (read as rationals, normalised by their exact sums) and re-checked; no "
+        "float counterexample can be stated at this precision"
+    )
+    res = RefinementResult(
+        False,
+        counterexample=ce,
+        method="symmetric: exact orbit LP",
+        exact=True,
+        certified_by=text,
+        time=time.perf_counter() - clock.t0,
+        details=dict(details, exact_certificate=True),
+    )
+    return res, ""
 
 
 def confirm_exact(

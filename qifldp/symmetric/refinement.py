@@ -242,8 +242,9 @@ def refines(
     VerificationError
         No certificate either way, and the best witness is not even within the
         rounding band of the inputs; or the exact orbit LP proves that the stored
-        floats fail, but only by a gap the float gain loses (equal-eps one-hot
-        pairs at the boundary: see Notes); or ``exact=False`` forbids that LP.
+        floats fail, but only by a gap the float gain loses, and the rational gain's
+        exact gap is beyond :data:`EXACT_MAX_GAP_TERMS` terms (see Notes); or
+        ``exact=False`` forbids that LP.
     SizeError
         ``exact=True`` on an orbit LP beyond :data:`EXACT_ORBIT_MAX_VARIABLES`.
 
@@ -315,15 +316,18 @@ def refines(
     True, ``method`` "symmetric: exact orbit LP", ``certified_by`` "proved exactly",
     ``details["exact_orbit_masses"]`` the rational masses by (s, t, j)) or an exact
     Farkas certificate y (y·M <= 0, y·rhs > 0), stated as its float symmetric gain
-    with a positive exact gap. Measured: sue(50, 8) vs oue(50, 8), 5,002 variables,
-    ~5 s. What it proves is about the stored floats read as rationals. For one-hot
-    pairs at equal eps (SUE, OUE, THE) every inner class of both channels has
+    with a positive exact gap, or, when that float gain loses the gap, as an *exact
+    certificate*: the rational gain itself (``counterexample.gain_exact``, its exact
+    gap over every class and action re-checked; ``Counterexample.recheck``).
+    Measured: sue(50, 8) vs oue(50, 8), 5,002 variables, ~5 s. What it proves is
+    about the stored floats read as rationals. For one-hot pairs at equal eps (SUE,
+    OUE, THE) every inner class of both channels has
     likelihood ratio e^eps exactly, so any witness maps each inner output T of B to
     T alone, scaled by the same factor for x in T and x not in T: an identity of
     e^eps that the stored floats break at the last bit. There the exact verdict on
     the floats follows rounding, not eps (sue(3, eps) vs oue(3, eps): the stored
     floats refine at eps = 3, fail at 2 and 5), and at k = 50, eps = 9 they fail
-    by a Farkas value of 1.6e-18 (a VerificationError: no float gain keeps the gap).
+    by a Farkas value of 1.6e-18 (no float gain keeps the gap: an exact certificate).
 
     *One size class in A* (GRR, subset selection): each class of B has its own two
     orbit equations and at most two orbits, so A ⊑ B is decided class by class (Cramer's

@@ -5,8 +5,9 @@ Layer L4: registers downward, on the singledispatch functions of :mod:`qifldp.di
 (channel kind, the pair dispatcher's rank), the measures, operators, composition,
 privacy profiles and trade-off curves (L2) and the refinement engines (L3: the orbit LP
 and the two-dimensional cone test, and the orbit LP as the refinement driver's decider
-of explicit one-hot pairs, and the accounts of its certificates for
-``RefinementResult.explain``), for :class:`SymmetricChannel` and
+of explicit one-hot pairs, the accounts of its certificates for
+``RefinementResult.explain`` and the exact re-check of its gains for
+``Counterexample.recheck``), for :class:`SymmetricChannel` and
 :class:`SymmetricComposition`. The operations a symmetric channel cannot answer get
 :func:`~qifldp.dispatch.unsupported`, whose error says what to do instead
 (:data:`~qifldp.symmetric.channel.REMEDY`).
@@ -33,6 +34,7 @@ from ..dispatch import (
 from ..refinement._orbits import register_orbit_decider
 from ..refinement.core import max_case_refines, refines
 from ..refinement.explain import explain_gain, explain_witness
+from ..refinement.result import recheck_gain
 from . import composition, measures, profiles
 from .channel import REMEDY, SymmetricChannel, expand_channel
 from .composition import SymmetricComposition
@@ -40,6 +42,7 @@ from .explain import explain_orbit_witness, explain_symmetric_gain
 from .explicit_orbits import decide_class_tables
 from .gain import SymmetricGain
 from .max_case import max_case_refines_symmetric
+from .orbit_exact import recheck_symmetric_gain
 from .orbit_witness import OrbitWitness
 from .refinement import refines_symmetric
 
@@ -108,3 +111,4 @@ register_all(
 register_orbit_decider(decide_class_tables)
 explain_witness.register(OrbitWitness)(explain_orbit_witness)
 explain_gain.register(SymmetricGain)(explain_symmetric_gain)
+recheck_gain.register(SymmetricGain)(recheck_symmetric_gain)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -118,14 +119,18 @@ def test_agrees_with_explicit_exact_mode(k, na, ea, nb, eb):
 def test_exact_lp_decides_where_the_float_route_has_no_certificate(monkeypatch):
     """sue(50, eps) vs oue(50, eps): eps = 8 fails clearly; at eps = 9 the float witness
     misses classes of mass 1e-256 and (without the tight-ratio reduction) the exact orbit
-    LP finds that the stored floats fail exactly, by rounding."""
+    LP finds that the stored floats fail exactly, by rounding: by less than a float gain
+    resolves, so the certificate is the rational Farkas gain."""
     r = sym.refines(sym.sue(50, 8.0), sym.oue(50, 8.0))
     assert not r.holds and r.counterexample.gap > 0.05
     monkeypatch.setattr(R, "tight_ratio_result", lambda *a: None)
     monkeypatch.setattr(R, "tight_ratio_first", lambda *a: None)
     farkas = r"stored floats fail exactly .*y·rhs = \d\.\d+e-1[78] > 0"
-    with pytest.raises(VerificationError, match=farkas):
-        sym.refines(sym.sue(50, 9.0), sym.oue(50, 9.0), exact=None)
+    A, B = sym.sue(50, 9.0), sym.oue(50, 9.0)
+    r = sym.refines(A, B, exact=None)
+    assert r.holds is False and r.exact and re.search(farkas, r.certified_by)
+    ce = r.counterexample
+    assert not ce.float_certificate and ce.recheck(A, B) == ce.gap_exact > 0
     with pytest.raises(VerificationError, match="exact=False forbids"):
         sym.refines(sym.sue(50, 9.0), sym.oue(50, 9.0), exact=False)
 

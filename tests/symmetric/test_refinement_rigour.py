@@ -33,13 +33,17 @@ def _rational_entries(C: sym.SymmetricChannel):
     return out
 
 
-def _exact_vulnerability_by_enumeration(C: sym.SymmetricChannel, G: sym.SymmetricGain) -> Fraction:
-    """V_g[υ▷C] = Σ_S max_T (1/k) Σ_x C[x, S] g(T, x), every subset S and T enumerated."""
+def _exact_vulnerability_by_enumeration(
+    C: sym.SymmetricChannel, G: sym.SymmetricGain, values: tuple | None = None
+) -> Fraction:
+    """V_g[υ▷C] = Σ_S max_T (1/k) Σ_x C[x, S] g(T, x), every subset S and T enumerated;
+    ``values`` = (g_in, g_out) rational values per size of G (default: G's floats)."""
     k = C.k
     ent = _rational_entries(C)
+    g_in, g_out = values if values is not None else (G.g_in, G.g_out)
     acts = [
-        (set(T), Fraction(float(gi)), Fraction(float(go)))
-        for t, gi, go in zip(G.sizes.tolist(), G.g_in, G.g_out, strict=True)
+        (set(T), Fraction(gi), Fraction(go))
+        for t, gi, go in zip(G.sizes.tolist(), g_in, g_out, strict=True)
         for T in itertools.combinations(range(k), t)
     ]
     total = Fraction(0)
