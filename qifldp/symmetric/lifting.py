@@ -259,7 +259,7 @@ def lifted_refinement(A, B, check=None):
     pair = verified_bit_channels(A, B, check, "bitwise lifting")
     if pair is None:
         return None
-    lifted = lifted_witness(A, B, pair[0], pair[1], r2.witness)
+    lifted = lifted_witness(A, B, pair[0], pair[1], r2.witness, check)
     if lifted is None:
         return None
     return (*lifted, r2)
@@ -323,7 +323,7 @@ def lifted_result(
     )
 
 
-def lifted_witness(A, B, fa, fb, w) -> tuple[BitwiseWitness, float] | None:
+def lifted_witness(A, B, fa, fb, w, check=None) -> tuple[BitwiseWitness, float] | None:
     """The lifted witness w^{⊗k} checked class by class, as (BitwiseWitness, relative
     error), or None when B is not one_hot(b_A·w) within the rounding band.
 
@@ -332,7 +332,8 @@ def lifted_witness(A, B, fa, fb, w) -> tuple[BitwiseWitness, float] | None:
     row-stochastic whatever was passed). A·w^{⊗k} equals one_hot(b_A·w) up to A's own
     class error, and B must match one_hot(b_A·w) within the rounding of computing two
     product forms (:func:`eval_error` of b_B and of b_A·w). The relative error returned
-    bounds |A·W − B| / B per class.
+    bounds |A·W − B| / B per class. ``check("bitwise lifting")`` (the caller's time
+    budget) between the O(k) steps.
 
     Examples
     --------
@@ -349,7 +350,10 @@ def lifted_witness(A, B, fa, fb, w) -> tuple[BitwiseWitness, float] | None:
     D = bA @ w  # entries are sums of non-negative terms: accurate to a few ulp each
     D = D / D.sum(axis=1, keepdims=True)
     with np.errstate(divide="ignore"):
-        eD = relative_class_error(B, product_classes(A.k, np.log(D), B.sizes))
+        classes = product_classes(A.k, np.log(D), B.sizes)
+    if check is not None:
+        check("bitwise lifting")
+    eD = relative_class_error(B, classes)
     if eD is None:
         return None
     k = A.k

@@ -397,14 +397,17 @@ def tight_ratio_result(
     :func:`qifldp.symmetric.tight_ratio.tight_ratio_refines`).
     """
     A, B = P.A, P.B
+    stage = "the tight-ratio reduction"
     if plan is None:
-        plan = tight_ratio_plan(A, B)
+        plan = tight_ratio_plan(A, B, check=clock.check)
     if plan is None:
         return None
     ea = plan.eps
-    verdict, worst, w = _used_bounds(A, B, plan)
+    clock.check(stage)
+    verdict, worst, w = _used_bounds(A, B, plan, clock.check)
     if verdict is not True:
         return None
+    clock.check(stage)  # the witness and its check on the stored floats: O(support)
     u, resid, row_err = tight_ratio_witness(P, plan, w)
     how = (
         f"proved for the real channels by the tight-ratio reduction, under the premise that "
