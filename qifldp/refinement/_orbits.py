@@ -56,8 +56,9 @@ __all__ = [
 MAX_WITNESS_ENTRIES: int = 2**26
 
 #: The exact gap of a lifted orbit gain is computed on the explicit stored floats when
-#: |X| |Y| (number of actions) is at most this (about a second of Fraction sums).
-EXACT_GAP_MAX_TERMS: int = 3 * 10**4
+#: |X| |Y| (number of actions) is at most this: a float screen (refinement/_screen.py)
+#: leaves the rational sums only the actions that can attain each column's maximum.
+EXACT_GAP_MAX_TERMS: int = 10**6
 
 #: Entries of a class (y_x, |y|) must agree within this relative tolerance.
 _CLASS_RTOL: float = 1e-12

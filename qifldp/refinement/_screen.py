@@ -1,8 +1,9 @@
-"""A rigorous float screen for the exact max-case gap: the outputs that can attain it.
+"""Rigorous float screens for the exact gaps: the outputs (max case) or actions (average
+case) that can attain a maximum.
 
-The exact max-case g-vulnerability is a maximum over outputs of a posterior expected
-gain; in doubles every such value is known to within a bound, so only the outputs
-whose interval reaches the largest lower end need rational arithmetic.
+The exact g-vulnerabilities are maxima of sums of products; in doubles every such value
+is known to within a bound, so only the candidates whose interval reaches the largest
+lower end need rational arithmetic.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SCREEN_TINY", "SCREEN_MIN_PAIRS", "VIEWS_KEPT", "cached_view", "max_case_screen"]
+__all__ = [
+    "SCREEN_TINY",
+    "SCREEN_MIN_PAIRS",
+    "VIEWS_KEPT",
+    "cached_view",
+    "max_case_screen",
+    "vuln_screen",
+]
 
 #: The unit roundoff of doubles.
 _UNIT: float = 2.0**-53
@@ -125,3 +133,48 @@ def max_case_screen(
     low = float(np.max(v - err))
     keep = lost | (live & np.any(v + err >= low, axis=0))
     return np.flatnonzero(keep).tolist()
+
+
+def vuln_screen(Hpi: list[list[Fraction]], C: list[list[Fraction]]) -> list[list[int]] | None:
+    """For each output y, the actions w that can attain max_w Σ_x Hpi[w][x] C[x][y].
+
+    The average-case twin of :func:`max_case_screen`: each value is evaluated in
+    doubles from correctly rounded entries (3 roundings per term, n − 1 in the sum),
+    so |v_f − v| <= γ S with γ = (n + 2) u and S = Σ_x |Hpi[w][x]| C[x][y]; twice
+    that is used. An action whose v_f + err is below the column's largest v_f − err
+    cannot attain the column's maximum. Columns where a float may have underflowed
+    keep every action. None: no screen (small problems, or non-finite floats).
+
+    Examples
+    --------
+    >>> C = [[Fraction(1, 64)] * 64, [Fraction(1, 64)] * 64]
+    >>> H = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1, 2)]]
+    >>> vuln_screen(H, C)[0]  # the first action is larger in every column
+    [0]
+    """
+    n, cols = len(C), len(C[0])
+    if cols * len(Hpi) < SCREEN_MIN_PAIRS:
+        return None
+    try:
+        Cf = cached_view(C, "floats", _floats)
+        flat = [(h, float(h)) for row in Hpi for h in row]
+    except TypeError:  # entries that do not convert to floats
+        return None
+    if not np.all(np.isfinite(Cf)) or any(h != 0 and not abs(hf) > SCREEN_TINY for h, hf in flat):
+        return None
+    Hf = np.array([hf for _, hf in flat]).reshape(len(Hpi), n)
+    v = Hf @ Cf
+    S = np.abs(Hf) @ Cf
+    if not (np.all(np.isfinite(v)) and np.all(np.isfinite(S))):
+        return None
+    lost = np.zeros(cols, dtype=bool)
+    for x in range(n):
+        row = C[x]
+        lost[[y for y in np.flatnonzero(Cf[x] == 0).tolist() if row[y] != 0]] = True
+    hmin = float(np.abs(Hf[Hf != 0]).min()) if np.any(Hf != 0) else 1.0
+    Cpos = np.where(Cf > 0, Cf, np.inf)
+    lost |= Cpos.min(axis=0) * min(hmin, 1.0) < SCREEN_TINY
+    err = 4.0 * (n + 2) * _UNIT * S
+    low = np.max(v - err, axis=0)
+    keep = (v + err >= low[None, :]) | lost[None, :]
+    return [np.flatnonzero(keep[:, y]).tolist() for y in range(cols)]

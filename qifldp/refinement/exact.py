@@ -24,7 +24,7 @@ import numpy as np
 
 from ..deadline import now
 from ..errors import VerificationError
-from ._screen import SCREEN_MIN_PAIRS, cached_view, max_case_screen
+from ._screen import SCREEN_MIN_PAIRS, cached_view, max_case_screen, vuln_screen
 
 __all__ = [
     "EXACT_MAX_OPS",
@@ -347,10 +347,11 @@ def _vuln(Hpi: list[list[Fraction]], C: list[list[Fraction]]) -> Fraction:
     n = len(C)
     cols = len(C[0])
     total = _ZERO
+    screened = vuln_screen(Hpi, C)  # the actions that can attain each column's maximum
     for y in range(cols):
         colv = [C[x][y] for x in range(n)]
         best: Fraction | None = None
-        for hw in Hpi:
+        for hw in Hpi if screened is None else [Hpi[w] for w in screened[y]]:
             v = sum((h * c for h, c in zip(hw, colv, strict=True) if h and c), _ZERO)
             if best is None or v > best:
                 best = v

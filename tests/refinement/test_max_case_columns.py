@@ -12,7 +12,7 @@ import pytest
 import qifldp as q
 from qifldp.refinement import exact as ex, lp
 
-from ._helpers import assert_certificate, exact_gain_gap
+from ._helpers import assert_certificate, exact_gain_gap, exact_gap as exact_gap_by_loops
 
 
 def _pair(seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -78,6 +78,23 @@ def test_screened_exact_max_case_gap_equals_the_full_rational_loop(seed):
     prior = rng.dirichlet(np.ones(n))
     got = ex.exact_max_case_gap(ex.rational_rows(A), ex.rational_rows(B), gain, prior)
     assert got == _max_case_gap_by_loops(A, B, gain, prior)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_screened_exact_average_gap_equals_the_full_rational_loop(seed):
+    # the average case's screen keeps, per column, the actions that can attain its maximum
+    rng = np.random.default_rng(100 + seed)
+    n, m = int(rng.integers(2, 5)), int(rng.integers(30, 60))
+    A = rng.random((n, m)) ** rng.choice([1, 30, 700])
+    A[rng.random((n, m)) < 0.2] = 0
+    A[0, 0] = 1.0
+    A = A / A.sum(axis=1, keepdims=True)
+    B = rng.dirichlet(np.ones(m), size=n)
+    gain = rng.normal(size=(3, n))
+    gain[1] = gain[0] * (1 + 2.0**-52)  # two actions one ulp apart: near-ties everywhere
+    prior = rng.dirichlet(np.ones(n))
+    got = ex.exact_gap(ex.rational_rows(A), ex.rational_rows(B), gain, prior)
+    assert got == exact_gap_by_loops(A, B, gain, prior)
 
 
 def test_subset_selection_sue_k9_eps60_max_case_fails_exactly():
