@@ -72,6 +72,19 @@ def _floats(C: list[list[Fraction]]) -> np.ndarray:
     return np.array([[float(v) for v in row] for row in C])
 
 
+def _lost_outputs(
+    C: list[list[Fraction]], Cf: np.ndarray, Hf: np.ndarray, floor: float
+) -> np.ndarray:
+    """The outputs where an entry rounded to 0 or a product (of an entry, a gain entry and
+    ``floor``) may be in the subnormal range: their float values carry no bound."""
+    lost = np.zeros(Cf.shape[1], dtype=bool)
+    for x, row in enumerate(C):
+        lost[[y for y in np.flatnonzero(Cf[x] == 0).tolist() if row[y] != 0]] = True
+    hmin = float(np.abs(Hf[Hf != 0]).min()) if np.any(Hf != 0) else 1.0
+    Cpos = np.where(Cf > 0, Cf, np.inf)
+    return lost | (Cpos.min(axis=0) * min(hmin, floor, 1.0) < SCREEN_TINY)
+
+
 def max_case_screen(
     Hpi: list[list[Fraction]], C: list[list[Fraction]], pi: list[Fraction]
 ) -> list[int] | None:
@@ -114,15 +127,7 @@ def max_case_screen(
     S = np.abs(Hf) @ Cf
     if not (np.all(np.isfinite(num)) and np.all(np.isfinite(S))):
         return None
-    # outputs where an entry rounded to 0 or a float may be in the subnormal range
-    lost = np.zeros(cols, dtype=bool)
-    for x in range(n):
-        row, rowf = C[x], Cf[x]
-        zeros = np.flatnonzero(rowf == 0)
-        lost[[y for y in zeros.tolist() if row[y] != 0]] = True
-    hmin = float(np.abs(Hf[Hf != 0]).min()) if np.any(Hf != 0) else 1.0
-    Cpos = np.where(Cf > 0, Cf, np.inf)
-    lost |= Cpos.min(axis=0) * min(hmin, float(pf[pf > 0].min()), 1.0) < SCREEN_TINY
+    lost = _lost_outputs(C, Cf, Hf, float(pf[pf > 0].min()))
     lost |= (den > 0) & (den < SCREEN_TINY)
     live = ~lost & (den > 0)
     if not np.any(live):
@@ -167,13 +172,7 @@ def vuln_screen(Hpi: list[list[Fraction]], C: list[list[Fraction]]) -> list[list
     S = np.abs(Hf) @ Cf
     if not (np.all(np.isfinite(v)) and np.all(np.isfinite(S))):
         return None
-    lost = np.zeros(cols, dtype=bool)
-    for x in range(n):
-        row = C[x]
-        lost[[y for y in np.flatnonzero(Cf[x] == 0).tolist() if row[y] != 0]] = True
-    hmin = float(np.abs(Hf[Hf != 0]).min()) if np.any(Hf != 0) else 1.0
-    Cpos = np.where(Cf > 0, Cf, np.inf)
-    lost |= Cpos.min(axis=0) * min(hmin, 1.0) < SCREEN_TINY
+    lost = _lost_outputs(C, Cf, Hf, 1.0)
     err = 4.0 * (n + 2) * _UNIT * S
     low = np.max(v - err, axis=0)
     keep = (v + err >= low[None, :]) | lost[None, :]
