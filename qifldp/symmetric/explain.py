@@ -6,10 +6,12 @@ Registered on :func:`qifldp.refinement.explain.explain_witness` and
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from ..digits import scientific
 from ..refinement.explain import EXPLAIN_MAX_WORK, finish_account
 from .gain import SymmetricGain
 from .orbit_witness import OrbitWitness
@@ -208,8 +210,13 @@ def explain_symmetric_gain(
             f"(|T| in {{{shown}}})"
         )
     out["goal"] = goal
+    more, on_g = f"{gap / s:.3g}", f"{gap:.3g}"
+    if ce.gap_exact is not None and ce.gain_exact is not None:  # an exact certificate: its
+        # gap may be below the smallest float (grr(200, 12) vs THE: 1.2e-327)
+        more = scientific(Fraction(ce.gap_exact) / Fraction(s), 3)
+        on_g = scientific(ce.gap_exact, 3)
     summary = (
-        f"An adversary who wants {goal} gains {gap / s:.3g} more (gain scaled to [0, 1]; "
-        f"{gap:.3g} on the certificate's gain) from {nb} than from {na} under the uniform prior."
+        f"An adversary who wants {goal} gains {more} more (gain scaled to [0, 1]; "
+        f"{on_g} on the certificate's gain) from {nb} than from {na} under the uniform prior."
     )
     return finish_account(out, lines, summary)

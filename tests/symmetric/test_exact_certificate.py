@@ -17,6 +17,7 @@ import pytest
 
 import qifldp as q
 import qifldp.symmetric as sym
+from qifldp.digits import scientific
 from qifldp.errors import ChannelError, InputTypeError, VerificationError
 from qifldp.symmetric import orbit_certify, orbit_exact, orbit_lp
 from qifldp.symmetric.orbit_certify import exact_gain_vulnerabilities, exact_gap, gap_with_bound
@@ -145,3 +146,13 @@ def test_recheck_of_a_symmetric_float_gain():
         ce.recheck(A.expand(), B)
     with pytest.raises(ChannelError, match="B must have the gain's k = 5"):
         ce.recheck(A, sym.grr(6, 2.0))
+
+
+def test_explain_states_the_exact_certificate_gap():
+    A, B = sym.grr(12, 6.0), _the_star(12, 6.0)
+    P = orbit_lp.OrbitProblem(A, B)
+    out = orbit_certify.exact_orbit_lp(A, B, P.variables, P.b_rows)
+    r = orbit_exact._exact_fails(P, out, orbit_lp.Clock(), {}, "test")
+    summary = r.explanation(A, B)["summary"]
+    gq = r.counterexample.gap_exact
+    assert f"; {scientific(gq, 3)} on the certificate's gain" in summary
