@@ -154,16 +154,12 @@ def solve_l1_lp(
     nw = m * p
     npv = n * p
     w = _equation_weights(B).reshape(-1)
-    A_aw = sp.diags(w) @ sp.kron(sp.csr_matrix(A), sp.identity(p, format="csr"), format="csr")
-    eye = sp.identity(npv, format="csr")
-    top = sp.hstack([A_aw, eye, -eye], format="csr")
+    A_eq = sp.csc_matrix(
+        _l1_lp_columns(A, w, p, rowsum), shape=(npv + (m if rowsum else 0), nw + 2 * npv)
+    )
     b = [w * B.reshape(-1)]
-    blocks = [top]
     if rowsum:
-        rs = sp.kron(sp.identity(m, format="csr"), sp.csr_matrix(np.ones((1, p))), format="csr")
-        blocks.append(sp.hstack([rs, sp.csr_matrix((m, 2 * npv))], format="csr"))
         b.append(np.ones(m))
-    A_eq = sp.vstack(blocks, format="csc")
     b_eq = np.concatenate(b)
     c = np.concatenate([np.zeros(nw), np.ones(2 * npv)])
     try:
@@ -183,6 +179,46 @@ def solve_l1_lp(
     y = np.asarray(res.eqlin.marginals)
     H = (w * y[:npv]).reshape(n, p).T.copy()  # undo the equation weights: still a Farkas vector
     return LPOutcome(W, H, float(res.fun), int(getattr(res, "nit", 0) or 0))
+
+
+def _l1_lp_columns(
+    A: np.ndarray, w: np.ndarray, p: int, rowsum: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(data, indices, indptr) in CSC of the equations of :func:`solve_l1_lp`, built directly.
+
+    Column z p + j (W[z, j]) holds w[x p + j] A[x, z] in the rows x p + j (the nonzero
+    A[x, z], x increasing) and, with ``rowsum``, a 1 in row n p + z; the columns of P
+    and N hold 1 and −1 in row i. One pass of index arithmetic: no Kronecker product,
+    stacking or sort of the (up to 10^7) entries.
+    """
+    n, m = A.shape
+    npv = n * p
+    nz = A.T != 0  # (m, n): the nonzero entries of each column of A
+    per = nz.sum(axis=1)  # entries of A's column z
+    size = per + (1 if rowsum else 0)  # entries of each W column of column z
+    zs, xs = np.nonzero(nz)  # row-major in z: for each z, its x increasing
+    j = np.arange(p)
+    # W columns in order (z, j): A's entries of column z, then the row-sum entry
+    starts = np.concatenate([[0], np.cumsum(np.repeat(size, p))])
+    total_w = int(starts[-1])
+    indices = np.empty(total_w + 2 * npv, dtype=np.int64)
+    data = np.empty(total_w + 2 * npv)
+    pos = starts[:-1].reshape(m, p)  # first entry of column (z, j)
+    # offset of each nonzero (z, x) within its column: its rank among the x of column z
+    rank = np.arange(zs.size) - np.concatenate([[0], np.cumsum(per)])[zs]
+    at = (pos[zs, :] + rank[:, None]).reshape(-1)
+    rows = (xs[:, None] * p + j[None, :]).reshape(-1)
+    indices[at] = rows
+    data[at] = A[xs, zs][:, None].repeat(p, axis=1).reshape(-1) * w[rows]
+    if rowsum:
+        last = (pos + per[:, None]).reshape(-1)
+        indices[last] = npv + np.repeat(np.arange(m), p)
+        data[last] = 1.0
+    indices[total_w:] = np.tile(np.arange(npv), 2)
+    data[total_w : total_w + npv] = 1.0
+    data[total_w + npv :] = -1.0
+    indptr = np.concatenate([starts, total_w + np.arange(1, 2 * npv + 1)])
+    return data, indices, indptr
 
 
 def solve_l1_lp_columns(

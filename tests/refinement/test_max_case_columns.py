@@ -113,3 +113,31 @@ def test_sue_blh_high_eps_fails_by_the_lifted_orbit_gain(k, eps):
     r = q.refines(A, B)
     assert r.holds is False and r.exact
     assert_certificate(A, B, r)
+
+
+@pytest.mark.parametrize("rowsum", [True, False])
+def test_refinement_lp_equations_built_directly_equal_the_kronecker_form(rowsum):
+    # D (A ⊗ I_p) vec(W) + P − N = D vec(B) and (I_m ⊗ 1_pᵀ) vec(W) = 1, written here
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        n, m, p = (int(v) for v in rng.integers(1, 7, size=3))
+        A = rng.random((n, m))
+        A[rng.random((n, m)) < 0.4] = 0
+        w = rng.random(n * p) + 0.5
+        top = sp.hstack(
+            [
+                sp.diags(w) @ sp.kron(sp.csr_matrix(A), sp.identity(p)),
+                sp.identity(n * p),
+                -sp.identity(n * p),
+            ]
+        )
+        blocks = [top]
+        if rowsum:
+            rs = sp.kron(sp.identity(m), sp.csr_matrix(np.ones((1, p))))
+            blocks.append(sp.hstack([rs, sp.csr_matrix((m, 2 * n * p))]))
+        want = sp.vstack(blocks).toarray()
+        got = sp.csc_matrix(lp._l1_lp_columns(A, w, p, rowsum), shape=want.shape)
+        assert got.has_sorted_indices
+        np.testing.assert_array_equal(got.toarray(), want)
