@@ -109,3 +109,20 @@ def test_tight_ratio_first_below_the_boundary_is_no_crash():
     # they prove nothing for "holds", so the reduction steps aside for the other routes
     A, B = sym.oue(1000, 2.0), sym.sue(1000, 2.0)
     assert tight_ratio_first(A, B, Clock()) is None
+
+
+def test_single_source_refines_cramers_solution_into_the_rounding_band(monkeypatch):
+    # grr ⊑ THE at Lemma 10's threshold, k = 1000, eps = 12: every class's Cramer solution
+    # is >= 0, but plain Cramer misses the tiny classes' equations by ~4e-16 of their mass,
+    # outside the rounding band; two steps of iterative refinement bring it inside
+    import qifldp as q
+    from qifldp.symmetric import single_source
+
+    theta = float(q.formulas.the_oue_threshold(12.0))
+    A, B = sym.grr(1000, 12.0), q.protocol("the", 1000, 12.0, theta=theta).symmetric()
+    monkeypatch.setattr(single_source, "REFINEMENT_STEPS", 0)
+    assert single_source_result(A, B, Clock(), DecisionState()) is None
+    monkeypatch.undo()
+    r = single_source_result(A, B, Clock(), DecisionState())
+    assert r.holds and r.method == "symmetric: single source (class by class)"
+    _check(A, B, r)
