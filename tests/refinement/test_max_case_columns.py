@@ -141,3 +141,27 @@ def test_refinement_lp_equations_built_directly_equal_the_kronecker_form(rowsum)
         got = sp.csc_matrix(lp._l1_lp_columns(A, w, p, rowsum), shape=want.shape)
         assert got.has_sorted_indices
         np.testing.assert_array_equal(got.toarray(), want)
+
+
+_HIGH_EPS = (43.5756, 60.0)  # the top of np.round(np.geomspace(0.1, 60.0, 21), 4)
+
+
+@pytest.mark.campaign
+@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("eps", _HIGH_EPS)
+def test_sue_blh_high_eps_every_direction_and_relation_decided(k, eps):
+    # both orders, both relations: a verdict with a certificate re-checked here
+    for A, B in ((q.sue(k, eps), q.blh(k, eps)), (q.blh(k, eps), q.sue(k, eps))):
+        for relation, rowsum in ((q.refines, True), (q.max_case_refines, False)):
+            r = relation(A, B, time_limit=10.0)
+            assert r.holds is not None, r.certified_by
+            assert_certificate(A, B, r, rowsum=rowsum)
+
+
+@pytest.mark.campaign
+def test_the_oue_k10_eps60_fails_in_both_relations():
+    A, B = q.the(10, 60.0, 0.75), q.oue(10, 60.0)
+    for relation, rowsum in ((q.refines, True), (q.max_case_refines, False)):
+        r = relation(A, B, time_limit=10.0)
+        assert r.holds is False and r.exact
+        assert_certificate(A, B, r, rowsum=rowsum)
