@@ -57,6 +57,7 @@ __all__ = [
     "exact_orbit_result",
     "confirm_exact",
     "recheck_symmetric_gain",
+    "rational_gain_certificate",
 ]
 
 
@@ -340,28 +341,52 @@ def _exact_certificate(
     if gains is None:  # pragma: no cover - y·M <= 0 with y_B = 0 forces y·rhs <= 0
         return None, "the Farkas certificate has no B-row duals"
     g_in, g_out, scale = gains
-    vs = exact_gain_vulnerabilities(P.A, P.B, P.B.sizes, g_in, g_out)
+    return rational_gain_certificate(
+        P.A, P.B, P.B.sizes.tolist(), g_in, g_out, scale * fv, lost, clock.t0, details
+    )
+
+
+def rational_gain_certificate(
+    A: SymmetricChannel,
+    B: SymmetricChannel,
+    sizes: list[int],
+    g_in: list,
+    g_out: list,
+    bound: Fraction,
+    lost: str,
+    t0: float,
+    details: dict,
+    method: str = "symmetric: exact orbit LP",
+) -> tuple[RefinementResult | None, str]:
+    """(result, why): "fails" with a rational symmetric gain as the certificate.
+
+    The gain (actions of the given ``sizes``, values ``g_in``/``g_out``) comes from an
+    exact Farkas certificate y of the stored orbit LP, scaled by a power of 2, whose
+    scaled y·rhs is ``bound`` (> 0): its exact gap V_g[υ▷B] − V_g[υ▷A], computed in
+    rationals over every output class, action size and extreme overlap
+    (:func:`~qifldp.symmetric.orbit_certify.exact_gain_vulnerabilities`), is checked
+    > 0 and >= ``bound`` before it is returned. None with the reason when the gap is
+    more than EXACT_MAX_GAP_TERMS terms.
+    """
+    vs = exact_gain_vulnerabilities(A, B, sizes, g_in, g_out)
     if vs is None:
-        n = 2 * (P.A.sizes.size + P.B.sizes.size) * P.B.sizes.size
+        n = 2 * (A.sizes.size + B.sizes.size) * len(sizes)
         return None, (
             f"the rational Farkas gain's exact gap takes {n} rational terms, more than "
             f"EXACT_MAX_GAP_TERMS = {EXACT_MAX_GAP_TERMS}"
         )
     va, vb = vs
     gap = vb - va
-    bound = scale * fv
     if not (gap > 0 and gap >= bound):  # pragma: no cover - LP duality: a defect, never a verdict
         msg = (
             f"the rational Farkas gain failed its exact re-check (gap {gap}, y·rhs bound "
             f"{bound}); no verdict"
         )
         raise VerificationError(msg)
-    G = SymmetricGain(
-        P.B.k, P.B.sizes.tolist(), [float(v) for v in g_in], [float(v) for v in g_out]
-    )
+    G = SymmetricGain(B.k, sizes, [float(v) for v in g_in], [float(v) for v in g_out])
     ce = Counterexample(
         G,
-        uniform_prior(P.A.k),
+        uniform_prior(A.k),
         float(gap),
         gap_exact=gap,
         gap_bound=0.0,
@@ -379,10 +404,10 @@ def _exact_certificate(
     res = RefinementResult(
         False,
         counterexample=ce,
-        method="symmetric: exact orbit LP",
+        method=method,
         exact=True,
         certified_by=text,
-        time=time.perf_counter() - clock.t0,
+        time=time.perf_counter() - t0,
         details=dict(details, exact_certificate=True),
     )
     return res, ""

@@ -11,12 +11,16 @@ Cramer's rule class by class, with no LP, and checked like the orbit LP's certif
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from ..digits import scientific
 from .channel import SymmetricChannel
 from .gain import SymmetricGain
+from .orbit_certify import _orbit_coefficients, fmpq, stored_masses
+from .orbit_exact import rational_gain_certificate
 from .orbit_lp import (
     Clock,
     DecisionState,
@@ -54,10 +58,20 @@ def _blocks(
 
 
 def single_source_result(
-    A: SymmetricChannel, B: SymmetricChannel, clock: Clock, st: DecisionState
+    A: SymmetricChannel,
+    B: SymmetricChannel,
+    clock: Clock,
+    st: DecisionState,
+    exact_class: bool = False,
+    why: str = "",
 ) -> Any:
     """Decide A ⊑ B class by class when A has one size class; None when it does not apply
     or when neither certificate holds beyond rounding (the orbit LP then decides).
+
+    ``exact_class``: instead of the float Farkas vectors, solve the most negative class
+    exactly: its negative exact mass is an exact certificate. The step for when every
+    float gain has had its chance and the orbit LP found no witness within the rounding
+    band (``why`` says so; it begins the certificate's text).
 
     Examples
     --------
@@ -136,6 +150,9 @@ def single_source_result(
         masses = np.where(ulo < uhi, ulo, uhi)
         order = np.argsort(masses)[:8]
         rows_b = np.flatnonzero(two)
+        if exact_class:
+            bi = int(rows_b[int(order[0])])
+            return _exact_class_result(A, B, clock, variables, lo, hi, bi, why, details)
         for n in order:
             if masses[n] >= 0:
                 break
@@ -157,6 +174,93 @@ def single_source_result(
                     cand, A.k, t0, details, method="symmetric: single source (class by class)"
                 )
     return None
+
+
+def _exact_class_result(
+    A: SymmetricChannel,
+    B: SymmetricChannel,
+    clock: Clock,
+    variables: tuple,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    bi: int,
+    why: str,
+    details: dict,
+) -> Any:
+    """B's class ``bi`` solved exactly: an exact certificate when its mass is negative."""
+    clock.check("the single-source exact class")
+    got = _exact_class(A, B, variables, int(lo[bi]), int(hi[bi]), bi)
+    if got is None:
+        return None
+    sizes, g_in, g_out, bound, text = got
+    res, _ = rational_gain_certificate(
+        A,
+        B,
+        sizes,
+        g_in,
+        g_out,
+        bound,
+        f"{why}; {text}" if why else text,
+        clock.t0,
+        details,
+        method="symmetric: single source (class by class)",
+    )
+    return res
+
+
+def _exact_class(
+    A: SymmetricChannel, B: SymmetricChannel, variables: tuple, v_lo: int, v_hi: int, bi: int
+) -> tuple[list[int], list, list, Fraction, str] | None:
+    """The exact Farkas certificate of B's class ``bi`` when its exact solution is negative.
+
+    The class's two orbit equations (x ∈ T, x ∉ T) in the variables ``v_lo``, ``v_hi``
+    have rational coefficients from A's stored masses and right-hand side B's stored
+    class masses (both read as rationals, divided by their exact sums). When the solution
+    u = M_b^-1 rhs_b has u_i < 0, y = −(row i of M_b^-1) on those two rows (0 elsewhere)
+    has y·M = −e_i <= 0 on the class's columns and 0 on every other (A's row sum has
+    y = 0) and y·rhs = −u_i > 0. As a gain: the actions of the class's size worth y
+    (scaled by a power of 2 to max |g| in (1/2, 1]) and an action worth 0. On A every
+    action of that size is worth y·a_v <= 0, so V_g[υ▷A] = 0; on B the class alone gains
+    at least the scaled −u_i and every other class at least 0. Returned as the arguments
+    of :func:`~qifldp.symmetric.orbit_exact.rational_gain_certificate` (sizes, g_in,
+    g_out, the scaled y·rhs, the text); None when the exact solution is >= 0.
+    """
+    iS, iT, s, t, j = variables
+    PiA, PoA = stored_masses(A).rational(0)
+    PiB, PoB = stored_masses(B).rational(bi)
+    a, c = _orbit_coefficients(PiA, PoA, A.k, int(s[v_lo]), int(t[v_lo]), int(j[v_lo]))
+    b, d = _orbit_coefficients(PiA, PoA, A.k, int(s[v_hi]), int(t[v_hi]), int(j[v_hi]))
+    det = a * d - b * c
+    if det == 0:
+        return None
+    u_lo = (PiB * d - b * PoB) / det
+    u_hi = (a * PoB - c * PiB) / det
+    if u_lo < 0 and (u_lo <= u_hi):
+        y_in, y_out, u = -d / det, b / det, u_lo
+    elif u_hi < 0:
+        y_in, y_out, u = c / det, -a / det, u_hi
+    else:
+        return None
+    top = max(abs(y_in), abs(y_out))
+    scale = fmpq(1)
+    while top * scale > 1:
+        scale /= 2
+    while top * scale <= fmpq(1, 2):
+        scale *= 2
+    size = int(B.sizes[bi])
+    text = (
+        f"the stored floats fail exactly: class |T| = {size} of B solved exactly from its "
+        f"two orbit equations has mass {scientific(_fraction(u), 4)} < 0 on one orbit "
+        "(Cramer's rule in rationals on the stored class masses)"
+    )
+    gi, go, zero = _fraction(y_in * scale), _fraction(y_out * scale), Fraction(0)
+    # beside the class's size an action worth 0 (T = ∅), so that no other class of B
+    # contributes less than 0 (a class of size 0 has one overlap: never two variables)
+    return [0, size], [zero, gi], [zero, go], -_fraction(u * scale), text
+
+
+def _fraction(v: Any) -> Fraction:
+    return Fraction(int(v.numerator), int(v.denominator))
 
 
 def _normalised(G: SymmetricGain) -> SymmetricGain | None:

@@ -126,3 +126,34 @@ def test_single_source_refines_cramers_solution_into_the_rounding_band(monkeypat
     r = single_source_result(A, B, Clock(), DecisionState())
     assert r.holds and r.method == "symmetric: single source (class by class)"
     _check(A, B, r)
+
+
+def test_single_source_negative_class_exactly_is_an_exact_certificate():
+    # grr ⋢ THE at Lemma 10's threshold: one class of B (masses ~1e-42 … 1e-169) has a
+    # negative exact Cramer solution, a gap no float gain resolves; the class's own
+    # Farkas vector in rationals is the certificate (k = 10^4: the exact orbit LP's
+    # 20,000 orbit variables were out of time; k = 50 against an independent V_g in
+    # tests/symmetric/test_exact_certificate.py)
+    import qifldp as q
+
+    k, eps = 10**4, 12.0
+    theta = float(q.formulas.the_oue_threshold(eps))
+    A, B = sym.grr(k, eps), q.protocol("the", k, eps, theta=theta).symmetric()
+    assert single_source_result(A, B, Clock(), DecisionState()) is None  # floats: no gain
+    r = single_source_result(A, B, Clock(), DecisionState(), exact_class=True)
+    assert r.holds is False and r.exact and "exact certificate" in r.certified_by
+    ce = r.counterexample
+    assert ce.gain_exact is not None and ce.gap_exact > 0
+    assert ce.recheck(A, B) == ce.gap_exact
+    # V_g[υ▷A] = 0: every action of the class's size is worth y·a_v <= 0 on A
+    assert ce.vulnerability_a == 0.0
+
+
+def test_a_rounding_band_witness_comes_before_the_exact_class():
+    # grr(3, 1) vs grr(3, 1 + 1e-14): the stored floats fail by ~6.7e-15 (one class's exact
+    # Cramer mass), but the orbit LP finds a witness within the rounding band first:
+    # "holds up to rounding", stating the exact failure, not a refutation
+    A, B = sym.grr(3, 1.0), sym.grr(3, 1.0 + 1e-14)
+    assert single_source_result(A, B, Clock(), DecisionState(), exact_class=True).holds is False
+    r = sym.refines(A, B)
+    assert r.holds and r.up_to_rounding and "fail exactly" in r.certified_by

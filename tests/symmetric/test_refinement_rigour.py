@@ -57,15 +57,18 @@ def _exact_vulnerability_by_enumeration(
     return total
 
 
-def _exact_gap(A, B, G) -> Fraction:
-    return _exact_vulnerability_by_enumeration(B, G) - _exact_vulnerability_by_enumeration(A, G)
+def _exact_gap(A, B, G, values: tuple | None = None) -> Fraction:
+    return _exact_vulnerability_by_enumeration(B, G, values) - _exact_vulnerability_by_enumeration(
+        A, G, values
+    )
 
 
 def _check_fails(A, B, r) -> None:
-    """A refutation: its gap is positive in exact arithmetic (recomputed here)."""
+    """A refutation: its gap is positive in exact arithmetic (recomputed here; an exact
+    certificate's with its rational gain)."""
     assert not r.holds and r.witness is None
     ce = r.counterexample
-    exact = _exact_gap(A, B, ce.gain)
+    exact = _exact_gap(A, B, ce.gain, ce.gain_exact)
     assert exact > 0
     if ce.gap_exact is not None:
         assert ce.gap_exact == exact
