@@ -12,6 +12,7 @@ import numpy as np
 from .. import deadline
 from ..errors import (
     ParameterError,
+    SizeError,
     SolverError,
     VerificationError,
 )
@@ -769,7 +770,7 @@ def max_case_refines_symmetric(
     t0 = time.perf_counter()
     try:
         r = max_case_refines(A, B, time_limit=options.get("time_limit", 120.0))
-    except (SolverError, VerificationError) as exc:
+    except (SolverError, VerificationError, SizeError) as exc:  # a route past its size rule too
         if options.get("strict", False):
             raise
         r = undecided_result(exc, "max-case refinement", time.perf_counter() - t0)

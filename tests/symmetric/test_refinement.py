@@ -187,3 +187,14 @@ def test_top_level_refines_dispatches_to_the_orbit_lp():
         q.refines(sym.grr(3, 1.0), q.grr(3, 1.0))
     with pytest.raises(ValueError, match="no prior"):
         q.refines(sym.grr(3, 1.0), sym.grr(3, 2.0), prior=[0.2, 0.3, 0.5])
+
+
+def test_a_route_past_its_size_rule_is_an_undecided_result_not_an_exception() -> None:
+    # sue(2000) vs blh(2000): no cheap route decides it and the orbit LP is over its size
+    # rule; q.refines says so in an undecided result (strict=True raises the SizeError)
+    A, B = sym.sue(2000, 2.0), sym.blh(2000, 1.0)
+    r = q.refines(A, B)
+    assert r.holds is None and r.details["error"] == "SizeError"
+    assert "MAX_ORBIT_VARIABLES" in r.certified_by
+    with pytest.raises(SizeError):
+        q.refines(A, B, strict=True)
