@@ -410,6 +410,9 @@ def try_orbits(P: Problem, labels: Any) -> RefinementResult | str:
         g = gain_from_weighted(sres.weighted_gain, P.prior)
         if g.shape[0] > 32:
             g = prune_actions(g, P)
+        left = P.opts.left()
+        if left is not None and left <= 0:
+            return "the time limit was reached before the lifted gain's exact gap"
         if P.A.size * g.shape[0] <= EXACT_GAP_MAX_TERMS:
             how = f"{sres.method} certificate ({sres.certified_by}) lifted to an explicit gain"
             res = exact_gain_result(P, g, how)

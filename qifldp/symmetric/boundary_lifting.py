@@ -122,7 +122,7 @@ def boundary_lifting_result(
     if cand is None:
         return None
     w, least = cand
-    lifted = lifted_witness(A, B, pair[0], pair[1], w)
+    lifted = lifted_witness(A, B, pair[0], pair[1], w, check)
     if lifted is None:
         return None
     Wb, err = lifted

@@ -214,6 +214,9 @@ def recheck_symmetric_gain(gain: SymmetricGain, ce: Counterexample, A: Any, B: A
         if C.k != gain.k:
             msg = f"{name} must have the gain's k = {gain.k} inputs, got k = {C.k}"
             raise ChannelError(msg)
+    if ce.kind != "average":
+        msg = f"a symmetric gain's counterexample is an average-case one, got {ce.kind!r}"
+        raise ChannelError(msg)
     prior = np.asarray(ce.prior, dtype=np.float64)
     if prior.shape != (gain.k,) or np.any(prior != prior[0]):
         msg = "a symmetric gain's counterexample is under the uniform prior; its prior is not"

@@ -148,3 +148,25 @@ def test_a_float_gain_failing_within_rounding_decides_without_the_simplex():
     gap = exact_certificate_gap(A, B, r)
     assert 0 < gap < Fraction(1, 10**13)
     assert r.counterexample.gap_exact == gap
+
+
+def test_a_rounding_band_search_the_time_left_cannot_pay_for_is_undecided(monkeypatch):
+    # sue(4, 31.6473) vs blh(4, 31.6473) again: the stored floats fail exactly by less than
+    # rounding explains, so "fails" needs the search for a rounding-band witness. Building
+    # an L1 LP for HiGHS is not bounded by HiGHS's own limit (3.2 s for a 10^6-variable
+    # witness under a 1 s limit): when the time left cannot pay for it at
+    # LP_SECONDS_PER_VARIABLE, the result is undecided (time), neither "fails" nor
+    # "holds up to rounding"; with the default rate the pair is decided as above
+    import qifldp.refinement._exact_route as route
+
+    A, B = q.sue(4, 31.6473), q.blh(4, 31.6473)
+    monkeypatch.setattr(route, "LP_SECONDS_PER_VARIABLE", 1e9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        r = q.refines(A, B, time_limit=60.0)
+    assert r.holds is None and r.details["cause"] == "time"
+    assert "does not pay for the highs solve" in r.certified_by
+    monkeypatch.undo()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert q.refines(A, B, time_limit=60.0).holds is False

@@ -26,7 +26,7 @@ def _section() -> str:
 def test_gallery_images_exist_are_small_pngs_and_all_shown():
     section = _section()
     links = re.findall(r"!\[[^\]]+\]\((docs/gallery/[^)]+\.png)\)", section)
-    assert len(links) == 13 and len(set(links)) == 13
+    assert len(links) == 14 and len(set(links)) == 14
     for link in links:
         raw = (ROOT / link).read_bytes()
         assert raw.startswith(PNG_SIGNATURE), link
@@ -47,3 +47,19 @@ def test_gallery_numbers_match_figure_6(tmp_path):
     assert f"within 1% of OUE from eps = {olh['close_from']:.2f}" in section
     # independent: omega = round(50 / (e^eps + 1)) is 1 exactly for eps > ln(2k/3 - 1)
     assert abs(ss["equal_from"] - np.log(2 * 50 / 3 - 1)) < 1e-3
+
+
+def test_the_seven_oracle_maps_counts_match_their_table():
+    import pandas as pd
+
+    table = pd.read_csv(GALLERY / "maps_seven.csv")
+    pairs = {tuple(p) for p in table[["A", "B"]].itertuples(index=False)}
+    assert len(pairs) == 21 and len(table) == 21 * 35  # 7 k x 5 eps per pair
+    decided = int((table["relation"] != "undecided").sum())
+    section = _section()
+    assert f"{decided} of the {len(table)} points decided" in section
+    undecided = table[table["relation"] == "undecided"]
+    assert set(zip(undecided["A"], undecided["B"], undecided["eps"], strict=True)) == {
+        ("olh", "the*", 2.0)
+    }
+    assert sorted(undecided["k"].tolist()) == [200, 1000, 10_000]
