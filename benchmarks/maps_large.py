@@ -18,10 +18,9 @@ from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.patches import Patch
 
 import qifldp as q
-from qifldp.plotting import RELATION_COLORS, comparability_figure
+from qifldp.plotting import RELATION_COLORS, comparability_figure, relation_handles
 
 KS = [2, 5, 10, 50, 200, 1000, 10_000]
 EPSS = [0.1, 2.0, 4.0, 8.0, 12.0]
@@ -78,16 +77,7 @@ def seven() -> None:
     seconds = time.perf_counter() - t_all
     fig.suptitle(f"The seven oracles pairwise, symmetric channels, {seconds:.0f} s")
     whole = pd.concat(tables, ignore_index=True)
-    present = [r for r in RELATION_COLORS if (whole["relation"] == r).any()]
-    handles = [
-        Patch(
-            facecolor=RELATION_COLORS[r],
-            hatch="//" if r == "undecided" else None,
-            edgecolor="#636363",
-            label=r,
-        )
-        for r in present
-    ]
+    handles = relation_handles([r for r in RELATION_COLORS if (whole["relation"] == r).any()])
     fig.legend(handles=handles, loc="outside lower center", ncols=len(handles))
     whole.to_csv(OUT / "maps_seven.csv", index=False)
     fig.savefig(OUT / "maps_seven.png", dpi=80, bbox_inches="tight")

@@ -27,6 +27,7 @@ __all__ = [
     "errorbar_series",
     "RELATION_COLORS",
     "comparability_figure",
+    "relation_handles",
     "PROFILING_YMAX",
     "profiling_figure",
 ]
@@ -246,6 +247,28 @@ RELATION_COLORS: dict[str, str] = {
 }
 
 
+def relation_handles(relations: Any) -> list[Any]:
+    """Legend patches of the given map relations, coloured and hatched as the maps draw
+    them (:data:`RELATION_COLORS`; undecided hatched).
+
+    Examples
+    --------
+    >>> [h.get_label() for h in relation_handles(["A⊑B", "undecided"])]
+    ['A⊑B', 'undecided']
+    """
+    from matplotlib.patches import Patch
+
+    return [
+        Patch(
+            facecolor=RELATION_COLORS[r],
+            hatch="//" if r == "undecided" else None,
+            edgecolor="#636363",
+            label=r,
+        )
+        for r in relations
+    ]
+
+
 def comparability_figure(
     table: Any,
     boundary: Any = None,
@@ -293,7 +316,6 @@ def comparability_figure(
     """
     from matplotlib.colors import ListedColormap
     from matplotlib.figure import Figure
-    from matplotlib.patches import Patch
 
     for name, frame, needed in (
         ("table", table, ("k", "eps", "relation")),
@@ -352,22 +374,11 @@ def comparability_figure(
     ax.set_xlabel("k")
     ax.set_yticks(epss, [f"{v:g}" for v in epss])  # the grid's eps values, one per row
     ax.set_ylabel("eps")
-    present = [r for r in relations if np.any(codes == relations.index(r))]
-    handles: list[Any] = [
-        Patch(
-            facecolor=RELATION_COLORS[r],
-            hatch="//" if r == "undecided" else None,
-            edgecolor="#636363",
-            label=r,
-        )
-        for r in present
-    ]
+    handles = relation_handles([r for r in relations if np.any(codes == relations.index(r))])
     if boundary is not None and ax.lines:
         handles.append(ax.lines[0])
     if legend:
-        ax.legend(
-            handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small"
-        )
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     if title is not None:
         ax.set_title(title)
     return fig

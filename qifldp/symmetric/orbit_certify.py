@@ -61,6 +61,7 @@ def _rref_rows(rows: list[list]) -> tuple[Any, int]:
 
 
 __all__ = [
+    "power_of_two_scale",
     "UNIT_ROUNDOFF",
     "EXACT_MAX_GAP_TERMS",
     "EXACT_MAX_SUPPORT_CELLS",
@@ -106,6 +107,25 @@ def _q(x: float) -> fmpq:
 
 def _to_fraction(x: fmpq) -> Fraction:
     return Fraction(int(x.numerator), int(x.denominator))
+
+
+def power_of_two_scale(top: Fraction) -> Fraction:
+    """The power of 2, c, that puts c·top in (1/2, 1] (top > 0, any magnitude: from the
+    bit lengths, no float).
+
+    >>> power_of_two_scale(Fraction(3, 4)), power_of_two_scale(Fraction(5, 2))
+    (Fraction(1, 1), Fraction(1, 4))
+    >>> tiny = Fraction(1, 10**400)
+    >>> Fraction(1, 2) < power_of_two_scale(tiny) * tiny <= 1
+    True
+    """
+    e = top.numerator.bit_length() - top.denominator.bit_length()
+    scale = Fraction(2) ** (-e)
+    while top * scale > 1:
+        scale /= 2
+    while top * scale <= Fraction(1, 2):
+        scale *= 2
+    return scale
 
 
 @dataclass(frozen=True)

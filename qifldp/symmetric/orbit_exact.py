@@ -4,7 +4,6 @@ witness's support, the exact orbit LP (rational simplex) and its Farkas certific
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import replace
 from fractions import Fraction
@@ -36,6 +35,7 @@ from .orbit_certify import (
     exact_orbit_lp,
     exact_support_witness,
     gap_with_bound,
+    power_of_two_scale,
 )
 from .orbit_lp import (
     ORBIT_BAND_FACTOR,
@@ -159,12 +159,7 @@ def _farkas_gain_exact(P: OrbitProblem, y: list) -> tuple[list, list, Fraction] 
     top = max((abs(v) for v in yB), default=Fraction(0))
     if top == 0:
         return None
-    e = math.ceil(math.log2(top)) if top.numerator else 0
-    scale = Fraction(2) ** (-e)
-    while top * scale > 1:
-        scale /= 2
-    while top * scale <= Fraction(1, 2):
-        scale *= 2
+    scale = power_of_two_scale(top)
     row_in, row_out = P.b_rows
     g_in = [yB[r - nS] * scale if r >= 0 else Fraction(0) for r in row_in.tolist()]
     g_out = [yB[r - nS] * scale if r >= 0 else Fraction(0) for r in row_out.tolist()]

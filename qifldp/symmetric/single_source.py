@@ -19,7 +19,7 @@ import numpy as np
 from ..digits import scientific
 from .channel import SymmetricChannel
 from .gain import SymmetricGain
-from .orbit_certify import _orbit_coefficients, fmpq, stored_masses
+from .orbit_certify import _orbit_coefficients, _to_fraction, power_of_two_scale, stored_masses
 from .orbit_exact import rational_gain_certificate
 from .orbit_lp import (
     Clock,
@@ -241,26 +241,18 @@ def _exact_class(
         y_in, y_out, u = c / det, -a / det, u_hi
     else:
         return None
-    top = max(abs(y_in), abs(y_out))
-    scale = fmpq(1)
-    while top * scale > 1:
-        scale /= 2
-    while top * scale <= fmpq(1, 2):
-        scale *= 2
+    y_in, y_out, u = _to_fraction(y_in), _to_fraction(y_out), _to_fraction(u)
+    scale = power_of_two_scale(max(abs(y_in), abs(y_out)))
     size = int(B.sizes[bi])
     text = (
         f"the stored floats fail exactly: class |T| = {size} of B solved exactly from its "
-        f"two orbit equations has mass {scientific(_fraction(u), 4)} < 0 on one orbit "
+        f"two orbit equations has mass {scientific(u, 4)} < 0 on one orbit "
         "(Cramer's rule in rationals on the stored class masses)"
     )
-    gi, go, zero = _fraction(y_in * scale), _fraction(y_out * scale), Fraction(0)
+    gi, go, zero = y_in * scale, y_out * scale, Fraction(0)
     # beside the class's size an action worth 0 (T = ∅), so that no other class of B
     # contributes less than 0 (a class of size 0 has one overlap: never two variables)
-    return [0, size], [zero, gi], [zero, go], -_fraction(u * scale), text
-
-
-def _fraction(v: Any) -> Fraction:
-    return Fraction(int(v.numerator), int(v.denominator))
+    return [0, size], [zero, gi], [zero, go], -u * scale, text
 
 
 def _normalised(G: SymmetricGain) -> SymmetricGain | None:
