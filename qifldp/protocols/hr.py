@@ -52,6 +52,7 @@ __all__ = [
     "hr_membership",
     "fwht",
     "output_reports",
+    "two_valued_symbolic",
     "uniform_guesses",
 ]
 
@@ -80,6 +81,21 @@ def hr_membership(xs: Any, ys: Any) -> np.ndarray:
     """
     both = np.bitwise_and(np.asarray(xs, dtype=np.int64) + 1, np.asarray(ys, dtype=np.int64))
     return (np.bitwise_count(both) & 1) == 0
+
+
+def two_valued_symbolic(P: Any, inside: np.ndarray, p: Any, q: Any) -> SymbolicChannel:
+    """The symbolic channel with entry p where ``inside[x, y]`` and q elsewhere (inputs and
+    outputs numbered from 0): the Hadamard responses' channels, whatever their blocks.
+
+    Examples
+    --------
+    >>> from qifldp.symbolic.parameters import SymbolicParameters
+    >>> two_valued_symbolic(SymbolicParameters(), np.eye(2, dtype=bool), 3, 1).matrix.tolist()
+    [[3, 1], [1, 3]]
+    """
+    k, K = inside.shape
+    rows = [[p if inside[x, y] else q for y in range(K)] for x in range(k)]
+    return P.channel(rows, tuple(range(k)), tuple(range(K)))
 
 
 def output_reports(reports: Any, K: int) -> np.ndarray:
@@ -336,9 +352,7 @@ class HR(CodewordOracle):
         P = SymbolicParameters()
         E = sp.exp(P.take("eps", values["eps"], "eps"))
         p, q = sp.Rational(2, K) * E / (E + 1), sp.Rational(2, K) / (E + 1)
-        inside = hr_membership(np.arange(k)[:, None], np.arange(K))
-        rows = [[p if inside[x, y] else q for y in range(K)] for x in range(k)]
-        return P.channel(rows, tuple(range(k)), tuple(range(K)))
+        return two_valued_symbolic(P, hr_membership(np.arange(k)[:, None], np.arange(K)), p, q)
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """One output y in 0..K-1 per user (int64), vectorised.

@@ -43,7 +43,7 @@ from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_eps, check_int
 from .base import EpsAttained, NotLumpable, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
-from .hr import fwht, output_reports, uniform_guesses
+from .hr import fwht, output_reports, two_valued_symbolic, uniform_guesses
 from .params import check_k
 
 if TYPE_CHECKING:
@@ -258,9 +258,7 @@ class HRBlock(NotLumpable):
         D = E + 2 * B - 1
         half = sp.Rational(b, 2)
         p, q = E / (half * D), 1 / (half * D)
-        inside = self.members(np.arange(self.k)[:, None], np.arange(K))
-        rows = [[p if inside[x, y] else q for y in range(K)] for x in range(self.k)]
-        return P.channel(rows, tuple(range(self.k)), tuple(range(K)))
+        return two_valued_symbolic(P, self.members(np.arange(self.k)[:, None], np.arange(K)), p, q)
 
     # ---------------------------------------------------------------- client and server
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:

@@ -31,15 +31,20 @@ from tests.protocols._enumeration import (
 HR_CASES = [(2, 1.0, 2), (3, 2.0, 2), (5, 2.0, 4), (7, 0.5, 1), (9, 3.0, 4), (6, 3.0, 12)]
 
 
-@pytest.mark.parametrize(("k", "eps", "B"), HR_CASES)
-def test_hr_block_channel_equals_the_enumeration(k, eps, B):
-    P = q.protocol("hr_block", k, eps, B=B)
+def _check_against_enumeration(P, M, eps) -> None:
+    """The channel equals the enumeration M; its true eps and Bayes capacity are M's."""
     C = P.channel()
-    M = enumerate_hr_block(k, eps, B)
     np.testing.assert_allclose(C.matrix, M, atol=1e-15)
     assert q.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
     assert P.closed_form.ldp_epsilon() == eps
     assert P.closed_form.bayes_capacity() == pytest.approx(M.max(axis=0).sum(), rel=1e-12)
+
+
+@pytest.mark.parametrize(("k", "eps", "B"), HR_CASES)
+def test_hr_block_channel_equals_the_enumeration(k, eps, B):
+    _check_against_enumeration(
+        q.protocol("hr_block", k, eps, B=B), enumerate_hr_block(k, eps, B), eps
+    )
 
 
 def test_hr_block_defaults_and_its_one_block_case():
@@ -108,13 +113,8 @@ HE_CASES = [(2, 1.0, 1), (2, 0.5, 2), (3, 2.0, 2), (5, 1.0, 2), (4, 3.0, 3)]
 
 @pytest.mark.parametrize(("k", "eps", "t"), HE_CASES)
 def test_he_multi_channel_equals_the_enumeration(k, eps, t):
-    P = q.protocol("he_multi", k, eps, t=t)
-    C = P.channel()
     M = enumerate_he_multi(k, eps, t)
-    np.testing.assert_allclose(C.matrix, M, atol=1e-15)
-    assert q.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
-    assert P.closed_form.ldp_epsilon() == eps
-    assert P.closed_form.bayes_capacity() == pytest.approx(M.max(axis=0).sum(), rel=1e-12)
+    _check_against_enumeration(q.protocol("he_multi", k, eps, t=t), M, eps)
     if t == 1:  # one coefficient is Hadamard encoding
         np.testing.assert_allclose(M, enumerate_he(k, eps), atol=1e-15)
 
