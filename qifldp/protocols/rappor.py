@@ -18,7 +18,10 @@ drawn uniformly from 0..m-1 by a seeded generator, collisions allowed, as h inde
 hash functions) gives the channel above; the paper's analysis assumes the hash is a
 uniformly random member, revealed to the server (the user's cohort): that is the
 visible choice over all (m^h)^k tables (:meth:`RAPPOR.random_hash_channel`, tiny
-sizes), whose Bayes capacity is the average over tables.
+sizes), whose Bayes capacity is the average over tables. What T reports reveal in each
+model: :class:`RAPPORClosedForm` (the fixed table) and :class:`RAPPORRandomHash` (the
+average, ``closed_form.random_hash``), both lumped by the compositions of the bits' counts
+where the model allows (:mod:`qifldp.protocols.bloom_reports`).
 
 Published privacy (paper Sec. 3.1): eps_inf = 2 h ln((1 - f/2) / (f/2)) for the
 permanent response (any number of reports) and eps_1 = h ln(q* (1 - p*) / (p* (1 - q*)))
@@ -38,7 +41,6 @@ import numpy as np
 
 from ..channel import MAX_ENTRIES, Channel, check_size, guard_size
 from ..errors import ParameterError, SizeError
-from ..measures import bayes_capacity
 from ..operators import visible_choice
 from ..simulation import project_simplex
 from ..simulation.util import as_rng, as_values, check_bits, check_n, choose_uniform_true
@@ -46,12 +48,17 @@ from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_choice, check_int, check_probability
 from .base import ClosedForm, NotLumpable, no_options
+from .bloom_reports import (
+    bayes_capacity_random_hash_bits,
+    bayes_capacity_symmetric_filters,
+    filter_overlap_law,
+)
 from .docstrings import ORACLE_DOCS, fill_doc
 from .longitudinal import bayes_capacity_one_hot, sample_memoized
 from .params import check_k
 from .reports import MAX_REPORTS, ReportsLeakage, log_count_channel, pair_profile
 
-__all__ = ["RAPPOR", "RAPPORClosedForm", "ROUNDS", "bloom_table"]
+__all__ = ["RAPPOR", "RAPPORClosedForm", "RAPPORRandomHash", "ROUNDS", "bloom_table"]
 
 #: The two forms of the protocol.
 ROUNDS: tuple[str, ...] = ("longitudinal", "one-time")
@@ -163,8 +170,9 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         return self._capacity_of_bits(self._bit_reports(1))
 
     def bayes_capacity_random_hash(self) -> float:
-        """ML averaged over a uniformly random table (the cohort revealed): the mean of
-        the fixed tables' ML over all (m^h)^k tables (tiny sizes only).
+        """ML of one report averaged over a uniformly random table (the cohort revealed):
+        the mean of the fixed tables' ML over all (m^h)^k tables, at any k
+        (:meth:`RAPPORRandomHash.bayes_capacity_reports` at T = 1).
 
         Examples
         --------
@@ -174,28 +182,42 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         >>> round(ml, 12) == round(q.bayes_capacity(P.random_hash_channel()), 12)
         True
         """
-        tables = cast(RAPPOR, self._protocol)._tables()
-        return float(np.mean([bayes_capacity(C) for C in tables]))
+        return self.random_hash.bayes_capacity_reports(1)
+
+    @property
+    def random_hash(self) -> RAPPORRandomHash:
+        """What T reports reveal averaged over a uniformly random hash (the paper's model):
+        :class:`RAPPORRandomHash`. The other methods here are those of the fixed table.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> cf = q.protocol("rappor", 10**4, m=16, h=2).closed_form
+        >>> cf.random_hash.reports_to_half_leakage()
+        4
+        """
+        return RAPPORRandomHash(cast(RAPPOR, self._protocol))
 
     def _bit_reports(self, T: int) -> np.ndarray:
         """Per Bloom bit, the log of the channel to its count of 1s in T reports (one-time:
         the permanent bit itself, whatever T)."""
-        P = self._protocol
-        f, p, q = (P.params[n] for n in ("f", "p", "q"))
-        if P.params["rounds"] == "one-time":
-            p, q, T = 0.0, 1.0, 1
-        return log_count_channel({"p1": 1 - f / 2, "q1": f / 2, "p2": q, "q2": p}, T)
+        return _bit_reports(self._protocol, T)
 
     def _capacity_of_bits(self, L: np.ndarray) -> float:
         """ML of the product channel x -> (R[B_i(x)])_i, L = log R: lumped for one-bit
-        filters (UE over the used bits), else by enumeration of the symbols on the bits
+        filters (UE over the used bits), by compositions when the filters are every subset
+        of the used bits of their sizes, else by enumeration of the symbols on the bits
         some filter sets (work-limited, :func:`_guard_work`; in chunks).
 
         A bit no filter sets has the law R[0] under every value: it factors out of
         max_x and sums to 1, so only the union U of the filters' bits is enumerated,
         |R's symbols|^|U| patterns (|U| <= min(m, k h), whatever m). For h >= 2 the
         maximum over values of a product of h bits' ratios does not factor over bits,
-        which is what the enumeration pays for."""
+        which is what the enumeration pays for; when the distinct filters are all the
+        z-subsets of U for each size z that occurs (typical once k is large against
+        C(m, h): at k = 10^4, m = 16, h = 2 all 16 + 120 filters occur), the maximum is
+        that of the products of the z largest ratios and depends on the symbols' counts
+        alone (:func:`~qifldp.protocols.bloom_reports.bayes_capacity_symmetric_filters`)."""
         P = cast(RAPPOR, self._protocol)
         B = P.bloom
         used = np.unique(B, axis=0)
@@ -203,26 +225,23 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
             return bayes_capacity_one_hot(L, used.shape[0], log=True)
         sub = used[:, used.any(axis=0)]
         rows, u, n = sub.shape[0], sub.shape[1], L.shape[1]
+        sizes = sorted({int(z) for z in sub.sum(axis=1)})
+        if rows == sum(math.comb(u, z) for z in sizes):  # distinct rows: all such subsets
+            return bayes_capacity_symmetric_filters(L, u, sizes)
         _guard_work(P, rows, u, n)
-        on, off = sub.astype(float), (~sub).astype(float)
-        place = n ** np.arange(u - 1, -1, -1, dtype=np.int64)
-        step = max(1, 2**22 // rows)
-        total = 0.0
-        for start in range(0, n**u, step):
-            idx = np.arange(start, min(start + step, n**u), dtype=np.int64)
-            symbols = (idx[:, None] // place) % n  # (chunk, u) base-n digits
-            logC = on @ L[1][symbols].T + off @ L[0][symbols].T
-            total += float(np.exp(logC).max(axis=0).sum())
-        return total
+        return _capacity_by_enumeration(sub, L)
 
     def bayes_capacity_reports(self, T: int) -> float:
         """ML of T memoised reports of one user (the fixed table), on per-bit counts.
 
         Each bit's T reports are summarised by their count (iid given the permanent
         bit), a 2 x (T + 1) channel; with one-bit filters (h = 1) the values are a
-        unary encoding over the used bits (:func:`bayes_capacity_one_hot`, any k),
-        otherwise the (T + 1)^|U| count vectors on the bits U some filter sets are
-        enumerated (guarded; |U| <= min(m, k h)).
+        unary encoding over the used bits (:func:`bayes_capacity_one_hot`, any k); when
+        the distinct filters are every subset of the used bits U of the sizes that occur
+        (k = 10^4, m = 16, h = 2: all 136 but with probability ~10^-16), the C(|U| + T, T) count
+        compositions are summed; otherwise the (T + 1)^|U| count vectors on U are
+        enumerated (guarded; |U| <= min(m, k h)). The average over a random hash is
+        :attr:`random_hash`.
 
         Examples
         --------
@@ -245,8 +264,7 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         >>> cf.bayes_capacity_permanent() > cf.bayes_capacity_reports(8)
         True
         """
-        f = self._protocol.params["f"]
-        return self._capacity_of_bits(np.log([[1 - f / 2, f / 2], [f / 2, 1 - f / 2]]))
+        return self._capacity_of_bits(_permanent_bits(self._protocol))
 
     def privacy_profile_reports(self, T: int, epss: Any) -> Any:
         """delta(eps) of T reports over the worst pair of values (the fixed table), any k.
@@ -267,13 +285,145 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         R = self._bit_reports(T)
         B = np.unique(cast(RAPPOR, self._protocol).bloom, axis=0).astype(np.int64)
         only = B @ (1 - B).T
-        sizes = {(int(only[a, b]), int(only[b, a])) for a in range(len(B)) for b in range(len(B))}
-        sizes.discard((0, 0))
+        pairs = np.unique(np.stack([only.ravel(), only.T.ravel()], axis=1), axis=0)
+        sizes = {(int(a), int(b)) for a, b in pairs} - {(0, 0)}
         if not sizes:
             return pair_profile(R, 0, 0, epss, log=True)
         profiles = [np.asarray(pair_profile(R, u, v, epss, log=True)) for u, v in sorted(sizes)]
         out = np.max(profiles, axis=0)
         return float(out) if out.ndim == 0 else out
+
+
+class RAPPORRandomHash(ReportsLeakage):
+    """What T reports of RAPPOR reveal averaged over a uniformly random hash: each value's
+    h positions drawn independently and uniformly from the m bits (collisions allowed),
+    the table revealed to the adversary (the user's cohort, paper Sec. 3) — the visible
+    choice over all (m^h)^k tables (:meth:`RAPPOR.random_hash_channel`). The fixed
+    table's leakage is :class:`RAPPORClosedForm`'s.
+
+    Bayes capacity by the counts' compositions
+    (:func:`~qifldp.protocols.bloom_reports.bayes_capacity_random_hash_bits`), privacy
+    profile from the law of two random filters' differences; the ASR and the half-limit
+    search from :class:`ReportsLeakage`. Exact, at any k.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> P = q.protocol("rappor", 2, m=2, h=1, f=0.5, rounds="one-time")
+    >>> rh = P.closed_form.random_hash
+    >>> round(rh.asr_reports(1), 12) == round(q.asr(P.random_hash_channel()), 12)
+    True
+    """
+
+    __slots__ = ("_protocol",)
+
+    def __init__(self, protocol: RAPPOR) -> None:
+        if not isinstance(protocol, RAPPOR):
+            msg = f"protocol must be a RAPPOR protocol, got {type(protocol).__name__}"
+            raise TypeError(msg)
+        self._protocol = protocol
+
+    def __repr__(self) -> str:
+        return f"<random-hash leakage of {self._protocol!r}>"
+
+    def _capacity(self, L: np.ndarray) -> float:
+        P = self._protocol
+        return bayes_capacity_random_hash_bits(L, P.params["m"], P.params["h"], P.k)
+
+    def bayes_capacity_reports(self, T: int) -> float:
+        """ML of T memoised reports averaged over the random hash (exact, any k).
+
+        Raises
+        ------
+        SizeError
+            More than MAX_ENTRIES terms: C(m + T, T) compositions x A atoms x h,
+            A = Σ_{d <= h} C(T + d, d) (m = 16: up to T = 8 for h = 2, T = 6 for h = 4).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 2, m=2, h=1, f=0.5, rounds="one-time")
+        >>> ml = P.closed_form.random_hash.bayes_capacity_reports(3)  # one-time: any T
+        >>> round(ml, 12) == round(q.bayes_capacity(P.random_hash_channel()), 12)
+        True
+        """
+        T = check_int("T", T, minimum=1, maximum=MAX_REPORTS)
+        return self._capacity(_bit_reports(self._protocol, T))
+
+    def bayes_capacity_permanent(self) -> float:
+        """ML of the permanent response averaged over the random hash: the limit T → ∞.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> rh = q.protocol("rappor", 10**4, m=16, h=2).closed_form.random_hash
+        >>> round(rh.bayes_capacity_permanent(), 6), round(rh.bayes_capacity_reports(4), 6)
+        (8.592414, 3.372902)
+        """
+        return self._capacity(_permanent_bits(self._protocol))
+
+    def privacy_profile_reports(self, T: int, epss: Any) -> Any:
+        """delta(eps) of T reports of the visible choice over tables, any pair of values.
+
+        Notes
+        -----
+        The rows of x and x' are the tables' rows side by side, each weighted by its
+        probability, so their hockey-stick divergence is the mean over tables of the
+        fixed table's; that depends on u = |B(x) \\ B(x')| and v = |B(x') \\ B(x)| alone
+        (:func:`pair_profile`, one direction), whose law is the same for every pair
+        x != x' (:func:`~qifldp.protocols.bloom_reports.filter_overlap_law`) and
+        symmetric in (u, v), so both directions give the same mean.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> P = q.protocol("rappor", 2, m=2, h=1, f=0.5, rounds="one-time")
+        >>> d = P.closed_form.random_hash.privacy_profile_reports(1, 0.4)
+        >>> round(d, 12) == round(q.privacy_profile(P.random_hash_channel(), 0.4), 12)
+        True
+        """
+        T = check_int("T", T, minimum=1, maximum=MAX_REPORTS)
+        P = self._protocol
+        R = _bit_reports(P, T)
+        law = filter_overlap_law(P.params["m"], P.params["h"])
+        eps = np.atleast_1d(np.asarray(epss, dtype=float))
+        out = np.zeros(eps.shape)
+        if P.k > 1:
+            for (u, v), w in law.items():
+                out += w * np.asarray(pair_profile(R, u, v, eps, log=True, directed=True))
+        return float(out[0]) if np.ndim(epss) == 0 else out
+
+
+def _bit_reports(P: Any, T: int) -> np.ndarray:
+    """Per Bloom bit of P, log Pr[count of 1s in T reports | Bloom bit] (2 x (T + 1);
+    one-time: the permanent bit, 2 x 2, whatever T)."""
+    f, p, q = (P.params[n] for n in ("f", "p", "q"))
+    if P.params["rounds"] == "one-time":
+        p, q, T = 0.0, 1.0, 1
+    return log_count_channel({"p1": 1 - f / 2, "q1": f / 2, "p2": q, "q2": p}, T)
+
+
+def _permanent_bits(P: Any) -> np.ndarray:
+    """Per Bloom bit of P, log Pr[permanent bit | Bloom bit] (2 x 2)."""
+    f = P.params["f"]
+    with np.errstate(divide="ignore"):
+        return np.log([[1 - f / 2, f / 2], [f / 2, 1 - f / 2]])
+
+
+def _capacity_by_enumeration(sub: np.ndarray, L: np.ndarray) -> float:
+    """Σ over the n^u symbol patterns of the u used bits of the largest of the distinct
+    filters' (rows of ``sub``) probabilities, L the log bit channel; in chunks."""
+    rows, u, n = sub.shape[0], sub.shape[1], L.shape[1]
+    on, off = sub.astype(float), (~sub).astype(float)
+    place = n ** np.arange(u - 1, -1, -1, dtype=np.int64)
+    step = max(1, 2**22 // rows)
+    total = 0.0
+    for start in range(0, n**u, step):
+        idx = np.arange(start, min(start + step, n**u), dtype=np.int64)
+        symbols = (idx[:, None] // place) % n  # (chunk, u) base-n digits
+        logC = on @ L[1][symbols].T + off @ L[0][symbols].T
+        total += float(np.exp(logC).max(axis=0).sum())
+    return total
 
 
 def _guard_work(P: Any, rows: int, u: int, n: int) -> None:
@@ -298,10 +448,13 @@ def _guard_work(P: Any, rows: int, u: int, n: int) -> None:
         f"{rows} distinct filters x {n}^{u} count patterns = {work} products ({n} count "
         f"values per bit on the {u} bits its filters use), more than the work limit MAX_ENTRIES = "
         f"{MAX_ENTRIES} (the rule bounds the number of products formed; they are formed in "
-        "chunks, so memory is not what it limits). Use h = 1 (lumped at any k), fewer "
-        "reports T (fewer count patterns), fewer values or bits (k h bits at most are used), "
-        "or what needs no enumeration: closed_form.ldp_epsilon(), eps_one(), eps_inf(), "
-        "privacy_profile_reports(T, eps) (any k, m)."
+        "chunks, so memory is not what it limits; filters that are every subset of the used "
+        "bits of their sizes are summed by count compositions instead, and these are not). "
+        "Use h = 1 (lumped at any k), fewer reports T (fewer count patterns), fewer values "
+        "or bits (k h bits at most are used), the average over a uniformly random hash "
+        "(closed_form.random_hash, any k), or what needs no enumeration: "
+        "closed_form.ldp_epsilon(), eps_one(), eps_inf(), privacy_profile_reports(T, eps) "
+        "(any k, m)."
     )
     raise SizeError(msg)
 

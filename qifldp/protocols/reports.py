@@ -250,7 +250,9 @@ _NEGLIGIBLE: float = math.log(1e-30)
 MAX_PAIR_ATOMS: int = 2**24
 
 
-def pair_profile(B: Any, u: int, v: int, epss: Any, *, log: bool = False) -> Any:
+def pair_profile(
+    B: Any, u: int, v: int, epss: Any, *, log: bool = False, directed: bool = False
+) -> Any:
     """delta(eps) of two inputs whose one-hot-like rows differ at u + v positions of a bit
     channel B: at u of them x has bit 1 and x' bit 0, at v the other way round.
 
@@ -264,11 +266,14 @@ def pair_profile(B: Any, u: int, v: int, epss: Any, *, log: bool = False) -> Any
         As for :func:`qifldp.privacy_profile`.
     log : bool, optional
         B holds log-probabilities (entries may be -inf).
+    directed : bool, optional
+        Only the divergence of x's row from x''s (a mean of it over pairs is what a
+        mixture of pairs needs).
 
     Returns
     -------
     float or numpy.ndarray
-        The larger of the two orders' hockey-stick divergences.
+        The larger of the two orders' hockey-stick divergences (``directed``: x's from x''s).
 
     Raises
     ------
@@ -322,7 +327,7 @@ def pair_profile(B: Any, u: int, v: int, epss: Any, *, log: bool = False) -> Any
             )
             raise SizeError(msg)
     best = np.zeros(eps.shape)
-    for first in (True, False):
+    for first in (True,) if directed else (True, False):
         (lpg, lqg), (lph, lqh) = (_atoms(L, g, first) for g in groups)
         best = np.maximum(best, _split_hockey_stick(lpg, lqg, lph, lqh, eps))
     return float(best[0]) if scalar else best

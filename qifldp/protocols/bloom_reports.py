@@ -1,0 +1,337 @@
+"""What T reports of a Bloom-filter protocol reveal, lumped by the composition of the bits.
+
+Each of the m Bloom bits goes through the same channel from its Bloom bit to what its
+reports show (for RAPPOR, each bit's T reports summarised by their count of ones: n = T + 1
+symbols with log-probabilities ``L[b, y]``); given the value's filter the bits are
+independent. With r(y) = c_1(y) / c_0(y) the per-bit likelihood ratio,
+
+    ML = Σ_{y ∈ [n]^m} Π_j c_0(y_j) · max_x Π_{j ∈ B(x)} r(y_j).
+
+When the maximum depends on y only through the multiset of its symbols, the n^m outputs
+are grouped by their composition a (a_s bits show symbol s; Σ_s a_s = m), each weighing
+m! / Π a_s! Π_s c_0(s)^(a_s): C(m + n - 1, n - 1) terms instead of n^m. Two hash models
+have that property:
+
+* a **uniformly random hash** (:func:`bayes_capacity_random_hash_bits`): each value's h
+  positions drawn independently and uniformly from the m bits (collisions allowed), the
+  table revealed to the adversary (the visible choice over tables); given y the values'
+  products V_x are i.i.d. and their law depends on a alone, so E max_x V_x is the
+  expected largest of k i.i.d. draws;
+* a **fixed table whose filters are every subset of the used bits of some sizes**
+  (:func:`bayes_capacity_symmetric_filters`): the maximum over filters of size z is the
+  product of the z largest ratios.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from scipy.special import gammaln
+
+from ..channel import MAX_ENTRIES
+from ..errors import ParameterError, SizeError
+from ..validation import check_int
+
+__all__ = [
+    "bayes_capacity_random_hash_bits",
+    "bayes_capacity_symmetric_filters",
+    "composition_count",
+    "filter_overlap_law",
+]
+
+#: Compositions formed per chunk (bounded memory at any size).
+_CHUNK: int = 2**16
+
+
+def composition_count(m: int, n: int) -> int:
+    """The number of compositions of m bits into n symbols' counts: C(m + n - 1, n - 1).
+
+    Examples
+    --------
+    >>> composition_count(16, 3)  # m = 16 bits, T = 2 reports: counts 0, 1, 2
+    153
+    """
+    return math.comb(m + n - 1, n - 1)
+
+
+def _compositions(m: int, n: int, chunk: int = _CHUNK) -> Iterator[np.ndarray]:
+    """All compositions of m into n nonnegative parts, in chunks of rows (int64): the
+    first parts chosen in a loop until the rest numbers at most about ``chunk``."""
+    if n == 1 or composition_count(m, n) <= chunk:
+        yield _expand(np.zeros((1, 0), dtype=np.int64), np.array([m]), n)
+        return
+    for first in range(m, -1, -1):
+        for rest in _compositions(m - first, n - 1, chunk):
+            head = np.full((rest.shape[0], 1), first, dtype=np.int64)
+            yield np.hstack([head, rest])
+
+
+def _expand(prefix: np.ndarray, left: np.ndarray, n: int) -> np.ndarray:
+    """Every completion of the rows of ``prefix`` (``left`` still to place) to n parts."""
+    rows = prefix
+    while rows.shape[1] < n - 1:
+        counts = left + 1
+        starts = np.cumsum(counts) - counts
+        value = np.arange(int(counts.sum())) - np.repeat(starts, counts)
+        rows = np.hstack([np.repeat(rows, counts, axis=0), value[:, None]])
+        left = np.repeat(left, counts) - value
+    return np.hstack([rows, left[:, None]])
+
+
+def _check_bits_channel(L: Any) -> np.ndarray:
+    M = np.asarray(L, dtype=float)
+    if M.ndim != 2 or M.shape[0] != 2 or M.shape[1] < 1:
+        msg = f"L must be a log bit channel of shape (2, n), got shape {M.shape}"
+        raise ParameterError(msg)
+    if np.any(np.isnan(M) | (M > 1e-9)):
+        msg = "L must hold log-probabilities (<= 0, no NaN)"
+        raise ParameterError(msg)
+    if np.any((M[0] == -np.inf) & (M[1] > -np.inf)):
+        msg = "L must give every symbol positive probability under Bloom bit 0"
+        raise ParameterError(msg)
+    return np.minimum(M, 0.0)
+
+
+def _log_weights(a: np.ndarray, m: int, L0: np.ndarray) -> np.ndarray:
+    """log of m! / Π a_s! Π_s c_0(s)^(a_s) per composition (row of a)."""
+    with np.errstate(invalid="ignore"):
+        powers = np.where(a > 0, a * L0[None, :], 0.0)  # 0 * -inf = 0: an unused symbol
+    return float(gammaln(m + 1)) - gammaln(a + 1.0).sum(axis=1) + powers.sum(axis=1)
+
+
+def _guard(what: str, count: int, per: int, alternative: str) -> None:
+    if count * per > MAX_ENTRIES:
+        msg = (
+            f"{what} would sum over {count} compositions x {per} terms = {count * per}, "
+            f"more than the work limit MAX_ENTRIES = {MAX_ENTRIES}. {alternative}"
+        )
+        raise SizeError(msg)
+
+
+def bayes_capacity_symmetric_filters(L: Any, u: int, sizes: Any) -> float:
+    """ML of a fixed table whose distinct filters are every subset of its u used bits of
+    the given sizes, each bit through the log bit channel L (shape (2, n)).
+
+    Parameters
+    ----------
+    L : array_like, shape (2, n)
+        log Pr[symbol | Bloom bit]; row 0 for bit 0 (every symbol positive there).
+    u : int
+        The bits some filter sets (the others have the same law under every value and
+        factor out).
+    sizes : iterable of int
+        The filter sizes z; the filters must be exactly all z-subsets of the u bits for
+        each z (the caller checks it).
+
+    Returns
+    -------
+    float
+        Σ_a u! / Π a_s! Π_s c_0(s)^(a_s) · max_z Π (the z largest ratios of a).
+
+    Raises
+    ------
+    SizeError
+        More than :data:`~qifldp.channel.MAX_ENTRIES` compositions x sizes x symbols.
+
+    Notes
+    -----
+    O(C(u + n - 1, n - 1) |sizes| n) in chunks, in log space.
+
+    Examples
+    --------
+    >>> import itertools
+    >>> R = np.array([[0.75, 0.25], [0.25, 0.75]])  # every pair of 3 bits is a filter
+    >>> ml = bayes_capacity_symmetric_filters(np.log(R), 3, [2])
+    >>> brute = sum(max(np.prod([R[int(j in S), y[j]] for j in range(3)])
+    ...                 for S in itertools.combinations(range(3), 2))
+    ...             for y in itertools.product(range(2), repeat=3))
+    >>> round(ml, 12) == round(float(brute), 12)
+    True
+    """
+    M = _check_bits_channel(L)
+    u = check_int("u", u, minimum=1)
+    zs = sorted({check_int("sizes", z, minimum=1, maximum=u) for z in sizes})
+    if not zs:
+        msg = "sizes must name at least one filter size"
+        raise ParameterError(msg)
+    n = M.shape[1]
+    count = composition_count(u, n)
+    _guard(
+        f"the Bayes capacity over {u} bits with {n} symbols each",
+        count,
+        len(zs) * n,
+        "Use fewer reports T (fewer symbols per bit) or fewer bits.",
+    )
+    with np.errstate(invalid="ignore"):
+        log_r = np.where(M[1] == -np.inf, -np.inf, M[1] - M[0])
+    order = np.argsort(-log_r, kind="stable")  # symbols by decreasing ratio
+    total = 0.0
+    for a in _compositions(u, n):
+        log_w = _log_weights(a, u, M[0])
+        sorted_a = a[:, order]
+        above = np.cumsum(sorted_a, axis=1) - sorted_a  # bits of larger ratio
+        best = np.full(a.shape[0], -np.inf)
+        for z in zs:
+            take = np.clip(z - above, 0, sorted_a)  # bits of each symbol among the top z
+            with np.errstate(invalid="ignore"):
+                terms = np.where(take > 0, take * log_r[order][None, :], 0.0)
+            best = np.maximum(best, terms.sum(axis=1))
+        total += float(np.exp(log_w + best).sum())
+    return total
+
+
+def _multisets(n: int, size: int) -> np.ndarray:
+    """All count vectors of n symbols summing to ``size`` (rows)."""
+    return np.vstack(list(_compositions(size, n)))
+
+
+def _surjections(h: int, d: int) -> int:
+    """The sequences of h positions whose set is a given set of d positions: d! S(h, d)."""
+    return sum((-1) ** i * math.comb(d, i) * (d - i) ** h for i in range(d + 1))
+
+
+def bayes_capacity_random_hash_bits(L: Any, m: int, h: int, k: int) -> float:
+    """ML of k values' Bloom filters under a uniformly random hash (the table revealed),
+    each of the m bits through the log bit channel L (shape (2, n)).
+
+    The hash draws each value's h positions independently and uniformly from the m bits
+    (collisions allowed: a filter has 1 to h bits); the result is the mean of the fixed
+    tables' ML over all (m^h)^k tables, which is the Bayes capacity of their visible
+    choice.
+
+    Parameters
+    ----------
+    L : array_like, shape (2, n)
+        log Pr[symbol | Bloom bit]; row 0 for bit 0 (every symbol positive there).
+    m, h, k : int
+        Bits, hash functions, values.
+
+    Returns
+    -------
+    float
+        Σ_a m! / Π a_s! Π_s c_0(s)^(a_s) · E[max of k i.i.d. V], V = Π_s r(s)^(μ_s) with
+        Pr[μ | a] = d! S(h, d) Π_s C(a_s, μ_s) / m^h for a set of d = |μ| distinct bits
+        showing the symbols μ.
+
+    Raises
+    ------
+    SizeError
+        More than :data:`~qifldp.channel.MAX_ENTRIES` compositions x atoms of V x h.
+
+    Notes
+    -----
+    Given the symbols y, the values' filters are independent, so their products
+    V_x = Π_{j ∈ B(x)} r(y_j) are i.i.d. with a law depending on the composition of y
+    alone: E max = Σ_i v_i (F_i^k - F_{i-1}^k) over the atoms sorted by value (the order
+    is the same for every composition), formed as F_i^k (1 - (1 - p_i / F_i)^k) in log
+    space. O(C(m + n - 1, n - 1) A) with A = Σ_{d <= h} C(n + d - 1, d) atoms.
+
+    Examples
+    --------
+    >>> import itertools
+    >>> R = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> ml = bayes_capacity_random_hash_bits(np.log(R), 2, 1, 2)
+    >>> tables = list(itertools.product(range(2), repeat=2))  # each value's one position
+    >>> brute = np.mean([sum(max(np.prod([R[int(j == t[x]), y[j]] for j in range(2)])
+    ...                          for x in range(2))
+    ...                      for y in itertools.product(range(2), repeat=2)) for t in tables])
+    >>> round(ml, 12) == round(float(brute), 12)
+    True
+    """
+    M = _check_bits_channel(L)
+    m = check_int("m", m, minimum=1)
+    h = check_int("h", h, minimum=1)
+    k = check_int("k", k, minimum=1)
+    n = M.shape[1]
+    with np.errstate(invalid="ignore"):
+        log_r = np.where(M[1] == -np.inf, -np.inf, M[1] - M[0])
+    atoms = np.vstack([_multisets(n, d) for d in range(1, min(h, m) + 1)])  # (A, n)
+    count = composition_count(m, n)
+    _guard(
+        f"the random-hash Bayes capacity over {m} bits with {n} symbols each and h = {h}",
+        count,
+        atoms.shape[0] * h,
+        "Use fewer reports T (fewer symbols per bit), fewer bits or hash functions.",
+    )
+    with np.errstate(invalid="ignore"):
+        log_v = np.where(atoms > 0, atoms * log_r[None, :], 0.0).sum(axis=1)
+    order = np.argsort(log_v, kind="stable")
+    atoms, log_v = atoms[order], log_v[order]
+    # each atom as (symbol, count) pairs, at most h of them (count 0: padding)
+    width = min(h, m)
+    sym = np.zeros((atoms.shape[0], width), dtype=np.int64)
+    cnt = np.zeros((atoms.shape[0], width), dtype=np.int64)
+    for i, row in enumerate(atoms):
+        nz = np.flatnonzero(row)
+        sym[i, : nz.size], cnt[i, : nz.size] = nz, row[nz]
+    d = atoms.sum(axis=1)
+    # log Pr[atom | a] = log surj(h, d) - h log m + Σ_s log(a_s! / ((a_s - μ_s)! μ_s!))
+    base = np.array([math.log(_surjections(h, int(di))) for di in d]) - h * math.log(m)
+    ra = np.arange(m + 1)[:, None]
+    rc = np.arange(width + 1)[None, :]
+    with np.errstate(invalid="ignore"):
+        log_choose = np.where(
+            rc <= ra,
+            gammaln(ra + 1.0) - gammaln(rc + 1.0) - gammaln(np.maximum(ra - rc, 0) + 1.0),
+            -np.inf,
+        )  # (m + 1, width + 1): log C(a, c)
+    chunk = max(1, 2**22 // (atoms.shape[0] * width))
+    total = 0.0
+    for a in _compositions(m, n, chunk):
+        log_w = _log_weights(a, m, M[0])
+        lp = base[None, :] + log_choose[a[:, sym], cnt[None, :, :]].sum(axis=2)  # (c, A)
+        prob = np.exp(lp)
+        prob /= prob.sum(axis=1, keepdims=True)  # rounding: the law sums to 1
+        F = np.cumsum(prob, axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            share = np.where(prob > 0, np.minimum(prob / F, 1.0), 0.0)
+            log_diff = k * np.log(F) + np.log(-np.expm1(k * np.log1p(-share)))
+            terms = np.where(prob > 0, log_diff + log_v[None, :], -np.inf)
+        total += float(np.exp(log_w[:, None] + terms).sum())
+    return total
+
+
+def filter_overlap_law(m: int, h: int) -> dict[tuple[int, int], float]:
+    """The law of (|A \\ B|, |B \\ A|) for two filters A, B of h uniformly random positions
+    each among m bits (independent, collisions allowed).
+
+    Notes
+    -----
+    Over the set partitions of the 2h draws (restricted growth strings, Bell(2h) of
+    them), a partition into b blocks occurring with probability m (m - 1) … (m - b + 1)
+    / m^(2h).
+
+    Examples
+    --------
+    >>> law = filter_overlap_law(4, 1)  # one position each: equal w.p. 1/4
+    >>> law[(0, 0)], law[(1, 1)]
+    (0.25, 0.75)
+    """
+    m = check_int("m", m, minimum=1)
+    h = check_int("h", h, minimum=1, maximum=8)
+    law: dict[tuple[int, int], float] = {}
+    for blocks in _growth_strings(2 * h):
+        b = max(blocks) + 1
+        if b > m:
+            continue
+        weight = math.prod(range(m - b + 1, m + 1)) / m ** (2 * h)
+        A, B = set(blocks[:h]), set(blocks[h:])
+        key = (len(A - B), len(B - A))
+        law[key] = law.get(key, 0.0) + weight
+    return law
+
+
+def _growth_strings(n: int) -> Iterator[list[int]]:
+    """The restricted growth strings of length n (one per set partition of n items)."""
+
+    def grow(prefix: list[int], top: int) -> Iterator[list[int]]:
+        if len(prefix) == n:
+            yield prefix
+            return
+        for block in range(top + 2):
+            yield from grow([*prefix, block], max(top, block))
+
+    yield from grow([0], 0)
