@@ -147,7 +147,7 @@ def spent() -> bool:
     return held is not None and now() >= held[0]
 
 
-def affordable(cost: float | None = None) -> bool:
+def affordable(cost: float | None = None, *, at_least: float = 0.0) -> bool:
     """Whether a step of ``cost`` seconds can still end by the deadline in force (True
     outside a budget): some time is left, and at least ``cost``.
 
@@ -157,6 +157,16 @@ def affordable(cost: float | None = None) -> bool:
     a step the time left cannot pay for is not started, and the decision ends by its
     limit instead of one step past it. On a :class:`TickClock` every stretch is one
     step, and this is ``not spent()``.
+
+    ``at_least``: the step's own predicted cost in seconds (an O(n) pass: n times its
+    seconds per element, e.g. :data:`qifldp.symmetric.lifting.PRODUCT_FORM_SECONDS_PER_CLASS`),
+    for a step longer than any the decision has timed so far (the first O(k) passes of
+    a decision have no history to predict them). It counts on the machine's clock only:
+    under another clock (:func:`use_clock`) its units are not seconds.
+
+    >>> with budget(100.0):  # the machine's clock: a pass predicted at 1000 s is refused
+    ...     affordable(at_least=1000.0), affordable(at_least=1e-3)
+    (False, True)
 
     Examples
     --------
@@ -172,7 +182,10 @@ def affordable(cost: float | None = None) -> bool:
     if held is None:
         return True
     left = held[0] - now()
-    return left > 0 and left >= (held[2].longest if cost is None else cost)
+    need = held[2].longest if cost is None else cost
+    if at_least > need and wall_clock():
+        need = at_least
+    return left > 0 and left >= need
 
 
 def end() -> float | None:

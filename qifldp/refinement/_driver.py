@@ -75,16 +75,23 @@ LP_ZERO: float = 1e-9
 # -- the procedure --------------------------------------------------------------------
 
 
+def _column_keys(M: np.ndarray) -> np.ndarray:
+    """Entries as integer keys, equal for entries within ~REDUCE_RTOL relative (zeros apart)."""
+    keys = np.round(np.log(np.where(M > 0, M, 1.0)) / REDUCE_RTOL).astype(np.int64)
+    keys[M == 0] = np.iinfo(np.int64).min
+    return keys
+
+
 def _quick_witness(P: Problem) -> tuple[np.ndarray, str] | None:
     """Trivial witnesses: B leaks nothing (one reduced column), or A = B up to column order."""
     Ar, Br = P.Ar, P.Br
     if P.rowsum and Br.shape[1] == 1:
         return np.ones((Ar.shape[1], 1)), "no-leak"
-    if Ar.shape == Br.shape:
-        ka = np.round(np.log(np.where(Ar > 0, Ar, 1.0)) / REDUCE_RTOL).astype(np.int64)
-        kb = np.round(np.log(np.where(Br > 0, Br, 1.0)) / REDUCE_RTOL).astype(np.int64)
-        ka[Ar == 0] = np.iinfo(np.int64).min
-        kb[Br == 0] = np.iinfo(np.int64).min
+    # a permutation maps the keys of row 0 onto each other: compared first, sorted
+    if Ar.shape == Br.shape and np.array_equal(
+        np.sort(_column_keys(Ar[:1])), np.sort(_column_keys(Br[:1]))
+    ):
+        ka, kb = _column_keys(Ar), _column_keys(Br)
         lookup = {ka[:, z].tobytes(): z for z in range(ka.shape[1])}
         found = [lookup.get(kb[:, j].tobytes()) for j in range(kb.shape[1])]
         perm = [z for z in found if z is not None]
@@ -184,8 +191,11 @@ def _run_engine(
         def stop(j: int, y: np.ndarray, opt: float) -> bool:
             if opt <= LP_ZERO:
                 return False
-            if certify_gain_float(P, y[None, :]) is not None:
-                found["H"] = y[None, :]
+            H = y[None, :]
+            c = certify_gain_float(P, H)
+            if c is not None:
+                found["H"] = H
+                P.float_certified = (H, c)
                 return True
             return False
 
@@ -221,6 +231,7 @@ def _run_engine(
         c = certify_gain_float(P, H)
         if c is not None:
             separated["cert"] = (H, c)
+            P.float_certified = (H, c)
             return True
         return False
 
@@ -266,7 +277,8 @@ def _try_certify(
         reasons.append("witness: " + why)
         W = None
     if H is not None:
-        c = certify_gain_float(P, H)
+        done = P.float_certified
+        c = done[1] if done is not None and done[0] is H else certify_gain_float(P, H)
         if c is not None:
             g, gap, bound = c
             how = (

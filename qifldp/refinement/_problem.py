@@ -118,6 +118,9 @@ class Problem:
     #: max case: each engine's rows of H that separate their own column of B (y_j · b_j > 0),
     #: best first; offered to rational arithmetic before the last engine's other rows
     separating: list[np.ndarray] = field(default_factory=list)
+    #: (H, its float certificate) when an engine's callback has just certified H: the
+    #: driver's certification of the same H reuses it instead of recomputing the gap
+    float_certified: tuple[np.ndarray, tuple[np.ndarray, float, float]] | None = None
     #: the rational problem, built once on first use (``_exact_route.exact_problem``)
     exact_cache: Any = None
     #: the channels as rationals on their distinct columns (:func:`rational_channels`)

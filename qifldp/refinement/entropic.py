@@ -69,24 +69,38 @@ class _Preconditioner:
 
     Block j is A diag(W[:, j] − W[:, j]²) Aᵀ (the softmax coupling between columns
     is dropped) plus a small ridge; it is formed as one matrix product with the
-    table P[z] = a_z a_zᵀ and inverted in a batch. Falls back to the diagonal of
-    those blocks when the table would be too large.
+    table P[z] = a_z a_zᵀ and inverted in a batch. When every column of W − W∘W is the
+    same (the uniform W of the first Newton step) the blocks are one, c·AAᵀ, inverted
+    once. Falls back to the diagonal of those blocks when the table would be too large.
     """
 
     def __init__(self, A: np.ndarray):
         n, m = A.shape
         self.A = A
         self.full = m * n * n <= _PRECOND_MAX_FLOATS and n <= 400
-        if self.full:
-            self.P = np.einsum("xz,yz->zxy", A, A).reshape(m, n * n)
-        else:
+        self.P: np.ndarray | None = None  # the table, built on the first update that needs it
+        if not self.full:
             self.A2 = A * A
         self.inv: np.ndarray = np.ones((n, 0))  # set by update()
+        self.shared = False  # one block for every column (self.inv is |X| x |X|)
 
     def update(self, W: np.ndarray, ridge: float = 1e-10) -> None:
         D = W - W * W
         n = self.A.shape[0]
+        self.shared = self.full and float(D.min()) == float(D.max())
+        if self.shared:  # every block the same (the uniform W of the first step): one inverse
+            block = float(D[0, 0]) * (self.A @ self.A.T)
+            idx = np.arange(n)
+            block[idx, idx] += ridge * max(float(block[idx, idx].mean()), 1e-300) + 1e-300
+            try:
+                self.inv = np.linalg.inv(block)
+                return
+            except np.linalg.LinAlgError:
+                self.shared = False
         if self.full:
+            if self.P is None:
+                m = self.A.shape[1]
+                self.P = np.einsum("xz,yz->zxy", self.A, self.A).reshape(m, n * n)
             p = W.shape[1]
             blocks = (D.T @ self.P).reshape(p, n, n)
             idx = np.arange(n)
@@ -102,6 +116,8 @@ class _Preconditioner:
             self.inv = 1.0 / (d + ridge * d.mean() + 1e-300)
 
     def __call__(self, R: np.ndarray) -> np.ndarray:
+        if self.shared:
+            return self.inv @ R
         if self.full:
             return np.einsum("jxy,yj->xj", self.inv, R)
         return self.inv * R

@@ -347,8 +347,11 @@ class Clock:
         outside a budget)."""
         return deadline.end()
 
-    def check(self, stage: str) -> None:
-        if not deadline.affordable():
+    def check(self, stage: str, at_least: float = 0.0) -> None:
+        """Raise (:meth:`expire`) unless the time left pays for the next step: as long as
+        the longest so far, and ``at_least`` seconds (its own predicted cost, on the
+        machine's clock: :func:`qifldp.deadline.affordable`)."""
+        if not deadline.affordable(at_least=at_least):
             self.expire(stage)
         if not self.passed or self.passed[-1] != stage:
             self.passed.append(stage)  # what was tried, for an undecided result

@@ -54,6 +54,17 @@ def test_a_step_is_affordable_while_the_time_left_pays_for_the_longest_so_far():
     assert affordable()  # outside every budget
 
 
+def test_a_pass_predicted_longer_than_the_time_left_is_not_started():
+    # the machine's clock: 100 s left pay for a pass predicted at 1 ms, not one at 1000 s
+    # (whatever the machine's speed: the budget is far from both)
+    with budget(100.0):
+        assert affordable(at_least=1e-3)
+        assert not affordable(at_least=1000.0)
+    # a test's clock counts readings, not seconds: the prediction does not apply
+    with use_clock(TickClock()), budget(10.0):
+        assert affordable(at_least=1000.0)
+
+
 @pytest.fixture
 def no_tight_ratio(monkeypatch):
     """SUE ⊑ OUE at k = 200, eps = 12 without the tight-ratio reduction: the orbit LP and

@@ -9,6 +9,7 @@ import pytest
 
 import qifldp as q
 import qifldp.symmetric as sym
+from qifldp.symmetric import lifting
 from qifldp.symmetric.lifting import bit_channel, lifted_refinement
 
 
@@ -56,3 +57,13 @@ def test_no_bitwise_witness_leaves_the_pair_to_the_orbit_lp():
     r = q.refines(sym.sue(4, 3.0), sym.oue(4, 3.0))
     assert r.method != "symmetric: bitwise lifting"
     assert r.holds == q.refines(q.sue(4, 3.0), q.oue(4, 3.0)).holds
+
+
+def test_a_product_form_check_the_time_left_cannot_pay_for_is_not_started(monkeypatch):
+    # the same pair decides by lifting within 100 s (first test above); predicted at
+    # 10^6 s per class, its product-form check is refused before it starts, and the
+    # decision is undecided for time, naming the lifting
+    monkeypatch.setattr(lifting, "PRODUCT_FORM_SECONDS_PER_CLASS", 1e6)
+    r = q.refines(sym.sue(5, 1.0), sym.the(5, 1.0, 0.8), time_limit=100.0)
+    assert r.holds is None and r.details["cause"] == "time"
+    assert "bitwise lifting" in r.certified_by
