@@ -25,7 +25,12 @@ from typing import Any
 import numpy as np
 
 from ..refinement.result import RefinementResult
-from .lifting import bit_channel, lifted_result, lifted_witness, verified_bit_channels
+from .lifting import (
+    lifted_result,
+    lifted_witness,
+    unverified_bit_channels,
+    verified_bit_channels,
+)
 
 __all__ = ["BOUNDARY_ENTRY_TOL", "boundary_bit_witness", "boundary_lifting_result"]
 
@@ -110,10 +115,8 @@ def boundary_lifting_result(
     (True, True, 'symmetric: bitwise lifting at the boundary', True)
     """
     t0 = time.perf_counter() if t0 is None else t0
-    if getattr(A, "_scheme", None) != ("bits",) or getattr(B, "_scheme", None) != ("bits",):
-        return None
-    ga, gb = bit_channel(A, verify=False), bit_channel(B, verify=False)
-    if ga is None or gb is None or boundary_bit_witness(ga[0], gb[0]) is None:
+    pair0 = unverified_bit_channels(A, B)
+    if pair0 is None or boundary_bit_witness(pair0[0][0], pair0[1][0]) is None:
         return None  # O(1): not near a boundary of the 2x2 order
     pair = verified_bit_channels(A, B, check, "bitwise lifting at the boundary")
     if pair is None:

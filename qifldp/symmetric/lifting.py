@@ -9,6 +9,12 @@ by w turns one_hot(b_A) into one_hot(b_A·w) = one_hot(b_B) exactly (the bits ar
 independent given the input). So the k-ary verdict "holds" needs only a 2x2
 certificate and a check that the stored class masses are those product forms — a
 rigorous certificate at any k, with no orbit LP.
+
+Which channels are of that form is read off their class masses, not their names: UE
+and THE, and the lumped local-hashing channels too (OLH, BLH, LH with g buckets: the
+input lies in the reported set with probability p = e^eps / (e^eps + g − 1) and every
+other input with probability 1/g, independently, the hash being uniform), so
+OLH ⊑ THE(θ*) at eps = 2 is decided at k = 10^4 where its orbit LP has 2e8 variables.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ __all__ = [
     "lifted_refinement",
     "lifted_result",
     "lifted_witness",
+    "unverified_bit_channels",
     "verified_bit_channels",
     "relative_class_error",
     "LIFT_BAND_FACTOR",
@@ -82,8 +89,10 @@ class BitwiseWitness:
 
     @property
     def shape(self) -> tuple[int, int]:
-        """(2^k, 2^k): outputs of A.expand() by outputs of B.expand()."""
-        return 2**self.k, 2**self.k
+        """Outputs of A.expand() by outputs of B.expand() ((2^k, 2^k) for two UE channels)."""
+        if self._A is None or self._B is None:
+            return 2**self.k, 2**self.k
+        return self._A._n_explicit(False), self._B._n_explicit(False)
 
     def entry(self, S, T) -> float:
         """W[S, T] for the bit vectors with ones at S and T (iterables of input indices)."""
@@ -96,14 +105,15 @@ class BitwiseWitness:
     def expand(self, lumped: bool = False) -> np.ndarray:
         """The explicit witness (small k), rows/columns as the outputs of ``A.expand(lumped)``
         and ``B.expand(lumped)``."""
+        assert self._A is not None and self._B is not None  # set by lifted_refinement
+        A, B = self._A, self._B
         guard_size(
             "BitwiseWitness.expand()",
             1,
-            2 * self.k * math.log10(2),
-            lambda: 4**self.k,
+            A._log10_n_explicit(lumped) + B._log10_n_explicit(lumped),
+            lambda: A._n_explicit(lumped) * B._n_explicit(lumped),
             "the bit witness w",
         )
-        assert self._A is not None and self._B is not None  # set by lifted_refinement
         _, memA, _ = self._A._explicit_outputs(lumped)
         _, memB, log_multB = self._B._explicit_outputs(lumped)
         sA = memA.sum(axis=1)[:, None].astype(np.int64)
@@ -255,13 +265,12 @@ def lifted_refinement(A, B, check=None):
     relative error returned bounds |A·W − B| / B per class: A's own class error, B's
     against one_hot(b_A·w), and the rounding of b_A·w.
     """
-    if getattr(A, "_scheme", None) != ("bits",) or getattr(B, "_scheme", None) != ("bits",):
-        return None
     # the 2x2 decision first, on the bit channels read from two classes each (O(1)); the
     # product forms are checked on every class (O(k)) only when the bit channels refine
-    ga, gb = bit_channel(A, verify=False), bit_channel(B, verify=False)
-    if ga is None or gb is None:
+    pair0 = unverified_bit_channels(A, B)
+    if pair0 is None:
         return None
+    ga, gb = pair0
     r2 = explicit_refines(Channel(ga[0]), Channel(gb[0]), strict=True)
     if not r2.holds or r2.up_to_rounding:
         return None
@@ -272,6 +281,31 @@ def lifted_refinement(A, B, check=None):
     if lifted is None:
         return None
     return (*lifted, r2)
+
+
+def unverified_bit_channels(A, B):
+    """(bit_channel(A, verify=False), bit_channel(B, verify=False)), or None when either
+    channel cannot be one-hot of a bit channel (O(1) per channel once its entries are read).
+
+    Any pair of symmetric channels is screened, whatever built them: UE, THE and the
+    hashed protocols (local hashing: every other input shares the reported bucket with
+    probability 1/g, independently) are all of product form; :func:`verified_bit_channels`
+    then checks the product form on every class.
+
+    >>> import qifldp.symmetric as sym
+    >>> olh = sym.olh(20, 2.0)  # g = 8 buckets
+    >>> [np.round(b[0, 1], 6) for b, _ in unverified_bit_channels(olh, sym.oue(20, 2.0))]
+    [np.float64(0.125), np.float64(0.119203)]
+    >>> unverified_bit_channels(sym.grr(20, 2.0), olh) is None
+    True
+    """
+    if not (isinstance(A, SymmetricChannel) and isinstance(B, SymmetricChannel)):
+        return None
+    ga = bit_channel(A, verify=False)
+    gb = None if ga is None else bit_channel(B, verify=False)
+    if ga is None or gb is None:
+        return None
+    return ga, gb
 
 
 def verified_bit_channels(A, B, check=None, stage: str = "bitwise lifting"):

@@ -28,7 +28,7 @@ from ..refinement.result import (
 from .boundary_lifting import boundary_lifting_result
 from .channel import SymmetricChannel
 from .gain import SymmetricGain
-from .lifting import lifted_refinement, lifted_result
+from .lifting import lifted_refinement, lifted_result, unverified_bit_channels
 from .orbit_certify import (
     EXACT_MAX_GAP_TERMS,
     EXACT_MAX_SUPPORT_CELLS,
@@ -450,7 +450,7 @@ def _decide_pair(
         clock.expire("bitwise lifting")
     if lift is None:
         clock.check("bitwise lifting")
-        if getattr(A, "_scheme", None) == getattr(B, "_scheme", None) == ("bits",):
+        if unverified_bit_channels(A, B) is not None:
             tried.append("bitwise lifting")
     else:
         Wb, err, r2 = lift
@@ -507,7 +507,7 @@ def _decide_pair(
     edge = boundary_lifting_result(A, B, clock.check, t0)
     if edge is not None:
         return edge
-    if getattr(A, "_scheme", None) == getattr(B, "_scheme", None) == ("bits",):
+    if unverified_bit_channels(A, B) is not None:
         tried.append("the bitwise lifting at the boundary")
     # 3. the orbit LP
     if max_lp_variables is not None and (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -67,3 +68,77 @@ def test_a_product_form_check_the_time_left_cannot_pay_for_is_not_started(monkey
     r = q.refines(sym.sue(5, 1.0), sym.the(5, 1.0, 0.8), time_limit=100.0)
     assert r.holds is None and r.details["cause"] == "time"
     assert "bitwise lifting" in r.certified_by
+
+
+def _the_star(k, eps):
+    return sym.the(k, eps, float(q.formulas.the_oue_threshold(eps)))
+
+
+def test_hashed_channels_are_of_product_form():
+    # local hashing: the input in the reported bucket w.p. p = e^eps / (e^eps + g - 1),
+    # every other input w.p. 1/g independently (g = 8 for OLH at eps = 2; 2 for BLH)
+    for C, g in [(sym.olh(200, 2.0), 8), (sym.blh(30, 1.0), 2)]:
+        eps = 2.0 if g == 8 else 1.0
+        b, err = bit_channel(C)
+        p = math.exp(eps) / (math.exp(eps) + g - 1)
+        np.testing.assert_allclose(b, [[1 - 1 / g, 1 / g], [1 - p, p]], rtol=1e-12)
+        assert err < 1e-10
+
+
+def test_olh_lifted_witness_is_a_witness_of_the_explicit_channels():
+    # OLH (k = 3: 8^4 explicit outputs (hash, bucket)) ⊑ THE(θ*) at eps = 2 by w^{⊗k}
+    A, B = sym.olh(3, 2.0), _the_star(3, 2.0)
+    r = q.refines(A, B)
+    assert r.holds and r.method == "symmetric: bitwise lifting"
+    W = r.witness.expand()
+    EA, EB = A.expand().matrix, B.expand().matrix
+    assert W.shape == r.witness.shape == (8**4, 8)
+    assert W.min() >= 0 and np.abs(W.sum(axis=1) - 1).max() < 1e-12
+    assert np.abs(EA @ W - EB).max() < 1e-12
+
+
+@pytest.mark.parametrize("k", [6, 20])
+def test_lifting_of_hashed_pairs_agrees_with_the_exact_orbit_lp(k, monkeypatch):
+    # every ordered pair with a hashed member (OLH, BLH, LH with g = 3) among UE and THE at
+    # eps 1, 2, 3 that lifting decides is decided "holds" by the orbit LP route too (both
+    # liftings off), with an exact certificate (the rational support solve) or W = I
+    import qifldp.symmetric.refinement as R
+
+    makers = {
+        "olh": sym.olh,
+        "blh": sym.blh,
+        "lh3": lambda k, eps: sym.lh(k, eps, 3),
+        "oue": sym.oue,
+        "sue": sym.sue,
+        "the*": _the_star,
+        "the(0.8)": lambda k, eps: sym.the(k, eps, 0.8),
+    }
+    lifted = []
+    for eps in (1.0, 2.0, 3.0):
+        for (na, fa), (nb, fb) in itertools.permutations(makers.items(), 2):
+            if {na, nb} & {"olh", "blh", "lh3"}:
+                A, B = fa(k, eps), fb(k, eps)
+                if lifted_refinement(A, B) is not None:
+                    lifted.append((na, nb, eps, A, B))
+    assert {("olh", "the*", 2.0), ("olh", "the*", 3.0), ("lh3", "the(0.8)", 1.0)} <= {
+        t[:3] for t in lifted
+    }
+    with monkeypatch.context() as m:
+        m.setattr(R, "lifted_refinement", lambda *a: None)
+        m.setattr(R, "boundary_lifting_result", lambda *a: None)
+        for na, nb, eps, A, B in lifted:
+            lp = sym.refines(A, B)
+            assert lp.holds and not lp.up_to_rounding, (na, nb, eps, lp.certified_by)
+            assert lp.exact or lp.method == "symmetric: identical", (na, nb, eps, lp.method)
+
+
+def test_olh_refines_the_star_at_ten_thousand_inputs():
+    # the three cells of the seven-oracle map the orbit LP could not decide (80,002 orbit
+    # variables at k = 200; ~2e8 at k = 10^4): the closed-form bit channels refine by the
+    # exact 2x2 criterion (g = 8, p = e^2 / (e^2 + 7)), so lifting decides at any k
+    p, theta = math.exp(2.0) / (math.exp(2.0) + 7), float(q.formulas.the_oue_threshold(2.0))
+    assert q.refines_2x2(np.array([[7 / 8, 1 / 8], [1 - p, p]]), q.the_bit(2.0, theta))
+    for k in (200, 10**4):
+        r = q.refines(sym.olh(k, 2.0), _the_star(k, 2.0), time_limit=30)
+        assert r.holds and not r.up_to_rounding and "Lemma 4" in r.certified_by
+        assert r.residual < 1e-9 and "e+9031" in repr(r) if k == 10**4 else r.residual < 1e-9
