@@ -14,9 +14,41 @@ import numpy as np
 from ..digits import scientific
 from ..refinement.explain import EXPLAIN_MAX_WORK, finish_account
 from .gain import SymmetricGain
+from .lifting import BitwiseWitness
 from .orbit_witness import OrbitWitness
 
-__all__ = ["explain_orbit_witness", "explain_symmetric_gain", "symmetric_actions"]
+__all__ = [
+    "explain_bitwise_witness",
+    "explain_orbit_witness",
+    "explain_symmetric_gain",
+    "symmetric_actions",
+]
+
+
+def explain_bitwise_witness(W: BitwiseWitness, names: tuple[str, str], top: int) -> dict[str, Any]:
+    """The account of a lifted witness w^{⊗k}: the 2x2 w applied to every reported bit
+    (never expanded: A's outputs number 2^k, or g^(k+1) for local hashing).
+
+    >>> import qifldp.symmetric as sym
+    >>> r = sym.refines(sym.sue(12, 1.0), sym.the(12, 1.0, 0.8))
+    >>> explain_bitwise_witness(r.witness, ("A", "B"), 3)["kind"]
+    'bitwise witness'
+    """
+    na, nb = names
+    w = np.asarray(W.w, dtype=float)
+    out: dict[str, Any] = {"kind": "bitwise witness", "k": int(W.k), "w": w.tolist()}
+    lines = [
+        f"{na} ⊑ {nb}: {nb} = {na}·w^{{⊗k}}, the 2x2 witness w applied to each of the k = "
+        f"{W.k} reported bits independently (QIF paper, Lemma 4):",
+        f"    a reported 0 stays 0 with probability {w[0, 0]:.4g}, turns 1 with {w[0, 1]:.4g}",
+        f"    a reported 1 stays 1 with probability {w[1, 1]:.4g}, turns 0 with {w[1, 0]:.4g}",
+        "  (witness.entry(S, T) gives one entry; witness.expand() the matrix, small k)",
+    ]
+    summary = (
+        f"{nb} is {na} with every reported bit post-processed alike by a 2x2 channel: "
+        f"{nb} leaks no more than {na} for every prior and gain."
+    )
+    return finish_account(out, lines, summary)
 
 
 def explain_orbit_witness(W: OrbitWitness, names: tuple[str, str], top: int) -> dict[str, Any]:

@@ -38,9 +38,10 @@ from ..refinement.result import recheck_gain
 from . import composition, measures, profiles
 from .channel import REMEDY, SymmetricChannel, expand_channel
 from .composition import SymmetricComposition
-from .explain import explain_orbit_witness, explain_symmetric_gain
+from .explain import explain_bitwise_witness, explain_orbit_witness, explain_symmetric_gain
 from .explicit_orbits import decide_class_tables
 from .gain import SymmetricGain
+from .lifting import BitwiseWitness
 from .max_case import max_case_refines_symmetric
 from .orbit_exact import recheck_symmetric_gain
 from .orbit_witness import OrbitWitness
@@ -110,5 +111,6 @@ register_all(
 )
 register_orbit_decider(decide_class_tables)
 explain_witness.register(OrbitWitness)(explain_orbit_witness)
+explain_witness.register(BitwiseWitness)(explain_bitwise_witness)
 explain_gain.register(SymmetricGain)(explain_symmetric_gain)
 recheck_gain.register(SymmetricGain)(recheck_symmetric_gain)

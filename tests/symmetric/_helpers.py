@@ -85,3 +85,11 @@ def assert_agrees(r, A: sym.SymmetricChannel, B: sym.SymmetricChannel) -> bool:
         gap = g_vulnerability(Be, G) - g_vulnerability(Ae, G)
         assert 0 < gap <= 1e-8, (A, B, gap)
     return True
+
+
+def hidden_mixture(C: sym.SymmetricChannel, D: sym.SymmetricChannel, lam: float):
+    """The hidden choice lam·C + (1 − lam)·D (same k and sizes): permutation-invariant, but
+    of product form only when C and D coincide, so no bitwise lifting applies to it."""
+    log_in = np.logaddexp(math.log(lam) + C.log_in, math.log1p(-lam) + D.log_in)
+    log_out = np.logaddexp(math.log(lam) + C.log_out, math.log1p(-lam) + D.log_out)
+    return sym.SymmetricChannel(C.k, C.sizes, log_in, log_out, name="hidden mixture")

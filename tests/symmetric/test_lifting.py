@@ -100,8 +100,9 @@ def test_olh_lifted_witness_is_a_witness_of_the_explicit_channels():
 @pytest.mark.parametrize("k", [6, 20])
 def test_lifting_of_hashed_pairs_agrees_with_the_exact_orbit_lp(k, monkeypatch):
     # every ordered pair with a hashed member (OLH, BLH, LH with g = 3) among UE and THE at
-    # eps 1, 2, 3 that lifting decides is decided "holds" by the orbit LP route too (both
-    # liftings off), with an exact certificate (the rational support solve) or W = I
+    # eps 1, 2, 3 (k = 20: OLH and THE only) that lifting decides is decided "holds" by
+    # the orbit LP route too (both liftings off), with an exact certificate (the rational
+    # support solve) or W = I
     import qifldp.symmetric.refinement as R
 
     makers = {
@@ -113,6 +114,8 @@ def test_lifting_of_hashed_pairs_agrees_with_the_exact_orbit_lp(k, monkeypatch):
         "the*": _the_star,
         "the(0.8)": lambda k, eps: sym.the(k, eps, 0.8),
     }
+    if k > 6:
+        makers = {n: makers[n] for n in ("olh", "the*")}
     lifted = []
     for eps in (1.0, 2.0, 3.0):
         for (na, fa), (nb, fb) in itertools.permutations(makers.items(), 2):
@@ -120,9 +123,8 @@ def test_lifting_of_hashed_pairs_agrees_with_the_exact_orbit_lp(k, monkeypatch):
                 A, B = fa(k, eps), fb(k, eps)
                 if lifted_refinement(A, B) is not None:
                     lifted.append((na, nb, eps, A, B))
-    assert {("olh", "the*", 2.0), ("olh", "the*", 3.0), ("lh3", "the(0.8)", 1.0)} <= {
-        t[:3] for t in lifted
-    }
+    expected = {("olh", "the*", 2.0), ("olh", "the*", 3.0)}
+    assert expected | ({("lh3", "the(0.8)", 1.0)} if k == 6 else set()) <= {t[:3] for t in lifted}
     with monkeypatch.context() as m:
         m.setattr(R, "lifted_refinement", lambda *a: None)
         m.setattr(R, "boundary_lifting_result", lambda *a: None)

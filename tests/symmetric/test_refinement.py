@@ -13,7 +13,7 @@ import qifldp.symmetric as sym
 from qifldp import formulas as F
 from qifldp.errors import ChannelError, InputTypeError, SizeError
 
-from ._helpers import assert_agrees, check_witness
+from ._helpers import assert_agrees, check_witness, hidden_mixture
 
 
 def _family(k: int, eps_grid) -> list[sym.SymmetricChannel]:
@@ -168,8 +168,9 @@ def test_argument_errors() -> None:
         sym.refines(sym.grr(4, 1.0), sym.grr(5, 1.0))
     with pytest.raises(InputTypeError):
         sym.refines(q.grr(4, 1.0), sym.grr(4, 1.0))
+    A = sym.sue(2000, 2.0)  # B = A·(I + w^{⊗k}) / 2 holds; no cheap route: LP
     with pytest.raises(SizeError):
-        sym.refines(sym.sue(2000, 2.0), sym.blh(2000, 1.0))  # holds; no cheap route: LP
+        sym.refines(A, hidden_mixture(sym.blh(2000, 1.0), A, 0.5))
 
 
 def test_top_level_refines_dispatches_to_the_orbit_lp():
@@ -190,9 +191,11 @@ def test_top_level_refines_dispatches_to_the_orbit_lp():
 
 
 def test_a_route_past_its_size_rule_is_an_undecided_result_not_an_exception() -> None:
-    # sue(2000) vs blh(2000): no cheap route decides it and the orbit LP is over its size
-    # rule; q.refines says so in an undecided result (strict=True raises the SizeError)
-    A, B = sym.sue(2000, 2.0), sym.blh(2000, 1.0)
+    # sue(2000) vs a hidden mixture of itself and blh(2000) (not of product form: no
+    # lifting): no cheap route decides it and the orbit LP is over its size rule;
+    # q.refines says so in an undecided result (strict=True raises the SizeError)
+    A = sym.sue(2000, 2.0)
+    B = hidden_mixture(sym.blh(2000, 1.0), A, 0.5)
     r = q.refines(A, B)
     assert r.holds is None and r.details["error"] == "SizeError"
     assert "MAX_ORBIT_VARIABLES" in r.certified_by

@@ -19,6 +19,8 @@ import qifldp as q
 import qifldp.symmetric as sym
 from qifldp.errors import SizeError, SolverError
 
+from ._helpers import hidden_mixture
+
 
 def _rational_entries(C: sym.SymmetricChannel):
     """(a_s, b_s) per size as Fractions from the stored class masses, normalised exactly."""
@@ -194,7 +196,8 @@ def test_highs_gets_what_is_left_of_the_time_limit(monkeypatch) -> None:
 
 def test_size_rule_names_the_limits() -> None:
     with pytest.raises(SizeError, match="MAX_ORBIT_VARIABLES.*ORBIT_LP_MEMORY_BYTES"):
-        sym.refines(sym.sue(2000, 2.0), sym.blh(2000, 1.0))  # holds; no cheap route: LP
+        A = sym.sue(2000, 2.0)  # B = A·(I + w^{⊗k}) / 2 holds; no cheap route: LP
+        sym.refines(A, hidden_mixture(sym.blh(2000, 1.0), A, 0.5))
 
 
 def _bisect(pred, lo: float, hi: float, tol: float = 1e-12) -> tuple[float, float]:
@@ -297,17 +300,19 @@ def test_a_spent_budget_inside_a_gain_evaluation_is_undecided_time() -> None:
 
 def test_the_lp_budget_applies_to_the_lp_stage_only() -> None:
     # SUE ⋢ OUE at k = 10^4, eps = 1 is decided without an LP (ML(OUE) > ML(SUE), the
-    # published closed forms), whatever the LP budget; BLH at eps 2 ⊑ BLH at eps 1
-    # (Lemma 3 on its two-value GRR) needs the orbit LP: over the budget a SizeError
+    # published closed forms), whatever the LP budget; SUE ⊑ its hidden mixture with BLH
+    # (not of product form: no lifting) needs the orbit LP: over the budget a SizeError
     # names the budget and the routes tried; within it, the LP proves it (k = 12)
     from qifldp import formulas as F
 
     r = sym.refines(sym.sue(10**4, 1.0), sym.oue(10**4, 1.0), max_lp_variables=0)
     gap = (F.bayes_capacity_oue(10**4, 1.0) - F.bayes_capacity_sue(10**4, 1.0)) / 10**4
     assert r.holds is False and r.counterexample.gap == pytest.approx(gap, rel=1e-9)
+    A = sym.sue(12, 2.0)
+    B = hidden_mixture(sym.blh(12, 1.0), A, 0.5)
     with pytest.raises(SizeError, match=r"max_lp_variables = 0 .* the set-guessing gains"):
-        sym.refines(sym.blh(12, 2.0), sym.blh(12, 1.0), max_lp_variables=0)
-    assert sym.refines(sym.blh(12, 2.0), sym.blh(12, 1.0), max_lp_variables=10**4).holds
+        sym.refines(A, B, max_lp_variables=0)
+    assert sym.refines(A, B, max_lp_variables=10**4).holds
     with pytest.raises(ValueError, match="max_lp_variables must be >= 0"):
         sym.refines(sym.blh(12, 2.0), sym.blh(12, 1.0), max_lp_variables=-1)
 
