@@ -135,10 +135,10 @@ def reduce_columns(M: np.ndarray, rtol: float = REDUCE_RTOL) -> Reduced:
     group_of = np.full(p, -1, dtype=np.int64)
     if nz.size == 0:  # pragma: no cover - a Channel has no all-zero matrix
         return Reduced(np.zeros((n, 0)), [], group_of, np.zeros(p))
-    S = M[:, nz] / colmax[nz]
-    lab = _apart_by_two_rows(S)
+    # rows 0 and 1 scaled first: they tell every column apart in the common case
+    lab = _apart_by_two_rows(M[:2, nz] / colmax[nz])
     if lab is None:
-        lab = _proportional_groups(S, rtol)
+        lab = _proportional_groups(M[:, nz] / colmax[nz], rtol)
     n_groups = int(lab.max()) + 1
     if n_groups == nz.size:  # no two columns proportional: the channel without its zero columns
         group_of[nz] = np.arange(nz.size)

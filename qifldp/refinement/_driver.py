@@ -26,7 +26,7 @@ from ._exact_route import (
 from ._orbits import (
     try_orbits,
 )
-from ._prep import REDUCE_RTOL, normalise_rows, reduce_columns
+from ._prep import REDUCE_RTOL, expand_witness, normalise_rows, reduce_columns
 from ._problem import (
     Options,
     Problem,
@@ -307,11 +307,16 @@ def _certify_witness(
     if bc.W is None:
         P.band_refused.append(W)
         return None, bc.reason
-    Wo, why, resid = witness_in_band(P, bc.W, clean=True)
-    if Wo is None:
-        return None, "within the rounding band on the merged columns, but " + why
+    if expand_witness(bc.W, P.ra, P.rb, P.rowsum) is bc.W:
+        # nothing merged or dropped: the reduced channels are the row-normalised channels
+        # as given, on which the band was just met (witness_in_band would repeat it)
+        Wo, resid = bc.W, bc.residual
+    else:
+        Wo, why, resid = witness_in_band(P, bc.W, clean=True)
+        if Wo is None:
+            return None, "within the rounding band on the merged columns, but " + why
     how = band_text(resid)
-    # witness_in_band has just checked Wo's band on the original columns
+    # Wo's band is checked on the original columns (above, or by witness_in_band)
     return (holds_result(P, Wo, method, False, how, expanded=True), bc.W), ""
 
 
