@@ -6,17 +6,18 @@ Run: ``python -m pytest benchmarks/bench_reports.py -s``. Cases:
   enumeration of the (T + 1)^8 count patterns against the 495 count compositions
   (``RAPPORClosedForm._capacity_of_bits`` before and after the composition route); the
   values are asserted equal;
-- at k = 10^4, m = 16: for the fixed table (h = 2) and the average over a uniformly random
-  hash (h = 2 and h = 4), the seconds of the Bayes capacity at T = 1, 2, 4, 8, of the
+- at k = 10^4, m = 16: for the fixed table (h = 2; also at k = 100, where 65 of the 136
+  filters are missing: the graph route) and the average over a uniformly random hash
+  (h = 2 and h = 4), the seconds of the Bayes capacity at T = 1, 2, 4, 8, of the
   permanent response (T → ∞), of the fewest T reaching half of its leakage, and of the
   privacy profile at T = 4 (three eps); a row that the size rule refuses says so.
 
-Measured here (2 cores shared with other jobs): m = 8, T = 4 enumeration 1.8 s against
-compositions 0.003 s (634x); at k = 10^4, m = 16, h = 2 the fixed table's T = 8 in 2.7 s,
-the random hash's in 12 s (735471 compositions x 54 atoms); h = 4 (random hash) T = 8
-refused (735471 x 714 atoms x 4), T = 6 in about 8 s; every other quantity below 1.1 s
-(half-limit T = 4 in each model). The enumeration at m = 16, T = 2 would form
-136 x 3^16 = 5.9e9 products (refused).
+Measured here (2 cores shared with other jobs): m = 8, T = 4 enumeration 1.3-1.8 s against
+compositions 0.003-0.011 s (112-634x); at k = 10^4, m = 16, h = 2 the fixed table's T = 8
+in 2.1 s, the random hash's in 12-15 s (735471 compositions x 54 atoms); the fixed table
+at k = 100 (graph route) T = 8 in 3.8 s; h = 4 (random hash) T = 8 refused (735471 x 714
+atoms x 4), T = 6 in about 8 s; every other quantity below 3 s (half-limit T = 4 in each
+case). The enumeration at m = 16, T = 2 would form 136 x 3^16 = 5.9e9 products (refused).
 """
 
 from __future__ import annotations
@@ -65,9 +66,12 @@ def test_compositions_against_the_enumeration():
     )
 
 
-@pytest.mark.parametrize(("model", "h"), [("fixed", 2), ("random hash", 2), ("random hash", 4)])
-def test_longitudinal_leakage_at_k_ten_thousand(model, h):
-    cf = q.protocol("rappor", 10**4, m=16, h=h).closed_form
+@pytest.mark.parametrize(
+    ("model", "h", "k"),
+    [("fixed", 2, 10**4), ("fixed", 2, 100), ("random hash", 2, 10**4), ("random hash", 4, 10**4)],
+)
+def test_longitudinal_leakage_at_m_sixteen(model, h, k):
+    cf = q.protocol("rappor", k, m=16, h=h).closed_form
     leak = cf if model == "fixed" else cf.random_hash
     cases = [(f"T = {T}", lambda T=T: leak.bayes_capacity_reports(T)) for T in (1, 2, 4, 8)]
     cases += [
@@ -78,4 +82,4 @@ def test_longitudinal_leakage_at_k_ten_thousand(model, h):
     for name, fn in cases:
         value, seconds, refused = _timed(fn)
         shown = refused or np.array2string(np.asarray(value), precision=6)
-        _ROWS.append(f"  k = 10^4, m = 16, h = {h}, {model}, {name}: {seconds:.3f} s  ({shown})")
+        _ROWS.append(f"  k = {k}, m = 16, h = {h}, {model}, {name}: {seconds:.3f} s  ({shown})")

@@ -23,7 +23,7 @@ from qifldp.protocols.bloom_reports import (
     composition_count,
     filter_overlap_law,
 )
-from qifldp.protocols.rappor import _bit_reports, _capacity_by_enumeration
+from qifldp.protocols.rappor import _bit_reports, _capacity_by_enumeration, _permanent_bits
 
 F, P_, Q_ = 0.4, 0.3, 0.8
 EPSS = [0.0, 0.5, 1.5]
@@ -104,6 +104,25 @@ def test_fixed_table_by_compositions_equals_the_enumerations(m, Ts):
         ys = np.array(list(itertools.product(range(T + 1), repeat=m)))
         probs = [np.prod(np.where(b[None, :], R[1][ys], R[0][ys]), axis=1) for b in sub]
         assert ml == pytest.approx(np.max(probs, axis=0).sum(), rel=1e-12)
+
+
+@pytest.mark.parametrize(("m", "k", "seed"), [(6, 3, 0), (6, 8, 2), (8, 6, 3), (8, 30, 5)])
+def test_fixed_table_with_missing_pairs_by_its_graph_equals_the_enumerations(m, k, seed):
+    P = q.protocol("rappor", k, m=m, h=2, f=F, p=P_, q=Q_, seed=seed)
+    sub = np.unique(P.bloom, axis=0)
+    sub = sub[:, sub.any(axis=0)]
+    u = sub.shape[1]
+    assert len(sub) < u + math.comb(u, 2)  # not every pair: the graph route
+    for T in (1, 2, 3, 4):
+        ml = P.closed_form.bayes_capacity_reports(T)
+        assert ml == pytest.approx(_capacity_by_enumeration(sub, _bit_reports(P, T)), rel=1e-12)
+        if T <= 2:  # brute force over the explicit rows of the distinct filters
+            R = _count_law(T)
+            ys = np.array(list(itertools.product(range(T + 1), repeat=u)))
+            probs = [np.prod(np.where(b[None, :], R[1][ys], R[0][ys]), axis=1) for b in sub]
+            assert ml == pytest.approx(np.max(probs, axis=0).sum(), rel=1e-12)
+    limit = _capacity_by_enumeration(sub, _permanent_bits(P))
+    assert P.closed_form.bayes_capacity_permanent() == pytest.approx(limit, rel=1e-12)
 
 
 def test_symmetric_filters_of_several_sizes_and_the_counts():
