@@ -37,6 +37,7 @@ from ..validation import check_int
 
 __all__ = [
     "MAX_INDEPENDENT_SETS",
+    "MAX_PAIR_STEPS",
     "MAX_PAIR_TERMS",
     "bayes_capacity_pair_filters",
     "bayes_capacity_random_hash_bits",
@@ -343,6 +344,9 @@ def _growth_strings(n: int) -> Iterator[list[int]]:
 #: Most independent sets of the filters' graph that :func:`bayes_capacity_pair_filters`
 #: walks (each is a step of a loop, at each threshold).
 MAX_INDEPENDENT_SETS: int = 10**4
+#: Most (independent set, threshold, bit) steps of :func:`bayes_capacity_pair_filters`
+#: (each a small array operation: 10^5 take 2 to 8 s on a shared machine).
+MAX_PAIR_STEPS: int = 5 * 10**5
 #: Most (independent set, symbols of its bits) terms per threshold of
 #: :func:`bayes_capacity_pair_filters`, summed over its thresholds, before it is refused.
 MAX_PAIR_TERMS: int = 10**7
@@ -371,8 +375,9 @@ def bayes_capacity_pair_filters(L: Any, u: int, pairs: Any, singles: Any) -> flo
     Raises
     ------
     SizeError
-        More than :data:`MAX_INDEPENDENT_SETS` independent sets or
-        :data:`MAX_PAIR_TERMS` terms (sparse graphs on many bits).
+        More than :data:`MAX_INDEPENDENT_SETS` independent sets,
+        :data:`MAX_PAIR_STEPS` steps or :data:`MAX_PAIR_TERMS` terms (sparse graphs on
+        many bits).
 
     Notes
     -----
@@ -441,6 +446,15 @@ def bayes_capacity_pair_filters(L: Any, u: int, pairs: Any, singles: Any) -> flo
     isolated = [i for i in range(u) if not neighbours[i]]
     joined = [i for i in range(u) if neighbours[i]]
     sets = _independent_sets(joined, neighbours, MAX_INDEPENDENT_SETS)
+    steps = len(sets) * max(0, w.size - 1) * max(1, len(joined))
+    if steps > MAX_PAIR_STEPS:
+        msg = (
+            f"the pair-filter Bayes capacity over {u} bits would take {len(sets)} independent "
+            f"sets x {w.size - 1} thresholds x {len(joined)} bits = {steps} steps, more than "
+            f"MAX_PAIR_STEPS = {MAX_PAIR_STEPS}. Use fewer reports T or a denser table "
+            "(more values)."
+        )
+        raise SizeError(msg)
     plans = []
     for H in sets:
         inside = set(H)

@@ -18,7 +18,9 @@ from scipy import stats
 
 import qifldp as q
 from qifldp.protocols.bloom_reports import (
+    MAX_INDEPENDENT_SETS,
     _compositions,
+    bayes_capacity_pair_filters,
     bayes_capacity_symmetric_filters,
     composition_count,
     filter_overlap_law,
@@ -123,6 +125,17 @@ def test_fixed_table_with_missing_pairs_by_its_graph_equals_the_enumerations(m, 
             assert ml == pytest.approx(np.max(probs, axis=0).sum(), rel=1e-12)
     limit = _capacity_by_enumeration(sub, _permanent_bits(P))
     assert P.closed_form.bayes_capacity_permanent() == pytest.approx(limit, rel=1e-12)
+
+
+def test_pair_filters_refuse_what_they_cannot_do():
+    L = np.log(_count_law(2))
+    # 20 disjoint pairs: 3^20 independent sets, refused before they are walked
+    with pytest.raises(q.errors.SizeError, match=f"more than {MAX_INDEPENDENT_SETS} independent"):
+        bayes_capacity_pair_filters(L, 40, [(2 * i, 2 * i + 1) for i in range(20)], [])
+    with pytest.raises(q.errors.ParameterError, match="two different bits"):
+        bayes_capacity_pair_filters(L, 3, [(1, 1)], [0, 2])
+    with pytest.raises(q.errors.ParameterError, match="in some filter"):
+        bayes_capacity_pair_filters(L, 3, [(0, 1)], [])
 
 
 def test_symmetric_filters_of_several_sizes_and_the_counts():
