@@ -97,34 +97,31 @@ def test_olh_lifted_witness_is_a_witness_of_the_explicit_channels():
     assert np.abs(EA @ W - EB).max() < 1e-12
 
 
-@pytest.mark.parametrize("k", [6, 20])
-def test_lifting_of_hashed_pairs_agrees_with_the_exact_orbit_lp(k, monkeypatch):
-    # every ordered pair with a hashed member (OLH, BLH, LH with g = 3) among UE and THE at
-    # eps 1, 2, 3 (k = 20: OLH and THE only) that lifting decides is decided "holds" by
-    # the orbit LP route too (both liftings off), with an exact certificate (the rational
-    # support solve) or W = I
+_HASHED_MAKERS = {
+    "olh": sym.olh,
+    "blh": sym.blh,
+    "lh3": lambda k, eps: sym.lh(k, eps, 3),
+    "oue": sym.oue,
+    "sue": sym.sue,
+    "the*": _the_star,
+    "the(0.8)": lambda k, eps: sym.the(k, eps, 0.8),
+}
+
+
+def _hashed_agreement(k, names, monkeypatch, eps_grid=(1.0, 2.0, 3.0)):
+    """The ordered pairs of ``names`` with a hashed member that lifting decides, each
+    decided "holds" by the orbit LP route too (both liftings off), with an exact
+    certificate (the rational support solve) or W = I; returns the lifted pairs."""
     import qifldp.symmetric.refinement as R
 
-    makers = {
-        "olh": sym.olh,
-        "blh": sym.blh,
-        "lh3": lambda k, eps: sym.lh(k, eps, 3),
-        "oue": sym.oue,
-        "sue": sym.sue,
-        "the*": _the_star,
-        "the(0.8)": lambda k, eps: sym.the(k, eps, 0.8),
-    }
-    if k > 6:
-        makers = {n: makers[n] for n in ("olh", "the*")}
+    makers = {n: _HASHED_MAKERS[n] for n in names}
     lifted = []
-    for eps in (1.0, 2.0, 3.0):
+    for eps in eps_grid:
         for (na, fa), (nb, fb) in itertools.permutations(makers.items(), 2):
             if {na, nb} & {"olh", "blh", "lh3"}:
                 A, B = fa(k, eps), fb(k, eps)
                 if lifted_refinement(A, B) is not None:
                     lifted.append((na, nb, eps, A, B))
-    expected = {("olh", "the*", 2.0), ("olh", "the*", 3.0)}
-    assert expected | ({("lh3", "the(0.8)", 1.0)} if k == 6 else set()) <= {t[:3] for t in lifted}
     with monkeypatch.context() as m:
         m.setattr(R, "lifted_refinement", lambda *a: None)
         m.setattr(R, "boundary_lifting_result", lambda *a: None)
@@ -132,6 +129,26 @@ def test_lifting_of_hashed_pairs_agrees_with_the_exact_orbit_lp(k, monkeypatch):
             lp = sym.refines(A, B)
             assert lp.holds and not lp.up_to_rounding, (na, nb, eps, lp.certified_by)
             assert lp.exact or lp.method == "symmetric: identical", (na, nb, eps, lp.method)
+    return {t[:3] for t in lifted}
+
+
+@pytest.mark.parametrize("k", [6, 20])
+def test_lifting_of_hashed_pairs_agrees_with_the_exact_orbit_lp(k, monkeypatch):
+    # every ordered pair with a hashed member (OLH, BLH, LH with g = 3) among UE and THE at
+    # eps 1, 2, 3 (k = 20: OLH and THE only) that lifting decides is decided "holds" by
+    # the orbit LP route too, exactly
+    names = list(_HASHED_MAKERS) if k <= 6 else ["olh", "the*"]
+    lifted = _hashed_agreement(k, names, monkeypatch)
+    expected = {("olh", "the*", 2.0), ("olh", "the*", 3.0)}
+    assert expected | ({("lh3", "the(0.8)", 1.0)} if k <= 6 else set()) <= lifted
+
+
+@pytest.mark.campaign
+@pytest.mark.parametrize("k", [10, 50])
+def test_lifting_of_hashed_pairs_agrees_with_the_exact_orbit_lp_campaign(k, monkeypatch):
+    # the same over every pair of the seven makers at eps 0.5 ... 4 (~15 s at k = 50)
+    lifted = _hashed_agreement(k, list(_HASHED_MAKERS), monkeypatch, (0.5, 1.0, 2.0, 3.0, 4.0))
+    assert ("olh", "the*", 2.0) in lifted
 
 
 def test_olh_refines_the_star_at_ten_thousand_inputs():
