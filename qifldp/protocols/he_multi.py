@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..channel import Channel, guard_size
+from ..channel import Channel, check_size, guard_size
 from ..errors import ParameterError, SizeError
 from ..simulation import project_simplex
 from ..simulation.util import as_array, as_rng, as_values, check_n
@@ -50,6 +50,9 @@ MAX_T: int = 30
 
 #: The most (index tuple, value) pairs the Bayes capacity enumerates.
 MAX_CAPACITY_WORK: int = 10**8
+
+#: The most (agree-set, coefficient) pairs one step of :meth:`HEMulti.merged_channel` forms.
+MAX_MERGE_WORK: int = 2 * 10**7
 
 
 def he_optimal_t(eps: float) -> int:
@@ -232,6 +235,73 @@ class HEMulti(NotLumpable):
         other = (1 - p) / (2**t - 1)
         M = np.where(self._agree(), p, other) / K**t
         return Channel(M, outputs=self._outputs())
+
+    def merged_channel(self) -> Channel:
+        """The channel with its equal columns merged: one output per agree-set, any t.
+
+        The column of an output o = (j, s) is K^-t (p on A(o), the values whose sign
+        vector is s, and (1 - p) / (2^t - 1) off it), so outputs with one agree-set
+        A = ∩_c {x : phi_{j_c}(x) = s_c} have equal columns; merging them gives a channel
+        equivalent to :meth:`channel` both ways (each refines the other: a merge and its
+        split in proportion). A is an affine subspace of F_2^log2(K) met with 0..k-1 (or
+        empty), so at most ~2.6e4 outputs at K = 64 whatever t, where the explicit channel
+        has (2K)^t. The masses of the agree-sets are formed one coefficient at a time
+        (the 2K pairs (j, s) of a coefficient are equally likely).
+
+        Returns
+        -------
+        Channel
+            k x (distinct agree-sets); output labels are the agree-sets as tuples of
+            values (the empty tuple: no value's sign vector), column masses from the
+            counts of the (2K)^t outputs, exact up to rounding.
+
+        Raises
+        ------
+        SizeError
+            A step past :data:`MAX_MERGE_WORK` (agree-sets x 2K) or the merged channel past
+            :data:`qifldp.channel.MAX_ENTRIES`.
+
+        Examples
+        --------
+        >>> P = HEMulti(3, 1.0, t=2)
+        >>> M, C = P.merged_channel(), P.channel()
+        >>> M.shape, C.shape  # the 64 outputs of K = 4, t = 2 share 8 agree-sets
+        ((3, 8), (3, 64))
+        >>> col = C.outputs.index(((1, 1), (2, 1)))  # agree-set {0}
+        >>> bool(np.isclose(M.matrix[0, M.outputs.index((0,))],
+        ...      sum(C.matrix[0, i] for i, o in enumerate(C.outputs) if
+        ...          {x for x in range(3) if all((-1) ** bin(j & x).count("1") == s
+        ...           for j, s in o)} == {0})))
+        True
+        """
+        k, K, t, p = self.k, self._params["K"], self._params["t"], self._params["p"]
+        js = np.repeat(np.arange(K), 2)
+        ss = np.tile([-1, 1], K)
+        one = np.packbits(he_coefficient(js[:, None], np.arange(k)) == ss[:, None], axis=1)
+        width = -(-one.shape[1] // 8) * 8  # whole uint64 words: rows compared as integers
+        one = np.pad(one, ((0, 0), (0, width - one.shape[1])))
+        masks = np.packbits(np.ones((1, k), dtype=bool), axis=1)
+        masks = np.pad(masks, ((0, 0), (0, width - masks.shape[1])))
+        mass: np.ndarray = np.ones(1)
+        for _ in range(t):
+            work = masks.shape[0] * 2 * K
+            if work > MAX_MERGE_WORK:
+                msg = (
+                    f"he_multi({k}, {self.eps}, t={t}).merged_channel() would form {work} "
+                    f"agree-sets in one step (limit MAX_MERGE_WORK = {MAX_MERGE_WORK})"
+                )
+                raise SizeError(msg)
+            both = (masks[:, None, :] & one[None, :, :]).reshape(-1, width)
+            keys = np.ascontiguousarray(both).view(np.dtype((np.void, width)))[:, 0]
+            uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            mass = np.bincount(inverse.ravel(), np.repeat(mass / (2 * K), 2 * K), len(uniq))
+            masks = both[first]
+        check_size(k, masks.shape[0], f"he_multi({k}, {self.eps}, t={t}).merged_channel()")
+        inside = np.unpackbits(masks, axis=1, count=k).astype(bool).T  # (k, sets)
+        other = (1 - p) / (2**t - 1)
+        M = np.where(inside, p, other) * (mass * 2**t)
+        labels = [tuple(int(x) for x in np.flatnonzero(col)) for col in inside.T]
+        return Channel(M, outputs=labels)
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """Hadamard encoding with t coefficients as a symbolic channel; ``eps`` may be a symbol.

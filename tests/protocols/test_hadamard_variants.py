@@ -15,6 +15,7 @@ import math
 import numpy as np
 import pytest
 from scipy import stats
+from scipy.linalg import hadamard as scipy_hadamard
 
 import qifldp as q
 from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
@@ -117,6 +118,30 @@ def test_he_multi_channel_equals_the_enumeration(k, eps, t):
     _check_against_enumeration(q.protocol("he_multi", k, eps, t=t), M, eps)
     if t == 1:  # one coefficient is Hadamard encoding
         np.testing.assert_allclose(M, enumerate_he(k, eps), atol=1e-15)
+
+
+@pytest.mark.parametrize(("k", "eps", "t"), [(3, 2.0, 2), (5, 1.0, 2), (4, 3.0, 3)])
+def test_he_multi_merged_channel_sums_the_enumeration_by_agree_set(k, eps, t):
+    # the enumerated columns grouped by the values whose signs they carry (Sylvester's H):
+    # equal columns summed, so the merged channel is the enumeration's lumping
+    M = enumerate_he_multi(k, eps, t)
+    H = scipy_hadamard(1 << (k - 1).bit_length())
+    pairs = [(j, s) for j in range(H.shape[0]) for s in (-1, 1)]
+    groups: dict[tuple[int, ...], np.ndarray] = {}
+    for o, out in enumerate(itertools.product(pairs, repeat=t)):
+        agree = tuple(x for x in range(k) if all(H[j, x] == s for j, s in out))
+        groups[agree] = groups.get(agree, 0) + M[:, o]
+    merged = q.protocol("he_multi", k, eps, t=t).merged_channel()
+    assert sorted(merged.outputs) == sorted(groups)
+    for i, agree in enumerate(merged.outputs):
+        np.testing.assert_allclose(merged.matrix[:, i], groups[agree], rtol=1e-12, atol=1e-16)
+    if t == 3:  # at t = 12 (eps = 8) the merge stays small: with 2^4 = 16 indices the
+        # agree-sets are the affine subspaces of F_2^4 (sum over d of 2^(4-d) [4 choose d]_2)
+        # and the empty set, where the explicit channel has 32^12 outputs
+        big = q.protocol("he_multi", 16, 8.0).merged_channel()
+        gauss = [1, 15, 35, 15, 1]
+        assert big.shape == (16, sum(2 ** (4 - d) * g for d, g in enumerate(gauss)) + 1)
+        assert big.matrix.sum(axis=1) == pytest.approx(1.0, abs=1e-12)
 
 
 def test_he_multi_default_t_and_symbolic_twins():
