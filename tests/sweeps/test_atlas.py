@@ -33,6 +33,19 @@ def _explicit(name: str, k: int, eps: float) -> q.Channel:
         return P.channel()
 
 
+def _assert_redecided(A: q.Channel, B: q.Channel, holds: bool) -> None:
+    """A ⊑ B decided afresh on explicit channels agrees with ``holds``; its certificate
+    re-checked: the witness by A·W = B, the counterexample's gap by g_vulnerability."""
+    r = q.refines(A, B)
+    assert bool(r.holds) == holds
+    if r.holds:
+        assert np.allclose(A.matrix @ r.witness, B.matrix, atol=1e-7)
+    else:
+        ce = r.counterexample
+        gap = q.g_vulnerability(B, ce.gain, ce.prior) - q.g_vulnerability(A, ce.gain, ce.prior)
+        assert gap > 0
+
+
 @pytest.fixture(scope="module")
 def cell():
     names = ("grr", "oue", "l_osue", "hr", "dbitflip")
@@ -54,15 +67,7 @@ def test_verdicts_match_recomputed_refinement(cell):
     # three verdicts re-decided from scratch on the explicit channels (independent route)
     rows = {(r["a"], r["b"]): r["holds"] for r in cell["pairs"]}
     for a, b in (("grr", "hr"), ("hr", "grr"), ("oue", "dbitflip")):
-        A, B = _explicit(a, 3, 1.0), _explicit(b, 3, 1.0)
-        r = q.refines(A, B)
-        assert bool(r.holds) == rows[(a, b)]
-        if r.holds:
-            assert np.allclose(A.matrix @ r.witness, B.matrix, atol=1e-7)
-        else:
-            ce = r.counterexample
-            gap = q.g_vulnerability(B, ce.gain, ce.prior) - q.g_vulnerability(A, ce.gain, ce.prior)
-            assert gap > 0
+        _assert_redecided(_explicit(a, 3, 1.0), _explicit(b, 3, 1.0), rows[(a, b)])
 
 
 def test_equivalences_are_equal_channels(cell):
@@ -202,12 +207,4 @@ def test_hadamard_variants_in_the_atlas_decided_and_rechecked():
     full = {n: p.channel() for n, p in P.items()}
     assert full["he_multi"].shape == (3, 8**4)
     for row in cell["pairs"]:
-        A, B = full[row["a"]], full[row["b"]]
-        r = q.refines(A, B)
-        assert bool(r.holds) == row["holds"], (row["a"], row["b"])
-        if r.holds:
-            assert np.allclose(A.matrix @ r.witness, B.matrix, atol=1e-9)
-        else:
-            ce = r.counterexample
-            gap = q.g_vulnerability(B, ce.gain, ce.prior) - q.g_vulnerability(A, ce.gain, ce.prior)
-            assert gap > 0
+        _assert_redecided(full[row["a"]], full[row["b"]], row["holds"])
