@@ -353,8 +353,11 @@ def gain_from_weighted(H: np.ndarray, prior: np.ndarray) -> np.ndarray:
     g = np.asarray(H, dtype=np.float64) / prior[None, :]
     top = np.abs(g).max()
     if top > 0 and np.isfinite(top):
-        # scale by a power of two: exact, so the scaled gain's gap is the same rational multiple
-        g = g * 2.0 ** (-np.ceil(np.log2(top)))
+        # scale by a power of two: exact, so the scaled gain's gap is the same rational
+        # multiple; by ldexp, whose factor 2^-e is never formed (a subnormal top needs
+        # 2^1074, past the float range)
+        mant, e = np.frexp(top)
+        g = np.ldexp(g, -(int(e) - 1 if mant == 0.5 else int(e)))
     return g
 
 

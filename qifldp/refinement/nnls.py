@@ -46,13 +46,25 @@ def _edge_fit(A: np.ndarray, b: np.ndarray, w: np.ndarray, r: np.ndarray) -> np.
     (SUE vs OUE at the same eps: 1e-12 relative). The single-column fit is exact
     to rounding there.
     """
-    err = float(np.abs(w * (A @ r - b)).max())
+    # the weights may be scaled by a common factor (w b = unit on b's positive entries):
+    # residuals are compared in that unit
+    unit = float(np.abs(w * b).max()) or 1.0
+    err = float(np.abs(w * (A @ r - b)).max()) / unit
     support = np.flatnonzero(r)
     if err <= 8 * A.shape[0] * 2.0**-53 or support.size == 0:  # already at rounding
         return r
     a = A[:, support] * w[:, None]  # weighted candidate columns
-    c = (a.T @ (w * b)) / np.einsum("ij,ij->j", a, a)
-    errs = np.abs(a * c[None, :] - (w * b)[:, None]).max(axis=0)
+    # each scaled to max 1 before the least-squares coefficient: the squares of a column
+    # of tiny entries (1e-200) would underflow to 0
+    top = np.abs(a).max(axis=0)
+    usable = (top > 0) & (top > np.abs(w * b).max() * 2.0**-1000)  # c = c1 / top stays finite
+    ah = a[:, usable] / top[usable]
+    c1 = np.zeros(support.size)
+    c1[usable] = (ah.T @ (w * b)) / np.einsum("ij,ij->j", ah, ah)
+    c = np.zeros(support.size)
+    c[usable] = c1[usable] / top[usable]
+    errs = np.full(support.size, np.inf)
+    errs[usable] = np.abs(ah * c1[usable][None, :] - (w * b)[:, None]).max(axis=0) / unit
     errs[~(c > 0)] = np.inf
     z = int(np.argmin(errs))
     if not errs[z] < err:
@@ -79,8 +91,9 @@ def solve_nnls_columns(
     Returns
     -------
     LPOutcome
-        W = R (m x p); row j of H is y_j = D² (b_j − A r_j) (Aᵀ y_j <= 0 and
-        y_j·b_j > 0 when b_j is outside the cone, up to rounding); ``optimum`` is the
+        W = R (m x p); row j of H is y_j = D² (b_j − A r_j), D scaled so that its largest
+        entry is 1 (Aᵀ y_j <= 0 and y_j·b_j > 0 when b_j is outside the cone, up to
+        rounding); ``optimum`` is the
         largest Σ_x |A r_j − b_j| over the columns; ``iterations`` counts columns.
 
     Raises
@@ -107,7 +120,11 @@ def solve_nnls_columns(
     weights = _relative_weights(B)
 
     def column(j: int, left: float | None) -> tuple[np.ndarray, np.ndarray, float, int]:
+        # the relative weights 1 / B[x, j] scaled so that the largest is 1: a column with
+        # a tiny entry (1e-202) would otherwise square them past the float range (1e404)
+        # in the column norms and in y; a common factor changes neither r nor y's direction
         w = weights[:, j]
+        w = w / w.max()
         Aw = A * w[:, None]
         scale = np.linalg.norm(Aw, axis=0)
         scale[scale == 0] = 1.0

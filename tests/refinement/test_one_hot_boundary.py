@@ -7,6 +7,8 @@ rounding alone (tiny entries). These pairs raised VerificationError before; the 
 verdict is now carried over, "up to rounding" when the expansion misses the band.
 """
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -17,6 +19,8 @@ from qifldp.refinement._certify import INPUT_BAND_FACTOR, input_rounding_band
 from qifldp.refinement._orbits import bit_symmetric
 from qifldp.refinement._prep import normalise_rows, reduce_columns
 from qifldp.refinement._problem import Problem
+
+from ._helpers import assert_certificate, exact_certificate_gap
 
 U = 2.0**-53
 BOUNDARY = [(5, 7.0), (6, 5.0), (8, 6.5), (9, 5.0), (6, 12.0)]
@@ -106,3 +110,17 @@ def test_input_band_verdict_within_and_beyond_the_inputs_rounding():
             assert np.abs(A @ res.witness - B).max() <= 1e-15
         else:
             assert res is None
+
+
+def test_sue_against_hashed_blh_at_high_eps_fails_by_its_largest_exact_gap():
+    # SUE ⋢ BLH at k = 6, eps = 43.6: the orbit LP's candidate gains all have float gaps
+    # inside their rounding bounds; one (a refinement LP's dual) fails the class masses by
+    # 1e-35 only, and the explicit floats' own rounding reverses it, so the pair was left
+    # undecided. The gain of largest exact gap (3e-21, on B's classes of mass 1e-19) is
+    # a proof for the explicit floats, labelled or raw alike.
+    A, B = q.sue(6, 43.6), q.blh(6, 43.6)
+    for a, b in ((A, B), (A.matrix, B.matrix)):
+        r = q.refines(a, b)
+        assert r.holds is False and r.exact
+        assert_certificate(A.matrix, B.matrix, r)  # exact gap > 0, by loops over Fractions
+        assert exact_certificate_gap(A.matrix, B.matrix, r) > Fraction(1, 10**22)
