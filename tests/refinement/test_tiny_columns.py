@@ -1,47 +1,30 @@
 """Columns with entries near the bottom of the float range: the engines' scalings stay in
-range (no overflow or underflow reaches the user as a numpy warning) and the verdicts keep
-certificates re-checked here in rationals."""
+range, so no overflow or underflow reaches the user as a numpy warning (the verdicts of
+such pairs are checked in test_every_pair_decided.py, with warnings as errors)."""
 
 from __future__ import annotations
 
 import warnings
 
 import numpy as np
-import pytest
 
-import qifldp as q
 from qifldp.refinement._certify import gain_from_weighted
 from qifldp.refinement.nnls import solve_nnls_columns
 
-from ._helpers import assert_certificate, exact_decision
-
-# a max-case pair of the differential campaign: B's first column is ~1e-201 in both rows
-A_TINY = [
-    [0.9836757552006588, 0.016324244799341248],
-    [0.2881474983149188, 0.7118525016850812],
-]
-B_TINY = [
-    [1.1240757281659282e-202, 0.30516574604686697, 0.6948342539531329],
-    [4.9021910773867904e-201, 0.446225702600245, 0.553774297399755],
-]
-
-
-@pytest.mark.parametrize("relation", [q.max_case_refines, q.refines])
-def test_tiny_column_pair_is_decided_without_a_warning(relation):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # any RuntimeWarning of the internal numerics fails
-        r = relation(A_TINY, B_TINY)
-    rowsum = relation is q.refines
-    # the truth by an exact rational simplex written in the test helpers
-    assert r.holds is exact_decision(A_TINY, B_TINY, rowsum=rowsum) is False
-    assert_certificate(A_TINY, B_TINY, r, rowsum=rowsum)
-
 
 def test_nnls_weights_of_a_tiny_column_stay_finite():
-    # relative weights 1 / B[x, j] ~ 1e202: squared unscaled they were inf (then NaN in y)
-    out = solve_nnls_columns(np.asarray(A_TINY), np.asarray(B_TINY))
+    # B's first column ~1e-250: its relative weights 1 / B[x, j] ~ 1e250, squared unscaled,
+    # were inf (then NaN in the hyperplane y)
+    A = np.array([[0.9, 0.1], [0.3, 0.7]])
+    B = np.array([[2e-250, 0.5, 0.5], [1e-250, 0.25, 0.75]])
+    B = B / B.sum(axis=1, keepdims=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = solve_nnls_columns(A, B)
     assert np.all(np.isfinite(out.W)) and np.all(np.isfinite(out.H))
-    assert np.all(np.abs(out.H).max(axis=1) > 0)  # no hyperplane lost to underflow
+    # column 0 = (2, 1) 1e-250 is inside the cone of A's columns: by hand,
+    # 13/6 (0.9, 0.3) + 1/2 (0.1, 0.7) = (2, 1), so r = (13/6, 1/2) 1e-250
+    np.testing.assert_allclose(out.W[:, 0], [13 / 6 * 1e-250, 0.5e-250], rtol=1e-12)
 
 
 def test_gain_of_a_subnormal_weighted_gain_is_scaled_exactly():
@@ -49,5 +32,6 @@ def test_gain_of_a_subnormal_weighted_gain_is_scaled_exactly():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         g = gain_from_weighted(H, np.array([0.5, 0.5]))
-    # by hand: g = H / 0.5 = (3 2^-1069, -2^-1071), scaled by 2^1068 to (3/2, ...) -> 2^1067
+    # by hand: H / 0.5 = (3 2^-1069, -2^-1071), whose largest magnitude 3/4 2^-1067 is put
+    # in (1/2, 1] by the factor 2^1067: (3/4, -1/16)
     np.testing.assert_array_equal(g, [[0.75, -(2.0**-4)]])
