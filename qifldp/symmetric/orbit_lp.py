@@ -860,33 +860,19 @@ def fails_float(
 
 
 def exact_gain(st: DecisionState, P: OrbitProblem, clock: Clock) -> GainCandidate | None:
-    """The kept gain of largest exact gap (stored problem, rationals), relative to its band
-    allowance, among those whose gap is > 0; None when none is (or the time left cannot pay
-    for an exact gap: :func:`qifldp.deadline.affordable`).
-
-    The kept gains' float gaps are inside their rounding bounds, so their order says
-    nothing: each distinct gain's exact gap is computed (once). The largest one is the
-    certificate: the gap that rounding of the inputs is least able to explain (SUE vs BLH
-    at k = 6, eps = 43.6: the relative orbit LP's gain fails by 3e-21, on B's classes of
-    mass 1e-19, a refinement LP's by 1e-35, which the explicit channels' own rounding
-    reverses).
-    """
+    """The kept gain of largest positive exact gap relative to its allowance (their float gaps,
+    inside the rounding bounds, order nothing), or None; each only while deadline.affordable()."""
     best: GainCandidate | None = None
     seen: set[bytes] = set()
     for c in sorted(st.gains, key=lambda c: -c.ev.gap):
         key = np.concatenate([c.G.sizes, c.G.g_in, c.G.g_out]).astype(np.float64).tobytes()
-        if key in seen:
-            continue
-        seen.add(key)
-        if not c.exact_tried:
-            if not deadline.affordable():
-                break
+        if key not in seen and not c.exact_tried and deadline.affordable():
             c.exact_tried = True
             c.gap_exact = exact_gap(P.A, P.B, c.G, c.ev)
-        if c.gap_exact is None or not c.gap_exact > 0:
-            continue
-        if best is None or c.gap_exact / c.allowance > exact_of(best) / best.allowance:
-            best = c
+        seen.add(key)
+        if c.gap_exact is not None and c.gap_exact > 0:
+            if best is None or c.gap_exact / c.allowance > exact_of(best) / best.allowance:
+                best = c
     return best
 
 
