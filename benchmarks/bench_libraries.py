@@ -51,6 +51,31 @@ Conventions matched (each library's own, read from its code):
 * Hadamard mechanism with t coefficients: pure-LDP's ``HadamardMech`` (t = ``T_COEFF``
   pairs (index, sign) per user) and qifldp's ``he_multi``; with t = 1, qifldp's ``he``;
   pure-LDP draws the indices from 0..k-1 (k a power of two here, as its transform needs).
+* RAPPOR: pure-LDP's client is one-time RAPPOR without the instantaneous response,
+  its cohorts each with h hash functions (xxhash64 with random seeds); its server
+  calibrates the Bloom counts and regresses them on the cohorts' design (non-negative
+  ElasticNet, ``reg_const`` 0.025 f by default; ``reg_const=0``: non-negative least
+  squares, used here). Its client never clears a bit: ``_perturb`` sets a bit to 1
+  w.p. 1 - f/2 (a 1-bit) or f/2 (a 0-bit) and otherwise leaves it as it was, so a 1 stays
+  1 (Pr[1 | 1] = 1, not 1 - f/2): the law of qifldp's ``rappor`` with f = 0 (the Bloom
+  filter kept) and instantaneous p = f_lib/2, q = 1, which is the qifldp side here. Its
+  server calibrates as if Pr[1 | 1] were 1 - f/2, so its counts come out scaled by
+  (1 - f/2) / (1 - f) (1.5 at f = 0.5; the run prints it): the library's estimates are
+  multiplied by (1 - f) / (1 - f/2) before the comparison (non-negative least squares
+  is positively homogeneous, so this is the estimate its calibration intended). One
+  cohort, whose h hash functions are qifldp's seeded table (:func:`bloom_table`), so
+  both sides share the design; qifldp's unbiased least-squares estimate gets the same
+  non-negative least squares in the design's metric (argmin_{f >= 0} |X (f - f̂)|, the
+  library's fit of the same counts).
+* CMS / HCMS: pure-LDP's ``CMSClient`` / ``CMSServer`` (``is_hadamard``) with K
+  hash functions into m buckets; their hash functions are replaced by qifldp's seeded
+  table, so both sides run the same fixed member of the family. pure-LDP's server
+  computes the sketch estimator (unbiased only over a random family), qifldp's
+  ``estimate(method="sketch")`` is compared with it; the raw check uses qifldp's
+  estimator solved for the table (``method="table"``, unbiased) and its variance.
+  ``CMSServer`` passes d = None to its base class, whose ``np.zeros(None)`` numpy 2
+  refuses: the run gives the base class d = 0 (a shim class in the MRO; CMS never
+  reads d).
 * IBU: multi-freq-ldpy's GRR_Aggregator_IBU (plain EM, stopped when no entry moves by
   1e-12 or after 10^4 steps) and ``qifldp.ibu`` (EM accelerated by SQUAREM, stopped
   when the duality gap certifies the log-likelihood within 1e-12 of its maximum) on the
@@ -83,6 +108,10 @@ EPS_GENERAL = 3.0  # Hadamard response's block scheme (pure-LDP runs it for eps 
 T_COEFF = 2  # the Hadamard mechanism's coefficients per report
 EPS_PERM, EPS_1 = 2.0, 1.0
 B_BUCKETS, D_BITS = 16, 4
+#: RAPPOR (pure-LDP's one-time client): Bloom bits, hash functions, f, table seed
+RAPPOR_M, RAPPOR_H, RAPPOR_F, RAPPOR_SEED = 64, 2, 0.5, 1
+#: Count Mean Sketches: buckets m and hash functions K
+SKETCH_M, SKETCH_HASHES = 64, 16
 NS = (10**4, 10**5, 10**6)
 N_AGREE = 10**4
 RUNS = 20
@@ -139,16 +168,32 @@ class Pair:
     post: str  # "clip" (multi-freq-ldpy) or "counts" (pure-LDP, raw counts)
     truth: Callable[[np.ndarray], np.ndarray] = lambda xs: frequencies(xs, K)
     options: dict[str, Any] = field(default_factory=dict)  # qifldp's sample options
+    #: qifldp's estimator options for the estimate compared with the library's (and
+    #: timed); the raw check and the analytic variance use the default estimator
+    compared: dict[str, Any] = field(default_factory=dict)
+    #: qifldp's post-processing of its compared estimate (the library's, e.g. NNLS)
+    post_qifldp: Callable[[np.ndarray], np.ndarray] | None = None
+    #: the factor on the library's estimate (a calibration the library gets wrong)
+    library_scale: float = 1.0
 
     def run_qifldp(self, xs: np.ndarray, rng: Any) -> np.ndarray:
         P = self.protocol
-        return P.estimate(P.sample(xs, rng=rng, **self.options))
+        est = P.estimate(P.sample(xs, rng=rng, **self.options), **self.compared)
+        return est if self.post_qifldp is None else self.post_qifldp(est)
+
+    def run_both(self, xs: np.ndarray, rng: Any) -> tuple[np.ndarray, np.ndarray]:
+        """(raw unbiased estimate, estimate compared with the library's) of one sample."""
+        P = self.protocol
+        reports = P.sample(xs, rng=rng, **self.options)
+        raw = P.estimate(reports)
+        est = P.estimate(reports, **self.compared) if self.compared else raw
+        return raw, (est if self.post_qifldp is None else self.post_qifldp(est))
 
     def compare_form(self, est: np.ndarray, n: int, side: str) -> np.ndarray:
         """Both sides' estimates as frequencies in the library's convention."""
         if self.post == "clip":
             return clip_normalize(est) if side == "qifldp" else est
-        return est / n if side == "library" else est
+        return est * self.library_scale / n if side == "library" else est
 
 
 def _mfl_loop(client: Callable, *args: Any) -> Callable[[np.ndarray], list]:
@@ -311,6 +356,7 @@ def pure_pairs() -> list[Pair]:
         )
 
     return [
+        *_pure_hashed_pairs(),
         Pair(
             "GRR",
             "pure",
@@ -342,6 +388,83 @@ def pure_pairs() -> list[Pair]:
         ),
         Pair("HE", "pure", q.protocol("he", k, e), lib(lambda: hm(1)), "counts"),
         Pair("HE-t", "pure", q.protocol("he_multi", k, e, t=T_COEFF), lib(hm), "counts"),
+    ]
+
+
+def _table_hashes(table: np.ndarray) -> list[Callable[[str], int]]:
+    """pure-LDP hash functions (str -> bucket) reading a (functions, values) table."""
+    return [lambda s, row=row: int(row[int(s)]) for row in table]
+
+
+def _nnls_in_design(X: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """f̂ -> argmin_{f >= 0} |X (f - f̂)|: the library's non-negative least squares of the
+    same calibrated counts (they differ from X f̂ by a vector orthogonal to X's columns)."""
+    from scipy.optimize import nnls
+
+    return lambda est: nnls(X, X @ est)[0]
+
+
+def _pure_hashed_pairs() -> list[Pair]:
+    """RAPPOR, CMS and HCMS of pure-LDP, each with qifldp's hash table (see the module)."""
+    from pure_ldp.core import FreqOracleServer
+    from pure_ldp.frequency_oracles.apple_cms import CMSClient, CMSServer
+    from pure_ldp.frequency_oracles.rappor import RAPPORClient, RAPPORServer
+
+    from qifldp.protocols.rappor import bloom_table
+
+    class _DomainZero(FreqOracleServer):
+        """The base constructor with d = 0 where CMSServer passes None (numpy 2)."""
+
+        def __init__(self, epsilon: Any, d: Any, index_mapper: Any = None) -> None:
+            super().__init__(epsilon, 0 if d is None else d, index_mapper)
+
+    class _CMSServer(CMSServer, _DomainZero):
+        pass
+
+    k, e, f = K, EPS, RAPPOR_F
+    ident = lambda x: x  # noqa: E731
+    rappor = q.protocol(
+        "rappor", k, m=RAPPOR_M, h=RAPPOR_H, f=0.0, p=f / 2, q=1.0, seed=RAPPOR_SEED
+    )
+    family = [_table_hashes(bloom_table(k, RAPPOR_M, RAPPOR_H, RAPPOR_SEED).T)]
+
+    def run_rappor(xs: np.ndarray) -> np.ndarray:
+        server = RAPPORServer(f, RAPPOR_M, RAPPOR_H, k, 1, index_mapper=ident, reg_const=0)
+        server.hash_family = family
+        client = RAPPORClient(f, RAPPOR_M, family, 1, index_mapper=ident)
+        for x in xs:
+            server.aggregate(client.privatise(int(x)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return np.asarray(server.estimate_all(range(k), suppress_warnings=True))
+
+    def sketch(name: str) -> Pair:
+        P = q.protocol(name, k, e, m=SKETCH_M, hashes=SKETCH_HASHES)
+        hashes = _table_hashes(P.table)
+        hadamard = name == "hcms"
+
+        def run(xs: np.ndarray) -> np.ndarray:
+            server = _CMSServer(e, SKETCH_HASHES, SKETCH_M, is_hadamard=hadamard)
+            server.hash_funcs = hashes
+            client = CMSClient(e, hashes, SKETCH_M, is_hadamard=hadamard)
+            for x in xs:
+                server.aggregate(client.privatise(int(x)))
+            return np.asarray(server.estimate_all(range(k), suppress_warnings=True))
+
+        return Pair(name.upper(), "pure", P, run, "counts", compared={"method": "sketch"})
+
+    return [
+        Pair(
+            "RAPPOR",
+            "pure",
+            rappor,
+            run_rappor,
+            "counts",
+            post_qifldp=_nnls_in_design(rappor.bloom.T.astype(float)),
+            library_scale=(1 - f) / (1 - f / 2),
+        ),
+        sketch("cms"),
+        sketch("hcms"),
     ]
 
 
@@ -377,9 +500,9 @@ def agreement(pair: Pair, n: int = N_AGREE, runs: int = RUNS) -> dict[str, float
     mse: dict[str, list[float]] = {"qifldp": [], "library": [], "raw": []}
     np.random.seed(12345)  # noqa: NPY002 - the libraries draw from numpy's global generator
     for r in range(runs):
-        raw = pair.run_qifldp(xs, 1000 + r)
+        raw, est = pair.run_both(xs, 1000 + r)
         mse["raw"].append(float(np.mean((raw - f) ** 2)))
-        mse["qifldp"].append(float(np.mean((pair.compare_form(raw, n, "qifldp") - f) ** 2)))
+        mse["qifldp"].append(float(np.mean((pair.compare_form(est, n, "qifldp") - f) ** 2)))
         lib = pair.compare_form(pair.run_library(xs), n, "library")
         mse["library"].append(float(np.mean((lib - f) ** 2)))
     out = {}
@@ -468,6 +591,17 @@ def main(argv: list[str] | None = None) -> int:
             + f"  {a['library']:9.2e} {a['qifldp']:10.2e} {z:5.2f} {raw_ratio:7.3f}"
             + ("" if ok else "  DISAGREE"),
             flush=True,
+        )
+    rappor = next((p for p in pairs if p.name == "RAPPOR"), None)
+    if rappor is not None:
+        xs = true_data(N_AGREE, K, seed=2)
+        np.random.seed(7)  # noqa: NPY002 - the library draws from numpy's global generator
+        total = float(np.sum(rappor.run_library(xs))) / xs.size
+        print(
+            f"pure-LDP RAPPOR uncorrected: its estimated counts sum to {total:.3f} n "
+            f"(its client keeps every Bloom 1, its server calibrates for 1 - f/2: expected "
+            f"(1 - f/2) / (1 - f) = {(1 - RAPPOR_F / 2) / (1 - RAPPOR_F):.3f}); compared "
+            "above after that factor"
         )
     ib = ibu_check()
     print(

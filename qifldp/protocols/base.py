@@ -723,11 +723,13 @@ def integer_reports(
     what: str,
     bounds: tuple[tuple[int, int], ...] = (),
     sign: int | None = None,
+    copy: bool = True,
 ) -> np.ndarray:
     """Reports as a checked (n, width) int64 array, n >= 1 (``what`` names a row).
 
     ``bounds``: (column, upper) pairs, the column's entries in 0..upper-1; ``sign``: a
-    column of entries -1 or 1.
+    column of entries -1 or 1; ``copy=False`` keeps the reports' own integer type (no
+    int64 copy of a large report matrix).
 
     Examples
     --------
@@ -749,7 +751,8 @@ def integer_reports(
             f"{arr.shape} of {arr.dtype}"
         )
         raise ParameterError(msg)
-    arr = arr.astype(np.int64)
+    if copy:
+        arr = arr.astype(np.int64)
     for col, upper in bounds:
         low, high = arr[:, col].min(), arr[:, col].max()
         if low < 0 or high >= upper:

@@ -43,6 +43,7 @@ from .rappor import RAPPOR, ROUNDS
 from .rr3 import RR, RR3
 from .rsfd import RANDOMIZERS, RFD_RANDOMIZERS, RSFD, rsfd, rsrfd
 from .schema import REQUIRED, Entry, Parameter, ParameterKind, normalize_name
+from .she import SHE
 from .sketch import CMS, HCMS
 from .splsmp import ORACLES, SMP, SPL, smp_protocol, spl_protocol
 from .ss import SS
@@ -101,6 +102,7 @@ ProtocolName = Literal[
     "hcms",
     "hr_block",
     "he_multi",
+    "she",
 ]
 
 
@@ -587,6 +589,21 @@ def _later_entries() -> Iterator[Entry]:
         example={"k": 3, "eps": 1.0, "t": 2},
         builder=HEMulti,
     )
+    yield Entry(
+        name="she",
+        aliases=("summation_histogram_encoding",),
+        parameters=(_k(), _eps("in (0, 700] (Laplace scale 2/eps)")),
+        reference=(f"{_WANG}, Sec. 4.2 (SHE); pure-ldp's HEClient / HEServer without threshold"),
+        family=SHE,
+        summary=(
+            "summation with histogram encoding: the one-hot vector plus Laplace(2/eps) noise "
+            "on each coordinate (real reports); analysed by its exact privacy profile and "
+            "Bayes capacity, and as an exact channel by binning each coordinate "
+            "(.channel(bins), capacity error bounded)"
+        ),
+        example={"k": 3, "eps": 1.0},
+        builder=SHE,
+    )
 
 
 #: name -> entry, for every protocol (read-only).
@@ -673,6 +690,8 @@ def protocol(name: Literal["hr_block"], *args: Any, **params: Any) -> HRBlock: .
 @overload
 def protocol(name: Literal["he_multi"], *args: Any, **params: Any) -> HEMulti: ...
 @overload
+def protocol(name: Literal["she"], *args: Any, **params: Any) -> SHE: ...
+@overload
 def protocol(name: str, *args: Any, **params: Any) -> Any: ...
 def protocol(name: str, *args: Any, **params: Any) -> Any:
     """The frozen protocol object of any catalogue entry.
@@ -689,8 +708,9 @@ def protocol(name: str, *args: Any, **params: Any) -> Any:
         ``adp`` (GRR or OUE, whichever estimates with less variance), ``hr``
         (Hadamard response), ``rappor``, ``dbitflip``, ``he`` (Hadamard encoding),
         ``cms`` and ``hcms`` (Apple's Count Mean Sketches: ``k, eps, m, hashes``),
-        ``hr_block`` (Hadamard response with blocks: ``k, eps, B``) and ``he_multi``
-        (Hadamard encoding with t coefficients: ``k, eps, t``).
+        ``hr_block`` (Hadamard response with blocks: ``k, eps, B``), ``he_multi``
+        (Hadamard encoding with t coefficients: ``k, eps, t``) and ``she`` (summation
+        with histogram encoding: continuous reports; its channel is the binned one).
     *args
         Parameters by position, in the entry's order (oracles: ``k, eps``; ``pckv``:
         ``d, eps, ell, ...``; ``ue`` takes p and q by name).

@@ -20,12 +20,11 @@ Not permutation-invariant (the coefficients are not), so no symmetric channel; t
 closed forms need none: ML = (1 + 2 (K - 1) e^eps / (e^eps + 1)) / K, eps exact.
 
 Histogram encoding's summation variant (SHE: the one-hot vector plus Laplace noise of
-scale 2/eps on every coordinate, Wang et al., USENIX Security 2017) has
-continuous outputs and is not built as a channel: qifldp analyses its discretisation
-THE (``protocol("the", k, eps, theta)``: the noisy coordinates thresholded at theta,
-an exact finite channel, :mod:`qifldp.protocols.the`), which is SHE's post-processing,
-so THE's leakage bounds SHE's from below and SHE's eps (the Laplace mechanism's, eps
-exactly, sensitivity 2 in l1) bounds both.
+scale 2/eps on every coordinate, Wang et al., USENIX Security 2017) has continuous
+outputs: :mod:`qifldp.protocols.she` (``protocol("she", k, eps)``) gives its exact
+privacy profile, its true eps (eps) and Bayes capacity, and its discretisation by
+binning each coordinate (an exact channel with a stated capacity error); THE
+(``protocol("the", k, eps, theta)``) is the discretisation with one cut at theta.
 """
 
 from __future__ import annotations

@@ -43,7 +43,15 @@ from ..channel import MAX_ENTRIES, Channel, check_size, guard_size
 from ..errors import ParameterError, SizeError
 from ..operators import visible_choice
 from ..simulation import project_simplex
-from ..simulation.util import as_rng, as_values, check_bits, check_n, choose_uniform_true
+from ..simulation.util import (
+    as_rng,
+    as_values,
+    bernoulli_where,
+    check_bits,
+    check_n,
+    choose_uniform_true,
+    row_chunks,
+)
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_choice, check_int, check_probability
@@ -695,6 +703,9 @@ class RAPPOR(NotLumpable):
     def memoize(self, xs: Any, rng: Any = None) -> np.ndarray:
         """The permanent bits of n users, (n, m) booleans (drawn once, reused by every report).
 
+        Each bit is 1 w.p. 1 - f/2 where the Bloom bit is 1, f/2 where it is 0 (one uniform
+        per bit; the paper's "replace by a fair coin w.p. f" has this law). O(n m).
+
         Examples
         --------
         >>> import qifldp as q
@@ -706,8 +717,9 @@ class RAPPOR(NotLumpable):
         gen = as_rng(rng)
         B = self._bloom[xs]
         f = self._params["f"]
-        u = gen.random(B.shape)
-        return np.where(u < f, gen.random(B.shape) < 0.5, B)
+        if f == 0:
+            return B
+        return _bernoulli_by_bit(B, 1 - f / 2, f / 2, gen)
 
     def report(self, permanent: Any, rng: Any = None) -> np.ndarray:
         """One instantaneous report per user from the permanent bits (one-time: them).
@@ -726,7 +738,7 @@ class RAPPOR(NotLumpable):
         if self._params["rounds"] == "one-time":
             return bits.copy()
         p, q = self._params["p"], self._params["q"]
-        return as_rng(rng).random(bits.shape) < np.where(bits, q, p)
+        return _bernoulli_by_bit(bits, q, p, as_rng(rng))
 
     def sample(self, xs: Any, rng: Any = None, **options: Any) -> np.ndarray:
         """Reports of n users: (n, m) bits, or (T, n, m) with ``reports=T`` (memoised).
@@ -847,6 +859,26 @@ class RAPPOR(NotLumpable):
             impossible += weight @ (~finite).T
         score[impossible > 0] = -np.inf
         return choose_uniform_true(score == score.max(axis=1, keepdims=True), as_rng(rng))
+
+
+def _bernoulli_by_bit(
+    bits: np.ndarray, one: float, zero: float, gen: np.random.Generator
+) -> np.ndarray:
+    """Independent bits: 1 w.p. ``one`` where ``bits`` is 1, w.p. ``zero`` where it is 0.
+
+    One random byte a bit (:func:`~qifldp.simulation.util.bernoulli_where`, the exact law
+    of a uniform compared with the probability), in cache-sized row blocks. O(n m).
+
+    Examples
+    --------
+    >>> _bernoulli_by_bit(np.array([[True, False]]), 1.0, 0.0, np.random.default_rng(0)).tolist()
+    [[True, False]]
+    """
+    bits = np.ascontiguousarray(bits, dtype=bool)
+    out = np.empty(bits.shape, dtype=bool)
+    for s, e in row_chunks(*bits.shape):
+        bernoulli_where(out[s:e], bits[s:e], one, zero, gen)
+    return out
 
 
 def _prod(items: Any) -> Any:

@@ -40,6 +40,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from scipy import sparse
 from scipy.special import gammaln
 
 from ..channel import Channel, guard_size
@@ -55,7 +56,7 @@ from .he import he_coefficient
 from .hr import fwht
 from .params import check_k, sue_expressions, sue_probabilities
 from .rappor import bloom_table
-from .ue import ue_capacity
+from .ue import sample_bits, ue_capacity
 
 if TYPE_CHECKING:
     pass
@@ -405,6 +406,30 @@ class _Sketch(PQSupport, NotLumpable):
         """The reports of users with hash indices j and buckets h_j(x)."""
 
 
+def _sum_by_index(j: np.ndarray, rows: np.ndarray, K: int) -> tuple[np.ndarray, np.ndarray]:
+    """The row sums per index j in 0..K-1 ((K, m) int64) and the number of rows per index.
+
+    One pass: the (n, K) indicator of j, one entry a row, as a sparse matrix (no sort:
+    its row pointers are 0..n), transposed times the rows, in the rows' int32 when they
+    are int32 (CMS's reports). O(n m), where an unbuffered
+    ``add.at`` scatter costs ~15 ns per entry.
+
+    Examples
+    --------
+    >>> s, c = _sum_by_index(np.array([1, 0, 1]), np.array([[1, 0], [0, 1], [1, 1]]), 3)
+    >>> s.tolist(), c.tolist()
+    ([[0, 1], [2, 1], [0, 0]], [1, 2, 0])
+    """
+    n = j.size
+    # int32 throughout when the rows are (no upcast copy; a sum is at most n < 2^31)
+    dtype = np.int32 if rows.dtype == np.int32 and n < 2**31 else np.int64
+    ind = sparse.csr_array(
+        (np.ones(n, dtype=dtype), j.astype(np.int64), np.arange(n + 1)), shape=(n, K)
+    )
+    sums = np.asarray(ind.T @ rows.astype(dtype, copy=False), dtype=np.int64)
+    return sums, np.bincount(j, minlength=K)
+
+
 @fill_doc(_PARAMETERS)
 class CMS(_Sketch):
     """Apple's Count Mean Sketch: a hashed one-hot vector of m bits, each flipped (SUE at eps).
@@ -495,25 +520,28 @@ class CMS(_Sketch):
         return np.asarray(ue_capacity(r, p, q, 1.0 - p), dtype=float)
 
     def _report(self, j: np.ndarray, bucket: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+        # the m bits are UE's over the buckets (sample_bits: one random byte a bit)
         m = self._params["m"]
-        own = bucket[:, None] == np.arange(m)[None, :]
-        bits = gen.random((j.size, m)) < np.where(own, self._params["p"], self._params["q"])
-        return np.hstack([j[:, None], bits]).astype(np.int32)
+        out = np.empty((j.size, 1 + m), dtype=np.int32)
+        out[:, 0] = j
+        out[:, 1:] = sample_bits(bucket, m, self._params["p"], self._params["q"], gen)
+        return out
 
     def _check_reports(self, reports: Any) -> np.ndarray:
         m, K = self._params["m"], self._params["hashes"]
-        arr = integer_reports(reports, m + 1, f"rows (j, m = {m} bits)", bounds=((0, K),))
-        if not np.all((arr[:, 1:] == 0) | (arr[:, 1:] == 1)):
+        arr = integer_reports(
+            reports, m + 1, f"rows (j, m = {m} bits)", bounds=((0, K),), copy=False
+        )
+        bits = arr[:, 1:]
+        if bits.min() < 0 or bits.max() > 1:
             msg = "reports must hold bits (0 or 1) in columns 1..m"
             raise ParameterError(msg)
         return arr
 
     def _coordinate_means(self, arr: np.ndarray) -> np.ndarray:
-        K, m = self._params["hashes"], self._params["m"]
+        K = self._params["hashes"]
         p, q = self._params["p"], self._params["q"]
-        sketch = np.zeros((K, m))
-        np.add.at(sketch, arr[:, 0], arr[:, 1:])
-        users = np.bincount(arr[:, 0], minlength=K)
+        sketch, users = _sum_by_index(arr[:, 0], arr[:, 1:], K)
         cells = np.take_along_axis(sketch, self._table, axis=1)  # (K, k): row j at h_j(d)
         return ((cells - users[:, None] * q) / (p - q)).sum(axis=0) / arr.shape[0]
 

@@ -230,3 +230,19 @@ def enumerate_he_multi(k, eps, t):
             hit = all(H[j, x] == s for j, s in out)
             M[x, o] = (E if hit else 1) / (K**t * (E + 2**t - 1))
     return M
+
+
+def enumerate_she(k, eps, cuts):
+    """SHE binned at ``cuts``: each coordinate's cell masses from scipy's Laplace CDF,
+    every row the product over the k coordinates, outputs in product order."""
+    from scipy import stats
+
+    edges = np.concatenate(([-np.inf], cuts, [np.inf]))
+    cells = {bit: np.diff(stats.laplace.cdf(edges, loc=bit, scale=2 / eps)) for bit in (0, 1)}
+    outs = list(itertools.product(range(len(edges) - 1), repeat=k))
+    return np.array(
+        [
+            [math.prod(cells[int(i == x)][c] for i, c in enumerate(o)) for o in outs]
+            for x in range(k)
+        ]
+    )

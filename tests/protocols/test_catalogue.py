@@ -24,13 +24,15 @@ from tests.protocols._enumeration import (
     enumerate_hr_block,
     enumerate_memoized,
     enumerate_rappor,
+    enumerate_she,
 )
 
 COMPOSITES = ("pckv", "privkvm", "rr", "rr3", "bipartite_rr3", "spl", "smp", "rsfd", "rsrfd")
 
 #: The oracles added to the catalogue later, with no constructor before it.
 LATER = tuple(
-    "l_grr l_sue l_oue l_osue l_soue adp hr rappor dbitflip he cms hcms hr_block he_multi".split()
+    "l_grr l_sue l_oue l_osue l_soue adp hr rappor dbitflip he cms hcms hr_block he_multi "
+    "she".split()
 )
 
 
@@ -66,6 +68,8 @@ def _existing(name, P):
         return q.Channel(enumerate_he_multi(ex["k"], ex["eps"], ex["t"]))
     if name in ("cms", "hcms"):
         return q.Channel((enumerate_cms if name == "cms" else enumerate_hcms)(P))
+    if name == "she":  # binned at the default cuts 0, 1/4, ..., 1
+        return q.Channel(enumerate_she(ex["k"], ex["eps"], np.linspace(0, 1, 5)))
     if name == "adp":
         return q.grr(ex["k"], ex["eps"])  # k = 3 <= 3 e + 2
     if name in LATER:
