@@ -2,7 +2,7 @@
 
 The four source papers (``qif``, ``pckv``, ``rr3``, ``risks``), whose texts are in the
 project's ``/work/shared/papers``, and the papers of the later frequency oracles
-(``rappor``, ``longitudinal``, ``dbitflip``, ``hr``, ``apple``, ``hm``), whose statements
+(``rappor``, ``longitudinal``, ``dbitflip``, ``hr``, ``apple``, ``hm``, ``wang``), whose statements
 the audit quotes from their published versions (no text file: ``text`` is empty and
 ``note`` says where each statement was read).
 """
@@ -234,6 +234,21 @@ BIBLIOGRAPHY: dict[str, Reference] = {
         note=(
             "The Count Mean Sketch and Hadamard Count Mean Sketch clients, their privacy and "
             "the server's sketch estimator; the text is not in the project's papers."
+        ),
+    ),
+    "wang": Reference(
+        key="wang",
+        authors=("Tianhao Wang", "Jeremiah Blocki", "Ninghui Li", "Somesh Jha"),
+        title="Locally Differentially Private Protocols for Frequency Estimation",
+        venue="26th USENIX Security Symposium",
+        year=2017,
+        identifier="pp. 729-745",
+        short_venue="USENIX Security",
+        text="",
+        note=(
+            "Histogram encoding (Sec. 4.2): SHE's Laplace(2/eps) noise, its eps and variance, "
+            "and THE's approximate variance Var*, as the paper states them; the text is not "
+            "in the project's papers."
         ),
     ),
     "hm": Reference(

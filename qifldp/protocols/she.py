@@ -142,7 +142,7 @@ class SHEClosedForm(EpsAttained):
     __slots__ = ()
 
     def _a(self) -> float:
-        return self._protocol.eps / 2
+        return 1 / self._protocol.params["b"]  # eps / 2, the per-coordinate budget
 
     def bayes_capacity(self) -> float:
         """ML = k Pr[1 + Z_0 > max_{i >= 1} Z_i], Z_i iid Laplace(0, 2/eps) (see the module).
@@ -372,7 +372,7 @@ class SHE(NotLumpable):
         k, cells = self.k, c.size + 1
         alt = "protocol('she', k, eps).closed_form (binned_bayes_capacity: any k)"
         guard_size(f"she({k}, {self.eps}).channel", k, k * math.log10(cells), lambda: cells**k, alt)
-        a = self.eps / 2
+        a = 1 / self._params["b"]  # eps / 2
         logP0 = np.log(laplace_cell_masses(c, 0.0, a))
         logR = np.log(laplace_cell_masses(c, 1.0, a)) - logP0
         idx = np.indices((cells,) * k).reshape(k, -1)  # (k, c^k): product order

@@ -72,6 +72,13 @@ ORACLE_PAPERS = {
     ),
     "apple": ("Learning with Privacy at Scale", "Team", 2017, 1, "Apple Machine Learning"),
     "hm": ("Marginal Release Under Local Differential Privacy", "Cormode", 2018, 3, "SIGMOD"),
+    "wang": (
+        "Locally Differentially Private Protocols for Frequency Estimation",
+        "Wang",
+        2017,
+        4,
+        "USENIX Security",
+    ),
 }
 
 

@@ -119,3 +119,20 @@ def test_cms_sketch_estimator_biased_for_a_fixed_table(results):
     bits = [((c >> (1 - b)) & 1) for c in range(4)]  # bit b of each output (j = 0 only)
     term = [2 * ((s - (1 - p)) / (2 * p - 1) - 0.5) for s in bits]
     assert float(M[1] @ np.array(term)) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_wang_histogram_encoding_claims():
+    """SHE's eps and variance, THE's Var*: q* = e^(-eps theta/2)/2 and p* = 1 -
+    e^(eps (theta - 1)/2)/2 written out here (Wang et al., Sec. 4.2)."""
+    res = {
+        r.key: r for r in A.audit(["wang.she_epsilon", "wang.she_variance", "wang.the_variance"])
+    }
+    assert all(r.verdict == A.CONFIRMED for r in res.values())
+    eps, theta, n = 1.0, 0.75, 1000
+    qs, ps = math.exp(-eps * theta / 2) / 2, 1 - math.exp(eps * (theta - 1) / 2) / 2
+    var0 = qs * (1 - qs) / (n * (ps - qs) ** 2)
+    assert f"{var0:.6g}" in res["wang.the_variance"].details
+    half = 0.5 * ps * (1 - ps) + 0.5 * qs * (1 - qs)
+    assert f"{half / (n * (ps - qs) ** 2) / var0:.3f}" in res["wang.the_variance"].details
+    assert "32.000000 = 8/eps^2" in res["wang.she_variance"].details  # eps = 0.5
+    assert A.reference("wang").year == 2017
