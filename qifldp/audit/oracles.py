@@ -15,10 +15,13 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy import stats
+from scipy.integrate import quad
 
 from ..measures import ldp_epsilon
 from ..protocols import protocol
 from ..protocols.rappor import RAPPOR
+from ..protocols.she import SHE, SHEClosedForm
 from ._core import checks
 from ._tools import _f
 from ._verdicts import CONDITIONAL, CONFIRMED, CORRECTED, INCONCLUSIVE, REFUTED, _cmp
@@ -343,8 +346,8 @@ _SHE_POINTS = ((2, 0.5), (3, 1.0), (5, 2.0), (8, 4.0))
 def _check_she_epsilon() -> tuple[str, str]:
     rows, bad = [], []
     for k, eps in _SHE_POINTS:
-        P = protocol("she", k, eps)
-        cf = P.closed_form
+        P = SHE(k, eps)
+        cf = SHEClosedForm(P)
         at, below = float(cf.privacy_profile(eps)), float(cf.privacy_profile(eps * (1 - 1e-6)))
         coarse = ldp_epsilon(P.channel(bins=1))  # cells (-inf, 0], (0, 1], (1, inf)
         fine = ldp_epsilon(P.channel(bins=2)) if k <= 3 else coarse
@@ -367,16 +370,12 @@ def _check_she_epsilon() -> tuple[str, str]:
 
 def _laplace_variance(b: float) -> float:
     """Var of Laplace(0, b) by quadrature of z^2 times its density (no closed form used)."""
-    from scipy.integrate import quad
-
     half, _ = quad(lambda z: z * z * np.exp(-z / b) / (2 * b), 0, np.inf, epsabs=0, epsrel=1e-13)
     return 2 * half
 
 
 @checks("wang.she_variance")
 def _check_she_variance() -> tuple[str, str]:
-    from scipy import stats
-
     bad, rows = [], []
     for _, eps in _SHE_POINTS:
         integral = _laplace_variance(2 / eps)

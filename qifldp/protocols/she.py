@@ -34,9 +34,11 @@ import math
 from typing import Any, NoReturn
 
 import numpy as np
+from scipy.integrate import quad
 
 from ..channel import Channel, check_size, guard_size
 from ..errors import ParameterError, UnsupportedKindError
+from ..simulation import project_simplex
 from ..simulation.util import as_array, as_rng, as_values, check_n, choose_uniform_true
 from ..validation import check_eps, check_int
 from .base import EpsAttained, NotLumpable, no_options
@@ -160,8 +162,6 @@ class SHEClosedForm(EpsAttained):
         >>> SHE(10**6, 2.0).closed_form.bayes_capacity() <= math.exp(1.0)  # e^(eps/2)
         True
         """
-        from scipy.integrate import quad
-
         P = self._protocol
         k, a = P.k, self._a()
         s1 = 0.5 * math.exp(-a)
@@ -439,25 +439,19 @@ class SHE(NotLumpable):
         >>> P.estimate(P.sample(xs, rng=0)).round(1).tolist()
         [0.5, 0.3, 0.2]
         """
-        from ..simulation import project_simplex
-
         f = self._check_reports(reports).mean(axis=0)
         return project_simplex(f) if project else f
 
     def support_probabilities(self, **options: Any) -> NoReturn:
-        """Not defined: a report is a real vector, not a set of supported values.
-
-        Raises
-        ------
-        UnsupportedKindError
-            Always.
+        """Refused (UnsupportedKindError): a report is a real vector; no value is "supported".
 
         Examples
         --------
-        >>> SHE(2, 1.0).support_probabilities()  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        qifldp.errors.UnsupportedKindError: she has no support probabilities: ...
+        >>> try:
+        ...     SHE(2, 1.0).support_probabilities()
+        ... except UnsupportedKindError as e:
+        ...     str(e).split(":")[0]
+        'she has no support probabilities'
         """
         msg = (
             "she has no support probabilities: its reports are real vectors and its "

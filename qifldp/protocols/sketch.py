@@ -541,7 +541,9 @@ class CMS(_Sketch):
     def _coordinate_means(self, arr: np.ndarray) -> np.ndarray:
         K = self._params["hashes"]
         p, q = self._params["p"], self._params["q"]
-        sketch, users = _sum_by_index(arr[:, 0], arr[:, 1:], K)
+        # the whole (contiguous) rows summed, column 0 dropped after: no strided copy
+        sums, users = _sum_by_index(arr[:, 0], arr, K)
+        sketch = sums[:, 1:]
         cells = np.take_along_axis(sketch, self._table, axis=1)  # (K, k): row j at h_j(d)
         return ((cells - users[:, None] * q) / (p - q)).sum(axis=0) / arr.shape[0]
 
