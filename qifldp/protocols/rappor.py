@@ -304,8 +304,8 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         R = self._bit_reports(T)
         B = np.unique(cast(RAPPOR, self._protocol).bloom, axis=0).astype(np.int64)
         only = B @ (1 - B).T
-        pairs = np.unique(np.stack([only.ravel(), only.T.ravel()], axis=1), axis=0)
-        sizes = {(int(a), int(b)) for a, b in pairs} - {(0, 0)}
+        keys = np.unique(only * 65 + only.T)  # sizes of B(x) - B(x') and B(x') - B(x), <= 64
+        sizes = {(int(key) // 65, int(key) % 65) for key in keys} - {(0, 0)}
         if not sizes:
             return pair_profile(R, 0, 0, epss, log=True)
         profiles = [np.asarray(pair_profile(R, u, v, epss, log=True)) for u, v in sorted(sizes)]
