@@ -20,6 +20,7 @@ from .explain import explanation_data
 __all__ = [
     "undecided_result",
     "recheck_gain",
+    "recheck_matrix_gain",
     "Counterexample",
     "RefinementResult",
     "WITNESS_ENTRY_ATOL",
@@ -195,6 +196,22 @@ def recheck_gain(gain: Any, ce: Counterexample, A: Any, B: Any) -> Fraction:
 
 @recheck_gain.register(np.ndarray)
 def _recheck_matrix(gain: np.ndarray, ce: Counterexample, A: Any, B: Any) -> Fraction:
+    return recheck_matrix_gain(A, gain, ce, B)
+
+
+@singledispatch
+def recheck_matrix_gain(A: Any, gain: np.ndarray, ce: Counterexample, B: Any) -> Fraction:
+    """The exact gap of ``ce`` (a gain matrix) on A, B, dispatched on A's kind.
+
+    Explicit channels and arrays here; a channel kind that returns gain matrices
+    registers its own (the symmetric max-case gain, on the stored class masses).
+
+    >>> import qifldp as q
+    >>> A, B = q.grr(3, 1.0), q.grr(3, 2.0)
+    >>> ce = q.max_case_refines(A, B).counterexample
+    >>> recheck_matrix_gain(A, ce.gain, ce, B) > 0
+    True
+    """
     Aq = rational_rows(as_channel(A, "A").matrix)
     Bq = rational_rows(as_channel(B, "B").matrix)
     if ce.gain_exact is not None and ce.prior_exact is not None:

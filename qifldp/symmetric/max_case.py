@@ -11,6 +11,8 @@ import numpy as np
 
 from .. import deadline
 from ..errors import (
+    ChannelError,
+    InputTypeError,
     ParameterError,
     SizeError,
     SolverError,
@@ -44,6 +46,7 @@ __all__ = [
     "max_case_refines",
     "max_case_refines_symmetric",
     "exact_max_case_gap_symmetric",
+    "recheck_max_case_gain",
     "EXACT_MAX_CASE_TERMS",
 ]
 
@@ -710,6 +713,56 @@ def exact_max_case_gap_symmetric(
     Bq = [[x for x, _ in cols[1]], [y for _, y in cols[1]]]
     one = Fraction(1)
     return exact_weighted_gap(Aq, Bq, [[Fraction(gi), Fraction(go)]], False, [one, one]), ""
+
+
+def recheck_max_case_gain(A: Any, gain: np.ndarray, ce: Counterexample, B: Any) -> Fraction:
+    """:meth:`Counterexample.recheck` of a symmetric max-case counterexample: its exact gap.
+
+    The gain is the one :func:`max_case_refines` returns, one action worth ``gi`` on
+    T = {0..t-1} and ``go`` off it, under the uniform prior; the gap is
+    :func:`exact_max_case_gap_symmetric` on the stored class masses of A and B.
+
+    Raises
+    ------
+    InputTypeError
+        B not a SymmetricChannel, or a gain of another form.
+    ChannelError
+        A, B and the gain not over the same k, or a prior that is not uniform.
+    SizeError
+        More than EXACT_MAX_CASE_TERMS near-maximal generators.
+
+    Examples
+    --------
+    >>> import qifldp as q, qifldp.symmetric as sym
+    >>> A, B = sym.grr(4, 1.0), sym.grr(4, 2.0)
+    >>> q.max_case_refines(A, B).counterexample.recheck(A, B) > 0
+    True
+    """
+    if not isinstance(B, SymmetricChannel):
+        msg = f"B must be a SymmetricChannel as A is, to recheck this gain, got {type(B).__name__}"
+        raise InputTypeError(msg)
+    check_pair(A, B)
+    k = A.k
+    g = np.asarray(gain, dtype=np.float64)
+    prior = np.asarray(ce.prior, dtype=np.float64)
+    if g.shape != (1, k) or prior.shape != (k,) or np.any(prior != prior[0]):
+        msg = (
+            f"a symmetric max-case counterexample has one action over the k = {k} inputs "
+            f"and the uniform prior, got a gain of shape {g.shape}"
+        )
+        raise ChannelError(msg)
+    t = int(np.argmax(g[0] != g[0, 0])) if np.any(g[0] != g[0, 0]) else k
+    if ce.kind != "max-case" or not 0 < t < k or np.any(g[0, t:] != g[0, -1]):
+        msg = (
+            "a gain matrix on symmetric channels is rechecked only as the max-case gain "
+            "(one value on {0..t-1}, another off it, 0 < t < k); expand() the channels "
+            "to recheck another gain"
+        )
+        raise InputTypeError(msg)
+    gap, why = exact_max_case_gap_symmetric(A, B, float(g[0, 0]), float(g[0, -1]), t)
+    if gap is None:
+        raise SizeError(f"recheck of this max-case gain: {why}")
+    return gap
 
 
 def _max_case_gap(A: SymmetricChannel, B: SymmetricChannel, g: np.ndarray, t: int) -> float:

@@ -34,7 +34,7 @@ from ..dispatch import (
 from ..refinement._orbits import register_orbit_decider
 from ..refinement.core import max_case_refines, refines
 from ..refinement.explain import explain_gain, explain_witness
-from ..refinement.result import recheck_gain
+from ..refinement.result import recheck_gain, recheck_matrix_gain
 from . import composition, measures, profiles
 from .channel import REMEDY, SymmetricChannel, expand_channel
 from .composition import SymmetricComposition
@@ -42,7 +42,7 @@ from .explain import explain_bitwise_witness, explain_orbit_witness, explain_sym
 from .explicit_orbits import decide_class_tables
 from .gain import SymmetricGain
 from .lifting import BitwiseWitness
-from .max_case import max_case_refines_symmetric
+from .max_case import max_case_refines_symmetric, recheck_max_case_gain
 from .orbit_exact import recheck_symmetric_gain
 from .orbit_witness import OrbitWitness
 from .refinement import refines_symmetric
@@ -114,3 +114,4 @@ explain_witness.register(OrbitWitness)(explain_orbit_witness)
 explain_witness.register(BitwiseWitness)(explain_bitwise_witness)
 explain_gain.register(SymmetricGain)(explain_symmetric_gain)
 recheck_gain.register(SymmetricGain)(recheck_symmetric_gain)
+recheck_matrix_gain.register(SymmetricChannel)(recheck_max_case_gain)

@@ -8,6 +8,7 @@ size), and by enumerating every lumped output S and action T on small channels.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 from fractions import Fraction
@@ -164,3 +165,35 @@ def test_explain_states_the_exact_certificate_gap():
     summary = r.explanation(A, B)["summary"]
     gq = r.counterexample.gap_exact
     assert f"; {scientific(gq, 3)} on the certificate's gain" in summary
+
+
+def _max_case_by_enumeration(C: sym.SymmetricChannel, g: np.ndarray) -> Fraction:
+    """max_S Σ_x C[x, S] g[x] / Σ_x C[x, S] over every lumped output S, in Fractions."""
+    k = C.k
+    best = None
+    for s, (a, b) in _rational_entries(C).items():
+        for S in itertools.combinations(range(k), s):
+            col = [a if x in S else b for x in range(k)]
+            if sum(col):
+                v = sum(c * Fraction(float(w)) for c, w in zip(col, g, strict=True)) / sum(col)
+                best = v if best is None or v > best else best
+    return best
+
+
+@pytest.mark.parametrize(
+    ("A", "B"),
+    [(sym.the(2, 0.1, 0.75), sym.grr(2, 0.1)), (sym.grr(4, 1.0), sym.grr(4, 2.0))],
+)
+def test_recheck_of_a_symmetric_max_case_counterexample(A, B):
+    # the max-case route's gain is one action (a matrix, not a SymmetricGain): recheck on
+    # the symmetric pair it was returned for, not only on expanded channels
+    ce = q.max_case_refines(A, B).counterexample
+    gap = ce.recheck(A, B)
+    g = np.asarray(ce.gain)[0]
+    want = _max_case_by_enumeration(B, g) - _max_case_by_enumeration(A, g)
+    assert gap > 0 and want > 0
+    assert abs(gap - want) <= Fraction(1, 10**12) * want
+    with pytest.raises(InputTypeError, match="B must be a SymmetricChannel"):
+        ce.recheck(A, B.expand())
+    with pytest.raises(ChannelError, match="one action over the k"):
+        replace(ce, gain=np.vstack([ce.gain, ce.gain])).recheck(A, B)
