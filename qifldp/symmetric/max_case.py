@@ -734,8 +734,8 @@ def recheck_max_case_gain(A: Any, gain: np.ndarray, ce: Counterexample, B: Any) 
     Examples
     --------
     >>> import qifldp as q, qifldp.symmetric as sym
-    >>> A, B = sym.grr(4, 1.0), sym.grr(4, 2.0)
-    >>> q.max_case_refines(A, B).counterexample.recheck(A, B) > 0
+    >>> ce = q.max_case_refines(sym.the(2, 0.1, 0.75), sym.grr(2, 0.1)).counterexample
+    >>> float(ce.recheck(sym.the(2, 0.1, 0.75), sym.grr(2, 0.1))) > 0
     True
     """
     if not isinstance(B, SymmetricChannel):
