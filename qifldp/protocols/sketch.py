@@ -520,11 +520,13 @@ class CMS(_Sketch):
         return np.asarray(ue_capacity(r, p, q, 1.0 - p), dtype=float)
 
     def _report(self, j: np.ndarray, bucket: np.ndarray, gen: np.random.Generator) -> np.ndarray:
-        # the m bits are UE's over the buckets (sample_bits: one random byte a bit)
-        m = self._params["m"]
-        out = np.empty((j.size, 1 + m), dtype=np.int32)
+        # the m bits are UE's over the buckets (sample_bits: one random byte a bit), drawn
+        # block by block into the int32 reports (each block copied while in cache)
+        m, n = self._params["m"], j.size
+        out = np.empty((n, 1 + m), dtype=np.int32)
         out[:, 0] = j
-        out[:, 1:] = sample_bits(bucket, m, self._params["p"], self._params["q"], gen)
+        for s, e in row_chunks(n, m):
+            out[s:e, 1:] = sample_bits(bucket[s:e], m, self._params["p"], self._params["q"], gen)
         return out
 
     def _check_reports(self, reports: Any) -> np.ndarray:
