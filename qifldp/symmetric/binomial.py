@@ -9,7 +9,15 @@ from scipy.special import gammaln
 
 from .. import deadline
 
-__all__ = ["log_binom_pmf", "log_comb", "logsumexp", "COMB_TABLE_MAX_N", "COMB_CHUNK"]
+__all__ = [
+    "log_binom_pmf",
+    "log_comb",
+    "reads_table",
+    "comb_table",
+    "logsumexp",
+    "COMB_TABLE_MAX_N",
+    "COMB_CHUNK",
+]
 
 _LOG_2PI = math.log(2.0 * math.pi)
 
@@ -184,16 +192,36 @@ def log_comb(n: int, x) -> np.ndarray:
     True
     """
     xa = np.asarray(x)
-    if (
+    if reads_table(n, xa):
+        return _comb_table(int(n))[xa]
+    return _log_comb_direct(n, xa)
+
+
+def reads_table(n: int, x) -> bool:
+    """Whether :func:`log_comb` (n, x) reads the table of n (computed on first use, in
+    deadline-read blocks), so that a caller can build it before a step it times.
+
+    >>> reads_table(10**6, np.arange(10**6)), reads_table(10**6, np.arange(10))
+    (True, False)
+    """
+    xa = np.asarray(x)
+    return bool(
         xa.size >= _TABLE_FROM
         and 0 <= n <= COMB_TABLE_MAX_N
         and (4 * xa.size > n or n in _TABLES)  # a table only for a good share of its values
         and np.issubdtype(xa.dtype, np.integer)
         and int(xa.min()) >= 0
         and int(xa.max()) <= n
-    ):
-        return _comb_table(int(n))[xa]
-    return _log_comb_direct(n, xa)
+    )
+
+
+def comb_table(n: int) -> np.ndarray:
+    """log C(n, x) for x = 0..n, the table :func:`log_comb` reads (built once per n).
+
+    >>> round(float(np.exp(comb_table(10)[3])), 9)
+    120.0
+    """
+    return _comb_table(int(n))
 
 
 def logsumexp(values) -> float:

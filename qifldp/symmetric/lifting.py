@@ -29,8 +29,9 @@ import numpy as np
 from ..channel import Channel, guard_size
 from ..refinement.core import refines as explicit_refines
 from ..refinement.result import RefinementResult
-from .binomial import log_comb
+from .binomial import comb_table, log_comb, reads_table
 from .channel import SymmetricChannel
+from .orbit_lp import check_large
 
 __all__ = [
     "BitwiseWitness",
@@ -267,7 +268,7 @@ def lifted_refinement(A, B, check=None):
     """
     # the 2x2 decision first, on the bit channels read from two classes each (O(1)); the
     # product forms are checked on every class (O(k)) only when the bit channels refine
-    pair0 = unverified_bit_channels(A, B)
+    pair0 = unverified_bit_channels(A, B, check, "bitwise lifting")
     if pair0 is None:
         return None
     ga, gb = pair0
@@ -283,9 +284,11 @@ def lifted_refinement(A, B, check=None):
     return (*lifted, r2)
 
 
-def unverified_bit_channels(A, B):
+def unverified_bit_channels(A, B, check=None, stage: str = "bitwise lifting"):
     """(bit_channel(A, verify=False), bit_channel(B, verify=False)), or None when either
     channel cannot be one-hot of a bit channel (O(1) per channel once its entries are read).
+    ``check(stage)`` (the caller's time budget) between the O(k) steps of reading the
+    entries the first time (:func:`_class_entries`).
 
     Any pair of symmetric channels is screened, whatever built them: UE, THE and the
     hashed protocols (local hashing: every other input shares the reported bucket with
@@ -301,11 +304,41 @@ def unverified_bit_channels(A, B):
     """
     if not (isinstance(A, SymmetricChannel) and isinstance(B, SymmetricChannel)):
         return None
+    if check is not None:
+        _class_entries(A, check, stage)
     ga = bit_channel(A, verify=False)
+    if check is not None and ga is not None:
+        _class_entries(B, check, stage)
     gb = None if ga is None else bit_channel(B, verify=False)
     if ga is None or gb is None:
         return None
     return ga, gb
+
+
+def _table_first(C, check, stage: str) -> None:
+    """The binomial table C's classes read (log C(k − 1, s)), built first (its blocks read
+    the deadline), then ``check(stage)`` beyond one block: a step timed after it does not
+    include it."""
+    if reads_table(C.k - 1, C.sizes[C.sizes <= C.k - 1]):
+        comb_table(C.k - 1)
+        check_large(check, C.k, stage)
+
+
+def _class_entries(C, check, stage: str) -> None:
+    """C's entries per class (log_a, log_b: O(k) each, computed on first access), with
+    ``check(stage)`` after the table they read and after each when k is beyond one block
+    (:func:`qifldp.symmetric.orbit_lp.check_large`)."""
+    _table_first(C, check, stage)
+    for entries in ("log_a", "log_b"):
+        getattr(C, entries)
+        check_large(check, C.k, stage)
+
+
+def _before_product_form(C, check, stage: str) -> None:
+    """``check(stage, seconds)`` before the product-form check of C, with its predicted cost
+    (the table it reads built first, so that the check starts only the product form)."""
+    _table_first(C, check, stage)
+    check(stage, C.k * PRODUCT_FORM_SECONDS_PER_CLASS)
 
 
 def verified_bit_channels(A, B, check=None, stage: str = "bitwise lifting"):
@@ -319,10 +352,10 @@ def verified_bit_channels(A, B, check=None, stage: str = "bitwise lifting"):
     (0.5, True)
     """
     if check is not None:
-        check(stage, A.k * PRODUCT_FORM_SECONDS_PER_CLASS)
+        _before_product_form(A, check, stage)
     fa = bit_channel(A)
-    if check is not None:
-        check(stage, B.k * PRODUCT_FORM_SECONDS_PER_CLASS)
+    if check is not None and fa is not None:
+        _before_product_form(B, check, stage)
     fb = None if fa is None else bit_channel(B)
     if fa is None or fb is None:
         return None

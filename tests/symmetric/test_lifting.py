@@ -161,3 +161,18 @@ def test_olh_refines_the_star_at_ten_thousand_inputs():
         r = q.refines(sym.olh(k, 2.0), _the_star(k, 2.0), time_limit=30)
         assert r.holds and not r.up_to_rounding and "Lemma 4" in r.certified_by
         assert r.residual < 1e-9 and "e+9031" in repr(r) if k == 10**4 else r.residual < 1e-9
+
+
+def test_each_first_reading_of_the_class_entries_is_followed_by_a_check():
+    # the table log C(k - 1, s) and log_a, log_b of each channel (O(k) each, computed on
+    # first access) are read between checks of the budget, before the 2x2 decision; the
+    # three product-form checks come after them, each with its predicted cost
+    k = 2 * 10**5  # beyond one block (orbit_lp.ORBIT_BLOCK): a small k checks at its stages only
+    calls: list[float] = []
+    out = lifted_refinement(
+        sym.sue(k, 1.0), sym.the(k, 1.0, 0.8), lambda stage, at_least=0.0: calls.append(at_least)
+    )
+    assert out is not None  # Lemma 11 lifted (first tests above)
+    predicted = [c for c in calls if c]
+    assert predicted == [k * lifting.PRODUCT_FORM_SECONDS_PER_CLASS] * 3
+    assert calls[:6] == [0.0] * 6  # A: table, log_a, log_b; B: table (shared), log_a, log_b
