@@ -83,6 +83,8 @@ def _check_symmetric(a: str, b: str, k: int, eps: float) -> list[str]:
         else:
             ce = r.counterexample
             assert r.witness is None and ce is not None and ce.gap > 0
+            # the user's own check, in rationals on the stored class masses (max case too)
+            assert ce.recheck(A, B) > 0
     return undecided
 
 
