@@ -441,8 +441,8 @@ def bayes_capacity_pair_filters(L: Any, u: int, pairs: Any, singles: Any) -> flo
     values = list(sums[np.triu_indices(n)]) if edges else []
     if single.any():
         values += list(lam)
+    # -inf stays a value: M = 0 when every filter shows a symbol of ratio 0
     w = np.unique(np.asarray(values, dtype=float))
-    w = w[w > -np.inf] if np.any(w > -np.inf) else w
     isolated = [i for i in range(u) if not neighbours[i]]
     joined = [i for i in range(u) if neighbours[i]]
     sets = _independent_sets(joined, neighbours, MAX_INDEPENDENT_SETS)

@@ -138,6 +138,23 @@ def test_pair_filters_refuse_what_they_cannot_do():
         bayes_capacity_pair_filters(L, 3, [(0, 1)], [])
 
 
+@pytest.mark.parametrize(
+    ("pairs", "singles"), [([], [0, 1]), ([(0, 1), (1, 2)], [2]), ([(0, 2)], [1])]
+)
+def test_pair_filters_with_a_symbol_of_ratio_zero(pairs, singles):
+    # a symbol impossible under Bloom bit 1: every filter can show ratio 0 (M = 0), which
+    # the thresholds must include; brute force over the 3^3 patterns
+    R = np.array([[0.5, 0.3, 0.2], [0.0, 0.4, 0.6]])
+    filters = [set(p) for p in pairs] + [{i} for i in singles]
+    u = 1 + max(i for S in filters for i in S)
+    ml = 0.0
+    for y in itertools.product(range(3), repeat=u):
+        ml += max(math.prod(R[int(j in S), y[j]] for j in range(u)) for S in filters)
+    with np.errstate(divide="ignore"):
+        L = np.log(R)
+    assert bayes_capacity_pair_filters(L, u, pairs, singles) == pytest.approx(ml, rel=1e-12)
+
+
 def test_symmetric_filters_of_several_sizes_and_the_counts():
     # every 1-, 2- and 3-subset of 4 bits, 4 symbols: against a brute force over 4^4 patterns
     R = _count_law(3)
