@@ -37,7 +37,7 @@ import numpy as np
 from scipy.integrate import quad
 
 from ..channel import Channel, check_size, guard_size
-from ..errors import ParameterError, UnsupportedKindError
+from ..errors import InputTypeError, ParameterError, UnsupportedKindError
 from ..simulation import project_simplex
 from ..simulation.util import as_array, as_rng, as_values, check_n, choose_uniform_true
 from ..validation import check_eps, check_int
@@ -45,10 +45,14 @@ from .base import EpsAttained, NotLumpable, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .params import check_k
 
-__all__ = ["SHE", "SHEClosedForm", "laplace_cell_masses", "DEFAULT_BINS"]
+__all__ = ["SHE", "SHEClosedForm", "laplace_cell_masses", "DEFAULT_BINS", "MAX_BINS"]
 
 #: Bins on [0, 1] of :meth:`SHE.channel` when none are given (cuts 0, 1/4, ..., 1).
 DEFAULT_BINS: int = 4
+
+#: Most cells per coordinate (bins, or cut points + 1): the binned capacity and its error
+#: bound hold a few arrays of this length (10^6 bins: error <= eps e^(eps/2) 10^-6).
+MAX_BINS: int = 10**6
 
 #: Largest eps (e^(eps/2) and the profile's e^eps' stay finite in float64).
 MAX_EPS: float = 700.0
@@ -77,6 +81,12 @@ def laplace_cell_masses(cuts: Any, shift: float, a: float) -> np.ndarray:
     -------
     numpy.ndarray, shape (r + 1,)
 
+    Raises
+    ------
+    ParameterError
+        Cuts not finite and strictly increasing (also after the shift), more than
+        :data:`MAX_BINS`, a shift not finite, or a not a finite number > 0.
+
     Examples
     --------
     >>> laplace_cell_masses([0.0], 0.0, 1.0).tolist()
@@ -85,23 +95,70 @@ def laplace_cell_masses(cuts: Any, shift: float, a: float) -> np.ndarray:
     >>> bool(abs(m[0] - math.exp(-2) / 2) < 1e-15), round(float(m.sum()), 15)
     (True, 1.0)
     """
-    c = np.asarray(cuts, dtype=float) - shift
+    return np.exp(_log_cell_masses(_check_cuts(cuts), _check_shift(shift), _check_a(a)))
+
+
+def _check_shift(shift: Any) -> float:
+    if isinstance(shift, bool) or not isinstance(shift, (int, float, np.integer, np.floating)):
+        msg = f"shift must be a real number, got {shift!r}"
+        raise InputTypeError(msg)
+    if not math.isfinite(shift):
+        msg = f"shift must be finite, got {shift}"
+        raise ParameterError(msg)
+    return float(shift)
+
+
+def _check_a(a: Any) -> float:
+    if isinstance(a, bool) or not isinstance(a, (int, float, np.integer, np.floating)):
+        msg = f"a must be a real number, got {a!r}"
+        raise InputTypeError(msg)
+    if not (math.isfinite(a) and a > 0):
+        msg = f"a (the inverse Laplace scale) must be a finite number > 0, got {a}"
+        raise ParameterError(msg)
+    return float(a)
+
+
+def _log_cell_masses(cuts: np.ndarray, shift: float, a: float) -> np.ndarray:
+    """log Pr[shift + Z in each cell] (see :func:`laplace_cell_masses`), in log space: a
+    far tail cell's mass underflows no ratio of two of them (-inf only past e^-1e308)."""
+    c = cuts - shift
+    if np.any(np.diff(c) <= 0):
+        msg = f"cuts must stay strictly increasing after the shift by {shift} (closer than rounding)"
+        raise ParameterError(msg)
     lo = np.concatenate(([-np.inf], c))
     hi = np.concatenate((c, [np.inf]))
     out = np.empty(lo.size)
-    with np.errstate(over="ignore", invalid="ignore"):
-        width = -np.expm1(-a * (hi - lo))  # 1 - e^(-a (hi - lo))
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        log_width = np.log(-np.expm1(-a * (hi - lo)))  # log(1 - e^(-a (hi - lo)))
         right = lo >= 0  # the cell in [0, inf): S(lo) - S(hi) = e^(-a lo)/2 (1 - e^...)
         left = hi <= 0  # in (-inf, 0]: F(hi) - F(lo) = e^(a hi)/2 (1 - e^...)
-        out[right] = 0.5 * np.exp(-a * lo[right]) * width[right]
-        out[left] = 0.5 * np.exp(a * hi[left]) * width[left]
-        mid = ~(right | left)  # straddles 0: 1 - S(hi) - F(lo)
-        out[mid] = 1.0 - 0.5 * np.exp(-a * hi[mid]) - 0.5 * np.exp(a * lo[mid])
+        out[right] = math.log(0.5) - a * lo[right] + log_width[right]
+        out[left] = math.log(0.5) + a * hi[left] + log_width[left]
+        mid = ~(right | left)  # straddles 0: 1 - S(hi) - F(lo), two positive terms
+        out[mid] = np.log(-0.5 * np.expm1(-a * hi[mid]) - 0.5 * np.expm1(a * lo[mid]))
+    return out
+
+
+def _log_ratio(cuts: np.ndarray, a: float) -> np.ndarray:
+    """log R per cell, R = Pr[1 + Z in cell] / Pr[Z in cell]: -a on cells in (-inf, 0] and
+    a on cells in [1, inf) (r is constant there), else the ratio of the log masses."""
+    lo = np.concatenate(([-np.inf], cuts))
+    hi = np.concatenate((cuts, [np.inf]))
+    out = _log_cell_masses(cuts, 1.0, a) - _log_cell_masses(cuts, 0.0, a)
+    out[hi <= 0] = -a
+    out[lo >= 1] = a
     return out
 
 
 def _check_cuts(cuts: Any) -> np.ndarray:
-    arr = np.asarray(cuts, dtype=float)
+    try:
+        arr = np.asarray(cuts, dtype=float)
+    except (TypeError, ValueError):
+        msg = f"cuts must be a non-empty 1-D array of finite numbers, got {cuts!r}"
+        raise ParameterError(msg) from None
+    if arr.ndim == 1 and arr.size > MAX_BINS + 1:
+        msg = f"cuts must number at most MAX_BINS + 1 = {MAX_BINS + 1}, got {arr.size}"
+        raise ParameterError(msg)
     if arr.ndim != 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
         msg = f"cuts must be a non-empty 1-D array of finite numbers, got {cuts!r}"
         raise ParameterError(msg)
@@ -121,7 +178,7 @@ def uniform_cuts(bins: int) -> np.ndarray:
     >>> uniform_cuts(2).tolist()
     [0.0, 0.5, 1.0]
     """
-    bins = check_int("bins", bins, minimum=1)
+    bins = check_int("bins", bins, minimum=1, maximum=MAX_BINS)
     return np.linspace(0.0, 1.0, bins + 1)
 
 
@@ -210,8 +267,8 @@ class SHEClosedForm(EpsAttained):
         """
         c = self._cuts(bins, cuts)
         a, k = self._a(), self._protocol.k
-        P0 = laplace_cell_masses(c, 0.0, a)
-        R = laplace_cell_masses(c, 1.0, a) / P0
+        P0 = np.exp(_log_cell_masses(c, 0.0, a))
+        R = np.exp(_log_ratio(c, a))
         with np.errstate(divide="ignore"):
             G = np.log(np.clip(np.cumsum(P0), 0.0, 1.0))
         G[-1] = 0.0  # the last cumulative mass is 1
@@ -282,7 +339,10 @@ class SHEClosedForm(EpsAttained):
         >>> cf.privacy_profile([2.0, 3.0]).tolist()
         [0.0, 0.0]
         """
-        e = np.asarray(epss, dtype=float)
+        try:
+            e = np.asarray(epss, dtype=float)
+        except (TypeError, ValueError):
+            e = np.asarray(np.nan)
         if np.any(~(e >= 0)):
             msg = f"epss must be numbers >= 0, got {epss!r}"
             raise ParameterError(msg)
@@ -373,8 +433,8 @@ class SHE(NotLumpable):
         alt = "protocol('she', k, eps).closed_form (binned_bayes_capacity: any k)"
         guard_size(f"she({k}, {self.eps}).channel", k, k * math.log10(cells), lambda: cells**k, alt)
         a = 1 / self._params["b"]  # eps / 2
-        logP0 = np.log(laplace_cell_masses(c, 0.0, a))
-        logR = np.log(laplace_cell_masses(c, 1.0, a)) - logP0
+        logP0 = _log_cell_masses(c, 0.0, a)
+        logR = _log_ratio(c, a)
         idx = np.indices((cells,) * k).reshape(k, -1)  # (k, c^k): product order
         base = logP0[idx].sum(axis=0)
         C = np.exp(base[None, :] + logR[idx])

@@ -19,7 +19,7 @@ from scipy import integrate, stats
 
 import qifldp as q
 from qifldp.errors import ParameterError, UnsupportedKindError
-from qifldp.protocols.she import SHE
+from qifldp.protocols.she import SHE, laplace_cell_masses
 from tests.protocols._enumeration import assert_unbiased_with_variance, enumerate_she
 
 
@@ -128,6 +128,37 @@ def test_discretisation_brackets_the_capacity(k, eps):
     a = eps / 2
     assert widths[-1] == pytest.approx(math.exp(a) * -math.expm1(-2 * a / 1000), rel=1e-9)
     assert widths == sorted(widths, reverse=True)
+
+
+def test_binned_capacity_with_a_cut_far_in_the_tail():
+    # at eps = 30 the cell (50, inf) has mass e^-750 / 2 under 0 (below the float range):
+    # its ratio Pr_1/Pr_0 is e^(eps/2) (r is constant beyond 1), never 0/0
+    P = SHE(2, 30.0)
+    cf = P.closed_form
+    for cuts in ([0.5, 50.0], [-60.0, 0.5]):
+        C = P.channel(cuts=cuts)
+        np.testing.assert_allclose(C.matrix, enumerate_she(2, 30.0, cuts), rtol=1e-12, atol=1e-15)
+        lo, hi = cf.bayes_capacity_bounds(cuts=cuts)
+        assert math.isfinite(lo) and lo == pytest.approx(q.bayes_capacity(C), rel=1e-12)
+        assert lo <= cf.bayes_capacity() <= hi
+
+
+def test_sizes_and_scalars_refused():
+    cf = SHE(3, 1.0).closed_form
+    with pytest.raises(ParameterError, match="bins must be <= 1000000"):
+        cf.binned_bayes_capacity(bins=10**12)  # not 7 TiB of cut points
+    with pytest.raises(ParameterError, match="bins must be <= 1000000"):
+        SHE(3, 1.0).channel(bins=10**9)
+    with pytest.raises(ParameterError, match="MAX_BINS"):
+        cf.discretisation_error(cuts=np.linspace(0, 1, 10**6 + 2))
+    with pytest.raises(ParameterError, match="after the shift"):
+        laplace_cell_masses([1e16, 1e16 + 2], 1.0, 1.0)
+    with pytest.raises(ParameterError, match="a .* must be a finite number > 0"):
+        laplace_cell_masses([0.0], 0.0, 0.0)
+    with pytest.raises(ParameterError, match="shift must be finite"):
+        laplace_cell_masses([0.0], math.inf, 1.0)
+    with pytest.raises(ParameterError, match="epss"):
+        cf.privacy_profile("a")
 
 
 def test_estimator_unbiased_with_variance_in_band():
