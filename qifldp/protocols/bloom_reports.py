@@ -37,6 +37,7 @@ from ..validation import check_int
 
 __all__ = [
     "MAX_INDEPENDENT_SETS",
+    "MAX_OVERLAP_DRAWS",
     "MAX_PAIR_STEPS",
     "MAX_PAIR_TERMS",
     "bayes_capacity_pair_filters",
@@ -298,15 +299,21 @@ def bayes_capacity_random_hash_bits(L: Any, m: int, h: int, k: int) -> float:
     return total
 
 
+#: Most hash functions h of :func:`filter_overlap_law` (RAPPOR's h <= m <= 64): h^3 steps.
+MAX_OVERLAP_DRAWS: int = 64
+
+
 def filter_overlap_law(m: int, h: int) -> dict[tuple[int, int], float]:
     """The law of (|A \\ B|, |B \\ A|) for two filters A, B of h uniformly random positions
     each among m bits (independent, collisions allowed).
 
     Notes
     -----
-    Over the set partitions of the 2h draws (restricted growth strings, Bell(2h) of
-    them), a partition into b blocks occurring with probability m (m - 1) … (m - b + 1)
-    / m^(2h).
+    A has d distinct bits with probability C(m, d) d! S(h, d) / m^h (d! S(h, d) the
+    sequences of h draws onto a given d-set); given A, B's draws cover i of A's bits and
+    j others with probability C(d, i) C(m - d, j) (i + j)! S(h, i + j) / m^h; then
+    |A \\ B| = d - i and |B \\ A| = j. O(min(h, m)^2 h) exact integer
+    terms, h <= :data:`MAX_OVERLAP_DRAWS`.
 
     Examples
     --------
@@ -315,30 +322,20 @@ def filter_overlap_law(m: int, h: int) -> dict[tuple[int, int], float]:
     (0.25, 0.75)
     """
     m = check_int("m", m, minimum=1)
-    h = check_int("h", h, minimum=1, maximum=8)
-    law: dict[tuple[int, int], float] = {}
-    for blocks in _growth_strings(2 * h):
-        b = max(blocks) + 1
-        if b > m:
-            continue
-        weight = math.prod(range(m - b + 1, m + 1)) / m ** (2 * h)
-        A, B = set(blocks[:h]), set(blocks[h:])
-        key = (len(A - B), len(B - A))
-        law[key] = law.get(key, 0.0) + weight
-    return law
-
-
-def _growth_strings(n: int) -> Iterator[list[int]]:
-    """The restricted growth strings of length n (one per set partition of n items)."""
-
-    def grow(prefix: list[int], top: int) -> Iterator[list[int]]:
-        if len(prefix) == n:
-            yield prefix
-            return
-        for block in range(top + 2):
-            yield from grow([*prefix, block], max(top, block))
-
-    yield from grow([0], 0)
+    h = check_int("h", h, minimum=1, maximum=MAX_OVERLAP_DRAWS)
+    top = min(h, m)  # distinct bits of a filter
+    surj = [_surjections(h, d) for d in range(top + 1)]
+    law: dict[tuple[int, int], int] = {}
+    for d in range(1, top + 1):
+        n_a = math.comb(m, d) * surj[d]
+        for i in range(min(d, h) + 1):
+            for j in range(min(h - i, m - d) + 1):
+                n_b = math.comb(d, i) * math.comb(m - d, j) * surj[i + j]
+                if n_a * n_b:
+                    key = (d - i, j)
+                    law[key] = law.get(key, 0) + n_a * n_b
+    denom = m ** (2 * h)
+    return {key: count / denom for key, count in sorted(law.items())}
 
 
 #: Most independent sets of the filters' graph that :func:`bayes_capacity_pair_filters`

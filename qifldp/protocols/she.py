@@ -123,7 +123,7 @@ def _log_cell_masses(cuts: np.ndarray, shift: float, a: float) -> np.ndarray:
     far tail cell's mass underflows no ratio of two of them (-inf only past e^-1e308)."""
     c = cuts - shift
     if np.any(np.diff(c) <= 0):
-        msg = f"cuts must stay strictly increasing after the shift by {shift} (closer than rounding)"
+        msg = f"cuts must stay strictly increasing after the shift by {shift} (closer: rounding)"
         raise ParameterError(msg)
     lo = np.concatenate(([-np.inf], c))
     hi = np.concatenate((c, [np.inf]))

@@ -170,7 +170,7 @@ def test_symmetric_filters_of_several_sizes_and_the_counts():
 
 
 def test_filter_overlap_law_by_enumeration():
-    for m, h in [(3, 2), (4, 3)]:
+    for m, h in [(3, 2), (4, 3), (2, 3), (4, 4), (1, 1)]:
         law = {}
         for a in itertools.product(range(m), repeat=h):
             for b in itertools.product(range(m), repeat=h):
@@ -179,6 +179,20 @@ def test_filter_overlap_law_by_enumeration():
         got = filter_overlap_law(m, h)
         assert got.keys() == law.keys()
         assert all(got[key] == pytest.approx(law[key], rel=1e-12) for key in law)
+
+
+def test_filter_overlap_law_at_many_hash_functions():
+    # exact integer counts at any h <= m (the set partitions of the 2h draws numbered
+    # Bell(16) = 1.0e10 at h = 8): a law, and the overlap of one draw each at h = 1
+    for m, h in [(16, 8), (64, 64)]:
+        law = filter_overlap_law(m, h)
+        assert sum(law.values()) == pytest.approx(1.0, rel=1e-12)
+        assert all(0 <= a <= h and 0 <= b <= h and p > 0 for (a, b), p in law.items())
+        assert law[(0, 0)] > 0 and law == {(b, a): p for (a, b), p in law.items()}
+    # two sets of 1 bit among 64: disjoint unless equal (1/64)
+    assert filter_overlap_law(64, 1) == {(0, 0): 1 / 64, (1, 1): 63 / 64}
+    with pytest.raises(q.errors.ParameterError, match="h must be <= 64"):
+        filter_overlap_law(4, 65)
 
 
 def test_longitudinal_leakage_at_k_ten_thousand_default_bits():
