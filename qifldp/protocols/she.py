@@ -370,7 +370,7 @@ class SHE(NotLumpable):
 
     Reports are real vectors: there is no finite channel. :meth:`channel` is the
     discretised protocol (an exact channel, a post-processing of SHE);
-    :attr:`closed_form` has the exact profile and capacity.
+    ``closed_form`` has the exact profile and capacity.
 
     Examples
     --------

@@ -142,10 +142,11 @@ def test_refines_command_answers_or_exits_1_without_traceback(capsys):
     gap = (F.bayes_capacity_oue(100_000, 1.0) - F.bayes_capacity_sue(100_000, 1.0)) / 100_000
     assert doc["holds"] is False
     assert doc["counterexample"]["gap"] == pytest.approx(gap, rel=1e-9)
-    # BLH at eps 2 ⊑ BLH at eps 1 (its GRR on 2 values post-processed, QIF paper Lemma 3):
-    # no route without an LP proves it, and the LP is over the budget: exit 1, naming
-    # the budget and what was tried
-    args = ["blh:k=1000,eps=2", "blh:k=1000,eps=1", "--max-lp-variables", "1000"]
+    # SUE at eps 2 ⊑ GRR at eps 1 holds (the orbit LP's witness, 1002 orbit entries, when
+    # its budget allows): no route without an LP proves it (SUE and GRR are not both
+    # product forms, so the bitwise lifting does not apply), and the LP is over the
+    # budget: exit 1, naming the budget and what was tried
+    args = ["sue:k=1000,eps=2", "grr:k=1000,eps=1", "--max-lp-variables", "1000"]
     assert main(["refines", *args]) == 1
     err = capsys.readouterr().err
     assert "undecided" in err and "Traceback" not in err
