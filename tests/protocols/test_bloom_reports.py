@@ -218,3 +218,38 @@ def test_longitudinal_leakage_at_k_ten_thousand_default_bits():
     assert 0 < d[1] < d[0] < 1
     with pytest.raises(q.errors.SizeError, match="random_hash"):
         q.protocol("rappor", 10**4, m=16, h=4).closed_form.bayes_capacity_reports(1)
+
+
+@pytest.mark.parametrize(
+    ("k", "m", "h", "extra"), [(2, 2, 1, {}), (3, 3, 2, {}), (2, 3, 2, {"p": 0.0, "q": 1.0})]
+)
+def test_permanent_filter_shown_as_is(k, m, h, extra):
+    # f = 0: the permanent bits are the Bloom filter (and with p = 0, q = 1 every report
+    # too): the Bayes capacity is the number of distinct filters, averaged over the
+    # random tables; against the explicit channels (no 0 x log 0 in their products)
+    P = q.protocol("rappor", k, m=m, h=h, f=0.0, **extra)
+    one = q.protocol("rappor", k, m=m, h=h, f=0.0, rounds="one-time")
+    cf = P.closed_form
+    assert cf.bayes_capacity_permanent() == pytest.approx(
+        q.bayes_capacity(one.channel()), rel=1e-12
+    )
+    mean = cf.random_hash.bayes_capacity_permanent()
+    assert mean == pytest.approx(q.bayes_capacity(one.random_hash_channel()), rel=1e-12)
+    tables = itertools.product(itertools.product(range(m), repeat=h), repeat=k)
+    distinct = [len({frozenset(t) for t in table}) for table in tables]
+    assert mean == pytest.approx(np.mean(distinct), rel=1e-12)
+    if extra:  # reports show the permanent bits exactly
+        assert cf.bayes_capacity_reports(2) == cf.bayes_capacity_permanent()
+        assert cf.random_hash.bayes_capacity_reports(3) == pytest.approx(mean, rel=1e-12)
+
+
+def test_counts_partly_impossible_under_bit_zero_refused():
+    P = q.protocol("rappor", 3, m=8, h=2, f=0.0, p=0.0, q=0.5)
+    for call in (
+        P.closed_form.bayes_capacity_reports,
+        P.closed_form.random_hash.bayes_capacity_reports,
+    ):
+        with pytest.raises(
+            q.errors.ParameterError, match=r"f = 0.0, p = 0.0, q = 0.5: .* use f > 0"
+        ):
+            call(2)
