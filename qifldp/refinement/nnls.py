@@ -26,7 +26,9 @@ __all__ = ["solve_nnls_columns"]
 
 
 def _relative_weights(B: np.ndarray) -> np.ndarray:
-    """1 / B[x, j] (zero entries: 1 / the column's smallest positive entry): relative equations.
+    """f_j / B[x, j], f_j the column's smallest positive entry (zero entries: 1): relative
+    equations, each column's weights at most 1 (1 / B[x, j] overflowed for a subnormal
+    entry, 1 / 1e-310).
 
     Unlike the LP's floored weights, tiny entries keep their relative weight: the
     rounding band that certifies the witness is relative entry by entry.
@@ -34,7 +36,7 @@ def _relative_weights(B: np.ndarray) -> np.ndarray:
     pos = np.where(B > 0, B, np.inf)
     floor = pos.min(axis=0)
     floor[~np.isfinite(floor)] = 1.0
-    return 1.0 / np.where(B > 0, B, floor[None, :])
+    return floor[None, :] / np.where(B > 0, B, floor[None, :])
 
 
 def _edge_fit(A: np.ndarray, b: np.ndarray, w: np.ndarray, r: np.ndarray) -> np.ndarray:

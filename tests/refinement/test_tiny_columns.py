@@ -35,3 +35,15 @@ def test_gain_of_a_subnormal_weighted_gain_is_scaled_exactly():
     # by hand: H / 0.5 = (3 2^-1069, -2^-1071), whose largest magnitude 3/4 2^-1067 is put
     # in (1/2, 1] by the factor 2^1067: (3/4, -1/16)
     np.testing.assert_array_equal(g, [[0.75, -(2.0**-4)]])
+
+
+def test_nnls_weights_of_a_subnormal_column_stay_finite():
+    # B's first column ~1e-310 (subnormal): its relative weights 1 / B[x, j] overflowed
+    # before any scaling; r solves A r = (2, 1) 1e-310 as above, to the subnormals' spacing
+    A = np.array([[0.9, 0.1], [0.3, 0.7]])
+    B = np.array([[2e-310, 0.5, 0.5], [1e-310, 0.25, 0.75]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = solve_nnls_columns(A, B)
+    assert np.all(np.isfinite(out.W)) and np.all(np.isfinite(out.H))
+    np.testing.assert_allclose(out.W[:, 0], [13 / 6 * 1e-310, 0.5e-310], rtol=1e-9, atol=0)
