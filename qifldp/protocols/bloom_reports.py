@@ -41,6 +41,8 @@ __all__ = [
     "MAX_PAIR_STEPS",
     "MAX_PAIR_TERMS",
     "bayes_capacity_pair_filters",
+    "bit_revealed",
+    "mean_distinct_filters",
     "bayes_capacity_random_hash_bits",
     "bayes_capacity_symmetric_filters",
     "composition_count",
@@ -296,6 +298,56 @@ def bayes_capacity_random_hash_bits(L: Any, m: int, h: int, k: int) -> float:
             log_diff = k * np.log(F) + np.log(-np.expm1(k * np.log1p(-share)))
             terms = np.where(prob > 0, log_diff + log_v[None, :], -np.inf)
         total += float(np.exp(log_w[:, None] + terms).sum())
+    return total
+
+
+def bit_revealed(L: Any, params: dict) -> bool:
+    """Whether every symbol of the log bit channel L is possible under one Bloom bit only
+    (RAPPOR with f = 0, and p = 0, q = 1 for its reports: the output shows the filter).
+
+    Raises
+    ------
+    ParameterError
+        Some symbols possible under Bloom bit 1 only, others under both (the count
+        compositions need every symbol possible under bit 0); ``params`` (f, p, q) are named.
+
+    Examples
+    --------
+    >>> bit_revealed(np.log([[1.0, 0.0], [0.0, 1.0]]), {}), bit_revealed(np.zeros((2, 1)), {})
+    (True, False)
+    """
+    with np.errstate(divide="ignore"):
+        possible = np.asarray(L, dtype=float) > -np.inf
+    if not np.any(possible[1] & ~possible[0]):
+        return False
+    if np.any(possible[0] & possible[1]):
+        named = ", ".join(f"{key} = {params[key]}" for key in ("f", "p", "q") if key in params)
+        msg = (
+            f"rappor with {named}: some report counts are impossible under Bloom bit 0 and "
+            "others possible under both, which the Bayes capacity by count compositions "
+            "cannot weigh; use f > 0 (or p > 0)"
+        )
+        raise ParameterError(msg)
+    return True
+
+
+def mean_distinct_filters(m: int, h: int, k: int) -> float:
+    """E[number of distinct filters of k values], each the set of h uniform draws from m
+    bits: Σ_d C(m, d) (1 - (1 - d! S(h, d) / m^h)^k) over the d-sets of bits (the Bayes
+    capacity of a revealed filter under a random hash).
+
+    Examples
+    --------
+    >>> mean_distinct_filters(2, 1, 2)  # two values on two bits: 1 or 2 filters
+    1.5
+    """
+    m = check_int("m", m, minimum=1)
+    h = check_int("h", h, minimum=1, maximum=MAX_OVERLAP_DRAWS)
+    k = check_int("k", k, minimum=1)
+    total = 0.0
+    for d in range(1, min(h, m) + 1):
+        pi = _surjections(h, d) / m**h
+        total += math.comb(m, d) * -math.expm1(k * math.log1p(-pi))
     return total
 
 

@@ -57,11 +57,12 @@ from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_choice, check_int, check_probability
 from .base import ClosedForm, NotLumpable, no_options
 from .bloom_reports import (
-    _surjections,
     bayes_capacity_pair_filters,
     bayes_capacity_random_hash_bits,
     bayes_capacity_symmetric_filters,
+    bit_revealed,
     filter_overlap_law,
+    mean_distinct_filters,
 )
 from .docstrings import ORACLE_DOCS, fill_doc
 from .longitudinal import bayes_capacity_one_hot, sample_memoized
@@ -233,7 +234,7 @@ class RAPPORClosedForm(ReportsLeakage, ClosedForm):
         P = cast(RAPPOR, self._protocol)
         B = P.bloom
         used = np.unique(B, axis=0)
-        if _bit_revealed(P, L):  # the output determines the filter: one guess per filter
+        if bit_revealed(L, P.params):  # the output shows the filter: one guess per filter
             return float(used.shape[0])
         if np.all(used.sum(axis=1) == 1):  # h = 1: unary encoding over the used bits
             return bayes_capacity_one_hot(L, used.shape[0], log=True)
@@ -351,8 +352,8 @@ class RAPPORRandomHash(ReportsLeakage):
     def _capacity(self, L: np.ndarray) -> float:
         P = self._protocol
         m, h = P.params["m"], P.params["h"]
-        if _bit_revealed(P, L):  # the mean number of distinct filters of the k values
-            return _mean_distinct_filters(m, h, P.k)
+        if bit_revealed(L, P.params):  # the mean number of distinct filters of the k values
+            return mean_distinct_filters(m, h, P.k)
         return bayes_capacity_random_hash_bits(L, m, h, P.k)
 
     def bayes_capacity_reports(self, T: int) -> float:
@@ -428,39 +429,6 @@ def _bit_reports(P: Any, T: int) -> np.ndarray:
     return log_count_channel({"p1": 1 - f / 2, "q1": f / 2, "p2": q, "q2": p}, T)
 
 
-def _bit_revealed(P: Any, L: np.ndarray) -> bool:
-    """Whether every symbol of the log bit channel L is possible under one Bloom bit only
-    (f = 0 and, for the reports, p = 0 and q = 1: the output shows the filter itself);
-    ParameterError when only some are (the count compositions need every symbol
-    possible under Bloom bit 0)."""
-    possible = L > -np.inf
-    if not np.any(possible[1] & ~possible[0]):
-        return False
-    if np.any(possible[0] & possible[1]):
-        prm = P.params
-        msg = (
-            f"rappor with f = {prm['f']}, p = {prm['p']}, q = {prm['q']}: some report counts "
-            "are impossible under Bloom bit 0 and others possible under both, which the "
-            "Bayes capacity by count compositions cannot weigh; use f > 0 (or p > 0)"
-        )
-        raise ParameterError(msg)
-    return True
-
-
-def _mean_distinct_filters(m: int, h: int, k: int) -> float:
-    """E[number of distinct filters of k values], each the set of h uniform draws from m
-    bits: Σ_d C(m, d) (1 - (1 - d! S(h, d) / m^h)^k) over the d-sets of bits.
-
-    >>> _mean_distinct_filters(2, 1, 2)  # two values on two bits: 1 or 2 filters
-    1.5
-    """
-    total = 0.0
-    for d in range(1, min(h, m) + 1):
-        pi = _surjections(h, d) / m**h
-        total += math.comb(m, d) * -math.expm1(k * math.log1p(-pi))
-    return total
-
-
 def _permanent_bits(P: Any) -> np.ndarray:
     """Per Bloom bit of P, log Pr[permanent bit | Bloom bit] (2 x 2)."""
     f = P.params["f"]
@@ -516,8 +484,7 @@ def _guard_work(P: Any, rows: int, u: int, n: int) -> None:
         f"{MAX_ENTRIES} (the rule bounds the number of products formed; they are formed in "
         "chunks, so memory is not what it limits; filters that are every subset of the used "
         "bits of their sizes are summed by count compositions instead, and filters of at "
-        "most two bits by their graph within bloom_reports.MAX_PAIR_STEPS; these are "
-        "neither). "
+        "most two bits by their graph within bloom_reports.MAX_PAIR_STEPS: neither here). "
         "Use h = 1 (lumped at any k), fewer reports T (fewer count patterns), fewer values "
         "or bits (k h bits at most are used), the average over a uniformly random hash "
         "(closed_form.random_hash, any k), or what needs no enumeration: "
@@ -625,10 +592,8 @@ class RAPPOR(NotLumpable):
         S = np.array(labels, dtype=np.int64)  # (n_out, m) symbols of R's columns
         with np.errstate(divide="ignore"):
             L = np.log(R)  # (2, n_sym)
-        on, off = B.astype(float), (~B).astype(float)
-        # an impossible symbol (R = 0: f = 0, p = 0 or q = 1) as a count, not 0 x -inf
-        finite = np.where(L > -np.inf, L, 0.0)
-        logC = on @ finite[1][S].T + off @ finite[0][S].T
+        on, off, fin = B.astype(float), (~B).astype(float), np.where(L > -np.inf, L, 0.0)
+        logC = on @ fin[1][S].T + off @ fin[0][S].T  # R = 0 (f = 0) counted, not 0 x -inf:
         zero = on @ (L[1] == -np.inf)[S].T + off @ (L[0] == -np.inf)[S].T
         return Channel(np.where(zero > 0, 0.0, np.exp(logC)))
 
