@@ -313,7 +313,8 @@ def bit_revealed(L: Any, params: dict) -> bool:
 
     Examples
     --------
-    >>> bit_revealed(np.log([[1.0, 0.0], [0.0, 1.0]]), {}), bit_revealed(np.zeros((2, 1)), {})
+    >>> shown = np.array([[0.0, -np.inf], [-np.inf, 0.0]])  # f = 0: the bit itself
+    >>> bit_revealed(shown, {}), bit_revealed(np.zeros((2, 1)), {})
     (True, False)
     """
     with np.errstate(divide="ignore"):
