@@ -104,7 +104,7 @@ def plot(cells: tuple[tuple[int, float], ...] = ((4, 1.0), (64, 4.0))) -> Path:
     from qifldp.refinement.graph import hasse_diagram, plot_refinement_graph
 
     table = pd.read_csv(OUT / "atlas.csv")
-    fig = Figure(figsize=(6.5 * len(cells), 5.5))
+    fig = Figure(figsize=(8.5 * len(cells), 5.5))
     for ax, (k, eps) in zip(fig.subplots(1, len(cells)), cells, strict=True):
         cell = table[(table.k == k) & (table.eps == eps)]
         verdicts = {

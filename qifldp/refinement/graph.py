@@ -232,6 +232,10 @@ def hasse_diagram(
 INCOMPARABLE_SHOWN = 12
 #: Height (axes fraction) of the top of the note of incomparable pairs: under the axes.
 INCOMPARABLE_NOTE_Y = -0.06
+#: A layer of more than this many nodes is drawn on two alternating rows ...
+STAGGER_FROM = 6
+#: ... STAGGER layer heights above and below the layer's own row.
+STAGGER = 0.18
 
 
 def _layers(G: nx.DiGraph) -> dict[Hashable, int]:
@@ -281,7 +285,9 @@ def plot_refinement_graph(
     -----
     Layered layout: a node's height is the length of the longest chain below it
     (the leakiest channels at the bottom); within a layer nodes are ordered by
-    the mean position of their lower neighbours to limit crossings. Incomparable
+    the mean position of their lower neighbours to limit crossings; a layer of more
+    than ``STAGGER_FROM`` nodes alternates them between two rows ``STAGGER`` above and
+    below its own, so that neighbouring labels stay apart. Incomparable
     pairs (``G.graph["incomparable"]``, at most ``INCOMPARABLE_SHOWN`` of them, the
     rest counted) are listed in a wrapped note under the axes (the left title,
     moved down to ``INCOMPARABLE_NOTE_Y``), so a title set on ``ax`` stays clear
@@ -322,8 +328,11 @@ def plot_refinement_graph(
 
             nodes = sorted(nodes, key=bary)
         width = len(nodes)
+        # a wide layer alternates its nodes between two rows, so that neighbouring
+        # labels (about one unit apart) do not run into each other
+        lift = STAGGER if width > STAGGER_FROM else 0.0
         for i, v in enumerate(nodes):
-            pos[v] = (i - (width - 1) / 2, float(lv))
+            pos[v] = (i - (width - 1) / 2, lv + (lift if i % 2 else -lift))
     for u, v in G.edges:
         ax.annotate(
             "",
@@ -346,7 +355,7 @@ def plot_refinement_graph(
     xs = [p[0] for p in pos.values()] or [0.0]
     ys = [p[1] for p in pos.values()] or [0.0]
     ax.set_xlim(min(xs) - 1, max(xs) + 1)
-    ax.set_ylim(min(ys) - 0.6, max(ys) + 0.6)
+    ax.set_ylim(min(ys) - 0.45, max(ys) + 0.45)
     ax.set_axis_off()
     inc = G.graph.get("incomparable")
     if inc:  # under the axes, so that a title above stays free

@@ -80,3 +80,24 @@ def test_cli_compare_writes_the_hasse_png(tmp_path, capsys):
     capsys.readouterr()
     raw = path.read_bytes()
     assert raw.startswith(PNG_SIGNATURE) and len(raw) > 10_000
+
+
+def test_a_wide_layer_keeps_its_labels_apart():
+    # fifteen incomparable names of up to 12 characters (the atlas's bottom layer): on
+    # one row at unit spacing neighbours' boxes overlap; on two alternating rows no two
+    # label boxes meet
+    names = ["grr = ss", "blh", "olh", "sue", "hr", "dbitflip", "he", "hr_block"]
+    names += ["he_multi", "cms", "hcms", "rappor", "oue = l_osue", "l_oue", "l_soue"]
+    G = hasse_diagram(names, {})
+    fig = Figure(figsize=(8.5, 5.5))
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    plot_refinement_graph(G, ax=ax, font_size=8)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_bbox_patch().get_window_extent(renderer) for t in ax.texts if t.get_text()]
+    assert len(boxes) == len(names)
+    overlapping = [
+        (i, j) for i in range(len(boxes)) for j in range(i) if boxes[i].overlaps(boxes[j])
+    ]
+    assert overlapping == []
