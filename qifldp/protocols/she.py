@@ -37,10 +37,10 @@ import numpy as np
 from scipy.integrate import quad
 
 from ..channel import Channel, check_size, guard_size
-from ..errors import InputTypeError, ParameterError, UnsupportedKindError
+from ..errors import ParameterError, UnsupportedKindError
 from ..simulation import project_simplex
 from ..simulation.util import as_array, as_rng, as_values, check_n, choose_uniform_true
-from ..validation import check_eps, check_int
+from ..validation import check_eps, check_int, check_real
 from .base import EpsAttained, NotLumpable, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .params import check_k
@@ -95,27 +95,15 @@ def laplace_cell_masses(cuts: Any, shift: float, a: float) -> np.ndarray:
     >>> bool(abs(m[0] - math.exp(-2) / 2) < 1e-15), round(float(m.sum()), 15)
     (True, 1.0)
     """
-    return np.exp(_log_cell_masses(_check_cuts(cuts), _check_shift(shift), _check_a(a)))
-
-
-def _check_shift(shift: Any) -> float:
-    if isinstance(shift, bool) or not isinstance(shift, (int, float, np.integer, np.floating)):
-        msg = f"shift must be a real number, got {shift!r}"
-        raise InputTypeError(msg)
-    if not math.isfinite(shift):
-        msg = f"shift must be finite, got {shift}"
-        raise ParameterError(msg)
-    return float(shift)
+    return np.exp(_log_cell_masses(_check_cuts(cuts), check_real("shift", shift), _check_a(a)))
 
 
 def _check_a(a: Any) -> float:
-    if isinstance(a, bool) or not isinstance(a, (int, float, np.integer, np.floating)):
-        msg = f"a must be a real number, got {a!r}"
-        raise InputTypeError(msg)
-    if not (math.isfinite(a) and a > 0):
+    a = check_real("a", a)
+    if not a > 0:
         msg = f"a (the inverse Laplace scale) must be a finite number > 0, got {a}"
         raise ParameterError(msg)
-    return float(a)
+    return a
 
 
 def _log_cell_masses(cuts: np.ndarray, shift: float, a: float) -> np.ndarray:
