@@ -248,6 +248,8 @@ def channel_prior_vulnerability(
         if _is_uniform(prior, C.k):
             return gain.prior_vulnerability()
         gain = gain.expand()
+    if gain is None and prior is None:
+        return 1.0 / C.k  # V1 of the uniform prior, without a prior vector of k floats
     return _m._prior_vulnerability(C.k, gain, prior, nonnegative)
 
 

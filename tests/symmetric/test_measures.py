@@ -12,6 +12,7 @@ import qifldp as q
 import qifldp.symmetric as sym
 from qifldp import formulas as F
 from qifldp.errors import GainError, ParameterError, PriorError
+from qifldp.measures import channel_prior_vulnerability
 
 from ._helpers import PROTOCOLS
 
@@ -166,3 +167,18 @@ def test_identity_gain_gives_bayes_vulnerability_at_large_k() -> None:
     assert q.g_vulnerability(S, sym.SymmetricGain.identity(S.k)) == pytest.approx(
         q.asr(S), rel=1e-12
     )
+
+
+def test_uniform_prior_leakage_beyond_a_prior_vector() -> None:
+    # provenance: mpmath of log2 ML with ML = k e^eps / (e^eps + k - 1) (GRR); the uniform
+    # prior's Bayes vulnerability is 1/k, so k = 10^12 (no prior vector of k floats fits)
+    # still has a min-entropy and an additive Bayes leakage
+    k, eps = 10**12, 1.0
+    S = sym.grr(k, eps)
+    with mp.workdps(50):
+        e = mp.exp(eps)
+        ml = k * e / (e + k - 1)
+        expected_bits, expected_add = float(mp.log(ml, 2)), float((ml - 1) / k)
+    assert channel_prior_vulnerability(S) == 1.0 / k
+    assert q.min_entropy_leakage(S) == pytest.approx(expected_bits, rel=1e-12)
+    assert q.additive_leakage(S) == pytest.approx(expected_add, rel=1e-9)
