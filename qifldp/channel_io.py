@@ -56,6 +56,9 @@ RENORMALIZE_RTOL: float = 1e-2
 #: Supported extensions.
 FORMATS: tuple[str, ...] = (".csv", ".json", ".npy")
 
+# The first bytes of every ``.npy`` file (``numpy.lib.format.MAGIC_PREFIX``).
+_NPY_MAGIC: bytes = b"\x93NUMPY"
+
 _CORNER = "x\\y"
 
 
@@ -352,9 +355,14 @@ def _read_json(p: Path) -> tuple[np.ndarray, tuple | None, tuple | None]:
 
 
 def _read_npy(p: Path) -> tuple[np.ndarray, None, None]:
+    with p.open("rb") as f:
+        magic = f.read(len(_NPY_MAGIC))
+    if magic != _NPY_MAGIC:  # numpy would speak of pickled data, or raise EOFError when empty
+        msg = f"{str(p)!r}: not a .npy file (it does not start with the .npy header {_NPY_MAGIC!r})"
+        raise ChannelFileError(msg)
     try:
         M = np.load(p, allow_pickle=False)
-    except ValueError as exc:
+    except (ValueError, EOFError) as exc:
         msg = f"{str(p)!r}: not a numeric .npy array ({exc})"
         raise ChannelFileError(msg) from None
     if not isinstance(M, np.ndarray) or M.dtype.kind not in "biuf":

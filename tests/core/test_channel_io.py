@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -207,3 +208,21 @@ def test_a_plain_numeric_csv_with_ragged_rows_says_how_it_was_read(tmp_path):
     p = write(tmp_path / "plain.csv", "0.75,0.25\n1.0\n")
     with pytest.raises(q.channel_io.ChannelFileError, match=r"line 2: ragged row.*without labels"):
         q.read_channel(p)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "not a .npy file"),
+        (b"0.5,0.5\n0.5,0.5\n", "not a .npy file"),
+        (b"\x93NUMPY\x01\x00", "not a numeric .npy array"),
+    ],
+)
+def test_npy_that_is_not_a_npy_file(tmp_path, content, message):
+    # provenance: the .npy format starts with the 6 bytes \x93NUMPY (numpy.lib.format);
+    # without them numpy's own message speaks of pickled data or raises EOFError
+    p = tmp_path / "c.npy"
+    p.write_bytes(content)
+    with pytest.raises(ChannelFileError, match=r"c\.npy': " + re.escape(message)) as info:
+        q.read_channel(p)
+    assert "pickle" not in str(info.value)
