@@ -187,12 +187,21 @@ _HOW = {
 
 def _print_diagram(G, edges, equivalent, counts, left, skipped, budget, elapsed) -> None:
     print("\nRefinement (Hasse diagram; A -> B means A ⊑ B, B leaks no more than A):")
-    for u, v in edges:
+    depth = _depths(G)
+    for u, v in sorted(edges, key=lambda e: depth[e[0]]):  # chains read from top to bottom
         print(f"  {u} -> {v}")
     for members in equivalent:
         print(f"  {' = '.join(members)}  (equivalent: each refines the other)")
-    if not edges and not equivalent:
-        print("  (no two protocols are known to be comparable)")
+    # a class without an edge would otherwise not appear at all
+    open_pairs = {n for pair in G.graph["undecided"] for n in pair}
+    alone = [n for n in G.nodes if G.degree(n) == 0]
+    for known, label in (
+        (False, "incomparable with every other protocol"),
+        (True, "no edge known, some of its pairs undecided (skipped below)"),
+    ):
+        classes = [" = ".join(G.nodes[n]["members"]) for n in alone if (n in open_pairs) == known]
+        if classes:
+            print(f"  {label}: {', '.join(classes)}")
     n = sum(counts.values())
     parts = ", ".join(f"{c} {_HOW.get(k, k)}" for k, c in counts.items())
     print(
@@ -208,6 +217,20 @@ def _print_diagram(G, edges, equivalent, counts, left, skipped, budget, elapsed)
         for a, b in left:
             print(f"  {a} ⊑ {b}?  skipped: {skipped.get((a, b), 'undecided')}")
         print(f"  ({_advice([skipped.get(p, '') for p in left])})")
+
+
+def _depths(G: Any) -> dict[Any, int]:
+    """Each class's longest chain of refinements above it in the Hasse diagram ``G``."""
+    depth: dict[Any, int] = {}
+
+    def of(v: Any) -> int:
+        if v not in depth:
+            depth[v] = 1 + max((of(u) for u in G.predecessors(v)), default=-1)
+        return depth[v]
+
+    for v in G.nodes:
+        of(v)
+    return depth
 
 
 def _advice(reasons: Sequence[str]) -> str:

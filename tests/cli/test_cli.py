@@ -11,6 +11,8 @@ import pytest
 
 import qifldp as q
 from qifldp.cli import main, parse_spec
+from qifldp.cli.compare import _print_diagram
+from qifldp.refinement.graph import hasse_diagram
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -163,3 +165,58 @@ def test_audit_json_keeps_every_field_the_text_shows(capsys):
         for ref in item["references"]:
             # the text's References section names each cited work
             assert _re.search(_re.escape(doc["references"][ref][:30]), text)
+
+
+def _diagram_lines(out):
+    return out[out.index("Refinement (Hasse diagram") :].splitlines()[1:]
+
+
+def test_compare_diagram_names_the_protocols_without_an_edge(capsys):
+    # provenance: q.refines on the explicit channels (the explicit LP route, not the CLI's
+    # capacity and symmetric routes) decides every pair of the README's k = 4, eps = 1
+    names = ["grr", "ss", "blh", "olh", "sue", "oue"]
+    C = {n: q.protocol(n, 4, 1.0).channel() for n in names}
+    holds = {(a, b): q.refines(C[a], C[b]).holds for a in names for b in names if a != b}
+    alone = [
+        a
+        for a in names
+        if not any(holds[(a, b)] != holds[(b, a)] for b in names if b != a)  # no strict edge
+        and not any(holds[(a, b)] and holds[(b, a)] for b in names if b != a)  # no class
+    ]
+    assert alone == ["blh", "olh", "sue", "oue"]
+    assert main(["compare", "--k", "4", "--eps", "1"]) == 0
+    lines = _diagram_lines(capsys.readouterr().out)
+    shown = [line for line in lines if "incomparable with every other protocol" in line]
+    assert len(shown) == 1
+    listed = shown[0].split(": ", 1)[1].split(", ")
+    assert [n for n in listed if "=" not in n] == alone
+
+
+def test_compare_diagram_prints_chains_from_top_to_bottom(capsys):
+    # at k = 2, eps = 0.5 the diagram is one chain grr -> sue -> blh -> olh: each printed
+    # edge u -> v comes after every printed edge into u
+    assert main(["--json", "compare", "--k", "2", "--eps", "0.5"]) == 0
+    edges = {tuple(e) for e in json.loads(capsys.readouterr().out)["edges"]}
+    assert main(["compare", "--k", "2", "--eps", "0.5"]) == 0
+    printed = [
+        tuple(line.strip().split(" -> "))
+        for line in _diagram_lines(capsys.readouterr().out)
+        if " -> " in line
+    ]
+    assert set(printed) == edges and len(printed) == len(edges) == 3
+    for i, (u, _) in enumerate(printed):
+        assert all(printed.index(e) < i for e in edges if e[1] == u)
+
+
+def test_compare_diagram_says_which_protocols_have_undecided_pairs(capsys):
+    # a ⊑ b decided, c skipped against both: c has no edge, but it is not incomparable
+    G = hasse_diagram(["a", "b", "c"], {("a", "b"): True, ("b", "a"): False})
+    left = [p for p, v in G.graph["status"].items() if v is None]
+    budget = {"time_limit": 10.0, "max_lp_variables": 1, "max_explicit_entries": 1}
+    _print_diagram(G, [["a", "b"]], [], {"symmetric": 2}, left, {}, budget, 0.0)
+    lines = _diagram_lines(capsys.readouterr().out)
+    assert lines[:2] == [
+        "  a -> b",
+        "  no edge known, some of its pairs undecided (skipped below): c",
+    ]
+    assert not any("incomparable with every other" in line for line in lines)
