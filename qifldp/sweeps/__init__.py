@@ -17,7 +17,9 @@ Layer L6 (studies): imports from the protocols (L5) and below, never from the fa
 - :mod:`.utility`: :func:`mean_variance`, :func:`variance_crossing`,
   :func:`utility_table`, the oracles' utility (mean estimator variance) over eps;
 - ``qifldp.sweeps.atlas``: the comparability atlas of the frequency oracles, every
-  ordered pair at equal eps over a grid of (k, eps), certified or stated undecided.
+  ordered pair at equal eps over a grid of (k, eps), certified or stated undecided;
+  its failures by the capacity or a two-point prior proved by
+  :mod:`.rigorous_gaps` (float values with rigorous rounding bounds, exact values).
 """
 
 from __future__ import annotations

@@ -18,7 +18,10 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    Bayes capacity (the identity gain under the uniform prior: ML(B) > ML(A) gives
    A ⋢ B) or by a two-point prior (:func:`pair_test`: B tells some pair of inputs
    apart better than A at some prior odds, the hockey-stick divergences of the two
-   rows compared).
+   rows compared). A float gap only makes a candidate (above :data:`PAIR_TEST_MARGIN`
+   of the vulnerabilities); the failure is decided by the gap proved positive, by a
+   rigorous bound on its rounding error (gamma_n = n u / (1 - n u) for n terms) or
+   exactly in rationals (:mod:`qifldp.sweeps.rigorous_gaps`).
 
 A pair that no route decides is settled by a chain where one exists (refinement is a
 preorder: :func:`qifldp.refinement.graph.hasse_diagram`), the certificate then being
@@ -49,8 +52,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..channel import Channel
-from ..errors import InputTypeError, ParameterError, QifldpError, VerificationError
-from ..measures import bayes_capacity, bayes_vulnerability, g_vulnerability, ldp_epsilon
+from ..errors import InputTypeError, ParameterError, QifldpError
+from ..measures import bayes_capacity, ldp_epsilon
 from ..protocols import protocol
 from ..refinement.graph import hasse_diagram
 from ..refinement.result import Counterexample
@@ -59,6 +62,14 @@ from ..symmetric.measures import pair_atoms
 from .arguments import _check_seconds, _values
 from .certificates import certificate_digest
 from .engine import sweep
+from .rigorous_gaps import (
+    CertifiedGap,
+    certified_gap,
+    exact_two_point_vulnerability,
+    exact_uniform_vulnerability,
+    two_point_vulnerability,
+    uniform_vulnerability,
+)
 from .routes import EXPLICIT, SYMMETRIC, refinement_routes
 from .time_limited import _decide
 
@@ -69,6 +80,7 @@ __all__ = [
     "ATLAS_MAX_OUTPUTS",
     "ATLAS_MAX_WITNESS",
     "ATLAS_ORACLES",
+    "PAIR_TEST_CANDIDATES",
     "PAIR_TEST_MARGIN",
     "PAIR_WEIGHTS",
     "atlas_cell",
@@ -80,9 +92,17 @@ __all__ = [
 ATLAS_MAX_OUTPUTS: int = 2**16
 #: Largest explicit witness (outputs of A times outputs of B) the atlas asks an LP for.
 ATLAS_MAX_WITNESS: int = 2**21
-#: A failure certified by the capacity or the pair test needs a gap above this
-#: fraction of the vulnerabilities compared (far above their rounding, ~1e-15).
+#: The search threshold of the negative routes: a candidate (the uniform prior of the
+#: capacity test, a prior of the pair test) is tried only when its float gap exceeds this
+#: fraction of the vulnerabilities compared. It decides nothing: a candidate is a failure
+#: once its gap is proved positive, by a rigorous bound on its rounding error or exactly
+#: (:func:`qifldp.sweeps.rigorous_gaps.certified_gap`). Far above the vulnerabilities'
+#: rounding (gamma_n ~ n 1.1e-16 for n outputs), it leaves the pairs that differ by
+#: rounding alone to the LP routes, whose verdicts then say "up to rounding".
 PAIR_TEST_MARGIN: float = 1e-9
+#: At most this many candidates of the pair test are re-checked (the largest float gaps
+#: first; with the default margin the first one is proved).
+PAIR_TEST_CANDIDATES: int = 16
 
 #: The RAPPOR of the atlas: one-time (the permanent response), m bits, h hashes, the
 #: hash family member of seed 0; f is set from eps by eps_inf = 2 h ln((1 - f/2) / (f/2)).
@@ -272,8 +292,8 @@ PAIR_WEIGHTS: np.ndarray = np.unique(
 )
 
 
-def pair_test(A: Any, B: Any) -> Counterexample | None:
-    """A two-point-prior counterexample to A ⊑ B, verified, or None when none is found.
+def pair_test(A: Any, B: Any, *, margin: float = PAIR_TEST_MARGIN) -> Counterexample | None:
+    """A two-point-prior counterexample to A ⊑ B, proved, or None when none is found.
 
     If A ⊑ B then for every pair of inputs (x0, x1) and prior (w, 1 - w) on them, the
     adversary guessing which of the two it is does no better through B than through
@@ -284,21 +304,35 @@ def pair_test(A: Any, B: Any) -> Counterexample | None:
     ----------
     A, B : Channel or SymmetricChannel
         The same number of inputs; either may be symmetric (its pairs all alike).
+    margin : float
+        The search threshold (default :data:`PAIR_TEST_MARGIN`, >= 0): a pair whose
+        largest float gap exceeds ``margin`` times the vulnerabilities is a candidate.
+        It decides nothing (0 makes every positive float gap a candidate).
 
     Returns
     -------
     Counterexample or None
-        The identity gain on {x0, x1} (actions: guess x0, guess x1), the prior, and
-        the gap, recomputed by :func:`qifldp.g_vulnerability` on explicit channels (by
-        the pair atoms of :func:`qifldp.symmetric.measures.pair_atoms` on symmetric
-        ones) and required to exceed :data:`PAIR_TEST_MARGIN` times the
-        vulnerabilities; None when no gap passes that margin.
+        The identity gain on {x0, x1} (actions: guess x0, guess x1), the prior, and the
+        gap proved positive on the channels as stored (rows divided by their exact sums,
+        a symmetric channel's class masses by their exact total): the two vulnerabilities
+        evaluated afresh (every output, or the atoms of
+        :func:`qifldp.symmetric.measures.pair_atoms`) with rigorous bounds on their
+        rounding errors (``gap_bound``, from gamma_n = n u / (1 - n u) for n terms:
+        :func:`qifldp.sweeps.rigorous_gaps.two_point_vulnerability`), or, when the gap
+        does not exceed that bound, computed exactly in rationals on the two rows
+        (``gap_exact``, ``gap`` its float). None when no candidate's gap is proved
+        positive (the largest :data:`PAIR_TEST_CANDIDATES` float gaps are tried).
+
+    Raises
+    ------
+    ParameterError
+        A and B over different numbers of inputs, or ``margin`` not a real >= 0.
 
     Examples
     --------
     >>> import qifldp as q
     >>> ce = pair_test(q.grr(4, 1.0), q.grr(4, 2.0))
-    >>> bool(ce.gap > 0), float(ce.prior.sum())
+    >>> bool(ce.gap > ce.gap_bound > 0), float(ce.prior.sum())
     (True, 1.0)
     >>> pair_test(q.grr(4, 2.0), q.grr(4, 1.0)) is None
     True
@@ -308,61 +342,111 @@ def pair_test(A: Any, B: Any) -> Counterexample | None:
     if k != kb:
         msg = f"A and B must have the same number of inputs, got {k} and {kb}"
         raise ParameterError(msg)
+    margin = _check_margin(margin)
     w = PAIR_WEIGHTS
     pairs = _pairs(A) if not isinstance(A, SymmetricChannel) else _pairs(B)
     table_a, table_b = _pair_table(A), _pair_table(B)
-    best: tuple[float, int, int, float] | None = None
+    candidates: list[tuple[float, int, int, float]] = []
     for x0, x1 in pairs:
         va = table_a[(0, 1) if isinstance(A, SymmetricChannel) else (x0, x1)]
         vb = table_b[(0, 1) if isinstance(B, SymmetricChannel) else (x0, x1)]
         gaps = vb - va
         i = int(np.argmax(gaps))
-        if gaps[i] > PAIR_TEST_MARGIN * (va[i] + vb[i]) and (best is None or gaps[i] > best[0]):
-            best = (float(gaps[i]), x0, x1, float(w[i]))
-    if best is None:
-        return None
-    _, x0, x1, wi = best
-    prior = np.zeros(k)
-    prior[x0], prior[x1] = wi, 1.0 - wi
-    gain = np.zeros((2, k))
-    gain[0, x0] = gain[1, x1] = 1.0
-    v_a = _recheck_pair(A, gain, prior, x0, x1, wi)
-    v_b = _recheck_pair(B, gain, prior, x0, x1, wi)
-    gap = v_b - v_a
-    bound = PAIR_TEST_MARGIN * (v_a + v_b)
-    if not gap > bound:
-        msg = f"the pair test's gap {gap:.3g} did not survive its re-check (bound {bound:.3g})"
-        raise VerificationError(msg)
+        if gaps[i] > margin * (va[i] + vb[i]):
+            candidates.append((float(gaps[i]), x0, x1, float(w[i])))
+    candidates.sort(key=lambda c: -c[0])
+    for _, x0, x1, wi in candidates[:PAIR_TEST_CANDIDATES]:
+        proved = _recheck_pair(A, B, x0, x1, wi)
+        if proved is None:
+            continue
+        prior = np.zeros(k)
+        prior[x0], prior[x1] = wi, 1.0 - wi
+        gain = np.zeros((2, k))
+        gain[0, x0] = gain[1, x1] = 1.0
+        return _counterexample(gain, prior, proved)
+    return None
+
+
+def _check_margin(margin: Any) -> float:
+    if isinstance(margin, bool) or not isinstance(margin, (int, float, np.floating, np.integer)):
+        msg = f"margin must be a real number >= 0 (the search threshold), got {margin!r}"
+        raise ParameterError(msg)
+    if not (math.isfinite(margin) and margin >= 0):
+        msg = f"margin must be a finite real >= 0 (the search threshold), got {margin!r}"
+        raise ParameterError(msg)
+    return float(margin)
+
+
+def _counterexample(gain: np.ndarray, prior: np.ndarray, proved: CertifiedGap) -> Counterexample:
     return Counterexample(
-        gain=gain, prior=prior, gap=gap, gap_bound=bound, vulnerability_a=v_a, vulnerability_b=v_b
+        gain=gain,
+        prior=prior,
+        gap=proved.gap,
+        gap_exact=proved.exact,
+        gap_bound=proved.bound,
+        vulnerability_a=proved.va,
+        vulnerability_b=proved.vb,
     )
 
 
-def _recheck_pair(C: Any, gain: np.ndarray, prior: np.ndarray, x0: int, x1: int, w: float) -> float:
-    """The two-point vulnerability by an independent route: g_vulnerability (explicit),
-    the pair atoms summed in the other order (symmetric)."""
-    if isinstance(C, SymmetricChannel):
-        P0, P1 = pair_atoms(C)
-        return float(np.sum(np.where(w * P0 >= (1.0 - w) * P1, w * P0, (1.0 - w) * P1)))
-    support = prior > 0
-    sub = Channel(C.matrix[support])
-    return float(g_vulnerability(sub, gain[:, support], prior[support]))
+def _recheck_pair(A: Any, B: Any, x0: int, x1: int, w: float) -> CertifiedGap | None:
+    """The gap of the prior (w, fl(1 - w)) on (x0, x1) proved positive, or None.
 
-
-def _capacity_test(A: Any, B: Any, k: int) -> Counterexample | None:
-    """ML(B) > ML(A): the identity gain under the uniform prior separates, verified by
-    :func:`qifldp.bayes_vulnerability`."""
-    va, vb = float(bayes_vulnerability(A)), float(bayes_vulnerability(B))
-    if not vb - va > PAIR_TEST_MARGIN * (va + vb):
-        return None
-    return Counterexample(
-        gain=np.eye(k),
-        prior=np.full(k, 1.0 / k),
-        gap=vb - va,
-        gap_bound=PAIR_TEST_MARGIN * (va + vb),
-        vulnerability_a=va,
-        vulnerability_b=vb,
+    Evaluated afresh (not from the search's sorted cumulative sums) on each channel as
+    stored, with a rigorous bound on its rounding error
+    (:func:`~qifldp.sweeps.rigorous_gaps.two_point_vulnerability`: gamma_n for the n
+    terms, and the rows' normalisation); exactly on the two rows (or the stored class
+    masses) when the bound does not decide. None when the exact gap is <= 0.
+    """
+    w1 = 1.0 - w  # the prior's second weight as stored, read as the rational it holds
+    return certified_gap(
+        two_point_vulnerability(A, x0, x1, w, w1),
+        two_point_vulnerability(B, x0, x1, w, w1),
+        lambda: exact_two_point_vulnerability(A, x0, x1, w, w1),
+        lambda: exact_two_point_vulnerability(B, x0, x1, w, w1),
     )
+
+
+#: The uniform vulnerabilities (value, rounding bound) of the channels tested last, as
+#: :data:`_PAIR_TABLES` (a cell tests each channel against every other oracle).
+_UNIFORM: dict[int, tuple[Any, tuple[float, float]]] = {}
+
+
+def _uniform(C: Any) -> tuple[float, float]:
+    got = _UNIFORM.get(id(C))
+    if got is not None and got[0] is C:
+        return got[1]
+    value = uniform_vulnerability(C)
+    while len(_UNIFORM) >= _PAIR_TABLES_KEPT:
+        del _UNIFORM[next(iter(_UNIFORM))]
+    _UNIFORM[id(C)] = (C, value)
+    return value
+
+
+def _capacity_test(
+    A: Any, B: Any, k: int, margin: float = PAIR_TEST_MARGIN
+) -> Counterexample | None:
+    """ML(B) > ML(A) proved: the identity gain under the uniform prior separates.
+
+    A candidate when the float gap of the uniform vulnerabilities exceeds ``margin``
+    times them; proved by the rigorous bounds of
+    :func:`~qifldp.sweeps.rigorous_gaps.uniform_vulnerability` (gamma_n for n outputs or
+    output classes, and the rows' normalisation), exactly when they do not decide.
+
+    >>> import qifldp as q
+    >>> ce = _capacity_test(q.grr(3, 1.0), q.grr(3, 2.0), 3)
+    >>> bool(ce.gap > ce.gap_bound > 0), ce.gap_exact is None
+    (True, True)
+    """
+    a, b = _uniform(A), _uniform(B)
+    if not b[0] - a[0] > margin * (a[0] + b[0]):
+        return None
+    proved = certified_gap(
+        a, b, lambda: exact_uniform_vulnerability(A), lambda: exact_uniform_vulnerability(B)
+    )
+    if proved is None:
+        return None
+    return _counterexample(np.eye(k), np.full(k, 1.0 / k), proved)
 
 
 # ------------------------------------------------------------------------- one pair
@@ -379,9 +463,10 @@ def _row(
     witness = getattr(result, "witness", None)
     # decided only in rational arithmetic on the stored floats, by a gap below float
     # resolution: true of the channels as stored, and the protocols themselves may refine
+    # (a negative route's counterexample has an exact gap only where its bound did not decide)
     boundary = bool(
         holds is False and getattr(result, "exact", False) and result.about == "channels"
-    )
+    ) or (holds is False and isinstance(result, Counterexample) and result.gap_exact is not None)
     return {
         "a": a,
         "b": b,
