@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,7 +20,12 @@ __all__ = [
     "as_channel",
     "checked_matrix",
     "checked_column_max",
-    "check_size", "guard_size", "MAX_ENTRIES", "ROW_SUM_ATOL"]
+    "check_size",
+    "guard_size",
+    "guard_work",
+    "MAX_ENTRIES",
+    "ROW_SUM_ATOL",
+]
 
 #: Largest number of matrix entries an explicit channel may have (10^8 float64
 #: entries = 800 MB).  Constructors check the size *before* allocating.
@@ -114,6 +119,62 @@ def guard_size(what: str, n_rows: int, log10_cols: float, exact_cols, alt: str) 
     msg = (
         f"{what} would have {n_rows} x ~10^{log10_cols:.1f} entries, more than the "
         f"explicit-channel limit MAX_ENTRIES = {MAX_ENTRIES}. Use {alt} instead."
+    )
+    raise SizeError(msg)
+
+
+def guard_work(
+    what: str,
+    work: str,
+    log10_count: float,
+    exact_count: Callable[[], int],
+    advice: str,
+    unit: str = "",
+) -> None:
+    """Raise SizeError if a computation would form more than MAX_ENTRIES terms (the work limit).
+
+    The explicit-channel entry limit :data:`MAX_ENTRIES` also bounds work whose terms are
+    formed in bounded chunks (an enumeration, a sum over compositions): the same number,
+    counted in terms formed rather than entries stored (memory is not what it limits).
+
+    Parameters
+    ----------
+    what : str
+        The computation refused, e.g. ``"the Bayes capacity over 4 bits"``.
+    work : str
+        How the count arises, after "would", e.g. ``"sum over 12 compositions x 5 terms"``.
+    log10_count : float
+        log10 of the count (cheap to compute even when huge).
+    exact_count : callable
+        Returns the exact count as a Python int; called only when it has at most ~30 digits.
+    advice : str
+        The caller's own advice, appended to the message (what to do instead).
+    unit : str
+        What is counted, shown after the count (e.g. ``"products"``).
+
+    Raises
+    ------
+    SizeError
+        When the count exceeds MAX_ENTRIES.
+
+    Examples
+    --------
+    >>> guard_work("a sum", "add 10 x 10 terms", 2.0, lambda: 100, "Use fewer.")
+    >>> guard_work("a sum", "add 10^5 x 10^4 terms", 9.0, lambda: 10**9, "Use fewer.")
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.SizeError: a sum would add 10^5 x 10^4 terms = 1000000000, more than the work ...
+    """
+    if log10_count < _EXACT_DIGITS:
+        count = int(exact_count())
+        if count <= MAX_ENTRIES:
+            return
+        shown = str(count)
+    else:
+        shown = f"~10^{log10_count:.1f}"
+    msg = (
+        f"{what} would {work} = {shown}{' ' + unit if unit else ''}, more than the work "
+        f"limit MAX_ENTRIES = {MAX_ENTRIES}. {advice}"
     )
     raise SizeError(msg)
 

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from scipy.special import gammaln
 
-from ..channel import MAX_ENTRIES
+from ..channel import guard_work
 from ..errors import ParameterError, SizeError
 from ..validation import check_int
 
@@ -42,6 +42,7 @@ __all__ = [
     "MAX_PAIR_TERMS",
     "bayes_capacity_pair_filters",
     "bit_revealed",
+    "check_hashes",
     "mean_distinct_filters",
     "bayes_capacity_random_hash_bits",
     "bayes_capacity_symmetric_filters",
@@ -109,15 +110,6 @@ def _log_weights(a: np.ndarray, m: int, L0: np.ndarray) -> np.ndarray:
     return float(gammaln(m + 1)) - gammaln(a + 1.0).sum(axis=1) + powers.sum(axis=1)
 
 
-def _guard(what: str, count: int, per: int, alternative: str) -> None:
-    if count * per > MAX_ENTRIES:
-        msg = (
-            f"{what} would sum over {count} compositions x {per} terms = {count * per}, "
-            f"more than the work limit MAX_ENTRIES = {MAX_ENTRIES}. {alternative}"
-        )
-        raise SizeError(msg)
-
-
 def bayes_capacity_symmetric_filters(L: Any, u: int, sizes: Any) -> float:
     """ML of a fixed table whose distinct filters are every subset of its u used bits of
     the given sizes, each bit through the log bit channel L (shape (2, n)).
@@ -166,10 +158,12 @@ def bayes_capacity_symmetric_filters(L: Any, u: int, sizes: Any) -> float:
         raise ParameterError(msg)
     n = M.shape[1]
     count = composition_count(u, n)
-    _guard(
+    per = len(zs) * n
+    guard_work(
         f"the Bayes capacity over {u} bits with {n} symbols each",
-        count,
-        len(zs) * n,
+        f"sum over {count} compositions x {per} terms",
+        math.log10(max(count * per, 1)),
+        lambda: count * per,
         "Use fewer reports T (fewer symbols per bit) or fewer bits.",
     )
     with np.errstate(invalid="ignore"):
@@ -257,10 +251,12 @@ def bayes_capacity_random_hash_bits(L: Any, m: int, h: int, k: int) -> float:
         log_r = np.where(M[1] == -np.inf, -np.inf, M[1] - M[0])
     atoms = np.vstack([_multisets(n, d) for d in range(1, min(h, m) + 1)])  # (A, n)
     count = composition_count(m, n)
-    _guard(
+    per = atoms.shape[0] * h
+    guard_work(
         f"the random-hash Bayes capacity over {m} bits with {n} symbols each and h = {h}",
-        count,
-        atoms.shape[0] * h,
+        f"sum over {count} compositions x {per} terms",
+        math.log10(max(count * per, 1)),
+        lambda: count * per,
         "Use fewer reports T (fewer symbols per bit), fewer bits or hash functions.",
     )
     with np.errstate(invalid="ignore"):
@@ -354,6 +350,35 @@ def mean_distinct_filters(m: int, h: int, k: int) -> float:
 
 #: Most hash functions h of :func:`filter_overlap_law` (RAPPOR's h <= m <= 64): h^3 steps.
 MAX_OVERLAP_DRAWS: int = 64
+
+
+def check_hashes(h: Any, m: int) -> int:
+    """RAPPOR's number of hash functions h: an integer in 1..m, with the reason in the error.
+
+    A filter sets at most m bits, so hashes beyond m only collide; and the random-hash
+    leakage (:func:`filter_overlap_law`, :func:`mean_distinct_filters`) takes h <=
+    :data:`MAX_OVERLAP_DRAWS` = 64, the largest m: h <= m keeps it computable.
+
+    Examples
+    --------
+    >>> check_hashes(2, 8)
+    2
+    >>> check_hashes(3, 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ParameterError: h must be <= m = 2 (one hash per Bloom bit at most), got 3: ...
+    """
+    h = check_int("h", h, minimum=1)
+    if h > m:
+        msg = (
+            f"h must be <= m = {m} (one hash per Bloom bit at most), got {h}: a filter sets "
+            "at most m bits, so more hashes only collide, and the random-hash leakage "
+            "(closed_form.random_hash: bloom_reports.filter_overlap_law, h^3 steps) takes "
+            f"h <= MAX_OVERLAP_DRAWS = {MAX_OVERLAP_DRAWS}, the largest m. Use h <= {m}, or "
+            "more bits m (up to 64)"
+        )
+        raise ParameterError(msg)
+    return h
 
 
 def filter_overlap_law(m: int, h: int) -> dict[tuple[int, int], float]:

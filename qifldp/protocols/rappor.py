@@ -39,8 +39,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..channel import MAX_ENTRIES, Channel, check_size, guard_size
-from ..errors import ParameterError, SizeError
+from ..channel import Channel, check_size, guard_size, guard_work
+from ..errors import InputTypeError, ParameterError, SizeError
 from ..operators import visible_choice
 from ..simulation import project_simplex
 from ..simulation.util import (
@@ -61,6 +61,7 @@ from .bloom_reports import (
     bayes_capacity_random_hash_bits,
     bayes_capacity_symmetric_filters,
     bit_revealed,
+    check_hashes,
     filter_overlap_law,
     mean_distinct_filters,
 )
@@ -342,8 +343,12 @@ class RAPPORRandomHash(ReportsLeakage):
 
     def __init__(self, protocol: RAPPOR) -> None:
         if not isinstance(protocol, RAPPOR):
-            msg = f"protocol must be a RAPPOR protocol, got {type(protocol).__name__}"
-            raise TypeError(msg)
+            msg = (
+                "protocol must be a RAPPOR protocol object (its m, h, f, p, q and rounds are "
+                f"read), got {type(protocol).__name__}; use q.protocol('rappor', ...)"
+                ".closed_form.random_hash"
+            )
+            raise InputTypeError(msg)
         self._protocol = protocol
 
     def __repr__(self) -> str:
@@ -461,37 +466,31 @@ def _capacity_by_enumeration(sub: np.ndarray, L: np.ndarray) -> float:
 
 
 def _guard_work(P: Any, rows: int, u: int, n: int) -> None:
-    """Refuse an enumeration of more than MAX_ENTRIES (filter, count pattern) products.
-
-    The Bayes capacity of h >= 2 filters sums, over the n^u count patterns of the u bits
-    the filters use, the largest of the ``rows`` distinct filters' probabilities: rows x n^u
-    products of u factors each, formed in chunks of 2^22 (memory stays bounded). The limit
-    is on that work, the same number as the explicit-channel entry limit.
+    """Refuse more than MAX_ENTRIES (filter, count pattern) products (the work limit of
+    :func:`~qifldp.channel.guard_work`, with this route's advice): the capacity of h >= 2
+    filters sums over the n^u count patterns of the u used bits the largest of the
+    ``rows`` distinct filters' probabilities, rows x n^u products formed in chunks.
 
     Examples
     --------
     >>> import qifldp as q
     >>> _guard_work(q.protocol("rappor", 4, m=4, h=2, seed=0), 4, 4, 2)
     """
-    log10_work = math.log10(rows) + u * math.log10(n)
-    if log10_work <= math.log10(MAX_ENTRIES):
-        return
-    work = f"{rows * n**u}" if log10_work < 30 else f"~10^{log10_work:.1f}"
-    msg = (
-        f"rappor(k={P.k}, m={P.params['m']}, h={P.params['h']}).closed_form would enumerate "
-        f"{rows} distinct filters x {n}^{u} count patterns = {work} products ({n} count "
-        f"values per bit on the {u} bits its filters use), more than the work limit MAX_ENTRIES = "
-        f"{MAX_ENTRIES} (the rule bounds the number of products formed; they are formed in "
-        "chunks, so memory is not what it limits; filters that are every subset of the used "
-        "bits of their sizes are summed by count compositions instead, and filters of at "
-        "most two bits by their graph within bloom_reports.MAX_PAIR_STEPS: neither here). "
-        "Use h = 1 (lumped at any k), fewer reports T (fewer count patterns), fewer values "
-        "or bits (k h bits at most are used), the average over a uniformly random hash "
-        "(closed_form.random_hash, any k), or what needs no enumeration: "
+    guard_work(
+        f"rappor(k={P.k}, m={P.params['m']}, h={P.params['h']}).closed_form",
+        f"enumerate {rows} distinct filters x {n}^{u} count patterns",
+        math.log10(rows) + u * math.log10(n),
+        lambda: rows * n**u,
+        f"({n} count values per bit on the {u} bits its filters use; filters that are every "
+        "subset of the used bits of their sizes are summed by count compositions instead, "
+        "and filters of at most two bits by their graph within bloom_reports.MAX_PAIR_STEPS: "
+        "neither here.) Use h = 1 (lumped at any k), fewer reports T (fewer count patterns), "
+        "fewer values or bits (k h bits at most are used), the average over a uniformly "
+        "random hash (closed_form.random_hash, any k), or what needs no enumeration: "
         "closed_form.ldp_epsilon(), eps_one(), eps_inf(), privacy_profile_reports(T, eps) "
-        "(any k, m)."
+        "(any k, m).",
+        unit="products",
     )
-    raise SizeError(msg)
 
 
 def _log(v: float) -> float:
@@ -556,7 +555,7 @@ class RAPPOR(NotLumpable):
     ) -> None:
         k = check_k(k)
         m = check_int("m", m, minimum=1, maximum=64)
-        h = check_int("h", h, minimum=1, maximum=m)
+        h = check_hashes(h, m)
         f = check_probability("f", f)
         p, q = check_probability("p", p), check_probability("q", q)
         rounds = check_choice("rounds", rounds, ROUNDS)

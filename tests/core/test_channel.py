@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 
 import qifldp as q
+from qifldp.channel import MAX_ENTRIES, guard_work
+from qifldp.errors import SizeError
 from tests.canonical import BSC_QUARTER, HAND
 
 
@@ -133,3 +135,20 @@ def test_reduced_never_merges_columns_that_differ_only_in_tiny_entries():
     R = C.reduced()
     assert R.n_outputs == 3
     assert q.ldp_epsilon(R) == q.ldp_epsilon(C) == pytest.approx(np.log(0.4 / 1e-20))
+
+
+def test_guard_work_is_the_shared_work_limit():
+    # the count is compared exactly with MAX_ENTRIES; the caller's advice ends the message
+    guard_work("a sum", "add a x b terms", 8.0, lambda: MAX_ENTRIES, "Do less.")  # at the limit
+    with pytest.raises(SizeError) as err:
+        guard_work("a sum", "add a x b terms", 8.0, lambda: MAX_ENTRIES + 1, "Do less.", "terms")
+    assert str(err.value) == (
+        f"a sum would add a x b terms = {MAX_ENTRIES + 1} terms, more than the work limit "
+        f"MAX_ENTRIES = {MAX_ENTRIES}. Do less."
+    )
+
+    def never() -> int:
+        raise AssertionError("a count of 41 digits is not formed")
+
+    with pytest.raises(SizeError, match=r"= ~10\^40.0, more than the work limit"):
+        guard_work("a sum", "add a x b terms", 40.0, never, "")

@@ -21,6 +21,7 @@ from qifldp.protocols.bloom_reports import (
     MAX_INDEPENDENT_SETS,
     _compositions,
     bayes_capacity_pair_filters,
+    bayes_capacity_random_hash_bits,
     bayes_capacity_symmetric_filters,
     composition_count,
     filter_overlap_law,
@@ -253,3 +254,19 @@ def test_counts_partly_impossible_under_bit_zero_refused():
             q.errors.ParameterError, match=r"f = 0.0, p = 0.0, q = 0.5: .* use f > 0"
         ):
             call(2)
+
+
+def test_work_limit_shared_with_each_route_advice():
+    # both composition sums refuse through channel.guard_work, each with its own advice;
+    # the count is composition_count(40, 20) x terms per composition
+    L = np.log(np.full((2, 20), 1 / 20))
+    count = math.comb(40 + 19, 19)
+    with pytest.raises(q.errors.SizeError) as err:
+        bayes_capacity_symmetric_filters(L, 40, [1])
+    assert f"sum over {count} compositions x 20 terms = {count * 20}, more than the work " in (
+        str(err.value)
+    )
+    assert str(err.value).endswith("Use fewer reports T (fewer symbols per bit) or fewer bits.")
+    with pytest.raises(q.errors.SizeError, match="work limit MAX_ENTRIES") as err:
+        bayes_capacity_random_hash_bits(L, 40, 2, 3)
+    assert str(err.value).endswith("fewer bits or hash functions.")

@@ -15,7 +15,8 @@ import pytest
 from scipy import stats
 
 import qifldp as q
-from qifldp.errors import ParameterError, UnsupportedKindError
+from qifldp.errors import InputTypeError, ParameterError, UnsupportedKindError
+from qifldp.protocols.rappor import RAPPORRandomHash
 from tests.protocols._enumeration import assert_unbiased_with_variance, enumerate_rappor
 
 
@@ -131,8 +132,18 @@ def test_attack_and_refusals():
     clash = q.protocol("rappor", 4, m=2, h=1)
     with pytest.raises(ParameterError, match="not identifiable"):
         clash.estimate(clash.sample([0, 1], rng=0))
-    with pytest.raises(ParameterError, match="h"):
+    with pytest.raises(ParameterError, match="h must be <= m = 2") as err:
         q.protocol("rappor", 3, m=2, h=3)
+    # the reason (the random-hash laws' h^3 route takes h <= 64, the largest m) and the
+    # alternative are stated
+    assert "MAX_OVERLAP_DRAWS = 64" in str(err.value) and "Use h <= 2" in str(err.value)
+    assert q.protocol("rappor", 3, m=64, h=64).params["h"] == 64  # the largest h allowed
+
+
+def test_random_hash_leakage_needs_a_rappor_protocol():
+    with pytest.raises(InputTypeError, match="protocol must be a RAPPOR protocol object") as e:
+        RAPPORRandomHash(q.protocol("grr", 3, 1.0))
+    assert isinstance(e.value, TypeError) and "got GRR" in str(e.value)
 
 
 @pytest.mark.parametrize("T", [1, 2])
