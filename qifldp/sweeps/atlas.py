@@ -194,7 +194,7 @@ class _Oracle:
         """Outputs of the explicit channel the atlas would build (inf when too many)."""
         S = self.symmetric
         if S is not None:
-            lg = S._log10_n_explicit(True)
+            lg = S.log10_n_explicit_outputs(True)
             return 10.0**lg if lg < 300 else math.inf
         C = self.explicit()
         return math.inf if C is None else C.shape[1]

@@ -306,6 +306,11 @@ class SymmetricChannel(EqualByKey):
     log_in = ReadOnly[np.ndarray]("log Pr[output of size s containing x | x], one per size.")
     log_out = ReadOnly[np.ndarray]("log Pr[output of size s not containing x | x], one per size.")
     name = ReadOnly[str]("Description of the protocol.")
+    scheme = ReadOnly[tuple](
+        "How :meth:`expand` forms the outputs: ``('bits',)`` (k-bit vectors: UE, THE), "
+        "``('lh', g)`` ((hash, value) pairs of local hashing with g buckets), ``('grr',)`` "
+        "(the k values) or ``('subsets',)`` (one output per subset)."
+    )
 
     @property
     def inputs(self) -> range:
@@ -406,7 +411,31 @@ class SymmetricChannel(EqualByKey):
         return (self._k, self._scheme, self._sizes, self._log_in, self._log_out)
 
     # -- expansion ---------------------------------------------------------------
-    def _n_explicit(self, lumped: bool) -> int:
+    def n_explicit_outputs(self, lumped: bool = False) -> int:
+        """The number of outputs of :meth:`expand` (an exact integer, never built).
+
+        Parameters
+        ----------
+        lumped : bool
+            As for :meth:`expand`: False counts the numeric constructor's outputs (k-bit
+            vectors of UE and THE: 2^k; (hash, value) pairs of LH with g buckets:
+            g^(k+1); k for GRR); True the lumped outputs, one per subset of each size
+            in :attr:`sizes`.
+
+        Returns
+        -------
+        int
+            May be far beyond the float range (use :meth:`log10_n_explicit_outputs` to compare).
+
+        Examples
+        --------
+        >>> import qifldp.symmetric as sym
+        >>> sym.oue(10, 1.0).n_explicit_outputs(), sym.olh(3, 1.0).n_explicit_outputs()
+        (1024, 256)
+        >>> S = sym.oue(3, 1.0)  # lumped: one output per subset of each size, 2^3 in all
+        >>> S.n_explicit_outputs(lumped=True), sum(1 for _ in S.expand(lumped=True).outputs)
+        (8, 8)
+        """
         k = self._k
         kind = "subsets" if lumped else self._scheme[0]
         if kind == "grr":
@@ -417,8 +446,17 @@ class SymmetricChannel(EqualByKey):
             return self._scheme[1] ** (k + 1)
         return sum(math.comb(k, int(s)) for s in self._sizes)
 
-    def _log10_n_explicit(self, lumped: bool) -> float:
-        """log10 of :meth:`_n_explicit`, without forming huge integers."""
+    def log10_n_explicit_outputs(self, lumped: bool = False) -> float:
+        """log10 of :meth:`n_explicit_outputs`, without forming the (possibly huge) integer.
+
+        Examples
+        --------
+        >>> import qifldp.symmetric as sym
+        >>> round(sym.oue(10**6, 1.0).log10_n_explicit_outputs(), 3)  # 2^(10^6) bit vectors
+        301029.996
+        >>> round(sym.grr(100, 1.0).log10_n_explicit_outputs(lumped=True), 12)
+        2.0
+        """
         k = self._k
         kind = "subsets" if lumped else self._scheme[0]
         if kind == "grr":
@@ -503,8 +541,8 @@ class SymmetricChannel(EqualByKey):
         guard_size(
             f"{self._name}.expand()",
             self._k,
-            self._log10_n_explicit(lumped),
-            lambda: self._n_explicit(lumped),
+            self.log10_n_explicit_outputs(lumped),
+            lambda: self.n_explicit_outputs(lumped),
             _ALTERNATIVE,
         )
         labels, member, log_mult = self._explicit_outputs(lumped)

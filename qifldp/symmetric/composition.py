@@ -180,8 +180,8 @@ class SymmetricComposition:
         guard_size(
             f"{self!r}.expand()",
             self.k,
-            sum(F._log10_n_explicit(False) for F in self.factors),
-            lambda: math.prod(F._n_explicit(False) for F in self.factors),
+            sum(F.log10_n_explicit_outputs(False) for F in self.factors),
+            lambda: math.prod(F.n_explicit_outputs(False) for F in self.factors),
             "ldp_epsilon, privacy_profile or tradeoff_curve of the composition "
             "(no expansion needed)",
         )

@@ -25,27 +25,60 @@ __all__ = [
 ]
 
 
+#: What the k bits a lifted witness post-processes are, per scheme of A's outputs
+#: (:attr:`SymmetricChannel.scheme`): (the bits, bit 0, bit 1, the summary's bits).
+_BIT_WORDS: dict[str, tuple[str, str, str, str]] = {
+    "bits": (
+        "each of the k = {k} reported bits",
+        "a reported 0",
+        "a reported 1",
+        "every reported bit",
+    ),
+    "lh": (
+        "each of the k = {k} bits of a report (h, v), bit x being 1 when h(x) = v (input x "
+        "hashes to the reported value)",
+        "a bit 0 (h(x) ≠ v)",
+        "a bit 1 (h(x) = v)",
+        "every bit 'x hashes to the reported value' of its report (hash, value)",
+    ),
+    "subsets": (
+        "each of the k = {k} membership bits of the reported set, bit x being 1 when x is in it",
+        "a bit 0 (x not in the set)",
+        "a bit 1 (x in the set)",
+        "every membership bit of the reported set",
+    ),
+}
+
+
 def explain_bitwise_witness(W: BitwiseWitness, names: tuple[str, str], top: int) -> dict[str, Any]:
-    """The account of a lifted witness w^{⊗k}: the 2x2 w applied to every reported bit
-    (never expanded: A's outputs number 2^k, or g^(k+1) for local hashing).
+    """The account of a lifted witness w^{⊗k}: the 2x2 w applied to each of k bits of A's
+    report, named per protocol: the reported bits of UE and THE; for local hashing, whose
+    report is a (hash, value) pair (h, v), the bits "h(x) = v" of the k inputs x; the
+    membership bits of the reported set otherwise. Never expanded (A's outputs number 2^k,
+    or g^(k+1) for local hashing).
 
     >>> import qifldp.symmetric as sym
     >>> r = sym.refines(sym.sue(12, 1.0), sym.the(12, 1.0, 0.8))
     >>> explain_bitwise_witness(r.witness, ("A", "B"), 3)["kind"]
     'bitwise witness'
+    >>> r = sym.refines(sym.olh(12, 2.0), sym.the(12, 2.0, 0.9))
+    >>> print(explain_bitwise_witness(r.witness, ("OLH", "THE"), 3)["text"].splitlines()[1])
+        a bit 0 (h(x) ≠ v) stays 0 with probability 0.9075, turns 1 with 0.09251
     """
     na, nb = names
     w = np.asarray(W.w, dtype=float)
     out: dict[str, Any] = {"kind": "bitwise witness", "k": int(W.k), "w": w.tolist()}
+    scheme = "bits" if W.channels is None else W.channels[0].scheme[0]
+    bits, zero, one, every = _BIT_WORDS.get(scheme, _BIT_WORDS["subsets"])
     lines = [
-        f"{na} ⊑ {nb}: {nb} = {na}·w^{{⊗k}}, the 2x2 witness w applied to each of the k = "
-        f"{W.k} reported bits independently (QIF paper, Lemma 4):",
-        f"    a reported 0 stays 0 with probability {w[0, 0]:.4g}, turns 1 with {w[0, 1]:.4g}",
-        f"    a reported 1 stays 1 with probability {w[1, 1]:.4g}, turns 0 with {w[1, 0]:.4g}",
+        f"{na} ⊑ {nb}: {nb} = {na}·w^{{⊗k}}, the 2x2 witness w applied independently to "
+        f"{bits.format(k=W.k)} (QIF paper, Lemma 4):",
+        f"    {zero} stays 0 with probability {w[0, 0]:.4g}, turns 1 with {w[0, 1]:.4g}",
+        f"    {one} stays 1 with probability {w[1, 1]:.4g}, turns 0 with {w[1, 0]:.4g}",
         "  (witness.entry(S, T) gives one entry; witness.expand() the matrix, small k)",
     ]
     summary = (
-        f"{nb} is {na} with every reported bit post-processed alike by a 2x2 channel: "
+        f"{nb} is {na} with {every} post-processed alike by a 2x2 channel: "
         f"{nb} leaks no more than {na} for every prior and gain."
     )
     return finish_account(out, lines, summary)

@@ -89,11 +89,22 @@ class BitwiseWitness:
         return f"BitwiseWitness(k={self.k}, w={np.round(self.w, 6).tolist()})"
 
     @property
+    def channels(self) -> tuple[SymmetricChannel, SymmetricChannel] | None:
+        """(A, B), the symmetric channels the witness lifts between (None when not given).
+
+        >>> import qifldp.symmetric as sym
+        >>> A, B = sym.sue(2, 1.0), sym.the(2, 1.0, 0.8)
+        >>> BitwiseWitness(2, np.eye(2), A, B).channels == (A, B)
+        True
+        """
+        return None if self._A is None or self._B is None else (self._A, self._B)
+
+    @property
     def shape(self) -> tuple[int, int]:
         """Outputs of A.expand() by outputs of B.expand() ((2^k, 2^k) for two UE channels)."""
         if self._A is None or self._B is None:
             return 2**self.k, 2**self.k
-        return self._A._n_explicit(False), self._B._n_explicit(False)
+        return self._A.n_explicit_outputs(False), self._B.n_explicit_outputs(False)
 
     def entry(self, S, T) -> float:
         """W[S, T] for the bit vectors with ones at S and T (iterables of input indices)."""
@@ -111,8 +122,8 @@ class BitwiseWitness:
         guard_size(
             "BitwiseWitness.expand()",
             1,
-            A._log10_n_explicit(lumped) + B._log10_n_explicit(lumped),
-            lambda: A._n_explicit(lumped) * B._n_explicit(lumped),
+            A.log10_n_explicit_outputs(lumped) + B.log10_n_explicit_outputs(lumped),
+            lambda: A.n_explicit_outputs(lumped) * B.n_explicit_outputs(lumped),
             "the bit witness w",
         )
         _, memA, _ = self._A._explicit_outputs(lumped)

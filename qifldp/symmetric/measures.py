@@ -150,7 +150,7 @@ def _is_uniform(prior: Any, k: int) -> bool:
 
 
 def _expand_for(C: SymmetricChannel, what: str) -> Channel:
-    n = C._n_explicit(lumped=True)
+    n = C.n_explicit_outputs(lumped=True)
     if C.k * n > _EXPAND_ENTRIES:
         msg = (
             f"{what} of a symmetric channel with k = {C.k} needs the explicit channel "

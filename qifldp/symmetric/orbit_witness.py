@@ -107,8 +107,8 @@ class OrbitWitness:
         guard_size(
             "OrbitWitness.expand()",
             1,
-            self._A._log10_n_explicit(lumped) + self._B._log10_n_explicit(lumped),
-            lambda: self._A._n_explicit(lumped) * self._B._n_explicit(lumped),
+            self._A.log10_n_explicit_outputs(lumped) + self._B.log10_n_explicit_outputs(lumped),
+            lambda: self._A.n_explicit_outputs(lumped) * self._B.n_explicit_outputs(lumped),
             "the orbit form (entry, mass)",
         )
         _, memA, _ = self._A._explicit_outputs(lumped)
@@ -129,7 +129,7 @@ class OrbitWitness:
 
 def _count(C: SymmetricChannel) -> int | float:
     """Number of explicit outputs of C, or math.inf beyond 10^300."""
-    return math.inf if C._log10_n_explicit(False) > 300 else C._n_explicit(False)
+    return math.inf if C.log10_n_explicit_outputs(False) > 300 else C.n_explicit_outputs(False)
 
 
 def _log_comb_table(k: int) -> np.ndarray:

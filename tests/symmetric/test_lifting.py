@@ -176,3 +176,38 @@ def test_each_first_reading_of_the_class_entries_is_followed_by_a_check():
     predicted = [c for c in calls if c]
     assert predicted == [k * lifting.PRODUCT_FORM_SECONDS_PER_CLASS] * 3
     assert calls[:6] == [0.0] * 6  # A: table, log_a, log_b; B: table (shared), log_a, log_b
+
+
+def test_olh_account_names_the_bits_of_a_hash_value_report():
+    # OLH's report is a pair (h, v): the account speaks of the bits "h(x) = v", not of
+    # reported bits, and what it says is the witness: W[(h, v), t] = Π_x w[[h(x) = v], t_x]
+    A, B = sym.olh(3, 2.0), _the_star(3, 2.0)
+    r = q.refines(A, B)
+    text = r.explain(names=("OLH", "THE"))
+    assert "each of the k = 3 bits of a report (h, v), bit x being 1 when h(x) = v" in text
+    assert "reported bit" not in text and "a bit 1 (h(x) = v) stays 1" in text
+    w, W = r.witness.w, r.witness.expand()
+    EA, EB = A.expand(), B.expand()
+    for i, (h, v) in enumerate(EA.outputs):
+        bits = [int(h[x] == v) for x in range(3)]
+        for j, t in enumerate(EB.outputs):
+            expected = math.prod(w[bits[x], t[x]] for x in range(3))
+            assert W[i, j] == pytest.approx(expected, rel=1e-12, abs=1e-300)
+    # a unary encoding's account keeps its reported bits
+    ue = sym.refines(sym.sue(12, 1.0), sym.the(12, 1.0, 0.8)).explain()
+    assert "each of the k = 12 reported bits" in ue and "a reported 0 stays 0" in ue
+
+
+@pytest.mark.parametrize(
+    "make", [sym.oue, sym.olh, sym.grr, lambda k, eps: sym.subset_selection(k, eps, 2)]
+)
+def test_explicit_output_counts_are_the_expanded_shapes(make):
+    S = make(4, 1.0)
+    for lumped in (False, True):
+        n = S.expand(lumped=lumped).shape[1]
+        assert S.n_explicit_outputs(lumped) == n
+        assert S.log10_n_explicit_outputs(lumped) == pytest.approx(math.log10(n), rel=1e-12)
+    assert sym.oue(2000, 1.0).log10_n_explicit_outputs() == pytest.approx(2000 * math.log10(2))
+    assert sym.oue(200, 1.0).n_explicit_outputs() == 2**200  # exact beyond 2^53
+    # the scheme that forms them: bit vectors, (hash, value) pairs with g = 4 buckets
+    assert sym.oue(4, 1.0).scheme == ("bits",) and sym.olh(4, 1.0).scheme == ("lh", 4)
