@@ -7,12 +7,15 @@ from typing import Any
 
 from ..audit import BIBLIOGRAPHY, audit, format_audit, format_markdown, inventory
 from ..errors import ParameterError
+from .output import _check_output_file
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.markdown and args.json:
         msg = "--markdown writes to stdout, which --json already uses: use --markdown-file FILE"
         raise ParameterError(msg)
+    if args.markdown_file is not None:
+        _check_output_file(args.markdown_file, "--markdown-file")
     results = audit(args.claims or None)
     if args.markdown_file is not None:
         with open(args.markdown_file, "w", encoding="utf-8") as fh:

@@ -8,7 +8,6 @@ import math
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from ..refinement.graph import hasse_diagram, plot_refinement_graph
@@ -20,7 +19,7 @@ from .defaults import (
 )
 from .errors import UsageError
 from .leak import _leak_row
-from .output import _table
+from .output import _check_output_file, _table
 from .routes import (
     _check_max_lp,
     _check_time_limit,
@@ -49,7 +48,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     _check_time_limit(args.time_limit)
     _check_max_lp(args.max_lp_variables)
     if args.plot:
-        _check_output_file(args.plot, "--plot")
+        _check_output_file(args.plot, "--plot", PLOT_SUFFIXES)
         if args.no_graph:
             msg = "--plot needs the refinement diagram: leave out --no-graph"
             raise UsageError(msg)
@@ -177,6 +176,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+#: The image files ``--plot`` writes (matplotlib picks the format from the ending).
+PLOT_SUFFIXES: tuple[str, ...] = (".png", ".svg", ".pdf", ".eps", ".ps", ".jpg", ".jpeg")
+
 _HOW = {
     "capacity": "by Bayes capacity",
     "symmetric": "on the symmetric channels",
@@ -248,18 +250,6 @@ def _advice(reasons: Sequence[str]) -> str:
     if not out:
         out.append("no budget stopped them: see each reason")
     return "; ".join(out)
-
-
-def _check_output_file(path: str, option: str) -> None:
-    """Refuse an output file whose folder is missing or whose type is unknown (exit 2)."""
-    p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        msg = f"{option} {path}: the folder {str(folder)!r} does not exist"
-        raise UsageError(msg)
-    if p.suffix.lower() not in (".png", ".svg", ".pdf", ".eps", ".ps", ".jpg", ".jpeg"):
-        msg = f"{option} {path}: the file name must end in .png, .svg, .pdf, .eps, .ps or .jpg"
-        raise UsageError(msg)
 
 
 def _plot_hasse(G: Any, args: argparse.Namespace) -> str:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .errors import UsageError
 
 
 def _jsonable(x: Any) -> Any:
@@ -47,3 +50,23 @@ def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
     lines.append("  ".join("-" * w for w in widths))
     lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)) for row in cells]
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _check_output_file(path: str, option: str, suffixes: Sequence[str] = ()) -> None:
+    """Refuse, before any computation, an output file the command could not write (exit 2).
+
+    Its folder must exist, the path must not be a folder, and its name must end in one
+    of ``suffixes`` (any ending when empty).
+    """
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        msg = f"{option} {path}: is a folder; give a file name"
+        raise UsageError(msg)
+    if not folder.is_dir():
+        msg = f"{option} {path}: the folder {str(folder)!r} does not exist"
+        raise UsageError(msg)
+    if suffixes and p.suffix.lower() not in suffixes:
+        shown = ", ".join(suffixes[:-1]) + f" or {suffixes[-1]}"
+        msg = f"{option} {path}: the file name must end in {shown}"
+        raise UsageError(msg)

@@ -136,8 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--figures",
         type=int,
         nargs="+",
+        choices=range(1, 8),
+        metavar="N",
         default=[1, 2, 3, 4, 5, 6, 7],
-        help="figure numbers (default all)",
+        help="figure numbers, 1 to 7 (default all)",
     )
     s.add_argument(
         "--formats",

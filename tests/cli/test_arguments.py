@@ -13,7 +13,13 @@ import pytest
 
 import qifldp as q
 from qifldp import cli, formulas as F
-from qifldp.cli import compare as compare_command, main, output, reproduce as reproduce_command
+from qifldp.cli import (
+    audit as audit_command,
+    compare as compare_command,
+    main,
+    output,
+    reproduce as reproduce_command,
+)
 
 BAD = [
     (["leak", "nosuch:k=3,eps=1"], "unknown protocol 'nosuch'"),
@@ -47,6 +53,11 @@ BAD = [
     (["compare", "--plot", "/no/such/folder/hasse.png"], "does not exist"),
     (["compare", "--plot", "hasse.txt"], "must end in"),
     (["reproduce", "--data", "/no/such/kosarak.dat"], "no such file"),
+    (["reproduce", "--figures", "8"], "argument --figures: invalid choice: 8"),
+    (["reproduce", "--figures", "0", "1"], "argument --figures: invalid choice: 0"),
+    (["audit", "--markdown-file", "/no/such/folder/claims.md"], "--markdown-file .*does not exist"),
+    (["audit", "--markdown-file", "."], "--markdown-file .: is a folder"),
+    (["compare", "--plot", "/"], "--plot /: is a folder"),
     (["nosuchcommand"], "invalid choice"),
 ]
 
@@ -69,8 +80,11 @@ def test_files_are_checked_before_any_computation(monkeypatch, capsys, tmp_path)
     assert main(["compare", "--plot", str(tmp_path / "missing" / "h.png")]) == 2
     monkeypatch.setattr(reproduce_command, "reproduce", boom)
     assert main(["reproduce", "--quick", "--data", str(tmp_path / "none.dat")]) == 2
+    monkeypatch.setattr(audit_command, "audit", boom)
+    assert main(["audit", "--markdown-file", str(tmp_path / "missing" / "a.md")]) == 2
     err = capsys.readouterr().err
     assert "does not exist" in err and "no such file" in err
+    assert "--markdown-file" in err
 
 
 def test_version(capsys):
