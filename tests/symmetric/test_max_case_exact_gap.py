@@ -24,10 +24,14 @@ def _stored_vmax(C, g: np.ndarray) -> Fraction:
     """max over outputs S of Σ_x g[x] C[x, S] / Σ_x C[x, S], every S enumerated."""
     k = C.k
     best = None
-    for s, li, lo in zip(C.sizes.tolist(), C.log_in.tolist(), C.log_out.tolist(), strict=True):
-        m = max(li, lo)
-        a = Fraction(math.exp(li - m)) / math.comb(k - 1, s - 1) if s > 0 else Fraction(0)
-        b = Fraction(math.exp(lo - m)) / math.comb(k - 1, s) if s < k else Fraction(0)
+    # the stored masses exp(log_in - m), exp(log_out - m) as numpy forms them on the arrays
+    # (its exp may differ from math.exp in the last bit, and the exact gap sees that bit)
+    m = np.maximum(C.log_in, C.log_out)
+    with np.errstate(invalid="ignore"):
+        P_in, P_out = np.exp(C.log_in - m), np.exp(C.log_out - m)
+    for s, pi, po in zip(C.sizes.tolist(), P_in.tolist(), P_out.tolist(), strict=True):
+        a = Fraction(pi) / math.comb(k - 1, s - 1) if s > 0 else Fraction(0)
+        b = Fraction(po) / math.comb(k - 1, s) if s < k else Fraction(0)
         for T in itertools.combinations(range(k), s):
             col = [a if x in T else b for x in range(k)]
             v = sum(Fraction(float(g[x])) * col[x] for x in range(k)) / sum(col)
