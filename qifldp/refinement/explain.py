@@ -90,14 +90,14 @@ def _goal(gn: np.ndarray, inputs: tuple, top: int) -> str:
         shown = "; ".join("{" + ", ".join(_label(v) for v in g) + "}" for g in groups[:top])
         return f"to guess which group the secret is in ({shown}{'; ...' if n_act > top else ''})"
     best = [np.flatnonzero(r[w] == r.max(axis=0)) for w in range(n_act)]
+    useful = [w for w in range(n_act) if best[w].size]  # an action best for no input: unshown
     shown = "; ".join(
         f"a{w} best for x = "
         + ", ".join(_label(inputs[x]) for x in best[w][:4])
         + (", ..." if best[w].size > 4 else "")
-        for w in range(min(n_act, top))
-        if best[w].size
+        for w in useful[:top]
     )
-    more = "; ..." if n_act > top else ""
+    more = "; ..." if len(useful) > top else ""
     if binary:
         return f"to name a set of secrets containing the true one, among {n_act} ({shown}{more})"
     return f"to pick the best of {n_act} weighted guesses ({shown}{more}; gains in [0, 1])"

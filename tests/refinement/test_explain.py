@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -350,3 +351,20 @@ def test_symmetric_counterexample_actions_by_enumeration():
             best = max(float(gn[w] @ post) for w in range(gn.shape[0]))
             assert row["expected_gain"] == pytest.approx(best, abs=1e-12)
     assert "a set of" in r.explain()
+
+
+def test_goal_names_the_actions_that_are_best_for_some_input():
+    # provenance: the certificate's own gain, normalised as the account says (each column
+    # shifted by its minimum, scaled to [0, 1]); an action best for no input (here the
+    # constant rows of the GRR vs OUE gain) has nothing to show and is left out
+    r = q.refines(q.protocol("grr", 4, 1.0).channel(), q.protocol("oue", 4, 1.0).channel())
+    assert not r.holds
+    g = np.asarray(r.counterexample.gain, dtype=float)
+    gn = (g - g.min(axis=0)) / (g - g.min(axis=0)).max()
+    summary = explanation_data(r)["summary"]
+    assert "(;" not in summary
+    shown = re.findall(r"a(\d+) best for x = ([\d, ]+)", summary)
+    assert shown
+    for w, xs in shown:
+        for x in xs.strip(", ").split(", "):
+            assert gn[int(w), int(x)] == pytest.approx(gn[:, int(x)].max(), abs=1e-9)
