@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import flint
 import numpy as np
 
 import qifldp as q
@@ -81,12 +82,63 @@ def exact_gap(A, B, gain, prior) -> Fraction:
     return V(Bq) - V(Aq)
 
 
+def _fmpq(v) -> flint.fmpq:
+    """A float (the binary fraction it holds) or a Fraction as a flint rational."""
+    n, d = (v.numerator, v.denominator) if isinstance(v, Fraction) else float(v).as_integer_ratio()
+    return flint.fmpq(n, d)
+
+
+def _fmpq_matrix(rows) -> flint.fmpq_mat:
+    rows = [list(r) for r in rows]
+    return flint.fmpq_mat(len(rows), len(rows[0]), [_fmpq(v) for r in rows for v in r])
+
+
 def exact_gain_gap(A, B, gain, prior, kind: str = "average") -> Fraction:
     """The exact gap of a gain (floats or Fractions) on the channels as given, written here.
 
     Average case: Σ_y max_w Σ_x π_x g[w, x] C[x, y]; max case: the largest posterior
-    expected gain max_y max_w Σ_x g[w, x] π_x C[x, y] / Σ_x π_x C[x, y].
+    expected gain max_y max_w Σ_x g[w, x] π_x C[x, y] / Σ_x π_x C[x, y]. Each row of C
+    is read as the binary fractions it holds divided by their exact sum, which is π_x
+    divided by that sum on the raw row (both sums above are linear in π_x C[x, ·]).
+    In python-flint's rationals (the products G·diag(π')·C exact in C); the same sums in
+    Python's Fractions (:func:`exact_gain_gap_fractions`) agree on small channels.
     """
+    g = _fmpq_matrix(gain)
+    pi = [_fmpq(v) for v in prior]
+    n, n_actions = len(pi), g.nrows()
+
+    def V(C) -> flint.fmpq:
+        M = np.asarray(q.Channel(C).matrix, dtype=float)
+        Cq = _fmpq_matrix(M)
+        cols = M.shape[1]
+        # π' = π_x / (exact sum of row x): the rows divided by their exact sums
+        sums = Cq * flint.fmpq_mat(cols, 1, [1] * cols)
+        weights = [pi[x] / sums[x, 0] for x in range(n)]
+        G = flint.fmpq_mat(
+            n_actions, n, [g[w, x] * weights[x] for w in range(n_actions) for x in range(n)]
+        )
+        num = G * Cq  # n_actions x cols
+        if kind == "average":
+            total = flint.fmpq(0)
+            for y in range(cols):
+                total += max(num[w, y] for w in range(n_actions))
+            return total
+        den = flint.fmpq_mat(1, n, weights) * Cq
+        best = None
+        for y in range(cols):
+            d = den[0, y]
+            if d == 0:
+                continue
+            v = max(num[w, y] for w in range(n_actions)) / d
+            best = v if best is None or v > best else best
+        return best
+
+    gap = V(B) - V(A)
+    return Fraction(int(gap.p), int(gap.q))
+
+
+def exact_gain_gap_fractions(A, B, gain, prior, kind: str = "average") -> Fraction:
+    """:func:`exact_gain_gap` in Python's Fractions, term by term (slow: small channels)."""
     Aq, Bq = rational_rows(q.Channel(A).matrix), rational_rows(q.Channel(B).matrix)
     g = [[v if isinstance(v, Fraction) else Fraction(float(v)) for v in row] for row in gain]
     pi = [v if isinstance(v, Fraction) else Fraction(float(v)) for v in prior]

@@ -20,6 +20,8 @@ from qifldp.errors import VerificationError
 from qifldp.refinement.exact_gap import EXACT_GAP_RELATIVE, state_gap_exactly
 from qifldp.refinement.result import Counterexample
 
+from ._helpers import exact_gain_gap, exact_gain_gap_fractions
+
 
 def _pair(a: float, b: float) -> tuple[np.ndarray, np.ndarray]:
     """Binary symmetric channels with crossovers a and b (b < a: B leaks more)."""
@@ -139,3 +141,28 @@ def test_the_symmetric_routes_state_a_small_gap_by_the_same_text(decide):
     expanded = _v(Be, g, ce.prior, max_case) - _v(Ae, g, ce.prior, max_case)
     assert 0 < expanded < Fraction(1, 10**12)
     assert abs(ce.gap_exact - expanded) <= Fraction(1, 10**3) * expanded
+
+
+def test_the_tests_exact_gap_agrees_with_its_term_by_term_fractions():
+    # the shared re-check (_helpers.exact_gain_gap, python-flint) against the same sums
+    # written term by term in Python's Fractions, average and max case, float and
+    # rational gains, zero columns and a zero prior entry included
+    rng = np.random.default_rng(1)
+    for t in range(24):
+        n, ma, mb, nw = (int(v) for v in rng.integers([2, 2, 2, 1], [6, 9, 9, 5]))
+        A = rng.dirichlet(np.ones(ma), size=n)
+        B = rng.dirichlet(np.ones(mb), size=n)
+        if t % 3 == 0:
+            A[:, 0] = 0.0
+            A /= A.sum(axis=1, keepdims=True)
+        g = rng.normal(size=(nw, n)).tolist()
+        if t % 2:
+            g = [
+                [Fraction(int(rng.integers(-9, 9)), int(rng.integers(1, 9))) for _ in range(n)]
+                for _ in range(nw)
+            ]
+        pi = rng.dirichlet(np.ones(n))
+        if t % 4 == 0:
+            pi[0] = 0.0
+        for kind in ("average", "max"):
+            assert exact_gain_gap(A, B, g, pi, kind) == exact_gain_gap_fractions(A, B, g, pi, kind)
