@@ -217,8 +217,8 @@ class Entry:
     positional: tuple[str, ...] = ()
     #: Names accepted besides the parameters (refused by the builder with its own message).
     extra: tuple[str, ...] = ()
-    #: False: the builder checks the names itself (the frequency oracles: a missing
-    #: parameter reaches it as None and is refused as the flat constructor refuses it).
+    #: False: the builder refuses unknown names itself, with its own message (the
+    #: frequency oracles); a missing parameter is refused here either way.
     check_names: bool = True
 
     def parameter(self, name: str) -> Parameter:
@@ -269,15 +269,14 @@ class Entry:
 
     def check(self, params: Mapping[str, Any]) -> None:
         """Refuse unknown and missing parameters (InputTypeError naming them)."""
-        if not self.check_names:
-            return
-        allowed = (*self.names, *self.extra)
-        refuse_unknown(
-            params,
-            allowed,
-            InputTypeError,
-            lambda got: f"protocol {self.name!r} takes {', '.join(self.names)}; got {got}",
-        )
+        if self.check_names:
+            allowed = (*self.names, *self.extra)
+            refuse_unknown(
+                params,
+                allowed,
+                InputTypeError,
+                lambda got: f"protocol {self.name!r} takes {', '.join(self.names)}; got {got}",
+            )
         missing = [name for name in self.required if name not in params]
         if missing:
             msg = f"protocol {self.name!r} needs {', '.join(missing)} ({self.signature()})"

@@ -260,7 +260,7 @@ BAD = [
     ("ss", (4, -1.0), {"omega": 5}, lambda: q.subset_selection(4, -1.0, 5)),
     ("lh", (3, 1.0), {"g": 1}, lambda: q.local_hashing(3, 1.0, 1)),
     ("lh", (3, -1.0), {"g": 1}, lambda: q.local_hashing(3, -1.0, 1)),  # g is checked first
-    ("lh", (3, 1.0), {}, lambda: q.local_hashing(3, 1.0, None)),
+    ("lh", (3, 1.0), {"g": None}, lambda: q.local_hashing(3, 1.0, None)),  # omitted: "needs g"
     ("blh", (1, 1.0), {}, lambda: q.blh(1, 1.0)),
     ("olh", (3, -0.5), {}, lambda: q.olh(3, -0.5)),
     ("ue", (3,), {"p": 0.2, "q": 0.5}, lambda: q.unary_encoding(3, 0.2, 0.5)),
