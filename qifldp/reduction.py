@@ -7,8 +7,6 @@ reduced channel is equivalent to the original both ways.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 __all__ = ["REDUCE_RTOL", "Reduced", "reduce_columns"]
@@ -22,18 +20,78 @@ __all__ = ["REDUCE_RTOL", "Reduced", "reduce_columns"]
 REDUCE_RTOL: float = 2e-15
 
 
-@dataclass(frozen=True)
 class Reduced:
     """A channel with proportional columns merged and zero columns dropped.
 
-    ``matrix[:, g] = Σ_{y in groups[g]} original[:, y]``; ``weights[y]`` is the
-    share of original column y in its group (column sums), 0 for dropped columns.
+    ``matrix[:, g] = Σ_{y in groups[g]} original[:, y]``; ``group_of[y]`` is the
+    group of original column y (-1 for a dropped zero column); ``weights[y]`` is
+    the share of original column y in its group (column sums), 0 for dropped
+    columns. ``groups`` (the original columns of each group, ascending) is derived
+    from ``group_of`` on first use unless given; ``unchanged`` is True when every
+    column was kept alone, in order (``matrix`` is then the original matrix).
+    Read-only once built.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> red = reduce_columns(np.array([[0.2, 0.4, 0.4], [0.1, 0.2, 0.7]]))
+    >>> red.matrix.shape, [g.tolist() for g in red.groups], red.unchanged
+    ((2, 2), [[0, 1], [2]], False)
     """
 
+    __slots__ = ("matrix", "group_of", "weights", "_groups", "_unchanged")
     matrix: np.ndarray
-    groups: list[np.ndarray]
-    group_of: np.ndarray  # original column -> group index, -1 for zero columns
+    group_of: np.ndarray
     weights: np.ndarray
+    _groups: list[np.ndarray] | None
+    _unchanged: bool | None
+
+    def __init__(
+        self,
+        matrix: np.ndarray,
+        groups: list[np.ndarray] | None,
+        group_of: np.ndarray,
+        weights: np.ndarray,
+        unchanged: bool | None = None,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "matrix", matrix)
+        setattr_(self, "group_of", group_of)
+        setattr_(self, "weights", weights)
+        setattr_(self, "_groups", groups)
+        setattr_(self, "_unchanged", unchanged)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        msg = f"Reduced is read-only: cannot set {name!r}"
+        raise AttributeError(msg)
+
+    def __repr__(self) -> str:
+        return f"Reduced({self.group_of.size} columns -> {self.matrix.shape[1]} groups)"
+
+    @property
+    def groups(self) -> list[np.ndarray]:
+        """The original columns of each group, ascending, groups in order."""
+        groups = self._groups
+        if groups is None:
+            g = self.group_of
+            kept = np.flatnonzero(g >= 0)
+            members = kept[np.argsort(g[kept], kind="stable")]
+            ends = np.cumsum(np.bincount(g[kept], minlength=self.matrix.shape[1])).tolist()
+            groups = [members[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+            object.__setattr__(self, "_groups", groups)
+        return groups
+
+    @property
+    def unchanged(self) -> bool:
+        """True when the reduction kept every column alone, in order (nothing merged or dropped)."""
+        same = self._unchanged
+        if same is None:
+            n = self.group_of.size
+            same = self.matrix.shape[1] == n and bool(
+                np.array_equal(self.group_of, np.arange(n)) and np.all(self.weights == 1.0)
+            )
+            object.__setattr__(self, "_unchanged", same)
+        return same
 
 
 def _proportional_groups(S: np.ndarray, rtol: float) -> np.ndarray:
@@ -112,9 +170,9 @@ def _apart_by_two_rows(S: np.ndarray) -> np.ndarray | None:
     """
     if S.shape[0] < 2 or S.shape[1] < 2:
         return None
-    top, second = S[0], S[1]
-    if not (float(top.min()) > 0.0 and float(second.min()) > 0.0):
+    if not float(S[:2].min()) > 0.0:
         return None
+    top, second = S[0], S[1]
     ratios = np.sort(np.log(top) - np.log(second))
     if not float(np.diff(ratios).min()) > _SURELY_APART:
         return None
@@ -127,16 +185,23 @@ def reduce_columns(M: np.ndarray, rtol: float = REDUCE_RTOL) -> Reduced:
     Columns are scaled by their largest entry and compared entry by entry in log
     space (:func:`_proportional_groups`: sorted neighbours within ``rtol``, no
     fixed bin edges), zero entries exactly. Cost O(|X| |Y| log |Y|).
-    Groups are numbered in the order of their first column.
+    Groups are numbered in the order of their first column. When nothing is merged
+    or dropped, the reduced matrix is ``M`` itself (a read-only view, no copy).
     """
     n, p = M.shape
     colmax = M.max(axis=0)
+    # the common case first: no zero column, and rows 0 and 1 (scaled) tell every column
+    # apart; M is then kept as it is (a read-only view, no copy; groups built on use)
+    if float(colmax.min()) > 0 and _apart_by_two_rows(M[:2] / colmax) is not None:
+        kept = M.view()
+        kept.flags.writeable = False
+        return Reduced(kept, None, np.arange(p), np.ones(p), unchanged=True)
     nz = np.flatnonzero(colmax > 0)
     group_of = np.full(p, -1, dtype=np.int64)
     if nz.size == 0:  # pragma: no cover - a Channel has no all-zero matrix
-        return Reduced(np.zeros((n, 0)), [], group_of, np.zeros(p))
-    # rows 0 and 1 scaled first: they tell every column apart in the common case
-    lab = _apart_by_two_rows(M[:2, nz] / colmax[nz])
+        return Reduced(np.zeros((n, 0)), [], group_of, np.zeros(p), unchanged=False)
+    # (with no zero column, rows 0 and 1 were just tried)
+    lab = None if nz.size == p else _apart_by_two_rows(M[:2, nz] / colmax[nz])
     if lab is None:
         lab = _proportional_groups(M[:, nz] / colmax[nz], rtol)
     n_groups = int(lab.max()) + 1
@@ -144,7 +209,8 @@ def reduce_columns(M: np.ndarray, rtol: float = REDUCE_RTOL) -> Reduced:
         group_of[nz] = np.arange(nz.size)
         weights = np.zeros(p)
         weights[nz] = 1.0
-        return Reduced(M[:, nz], list(nz[:, None]), group_of, weights)
+        unchanged = nz.size == p
+        return Reduced(M[:, nz], None, group_of, weights, unchanged=unchanged)
     first = np.full(n_groups, lab.size)
     np.minimum.at(first, lab, np.arange(lab.size))
     order = np.argsort(first, kind="stable")
@@ -155,7 +221,6 @@ def reduce_columns(M: np.ndarray, rtol: float = REDUCE_RTOL) -> Reduced:
     by_group = np.argsort(g, kind="stable")  # columns of each group, ascending
     ends = np.cumsum(np.bincount(g, minlength=n_groups)).tolist()
     members = nz[by_group]
-    groups = [members[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
     # each group's sum by pairwise summation over its contiguous block (relative error
     # ~u log2(size)); an entry-by-entry accumulation (np.add.at) drifts by ~u·size, 2e-11
     # for a million columns, and the witness expanded back from the merged column
@@ -165,4 +230,4 @@ def reduce_columns(M: np.ndarray, rtol: float = REDUCE_RTOL) -> Reduced:
     gsum = merged.sum(axis=0)
     weights = np.zeros(p)
     weights[nz] = colsum[nz] / gsum[g]
-    return Reduced(merged, groups, group_of, weights)
+    return Reduced(merged, None, group_of, weights, unchanged=False)

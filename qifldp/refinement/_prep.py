@@ -15,14 +15,6 @@ def normalise_rows(M: np.ndarray) -> np.ndarray:
     return M / M.sum(axis=1, keepdims=True)
 
 
-def _identity(red: Reduced) -> bool:
-    """True when the reduction kept every column alone, in order (the matrix is unchanged)."""
-    n = red.group_of.size
-    return red.matrix.shape[1] == n and bool(
-        np.array_equal(red.group_of, np.arange(n)) and np.all(red.weights == 1.0)
-    )
-
-
 def expand_witness(
     W: np.ndarray, red_a: Reduced, red_b: Reduced, rowsum: bool
 ) -> np.ndarray | FactoredWitness:
@@ -36,7 +28,7 @@ def expand_witness(
     still works because A·(M R) = A_red R. A witness of more than
     MAX_DENSE_WITNESS entries stays factored (:class:`FactoredWitness`).
     """
-    if _identity(red_a) and _identity(red_b):  # nothing merged, nothing dropped
+    if red_a.unchanged and red_b.unchanged:  # nothing merged, nothing dropped
         return W
     fill = red_b.weights / red_b.weights.sum() if rowsum and red_b.weights.sum() > 0 else None
     out = FactoredWitness(W, red_a.group_of, red_b.group_of, red_b.weights, fill, rowsum)

@@ -79,3 +79,28 @@ def test_a_channel_without_proportional_columns_is_kept_as_it_is():
         assert np.array_equal(red.matrix, C[:, nz])
         assert red.group_of.tolist() == [*range(7), -1, *range(7, 39)]
         assert red.weights.tolist() == [1.0] * 7 + [0.0] + [1.0] * 32
+
+
+def test_a_channel_kept_as_it_is_is_not_copied():
+    # no zero column, rows 0 and 1 tell the columns apart: the reduced matrix is M itself
+    # (read-only), each column its own group in order, as the brute-force ratios say
+    rng = np.random.default_rng(5)
+    M = rng.dirichlet(np.ones(30), size=4)
+    ratios = M[:, None, :] / M[:, :, None]
+    assert all(np.ptp(ratios[:, y, z]) > 1e-6 for y in range(30) for z in range(30) if y != z)
+    red = reduce_columns(M)
+    assert np.shares_memory(red.matrix, M) and not red.matrix.flags.writeable
+    assert np.array_equal(red.matrix, M) and red.unchanged
+    assert [g.tolist() for g in red.groups] == [[y] for y in range(30)]
+    assert red.group_of.tolist() == list(range(30)) and red.weights.tolist() == [1.0] * 30
+    with pytest.raises(AttributeError, match="read-only"):
+        red.matrix = M  # type: ignore[misc]
+    # a zero column dropped, or two columns merged: not unchanged, groups as stated
+    Z = M.copy()
+    Z[:, 4] = 0.0
+    assert not reduce_columns(Z).unchanged
+    merged = reduce_columns(np.column_stack([M, 2.0 * M[:, 7]]))
+    assert not merged.unchanged
+    assert [g.tolist() for g in merged.groups] == [[y] for y in range(7)] + [[7, 30]] + [
+        [y] for y in range(8, 30)
+    ]
