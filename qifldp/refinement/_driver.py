@@ -114,19 +114,41 @@ MIN_NORM_ROUNDS: int = 20
 MIN_NORM_SHRINK: float = 0.8
 
 
-def _pseudo_inverse(A: np.ndarray) -> np.ndarray:
-    """A⁺ (|Y_A| x |X|): Aᵀ(AAᵀ)⁻¹ when A has full row rank (one |X| x |X| solve), else pinv."""
+def _pseudo_inverse(A: np.ndarray, p: int) -> Callable[..., np.ndarray]:
+    """(R, c, d, out) ↦ A⁺R + c dᵀ, A⁺ (|Y_A| x |X|) the pseudo-inverse, R of shape |X| x p.
+
+    With full row rank, A⁺ = Aᵀ(AAᵀ)⁻¹ is never formed: one |X| x |X| inverse
+    G⁻¹, kept when G·G⁻¹ = I to 1e-10 (G·G⁻¹ is A·A⁺: the normal equations are
+    well conditioned enough); otherwise A⁺ = pinv(A). Either way A⁺R + c dᵀ is one
+    product [L | c]·[M R ; dᵀ] (L M = A⁺: Aᵀ and G⁻¹, or pinv(A) and I).
+    """
     n, m = A.shape
+    left = np.empty((m, n + 1))
+    right = np.empty((n + 1, p))
+    Gi = None
     if n <= m:
+        G = A @ A.T
         try:
-            PA = np.linalg.solve(A @ A.T, A).T
+            Gi = np.linalg.inv(G)
         except np.linalg.LinAlgError:
-            PA = None
-        if PA is not None and np.all(np.isfinite(PA)):
-            # A·A⁺ = I to 1e-10: the normal equations were well conditioned enough
-            if float(np.abs(A @ PA - np.eye(n)).max()) <= 1e-10:
-                return PA
-    return np.linalg.pinv(A, rcond=1e-13)
+            Gi = None
+        if Gi is not None:  # a non-finite G⁻¹ makes the check NaN or inf: refused too
+            check = G @ Gi
+            check.flat[:: n + 1] -= 1.0
+            if not float(np.abs(check).max()) <= 1e-10:
+                Gi = None
+    left[:, :n] = A.T if Gi is not None else np.linalg.pinv(A, rcond=1e-13)
+
+    def apply(R: np.ndarray, c: Any, d: Any, out: np.ndarray | None = None) -> np.ndarray:
+        left[:, n] = c
+        if Gi is None:
+            right[:n] = R
+        else:
+            np.matmul(Gi, R, out=right[:n])
+        right[n] = d
+        return np.matmul(left, right, out=out)
+
+    return apply
 
 
 def _min_norm_guess(P: Problem) -> np.ndarray | None:
@@ -148,31 +170,33 @@ def _min_norm_guess(P: Problem) -> np.ndarray | None:
             return None
         return W
     p = B.shape[1]
-    PA = _pseudo_inverse(A)
-    bbar = B.mean(axis=0)
-    # W = A⁺(B − 1b̄ᵀ) + 1b̄ᵀ as one product [A⁺ | 1]·[B − 1b̄ᵀ ; b̄ᵀ] (finite: A⁺ is)
-    W = np.hstack([PA, np.ones((PA.shape[0], 1))]) @ np.vstack([B - bbar, bbar])
+    plus = _pseudo_inverse(A, p)
+    bbar = B.sum(axis=0) / B.shape[0]
+    # W = A⁺(B − 1b̄ᵀ) + 1b̄ᵀ
+    W = plus(B - bbar, 1.0, bbar)
     if float(W.min()) >= 0:
         return W
     floor = MIN_NORM_FLOOR * bbar
+    ones = np.ones(p)
     step = np.empty_like(W)
-    negative = -float(np.minimum(W, 0.0, out=step).sum())
-    ones = np.ones((1, p))
+    negative = None  # the negative mass of the previous W, computed when first compared
     for _ in range(MIN_NORM_ROUNDS):
-        np.maximum(W, floor, out=W)
-        rho = 1.0 - W.sum(axis=1)
-        R = B - A @ W
+        Wf = np.maximum(W, floor)
+        rho = 1.0 - Wf @ ones
+        R = B - A @ Wf
         R -= (A @ rho)[:, None] / p
-        # W += A⁺R + ρ1ᵀ/p, as one product [A⁺ | ρ/p]·[R ; 1ᵀ]
-        np.matmul(np.hstack([PA, rho[:, None] / p]), np.vstack([R, ones]), out=step)
-        W += step
-        if float(W.min()) >= 0:
-            return W
-        now_negative = -float(np.minimum(W, 0.0, out=step).sum())
+        # W (floored) + A⁺R + ρ1ᵀ/p
+        Wf += plus(R, rho / p, ones, out=step)
+        if float(Wf.min()) >= 0:
+            return Wf
+        if negative is None:
+            negative = -float(np.minimum(W, 0.0, out=step).sum())
+        now_negative = -float(np.minimum(Wf, 0.0, out=step).sum())
         left = P.opts.left()
         if not now_negative <= MIN_NORM_SHRINK * negative or (left is not None and left <= 0):
             return None
         negative = now_negative
+        W = Wf
     return None
 
 

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import qifldp as q
+from qifldp.refinement._driver import _pseudo_inverse
 from tests.strategies import channels
 
 from ._helpers import assert_counterexample, assert_witness, random_channel
@@ -60,6 +61,23 @@ def test_least_change_projections_reach_a_witness_the_least_norm_step_misses():
     r = q.refines(A, B)
     assert r.method == "min-norm" and dict(r.trace)["min-norm"] == "decided"
     assert_witness(A, B, r)
+
+
+@pytest.mark.parametrize(
+    "case", ["full row rank", "two equal rows (A·Aᵀ singular)", "more rows than columns"]
+)
+def test_the_least_norm_step_is_pinv(case):
+    # A⁺R + c dᵀ as the min-norm step forms it (Aᵀ(AAᵀ)⁻¹R, or pinv when AAᵀ is singular
+    # or A has more rows than columns) against numpy's pinv, written out
+    rng = np.random.default_rng(4)
+    shape = {"full row rank": (6, 40), "more rows than columns": (9, 5)}.get(case, (6, 40))
+    A = random_channel(rng, *shape)
+    if case.startswith("two equal rows"):
+        A[3] = A[1]
+    R, c, d = rng.normal(size=(A.shape[0], 7)), rng.random(A.shape[1]), rng.random(7)
+    got = _pseudo_inverse(A, 7)(R, c, d)
+    expected = np.linalg.pinv(A) @ R + np.outer(c, d)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9 * np.abs(expected).max())
 
 
 @pytest.mark.parametrize("seed", range(8))
