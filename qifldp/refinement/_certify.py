@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import scipy.sparse as sparse
 
 from .entropic import weighted_hessian_solve
-from .witness import FactoredWitness
+from .witness import FactoredWitness, row_sums
 
 __all__ = [
     "UNIT_ROUNDOFF",
@@ -52,13 +52,12 @@ def clean_witness(W: Any, rowsum: bool) -> Any:
         W = np.where(W > 0, W, 0.0)
     if not rowsum:
         return W.copy() if clipped else W
-    s = W.sum(axis=1, keepdims=True)
-    bad = s[:, 0] <= 0
-    if np.any(bad):
+    s = row_sums(W)
+    if float(s.min()) <= 0:  # a row of zeros becomes uniform
         W = W.copy() if clipped else W
-        W[bad] = 1.0 / W.shape[1]
-        s = W.sum(axis=1, keepdims=True)
-    return W / s
+        W[s <= 0] = 1.0 / W.shape[1]
+        s = row_sums(W)
+    return W / s[:, None]
 
 
 def witness_errors(
@@ -66,7 +65,7 @@ def witness_errors(
 ) -> tuple[float, float | None, float]:
     """(max |A·W − B|, max |W·1 − 1| or None, min entry) for the channels as given."""
     resid = float(np.abs(A @ W - B).max())
-    rs = float(np.abs(W.sum(axis=1) - 1.0).max()) if rowsum else None
+    rs = float(np.abs(row_sums(W) - 1.0).max()) if rowsum else None
     return resid, rs, float(W.min())
 
 
@@ -317,20 +316,21 @@ def band_certificate(
     for it in range(rounds + 1):
         AW = A @ Ws
         R = B - AW
+        absR = np.abs(R)
         band = rounding_band(A, B, Ws, AW)
-        over = np.abs(R) - band
-        if np.all(over <= 0):
-            if rowsum and np.abs(Ws.sum(axis=1) - 1).max() > 8.0 * (B.shape[1] + 2) * UNIT_ROUNDOFF:
+        worst = float((absR - band).max())
+        resid = float(absR.max())
+        if worst <= 0:
+            if rowsum and np.abs(row_sums(Ws) - 1).max() > 8.0 * (B.shape[1] + 2) * UNIT_ROUNDOFF:
                 return BandOutcome(None, "rows of the witness do not sum to 1 within rounding")
-            return BandOutcome(Ws, band_text(float(np.abs(R).max())), float(np.abs(R).max()))
-        worst = float(over.max())
+            return BandOutcome(Ws, band_text(resid), resid)
         if it == rounds or worst >= best_left:
             return BandOutcome(
                 None,
                 f"residual exceeds the rounding band by up to {worst:.3g} (max residual "
-                f"{float(np.abs(R).max()):.3g}) and the correction on the witness's support "
+                f"{resid:.3g}) and the correction on the witness's support "
                 "cannot remove it",
-                float(np.abs(R).max()),
+                resid,
             )
         best_left = worst
         D = _correction(A, Ws, R, rowsum, AW + B)
@@ -342,7 +342,7 @@ def band_certificate(
                 None,
                 f"residual exceeds the rounding band by up to {worst:.3g} and the correction "
                 "on the witness's support does not reduce it",
-                float(np.abs(R).max()),
+                resid,
             )
         Ws = Wn
     return BandOutcome(None, "unreachable")  # pragma: no cover

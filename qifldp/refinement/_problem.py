@@ -38,6 +38,7 @@ from .result import (
     Counterexample,
     RefinementResult,
 )
+from .witness import row_sums
 
 __all__ = [
     "Options",
@@ -295,7 +296,7 @@ def band_miss(P: Problem, W: Any, inputs_too: bool) -> tuple[str | None, float]:
             f"{which} by up to {excess:.3g} (max residual {resid:.3g})"
         ), resid
     if P.rowsum:
-        row_err = float(np.abs(W.sum(axis=1) - 1.0).max())
+        row_err = float(np.abs(row_sums(W) - 1.0).max())
         if not row_err <= 8.0 * (P.Bn.shape[1] + 2) * UNIT_ROUNDOFF:
             return f"rows of the expanded witness miss 1 by up to {row_err:.3g}", resid
     return None, resid

