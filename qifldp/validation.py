@@ -72,6 +72,10 @@ def check_int(
     >>> check_int("k", 4, minimum=2)
     4
     """
+    if type(value) is int:  # the common case, checked without the numbers ABCs
+        if (minimum is None or value >= minimum) and (maximum is None or value <= maximum):
+            if allow_huge or abs(value) <= MAX_FLOAT_INT:
+                return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         if (
             isinstance(value, numbers.Real)
