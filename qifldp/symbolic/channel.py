@@ -710,11 +710,8 @@ def as_symbolic(C: Any, name: str = "C") -> SymbolicChannel:
     if isinstance(C, SymbolicChannel):
         return C
     hint = remedy(C)
-    if hint is not None:  # another kind of channel (symmetric): the numeric measures take it
-        msg = (
-            f"{name} is a {kind_name(C)}, which the symbolic routines do not convert: "
-            f"use the numeric measures (qifldp.bayes_capacity, ...), which accept it, or {hint}"
-        )
+    if hint is not None:  # another kind (symmetric) or a protocol object: its own advice
+        msg = f"{name} is a {kind_name(C)}, which the symbolic routines do not convert: {hint}"
         raise InputTypeError(msg)
     if isinstance(C, np.ndarray) and C.dtype.kind in "fiu":
         C = _as_float_channel(C, name)

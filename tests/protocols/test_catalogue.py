@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import qifldp as q
-from qifldp.errors import InputTypeError, ParameterError
+from qifldp.errors import InputTypeError, ParameterError, UnsupportedKindError
 from qifldp.protocols import CATALOGUE, ProtocolName
 from qifldp.protocols.catalogue import ALIASES, REQUIRED, lookup, normalize_name
 from tests.protocols._enumeration import (
@@ -202,3 +202,14 @@ def test_a_missing_parameter_is_named_as_missing(name):
         params = {k: v for k, v in entry.example.items() if k != missing}
         with pytest.raises(InputTypeError, match=rf"protocol '{name}' needs {missing}\b"):
             q.protocol(name, **params)
+
+
+@pytest.mark.parametrize("name", list(CATALOGUE))
+def test_a_measure_given_a_protocol_says_to_pass_its_channel(name):
+    # the measures take channels; a protocol object (composites included) is refused with
+    # the advice to pass P.channel(), and the advice works (ML >= 1 for every channel)
+    P = q.protocol(name, **CATALOGUE[name].example)
+    for measure in (q.bayes_capacity, q.ldp_epsilon):
+        with pytest.raises(UnsupportedKindError, match=r"not a channel: pass P\.channel\(\)"):
+            measure(P)
+    assert q.bayes_capacity(P.channel()) >= 1.0
