@@ -196,7 +196,7 @@ def _print_diagram(G, edges, equivalent, counts, left, skipped, budget, elapsed)
         print(f"  {' = '.join(members)}  (equivalent: each refines the other)")
     # a class without an edge would otherwise not appear at all
     open_pairs = {n for pair in G.graph["undecided"] for n in pair}
-    alone = [n for n in G.nodes if G.degree(n) == 0]
+    alone = [n for n in G.nodes if G.degree(n) == 0] if G.number_of_nodes() > 1 else []
     for known, label in (
         (False, "incomparable with every other protocol"),
         (True, "no edge known, some of its pairs undecided (skipped below)"),

@@ -220,3 +220,12 @@ def test_compare_diagram_says_which_protocols_have_undecided_pairs(capsys):
         "  no edge known, some of its pairs undecided (skipped below): c",
     ]
     assert not any("incomparable with every other" in line for line in lines)
+
+
+def test_compare_diagram_of_one_class_has_no_incomparable_line(capsys):
+    # at eps = 0 every channel's rows are equal: each refines each (W = any row of B), so
+    # the six protocols are one class and nothing is left to be incomparable with
+    assert main(["compare", "--k", "4", "--eps", "0"]) == 0
+    lines = _diagram_lines(capsys.readouterr().out)
+    assert lines[0] == "  grr = ss = blh = olh = sue = oue  (equivalent: each refines the other)"
+    assert not any("incomparable" in line or "no edge known" in line for line in lines)
