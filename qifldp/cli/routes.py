@@ -145,7 +145,7 @@ def _with_deadline(fn: Callable[[], Any], seconds: float) -> tuple[str, Any]:
 
 def _check_time_limit(t: float) -> None:
     if not (math.isfinite(t) and t > 0):
-        msg = f"--time-limit must be a positive number of seconds, got {t}"
+        msg = f"--time-limit must be a positive finite number of seconds, got {t}"
         raise UsageError(msg)
 
 

@@ -46,6 +46,7 @@ BAD = [
     (["compare", "--eps", "inf"], "--eps must be a finite number"),
     (["compare", "--time-limit", "0"], "--time-limit must be a positive"),
     (["compare", "--time-limit", "-3"], "--time-limit must be a positive"),
+    (["compare", "--time-limit", "inf"], "--time-limit must be a positive finite number"),
     (["compare", "--max-lp-variables", "-1"], "--max-lp-variables must be >= 0"),
     (["compare", "grr", "grr"], "named twice"),
     (["compare", "--k", "4", "grr:k=3", "sue"], "same number of inputs"),
