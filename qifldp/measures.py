@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .arrays import nonnegative_column_max
+from .arrays import gain_products, nonnegative_column_max
 from .channel import as_channel, checked_column_max, checked_matrix
 from .dispatch import exp_value, is_nonpositive, log2_value, n_inputs, tidy_value
 from .errors import GainError, InputTypeError, ParameterError, PriorError
@@ -138,8 +138,7 @@ def g_vulnerability(C: Any, gain: Any, prior: Any = None) -> float | sympy.Expr:
     M = checked_matrix(C)
     pi = as_prior(prior, M.shape[0])
     G = as_gain(gain, M.shape[0])
-    J = pi[:, None] * M
-    return float(np.sum(np.max(G @ J, axis=0)))
+    return float(np.sum(np.max(gain_products(G, pi, M), axis=0)))
 
 
 @singledispatch

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import qifldp as q
+from qifldp.arrays import BLOCK_ENTRIES
 from tests.canonical import (
     BSC_QUARTER,
     HAND,
@@ -51,6 +52,24 @@ def test_hand_example_exact():
     assert q.multiplicative_leakage(HAND, prior=HAND_PRIOR) == pytest.approx(11 / 16 / 0.5)
     assert q.additive_leakage(HAND, prior=HAND_PRIOR) == pytest.approx(11 / 16 - 0.5)
     assert q.ldp_epsilon(HAND) == math.inf
+
+
+@pytest.mark.parametrize("shape", [(100, 2000), (200, 700)])
+def test_g_vulnerability_over_many_row_blocks(shape):
+    # more rows than one cache block (qifldp.arrays.BLOCK_ENTRIES): the block-by-block sums
+    # against Σ_y max_w Σ_x g[w, x] π_x C[x, y] with every sum over x correctly rounded
+    # (math.fsum), the array and the Channel alike
+    n, m = shape
+    assert n > BLOCK_ENTRIES // m
+    rng = np.random.default_rng(n)
+    C = rng.dirichlet(np.ones(m), size=n)
+    pi = rng.dirichlet(np.ones(n))
+    G = rng.normal(size=(4, n))
+    per_output = [max(math.fsum(G[w] * pi * C[:, y]) for w in range(G.shape[0])) for y in range(m)]
+    expected = math.fsum(per_output)
+    scale = math.fsum(np.abs(G).max(axis=0) * pi)
+    for channel in (C, q.Channel(C)):
+        assert abs(q.g_vulnerability(channel, G, pi) - expected) <= 1e-13 * scale
 
 
 def test_g_vulnerability_identity_gain_is_bayes():
