@@ -13,7 +13,7 @@ from .attributes import EqualByKey, ReadOnly
 from .dispatch import n_inputs, remedy, to_explicit
 from .errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
 from .reduction import REDUCE_RTOL, reduce_columns
-from .validation import check_bool, check_int
+from .validation import check_bool, check_int, check_real
 
 __all__ = [
     "Channel",
@@ -165,6 +165,13 @@ def guard_work(
     ...
     qifldp.errors.SizeError: a sum would add 10^5 x 10^4 terms = 1000000000, more than the work ...
     """
+    log10_count = check_real("log10_count", log10_count)
+    if not callable(exact_count):
+        msg = (
+            "exact_count must be a callable returning the exact count (called only when it "
+            f"has at most {_EXACT_DIGITS} digits), got {type(exact_count).__name__}"
+        )
+        raise InputTypeError(msg)
     if log10_count < _EXACT_DIGITS:
         count = int(exact_count())
         if count <= MAX_ENTRIES:

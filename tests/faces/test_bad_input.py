@@ -570,6 +570,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.priors.as_prior": (([0.2, 0.3, 0.5], 3), {}),
         "qifldp.channel.check_size": ((10, 10), {"what": "x", "alternative": "y"}),
         "qifldp.channel.guard_size": (("x", 10, 1.0, lambda: 10, "y"), {}),
+        "qifldp.channel.guard_work": (("x", "add 10 terms", 1.0, lambda: 10, "y"), {}),
         "qifldp.audit.get_claim": (("qif.eq25",), {}),
         # one format: a valid call draws the figure (in three formats by default)
         "qifldp.reproduce.figure_6": ((figures,), {"quick": True, "k": 5, "formats": ["png"]}),

@@ -358,10 +358,17 @@ def test_rounding_boundary_point_is_named_in_reason(monkeypatch):
     row = _compare_point(200, 2.0, a=the_star, b="oue", params={}, representation="symmetric")
     assert row["relation"] == "B⊑A" and row["ba_up_to_rounding"] is True
     assert "B⊑A holds up to rounding (bitwise lifting at the boundary)" in row["reason"]
+    # (which of k = 20, eps = 4 or 8 lands on the failing side depends on the last bits of
+    # exp and log in the installed numpy: (20, 4) with one build, (20, 8) with numpy 2.4)
     with monkeypatch.context() as m:
         m.setattr(R, "lifted_refinement", lambda *a, **kw: None)
         m.setattr(R, "boundary_lifting_result", lambda *a, **kw: None)
-        row = _compare_point(20, 4.0, a=the_star, b="oue", params={}, representation="symmetric")
+        for eps in (4.0, 8.0):
+            row = _compare_point(
+                20, eps, a=the_star, b="oue", params={}, representation="symmetric"
+            )
+            if row["b_refines_a"] is False:
+                break
     assert row["b_refines_a"] is False and row["ba_exact"] is True
     assert abs(row["ba_gap"]) < 1e-15
     assert "fails only exactly on the stored floats" in row["reason"]
