@@ -196,14 +196,17 @@ def _exact_sum_of_maxima(M: np.ndarray, scales: list[Fraction]) -> Fraction:
     The maximising row of each column is found in floats where it is clear (every other
     row's float image below the top one by more than 8 u relative: the product of a
     rounded scale and an entry is within 3 u of its exact value), exactly among the
-    near-tied rows otherwise; the sums per row are exact sums of floats.
+    near-tied rows otherwise (products that underflow included); the sums per row are
+    exact sums of floats.
     """
     cf = np.array([float(c) for c in scales])
     F = cf[:, None] * M
     top = F.max(axis=0)
     near = F >= top * (1.0 - 8.0 * _U) - _TINY
     arg = np.argmax(F, axis=0)
-    for y in np.flatnonzero((near.sum(axis=0) > 1) & (top > 0.0)).tolist():  # 0: any row
+    # a column of zeros may take any row; a column whose products all underflow to 0
+    # (top 0, entries not) is near-tied in every row and decided exactly like the others
+    for y in np.flatnonzero((near.sum(axis=0) > 1) & (M.max(axis=0) > 0.0)).tolist():
         rows = np.flatnonzero(near[:, y]).tolist()
         arg[y] = max(rows, key=lambda x: scales[x] * Fraction(float(M[x, y])))
     total = Fraction(0)

@@ -133,3 +133,16 @@ def test_bad_pairs_and_weights():
         exact_two_point_vulnerability(sym.grr(3, 1.0), 0, 3, 0.5, 0.5)
     with pytest.raises(ParameterError, match="finite and >= 0"):
         two_point_vulnerability(q.grr(3, 1.0), 0, 1, -0.5, 0.5)
+
+
+def test_exact_maxima_decide_columns_whose_products_underflow():
+    # column 1 holds 2^-1074 in both rows: weighted by 1/4 and 1/2 (over row sums just
+    # above 1) both products round to 0, yet row 1's is the larger
+    t = 2.0**-1074
+    C = q.Channel([[1.0, t], [1.0, t]])
+    assert 0.25 * t == 0.5 * t == 0.0
+    exact = exact_two_point_vulnerability(C, 0, 1, 0.25, 0.5)
+    assert exact == _two_point(C, 0, 1, 0.25, 0.5) == Fraction(1, 2)  # (1 + t) / 2 / (1 + t)
+    v, bound = two_point_vulnerability(C, 0, 1, 0.25, 0.5)
+    assert abs(Fraction(v) - exact) <= Fraction(bound)
+
