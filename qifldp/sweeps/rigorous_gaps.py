@@ -135,10 +135,32 @@ def _check_pair(C: Any, x0: int, x1: int, w0: float, w1: float) -> None:
         raise ParameterError(msg)
 
 
-def _atoms(C: SymmetricChannel) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """(sizes as floats, Pi, Po, k - 1) of a symmetric channel's stored masses."""
-    Pi, Po = C.class_masses()
-    return C.sizes.astype(np.float64), Pi, Po, float(C.k - 1)
+class _Counts:
+    """A symmetric channel's stored masses and its integer counts as floats.
+
+    Each count (s, k - s, (s - 1)^+, (k - 1 - s)^+, k, k - 1) is formed exactly in
+    integers and then converted: exact when k <= 2^53, else one rounding each, which
+    ``extra`` (2) adds to a term's roundings (a term converts at most two counts). A
+    difference of the floats of k and s would not do: beyond 2^53 it may lose all of
+    k - s (k = 2^60 + 100, s = k - 200: 128 for 200).
+    """
+
+    def __init__(self, C: SymmetricChannel) -> None:
+        self.Pi, self.Po = C.class_masses()
+        k = C.k
+        if k <= 2**53:  # every count is an integer of at most 53 bits: exact in int64 and float64
+            s = C.sizes.astype(np.int64)
+            counts = [s, k - s, np.maximum(s - 1, 0), np.maximum(k - 1 - s, 0)]
+            self.s, self.out, self.both, self.neither = (c.astype(np.float64) for c in counts)
+            self.extra = 0
+        else:
+            sizes = C.sizes.tolist()
+            self.s = np.array([float(v) for v in sizes])
+            self.out = np.array([float(k - v) for v in sizes])
+            self.both = np.array([float(max(v - 1, 0)) for v in sizes])
+            self.neither = np.array([float(max(k - 1 - v, 0)) for v in sizes])
+            self.extra = 2
+        self.k, self.d = float(k), float(k - 1)
 
 
 def two_point_vulnerability(C: Any, x0: int, x1: int, w0: float, w1: float) -> tuple[float, float]:
@@ -146,8 +168,9 @@ def two_point_vulnerability(C: Any, x0: int, x1: int, w0: float, w1: float) -> t
 
     Explicit channel: n outputs, each term one rounding (a product), m = 1. Symmetric
     channel: the 4 len(sizes) atoms of :func:`qifldp.symmetric.measures.pair_atoms`
-    (P_in (k - s) / (k - 1) and the like: two roundings, then the product), m = 3; the
-    value does not depend on the pair by symmetry. eta: the row sums of x0 and x1
+    (P_in (k - s) / (k - 1) and the like: two roundings, then the product), m = 3, and
+    m = 5 when k > 2^53 (the counts k - s and k - 1 rounded to floats); the value does
+    not depend on the pair by symmetry. eta: the row sums of x0 and x1
     (:func:`row_scale_error`), or the stored masses' exact normalisation.
 
     Parameters
@@ -173,16 +196,15 @@ def two_point_vulnerability(C: Any, x0: int, x1: int, w0: float, w1: float) -> t
     """
     _check_pair(C, x0, x1, w0, w1)
     if isinstance(C, SymmetricChannel):
-        s, Pi, Po, d = _atoms(C)
-        k = float(C.k)
-        P0 = np.concatenate([Pi * (k - s) / d, Po * s / d])
-        P1 = np.concatenate([Po * s / d, Pi * (k - s) / d])
-        both = Pi * np.maximum(s - 1.0, 0.0) / d
-        neither = Po * np.maximum(k - 1.0 - s, 0.0) / d
-        shared = np.concatenate([both, neither])
+        c = _Counts(C)
+        Pi, Po, d = c.Pi, c.Po, c.d
+        P0 = np.concatenate([Pi * c.out / d, Po * c.s / d])
+        P1 = np.concatenate([Po * c.s / d, Pi * c.out / d])
+        shared = np.concatenate([Pi * c.both / d, Po * c.neither / d])
         terms = np.concatenate([np.maximum(w0 * P0, w1 * P1), np.maximum(w0, w1) * shared])
         value = float(np.sum(terms))
-        return value, _bound(value, terms.size + 2, stored_masses(C).norm_err, terms.size)
+        roundings = terms.size + 2 + c.extra
+        return value, _bound(value, roundings, stored_masses(C).norm_err, terms.size)
     M = C.matrix
     terms = np.maximum(w0 * M[x0], w1 * M[x1])
     value = float(np.sum(terms))
@@ -258,7 +280,8 @@ def uniform_vulnerability(C: Any) -> tuple[float, float]:
     (m = 1). Symmetric channel: the len(sizes) output classes, each contributing
     max(P_in k / s, P_out k / (k - s)) (the C(k, s) outputs of size s, each worth
     max(P_in / C(k-1, s-1), P_out / C(k-1, s)): two roundings), then the product by p
-    (m = 3). eta: the rows' (masses') normalisation.
+    (m = 3; m = 5 when k > 2^53, the counts k and s or k - s rounded to floats). eta:
+    the rows' (masses') normalisation.
 
     Returns
     -------
@@ -274,14 +297,14 @@ def uniform_vulnerability(C: Any) -> tuple[float, float]:
     """
     p = _uniform_prior(C)
     if isinstance(C, SymmetricChannel):
-        s, Pi, Po, _ = _atoms(C)
-        k = float(C.k)
+        c = _Counts(C)
         with np.errstate(divide="ignore", invalid="ignore"):
-            t_in = np.where(s > 0, Pi * k / np.maximum(s, 1.0), 0.0)
-            t_out = np.where(s < k, Po * k / np.maximum(k - s, 1.0), 0.0)
+            t_in = np.where(c.s > 0, c.Pi * c.k / np.maximum(c.s, 1.0), 0.0)
+            t_out = np.where(c.out > 0, c.Po * c.k / np.maximum(c.out, 1.0), 0.0)
         terms = np.maximum(t_in, t_out)
         value = p * float(np.sum(terms))
-        return value, _bound(value, terms.size + 2, stored_masses(C).norm_err, terms.size)
+        roundings = terms.size + 2 + c.extra
+        return value, _bound(value, roundings, stored_masses(C).norm_err, terms.size)
     M = C.matrix
     cols = M.max(axis=0)
     value = p * float(np.sum(cols))

@@ -6,6 +6,7 @@ agree with Counterexample.recheck and with closed forms."""
 from __future__ import annotations
 
 from fractions import Fraction
+from math import comb
 
 import numpy as np
 import pytest
@@ -146,3 +147,40 @@ def test_exact_maxima_decide_columns_whose_products_underflow():
     v, bound = two_point_vulnerability(C, 0, 1, 0.25, 0.5)
     assert abs(Fraction(v) - exact) <= Fraction(bound)
 
+
+def _symmetric_by_counts(
+    S: sym.SymmetricChannel, w0: float, w1: float
+) -> tuple[Fraction, Fraction]:
+    """(two-point, uniform) vulnerabilities of S's stored masses over their exact total,
+    from the outputs counted by binomials: an output of size s has mass Pi / C(k-1, s-1)
+    at an input in it and Po / C(k-1, s) at an input outside it."""
+    def c(n: int, r: int) -> int:
+        return comb(n, r) if 0 <= r <= n else 0
+
+    k = S.k
+    Pi, Po = S.class_masses()
+    total = sum((Fraction(float(v)) for v in [*Pi, *Po]), Fraction(0))
+    q0, q1, p = Fraction(w0), Fraction(w1), Fraction(1.0 / k)
+    two, uni = Fraction(0), Fraction(0)
+    for s, pi, po in zip(S.sizes.tolist(), Pi.tolist(), Po.tolist(), strict=True):
+        a = Fraction(pi) / c(k - 1, s - 1) if s > 0 else Fraction(0)
+        b = Fraction(po) / c(k - 1, s) if s < k else Fraction(0)
+        two += c(k - 2, s - 1) * (max(q0 * a, q1 * b) + max(q0 * b, q1 * a))
+        two += (c(k - 2, s - 2) * a + c(k - 2, s) * b) * max(q0, q1)
+        uni += c(k, s) * max(a, b)
+    return two / total, p * uni / total
+
+
+@pytest.mark.parametrize("k", [7, 2**60 + 100])
+def test_symmetric_bounds_hold_beyond_2_to_the_53(k):
+    # beyond 2^53 the floats of k and s lose k - s (2^60 + 100 and its s = k - 200 round
+    # to 2^60 and 2^60 - 128: 128 for 200); the counts are formed in integers instead
+    L = float(np.log(0.25))
+    S = sym.SymmetricChannel(k, [1, k - 200 if k > 200 else k - 2], [L, L], [L, L])
+    two, uni = _symmetric_by_counts(S, 0.3, 0.7)
+    assert exact_two_point_vulnerability(S, 0, 1, 0.3, 0.7) == two
+    assert exact_uniform_vulnerability(S) == uni
+    v, bound = two_point_vulnerability(S, 0, 1, 0.3, 0.7)
+    assert abs(Fraction(v) - two) <= Fraction(bound) and bound < 1e-14
+    v, bound = uniform_vulnerability(S)
+    assert abs(Fraction(v) - uni) <= Fraction(bound) and bound < 1e-14
