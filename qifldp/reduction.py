@@ -68,6 +68,12 @@ class Reduced:
     def __repr__(self) -> str:
         return f"Reduced({self.group_of.size} columns -> {self.matrix.shape[1]} groups)"
 
+    def __reduce__(self) -> tuple:
+        # pickle and copy rebuild through __init__ (their default sets the slots one by
+        # one, which __setattr__ refuses)
+        args = (self.matrix, self._groups, self.group_of, self.weights, self._unchanged)
+        return (Reduced, args)
+
     @property
     def groups(self) -> list[np.ndarray]:
         """The original columns of each group, ascending, groups in order."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -104,3 +107,14 @@ def test_a_channel_kept_as_it_is_is_not_copied():
     assert [g.tolist() for g in merged.groups] == [[y] for y in range(7)] + [[7, 30]] + [
         [y] for y in range(8, 30)
     ]
+
+
+def test_a_reduction_pickles_and_copies():
+    # read-only attributes must not stop pickle or copy: the copy holds the same groups
+    M = np.array([[0.2, 0.4, 0.4, 0.0], [0.1, 0.2, 0.7, 0.0]])
+    red = reduce_columns(M)
+    for twin in (pickle.loads(pickle.dumps(red)), copy.deepcopy(red), copy.copy(red)):
+        assert np.array_equal(twin.matrix, np.column_stack([M[:, 0] + M[:, 1], M[:, 2]]))
+        assert [g.tolist() for g in twin.groups] == [[0, 1], [2]]
+        assert twin.group_of.tolist() == [0, 0, 1, -1] and not twin.unchanged
+        assert np.array_equal(twin.weights, red.weights)
