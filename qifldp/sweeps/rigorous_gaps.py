@@ -350,6 +350,17 @@ class CertifiedGap:
         The exact gap (> 0), when the rationals decided.
     va, vb : float
         The float vulnerabilities.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> A, B = q.grr(3, 1.0), q.grr(3, 2.0)
+    >>> got = certified_gap(
+    ...     uniform_vulnerability(A), uniform_vulnerability(B),
+    ...     lambda: exact_uniform_vulnerability(A), lambda: exact_uniform_vulnerability(B),
+    ... )
+    >>> got.exact is None, bool(got.gap > got.bound), got.vb > got.va
+    (True, True, True)
     """
 
     gap: float
