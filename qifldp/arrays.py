@@ -14,6 +14,7 @@ __all__ = [
     "nonnegative_column_max",
     "gain_products",
     "BLOCK_ENTRIES",
+    "MIN_BLOCK_ROWS",
 ]
 
 
@@ -110,6 +111,10 @@ def nonnegative_column_max(M: np.ndarray) -> np.ndarray | None:
 #: Entries of M per block of :func:`gain_products` (512 KiB of float64): a block stays in
 #: the cache between its weighting by the prior and its product with the gain.
 BLOCK_ENTRIES: int = 2**16
+#: Fewest rows of M per block of :func:`gain_products`: a wider M (more than
+#: BLOCK_ENTRIES / 16 = 4096 columns) is one product, as thin blocks make thin matrix
+#: products (one row: 6-14x the time of the whole product, 16 x 65536 to 20 x 2^20).
+MIN_BLOCK_ROWS: int = 16
 
 
 def gain_products(G: np.ndarray, pi: np.ndarray, M: np.ndarray) -> np.ndarray:
@@ -119,7 +124,8 @@ def gain_products(G: np.ndarray, pi: np.ndarray, M: np.ndarray) -> np.ndarray:
     it is in the cache, instead of writing the whole |X| x |Y| matrix π ∘ M and reading
     it back (1000 x 1000, 10 actions: ~0.8x the time of ``G @ (pi[:, None] * M)``). The
     products are the same; the sums over x are accumulated block by block (a different
-    order of the same float additions). A matrix of one block is that expression.
+    order of the same float additions). A matrix of one block, or one too wide for
+    blocks of :data:`MIN_BLOCK_ROWS` rows, is that expression.
 
     Examples
     --------
@@ -129,7 +135,7 @@ def gain_products(G: np.ndarray, pi: np.ndarray, M: np.ndarray) -> np.ndarray:
     """
     n, m = M.shape
     rows = max(1, BLOCK_ENTRIES // max(m, 1))
-    if n <= rows:
+    if n <= rows or rows < MIN_BLOCK_ROWS:
         return G @ (pi[:, None] * M)
     weighted = np.empty((rows, m))
     out = G[:, :rows] @ np.multiply(pi[:rows, None], M[:rows], out=weighted)

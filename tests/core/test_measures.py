@@ -54,10 +54,11 @@ def test_hand_example_exact():
     assert q.ldp_epsilon(HAND) == math.inf
 
 
-@pytest.mark.parametrize("shape", [(100, 2000), (200, 700)])
+@pytest.mark.parametrize("shape", [(100, 2000), (200, 700), (20, 8192)])
 def test_g_vulnerability_over_many_row_blocks(shape):
     # more rows than one cache block (qifldp.arrays.BLOCK_ENTRIES): the block-by-block sums
-    # against Σ_y max_w Σ_x g[w, x] π_x C[x, y] with every sum over x correctly rounded
+    # (or one product, for M too wide for blocks of MIN_BLOCK_ROWS rows) against
+    # Σ_y max_w Σ_x g[w, x] π_x C[x, y] with every sum over x correctly rounded
     # (math.fsum), the array and the Channel alike
     n, m = shape
     assert n > BLOCK_ENTRIES // m
