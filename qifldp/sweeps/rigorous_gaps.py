@@ -40,6 +40,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..symmetric import SymmetricChannel
 from ..symmetric.orbit_certify import exact_sum, stored_masses
+from ..validation import check_int, check_real
 
 __all__ = [
     "UNIT_ROUNDOFF",
@@ -125,14 +126,17 @@ def row_scale_error(M: np.ndarray) -> float:
     return float(np.max(eta)) * (1.0 + 8.0 * _U)
 
 
-def _check_pair(C: Any, x0: int, x1: int, w0: float, w1: float) -> None:
+def _check_pair(C: Any, x0: Any, x1: Any, w0: Any, w1: Any) -> tuple[int, int, float, float]:
     k = C.k if isinstance(C, SymmetricChannel) else C.shape[0]
+    x0, x1 = check_int("x0", x0), check_int("x1", x1)
     if not (0 <= x0 < k and 0 <= x1 < k and x0 != x1):
         msg = f"x0 and x1 must be two distinct inputs in 0..{k - 1}, got {x0} and {x1}"
         raise ParameterError(msg)
+    w0, w1 = check_real("w0", w0), check_real("w1", w1)
     if not (w0 >= 0.0 and w1 >= 0.0 and math.isfinite(w0 + w1)):
         msg = f"the prior weights w0, w1 must be finite and >= 0, got {w0} and {w1}"
         raise ParameterError(msg)
+    return x0, x1, w0, w1
 
 
 class _Counts:
@@ -194,7 +198,7 @@ def two_point_vulnerability(C: Any, x0: int, x1: int, w0: float, w1: float) -> t
     >>> v, bool(0 < b < 1e-15)  # 3 outputs, each max(1/6, 1/6)
     (0.5, True)
     """
-    _check_pair(C, x0, x1, w0, w1)
+    x0, x1, w0, w1 = _check_pair(C, x0, x1, w0, w1)
     if isinstance(C, SymmetricChannel):
         c = _Counts(C)
         Pi, Po, d = c.Pi, c.Po, c.d
@@ -252,7 +256,7 @@ def exact_two_point_vulnerability(C: Any, x0: int, x1: int, w0: float, w1: float
     >>> exact_two_point_vulnerability(sym.grr(2, 0.0), 0, 1, 0.25, 0.75)
     Fraction(3, 4)
     """
-    _check_pair(C, x0, x1, w0, w1)
+    x0, x1, w0, w1 = _check_pair(C, x0, x1, w0, w1)
     q0, q1 = Fraction(w0), Fraction(w1)
     if isinstance(C, SymmetricChannel):
         m = stored_masses(C)

@@ -13,7 +13,7 @@ import pytest
 
 import qifldp as q
 import qifldp.symmetric as sym
-from qifldp.errors import ParameterError
+from qifldp.errors import InputTypeError, ParameterError
 from qifldp.sweeps.rigorous_gaps import (
     UNIT_ROUNDOFF,
     certified_gap,
@@ -134,6 +134,13 @@ def test_bad_pairs_and_weights():
         exact_two_point_vulnerability(sym.grr(3, 1.0), 0, 3, 0.5, 0.5)
     with pytest.raises(ParameterError, match="finite and >= 0"):
         two_point_vulnerability(q.grr(3, 1.0), 0, 1, -0.5, 0.5)
+    # not an integer, not a real: named, instead of numpy's IndexError or a '>=' TypeError
+    with pytest.raises(InputTypeError, match="x0 must be an integer"):
+        two_point_vulnerability(q.grr(3, 1.0), 0.5, 1, 0.5, 0.5)
+    with pytest.raises(InputTypeError, match="x1 must be an integer"):
+        exact_two_point_vulnerability(q.grr(3, 1.0), 0, True, 0.5, 0.5)
+    with pytest.raises(InputTypeError, match="w0 must be a real number"):
+        two_point_vulnerability(q.grr(3, 1.0), 0, 1, "a", 0.5)
 
 
 def test_exact_maxima_decide_columns_whose_products_underflow():
@@ -154,6 +161,7 @@ def _symmetric_by_counts(
     """(two-point, uniform) vulnerabilities of S's stored masses over their exact total,
     from the outputs counted by binomials: an output of size s has mass Pi / C(k-1, s-1)
     at an input in it and Po / C(k-1, s) at an input outside it."""
+
     def c(n: int, r: int) -> int:
         return comb(n, r) if 0 <= r <= n else 0
 
