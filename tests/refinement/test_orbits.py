@@ -15,7 +15,7 @@ from qifldp.refinement._orbits import (
 )
 from qifldp.symmetric.channel import SymmetricChannel
 
-from ._helpers import assert_counterexample, assert_witness
+from ._helpers import assert_counterexample, assert_witness, exact_certificate_gap
 
 
 def as_symmetric(S):
@@ -159,3 +159,27 @@ def test_witness_beyond_max_entries_points_to_symmetric():
     r = q.refines(T, S)
     assert r.method == "orbits"
     assert_counterexample(T, S, r)
+
+
+def _the_blh_at_k_ten():
+    A, B = q.the(10, 60.0, 0.75), q.blh(10, 60.0)
+    return A, B, q.refines(A, B, time_limit=120)
+
+
+@pytest.mark.slow
+def test_a_hashed_channel_fails_by_the_lifted_gains_exact_gap_at_k_ten():
+    # the(10, 60) vs blh(10, 60): the orbit LP's Farkas gain, lifted to 1,023 explicit
+    # actions on 10 x 1,024 entries (10.5e6 terms, beyond the former limit of 10^6), has a
+    # float gap inside its rounding bound; its exact gap on the stored floats decides
+    # (the pair was undecided in the protocol sweep), re-checked by the user's own check
+    A, B, r = _the_blh_at_k_ten()
+    assert r.holds is False and r.exact
+    assert dict(r.trace)["orbits"] == "decided"
+    assert 0 < r.counterexample.recheck(A, B) < 1e-12
+
+
+@pytest.mark.campaign
+def test_the_blh_gap_at_k_ten_by_the_tests_own_rationals():
+    # the same gap by the tests' independent rational sums (about a minute)
+    A, B, r = _the_blh_at_k_ten()
+    assert exact_certificate_gap(A, B, r) == r.counterexample.recheck(A, B) > 0
