@@ -710,6 +710,12 @@ def as_symbolic(C: Any, name: str = "C") -> SymbolicChannel:
     if isinstance(C, SymbolicChannel):
         return C
     hint = remedy(C)
+    if hint is not None and callable(getattr(C, "symbolic", None)):
+        # a protocol object: its own symbolic channel is what these routines take
+        hint = (
+            f"a protocol object is not a channel: pass {name}.symbolic() (its symbolic "
+            f"channel), or {name}.channel() for the explicit one"
+        )
     if hint is not None:  # another kind (symmetric) or a protocol object: its own advice
         msg = f"{name} is a {kind_name(C)}, which the symbolic routines do not convert: {hint}"
         raise InputTypeError(msg)

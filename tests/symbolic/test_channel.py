@@ -14,6 +14,7 @@ import qifldp as q
 from qifldp import symbolic
 from qifldp.errors import ChannelError, InputTypeError, ParameterError, SizeError
 from qifldp.symbolic import SymbolicChannel
+from qifldp.symbolic.channel import as_symbolic
 
 x, y = sp.symbols("x y")
 r = sp.Symbol("r", real=True)
@@ -273,3 +274,13 @@ def test_symbolic_is_reachable_lazily_from_the_package():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "2*exp(eps)/(exp(eps) + 1)"
+
+
+def test_a_protocol_object_is_pointed_to_its_symbolic_channel():
+    # the symbolic routines take P.symbolic(); the numeric advice (P.channel() or
+    # P.symmetric()) would send the user to a kind they do not convert either
+    P = q.protocol("grr", 4, 1.0)
+    with pytest.raises(InputTypeError, match=r"pass C\.symbolic\(\)") as info:
+        as_symbolic(P)
+    assert "symmetric()" not in str(info.value)
+    assert as_symbolic(P.symbolic()) is not None
