@@ -41,8 +41,11 @@ _VIEWS: dict[int, tuple[list[list[Fraction]], dict[str, Any]]] = {}
 VIEWS_KEPT: int = 4
 
 
-def cached_view(C: list[list[Fraction]], kind: str, make: Callable[[Any], Any]) -> Any:
+def cached_view(C: Any, kind: str, make: Callable[[Any], Any]) -> Any:
     """``make(C)``, kept for the last few channels under ``kind`` ("floats", "exact", ...).
+
+    C is any object not changed after it is built: the rational rows of the exact gaps
+    here, the channels of the atlas's negative routes (:mod:`qifldp.sweeps.atlas`).
 
     Keyed by identity; the entry holds C itself, so the key cannot be reused while it is
     kept (the channels are not changed after they are built): the max-case gaps of

@@ -55,6 +55,7 @@ from ..channel import Channel
 from ..errors import InputTypeError, ParameterError, QifldpError
 from ..measures import bayes_capacity, ldp_epsilon
 from ..protocols import protocol
+from ..refinement._screen import cached_view
 from ..refinement.graph import hasse_diagram
 from ..refinement.result import Counterexample
 from ..symmetric import SymmetricChannel
@@ -260,22 +261,15 @@ def _pair_vulnerability(C: Any, x0: int, x1: int, w: np.ndarray) -> np.ndarray:
     return w * c0[n_in] + (1.0 - w) * (c1[-1] - c1[n_in])
 
 
-#: The pair tables of the channels tested last (a cell tests one channel against every
-#: other oracle: its table computed once), keyed by id and holding the channel alive.
-_PAIR_TABLES: dict[int, tuple[Any, dict[tuple[int, int], np.ndarray]]] = {}
-_PAIR_TABLES_KEPT = 4
-
-
 def _pair_table(C: Any) -> dict[tuple[int, int], np.ndarray]:
-    """V1 at every weight of :data:`PAIR_WEIGHTS` for each ordered pair of C's inputs."""
-    got = _PAIR_TABLES.get(id(C))
-    if got is not None and got[0] is C:
-        return got[1]
-    table = {(x0, x1): _pair_vulnerability(C, x0, x1, PAIR_WEIGHTS) for x0, x1 in _pairs(C)}
-    while len(_PAIR_TABLES) >= _PAIR_TABLES_KEPT:
-        del _PAIR_TABLES[next(iter(_PAIR_TABLES))]
-    _PAIR_TABLES[id(C)] = (C, table)
-    return table
+    """V1 at every weight of :data:`PAIR_WEIGHTS` for each ordered pair of C's inputs, kept
+    for the channels tested last (:func:`qifldp.refinement._screen.cached_view`: a cell
+    tests one channel against every other oracle, its table computed once)."""
+    return cached_view(C, "atlas pair table", _make_pair_table)
+
+
+def _make_pair_table(C: Any) -> dict[tuple[int, int], np.ndarray]:
+    return {(x0, x1): _pair_vulnerability(C, x0, x1, PAIR_WEIGHTS) for x0, x1 in _pairs(C)}
 
 
 def _pairs(C: Any) -> list[tuple[int, int]]:
@@ -407,20 +401,9 @@ def _recheck_pair(A: Any, B: Any, x0: int, x1: int, w: float) -> CertifiedGap | 
     )
 
 
-#: The uniform vulnerabilities (value, rounding bound) of the channels tested last, as
-#: :data:`_PAIR_TABLES` (a cell tests each channel against every other oracle).
-_UNIFORM: dict[int, tuple[Any, tuple[float, float]]] = {}
-
-
 def _uniform(C: Any) -> tuple[float, float]:
-    got = _UNIFORM.get(id(C))
-    if got is not None and got[0] is C:
-        return got[1]
-    value = uniform_vulnerability(C)
-    while len(_UNIFORM) >= _PAIR_TABLES_KEPT:
-        del _UNIFORM[next(iter(_UNIFORM))]
-    _UNIFORM[id(C)] = (C, value)
-    return value
+    """The uniform vulnerability (value, rounding bound), kept as :func:`_pair_table`."""
+    return cached_view(C, "atlas uniform vulnerability", uniform_vulnerability)
 
 
 def _capacity_test(
