@@ -39,7 +39,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..symmetric import SymmetricChannel
-from ..symmetric.orbit_certify import exact_sum, stored_masses
+from ..symmetric.orbit_certify import UNIT_ROUNDOFF, exact_sum, stored_masses
 from ..validation import check_int, check_real
 
 __all__ = [
@@ -54,9 +54,7 @@ __all__ = [
     "uniform_vulnerability",
 ]
 
-#: u = 2^-53, the unit roundoff of float64 (round to nearest).
-UNIT_ROUNDOFF: float = 2.0**-53
-_U = UNIT_ROUNDOFF
+_U = UNIT_ROUNDOFF  # u = 2^-53, the unit roundoff of float64 (round to nearest)
 #: Absolute error allowance per term for products and quotients that underflow.
 _TINY = 4.0 * 2.0**-1074
 
