@@ -11,11 +11,18 @@ import numpy as np
 
 from ..attributes import EqualByKey, ReadOnly
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
-from ..errors import ChannelError, InputTypeError, SizeError
+from ..errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
+from ..refinement._certify import UNIT_ROUNDOFF
 from ..validation import check_int
 from .binomial import log_comb, logsumexp
 
-__all__ = ["SymmetricChannel", "MAX_CLASSES", "CLASS_BYTES", "guard_classes"]
+__all__ = [
+    "SymmetricChannel",
+    "MAX_CLASSES",
+    "CLASS_BYTES",
+    "guard_classes",
+    "restriction_rounding",
+]
 
 _ALTERNATIVE = "the symmetric channel itself (its measures and refines need no expansion)"
 
@@ -404,6 +411,123 @@ class SymmetricChannel(EqualByKey):
             self._masses = (np.exp(self._log_in), np.exp(self._log_out))
         return self._masses[0].copy(), self._masses[1].copy()
 
+    def constant_ratio(self) -> bool:
+        """Whether every class's column has one ratio a_s / b_s in the reals (proved, not measured).
+
+        True when the construction proves it: one class with both entries positive; an
+        exact ratio (:attr:`exact_log_ratio`: GRR, SS, LH, SUE, OUE); a product of
+        independent bits (UE, THE, the longitudinal UE: every ratio is the bit's
+        p (1 - q) / ((1 - p) q)); or local hashing's (hash, value) outputs. The classes of
+        sizes 0 and k (one column each, constant on every input) never break it.
+
+        Examples
+        --------
+        >>> import qifldp.symmetric as sym
+        >>> sym.the(10, 2.0, 0.8).constant_ratio(), sym.grr(10, 1.0).constant_ratio()
+        (True, True)
+        """
+        inner = (self._sizes > 0) & (self._sizes < self._k)
+        li, lo = self._log_in[inner], self._log_out[inner]
+        carried = (li > -np.inf) | (lo > -np.inf)
+        if np.any(carried & ((li == -np.inf) | (lo == -np.inf))):
+            return False  # a class with one zero entry: its ratio is 0 or infinite
+        if int(np.count_nonzero(carried)) <= 1 or self._exact_log_ratio is not None:
+            return True
+        return self._scheme[0] in ("bits", "lh")
+
+    def restricted(self, r: int) -> SymmetricChannel:
+        """The channel on r of its inputs (any r: by symmetry all alike), as inputs 0..r-1.
+
+        An output T restricted to the inputs S = {0..r-1} is its pattern U = T ∩ S; the
+        columns of one pattern from classes of different sizes are proportional on S
+        when the channel has one ratio a_s / b_s (:meth:`constant_ratio`), so they merge
+        (an equivalence): the result is a symmetric channel on r inputs with one class
+        per pattern size t. Its class masses are hypergeometric mixtures of the stored
+        masses, P'_in(t) = Σ_s P_in(s) C(r-1, t-1) C(k-r, s-t) / C(k-1, s-1) and
+        P'_out(t) = Σ_s P_out(s) C(r-1, t) C(k-r, s-t) / C(k-1, s), each coefficient a
+        product of r - 1 ratios of integers (no binomial coefficient formed): every mass
+        is within relative error :func:`restriction_rounding` of the exact marginal of
+        the stored masses (``numpy.exp`` of :attr:`log_in`, :attr:`log_out`).
+
+        If A ⊑ B then A restricted to any inputs refines B restricted to them (the same
+        witness), so a counterexample on the restricted channels refutes A ⊑ B with its
+        prior supported on S. Cost O(r · len(sizes)).
+
+        Parameters
+        ----------
+        r : int
+            Number of inputs kept, ``2 <= r <= k``.
+
+        Returns
+        -------
+        SymmetricChannel
+            On r inputs, sizes t in 0..r.
+
+        Raises
+        ------
+        InputTypeError, ParameterError
+            r not an integer in 2..k.
+        UnsupportedKindError
+            The classes' ratios are not proved equal (:meth:`constant_ratio`): the
+            patterns of different classes do not merge, and the restriction has one
+            output per (pattern, size).
+
+        Examples
+        --------
+        GRR on 10 values seen on 3 of them: each of the 3 outputs in S, and the 7 others
+        merged into one column that says nothing (size 0):
+
+        >>> import math, qifldp.symmetric as sym
+        >>> R = sym.grr(10, math.log(2)).restricted(3)
+        >>> R.sizes.tolist(), [m.round(4).tolist() for m in R.class_masses()]
+        ([0, 1], [[0.0, 0.1818], [0.6364, 0.1818]])
+        """
+        k = self._k
+        r = check_int("r", r, minimum=2, maximum=k)
+        if not self.constant_ratio():
+            msg = (
+                f"{self._name}: restricted() needs one ratio a_s / b_s for every class (it "
+                "merges the columns of one pattern across classes); this channel's ratios "
+                "are not proved equal (see constant_ratio()); the restriction of its "
+                "explicit channel, expand(lumped=True).matrix[:r], has one output per "
+                "(pattern, size)"
+            )
+            raise UnsupportedKindError(msg)
+        s = self._sizes.astype(np.float64)
+        p_in, p_out = self.class_masses()
+        t = np.arange(r + 1)
+        m_in = np.zeros(r + 1)
+        m_out = np.zeros(r + 1)
+        denominators = k - np.arange(1, r, dtype=np.float64)  # k-1 .. k-r+1
+        for tt in range(r + 1):
+            if tt >= 1:  # x in T: s-1 others of T among k-1, t-1 of them in S (r-1 others)
+                factors = [s - i for i in range(1, tt)] + [k - s - j for j in range(r - tt)]
+                m_in[tt] = math.comb(r - 1, tt - 1) * float(
+                    np.dot(p_in, _ratio_product(factors, denominators, s.size))
+                )
+            if tt <= r - 1:  # x not in T: s of the k-1 others, t of them in S
+                factors = [s - i for i in range(tt)] + [k - 1 - s - j for j in range(r - 1 - tt)]
+                m_out[tt] = math.comb(r - 1, tt) * float(
+                    np.dot(p_out, _ratio_product(factors, denominators, s.size))
+                )
+        keep = (m_in > 0) | (m_out > 0)
+        with np.errstate(divide="ignore"):
+            log_in, log_out = np.log(m_in[keep]), np.log(m_out[keep])
+        ratio = self._exact_log_ratio
+        if ratio is None:
+            both = (self._log_in > -np.inf) & (self._log_out > -np.inf)
+            ratio = float(self._log_ratio[both][0]) if np.any(both) else 0.0
+        return SymmetricChannel._make(
+            r,
+            t[keep],
+            log_in,
+            log_out,
+            f"{self._name} on {r} of its {k} inputs",
+            ("subsets",),
+            log_ratio=ratio,
+            exact_log_ratio=self._exact_log_ratio,
+        )
+
     def __repr__(self) -> str:
         return f"SymmetricChannel({self._name}; k={self._k}, {self._sizes.size} subset sizes)"
 
@@ -555,6 +679,33 @@ class SymmetricChannel(EqualByKey):
         L = np.where(member.T, la[s][None, :], lb[s][None, :]) - log_mult[None, :]
         M = np.exp(L)
         return Channel(M, tuple(range(k)), tuple(labels))
+
+
+def _ratio_product(factors: list[Any], denominators: np.ndarray, n: int) -> np.ndarray:
+    """Π_i factors[i] / denominators[i] per size (each factor an array over the sizes or a
+    number; factors and denominators of equal length r - 1); 0 where a factor is <= 0."""
+    out = np.ones(n)
+    for f, d in zip(factors, denominators, strict=True):
+        out = out * (np.maximum(f, 0.0) / d)
+    return out
+
+
+def restriction_rounding(n_sizes: int, r: int) -> float:
+    """A bound on the relative error of each class mass of :meth:`SymmetricChannel.restricted`.
+
+    Each mass is a sum of ``n_sizes`` non-negative terms, each a stored mass times a
+    product of r - 1 ratios of exact integers (r - 1 divisions, r - 2 products, one
+    product by the mass and one by C(r-1, t-1)): gamma_m = m u / (1 - m u) with
+    m = n_sizes + 2 r + 2 and u = 2^-53, by the standard bound of a sum of products of
+    non-negative floats (Higham, Accuracy and Stability of Numerical Algorithms, 3.1).
+
+    Examples
+    --------
+    >>> restriction_rounding(10**4 + 1, 8) < 1.2e-12
+    True
+    """
+    m = n_sizes + 2 * r + 2
+    return m * UNIT_ROUNDOFF / (1.0 - m * UNIT_ROUNDOFF)
 
 
 def expand_channel(C: SymmetricChannel, name: str = "C") -> Channel:
