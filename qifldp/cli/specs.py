@@ -20,7 +20,7 @@ from typing import Any
 
 from ..channel import Channel
 from ..channel_io import read_channel
-from ..errors import InputTypeError, SizeError
+from ..errors import InputTypeError, QifldpError, SizeError
 from ..protocols import oue_bit, sue_bit, the_bit
 from ..protocols.base import refuse_unknown
 from ..protocols.catalogue import ALIASES, CATALOGUE, Parameter, lookup, normalize_name, protocol
@@ -273,8 +273,19 @@ def _file_spec(spec: str, renormalize: bool = False) -> _Spec:
     return _Spec(spec, Path(spec).name, {}, lambda: C, None, log10, channel=C)
 
 
+def _lumpable(name: str, params: Mapping[str, Any]) -> bool:
+    """Whether the protocol has a symmetric channel at these parameters (its object's
+    :attr:`~qifldp.protocols.Protocol.lumpable`: dBitFlipPM has one for some b, d only).
+    Parameters the protocol refuses count as lumpable: asking for either channel then
+    raises the protocol's own error, not a missing symmetric form."""
+    try:
+        return bool(protocol(name, **params).lumpable)
+    except QifldpError:
+        return True
+
+
 def _resolve(spec: str, *, renormalize: bool = False, **defaults: Any) -> _Spec:
-    """Parse and check a spec (names of parameters, none missing); build nothing.
+    """Parse and check a spec (names of parameters, none missing); build no channel.
 
     ``defaults`` fill the parameters the protocol takes and the spec does not give
     (``compare``'s ``--k`` and ``--eps``). A channel file (:func:`is_channel_file`) is
@@ -311,7 +322,7 @@ def _resolve(spec: str, *, renormalize: bool = False, **defaults: Any) -> _Spec:
             return protocol(name, **params).channel()
 
         family = CATALOGUE[canonical].family
-        if hasattr(family, "symmetric") and getattr(family, "lumpable", True):
+        if hasattr(family, "symmetric") and _lumpable(name, params):
 
             def lumped() -> Any:
                 return protocol(name, **params).symmetric()

@@ -438,14 +438,43 @@ class Protocol(Frozen, abc.ABC):
 
     _closed_form_type: Callable[[Protocol], ClosedForm]
 
-    #: Whether :meth:`symmetric` gives a symmetric channel (False where the protocol is
-    #: not invariant under permutations of the values and refuses).
-    lumpable: bool = True
+    # ---------------------------------------------------------------- lumpability
+    @property
+    def lumpable(self) -> bool:
+        """Whether :meth:`symmetric` gives a symmetric channel at these parameters.
+
+        False where the protocol is not invariant under permutations of the values at
+        its parameters: :meth:`symmetric` then refuses, saying why. A family lumpable
+        at some parameters only (dBitFlipPM: b = k buckets, d = 1 or d = k) answers per
+        protocol object.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> [q.protocol(n, 4, 1.0).lumpable for n in ("oue", "hr")]
+        [True, False]
+        """
+        return self._lumping_refusal() is None
+
+    def _lumping_refusal(self) -> str | None:
+        """Why :meth:`symmetric` refuses at these parameters (the refusal's reason), or None
+        where it gives a symmetric channel. A family lumpable at some parameters only
+        overrides it and calls :meth:`_refuse_unless_lumpable` first in :meth:`symmetric`."""
+        return None
+
+    def _refuse_unless_lumpable(self) -> None:
+        """Refuse :meth:`symmetric` (UnsupportedKindError, naming why) where
+        :meth:`_lumping_refusal` gives a reason."""
+        why = self._lumping_refusal()
+        if why is not None:
+            no_symmetric_channel(self._name, why)
 
 
 class NotLumpable(Protocol):
-    """A protocol that is not invariant under permutations of its values: it has no
-    symmetric channel, and :meth:`symmetric` refuses, saying why (``_not_lumpable``).
+    """A protocol that is not invariant under permutations of its values at any of its
+    parameters: it has no symmetric channel, and :meth:`symmetric` refuses, saying why
+    (``_not_lumpable``). A family lumpable at some parameters only overrides
+    :meth:`Protocol._lumping_refusal` instead.
 
     Examples
     --------
@@ -456,10 +485,12 @@ class NotLumpable(Protocol):
     """
 
     __slots__ = ()
-    lumpable = False
     #: Why a permutation of the values does not map the protocol to itself (the
     #: refusal's message).
     _not_lumpable: str
+
+    def _lumping_refusal(self) -> str:
+        return self._not_lumpable
 
     def symmetric(self) -> NoReturn:
         """Not available: the protocol is not invariant under permutations of the values.
