@@ -453,6 +453,8 @@ class Protocol(Frozen, abc.ABC):
         >>> import qifldp as q
         >>> [q.protocol(n, 4, 1.0).lumpable for n in ("oue", "hr")]
         [True, False]
+        >>> [q.protocol("dbitflip", 4, 1.0, b=b, d=d).lumpable for b, d in ((4, 1), (4, 2), (2, 1))]
+        [True, False, False]
         """
         return self._lumping_refusal() is None
 

@@ -12,9 +12,15 @@ The paper states eps-LDP; the true eps of the channel is eps for d >= 2 (two sam
 buckets, the user's and another, each contribute e^(eps/2)) but eps/2 for d = 1 (one
 sampled bit never tells two buckets apart by more than e^(eps/2))
 (:meth:`DBitFlipClosedForm.ldp_epsilon`). The symmetric group of the buckets acts on
-it, but an output splits the buckets in three (sampled 1, sampled 0, not sampled), a
-structure the two-class symmetric channels of :mod:`qifldp.symmetric` do not hold:
-no symmetric channel.
+it. With b = k buckets (no bucketing, the default) and d = 1 or d = k, every output is a
+subset of the values with one entry on it and one off it, and the channel is a
+symmetric channel (:meth:`DBitFlip.symmetric`): for d = 1 the report (j, 1) is the
+subset {j} and (j, 0) the k - 1 values other than j; for d = k it is SUE at eps. Other
+(b, d) have none: b < k buckets group the values (a permutation of the values does
+not keep the buckets), and for 1 < d < k an output splits the values in three (sampled
+with bit 1, sampled with bit 0, not sampled), a structure the two-class symmetric
+channels of :mod:`qifldp.symmetric` do not hold (at eps = 0 every row is the same, a
+trivial case the refusal does not single out).
 """
 
 from __future__ import annotations
@@ -40,10 +46,12 @@ from ..simulation.util import (
 )
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
+from ..symmetric.channel import SymmetricChannel
+from ..symmetric.operators import one_hot_classes
 from ..validation import check_eps, check_int
-from .base import ClosedForm, NotLumpable, PQSupport, no_options
+from .base import ClosedForm, PQSupport, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
-from .params import check_k, sue_expressions, sue_probabilities
+from .params import check_k, log_sue, sue_bit_log_ratio, sue_expressions, sue_probabilities
 from .reports import ReportsLeakage
 from .ss import bitmask_members, floyd_bitmasks
 
@@ -193,8 +201,11 @@ class DBitFlipClosedForm(ReportsLeakage, ClosedForm):
 
 
 @fill_doc(ORACLE_DOCS)
-class DBitFlip(PQSupport, NotLumpable):
+class DBitFlip(PQSupport):
     """dBitFlipPM: d sampled buckets out of b, each reported by a SUE bit at eps (memoised).
+
+    A symmetric channel (:meth:`symmetric`, :attr:`lumpable`) for b = k and d = 1 or
+    d = k only; no symmetric channel for other (b, d) (see the module).
 
     Parameters
     ----------
@@ -221,7 +232,6 @@ class DBitFlip(PQSupport, NotLumpable):
 
     __slots__ = ()
     _closed_form_type = DBitFlipClosedForm
-    _not_lumpable = "an output splits the buckets in three classes"
 
     def __init__(self, k: int, eps: float, b: int | None = None, d: int = 1) -> None:
         k, eps = check_k(k), check_eps(eps)
@@ -229,7 +239,90 @@ class DBitFlip(PQSupport, NotLumpable):
         d = check_int("d", d, minimum=1, maximum=b)
         p, q = sue_probabilities(eps)
         self._freeze(
-            "dbitflip", k, eps, {"b": b, "d": d, "p": p, "q": q}, {"eps": eps, "b": b, "d": d}
+            "dbitflip",
+            k,
+            eps,
+            {"b": b, "d": d, "p": p, "q": q},
+            {"eps": eps, "b": b, "d": d},
+            log_sue(eps),
+        )
+
+    def _lumping_refusal(self) -> str | None:
+        k, b, d = self.k, self._params["b"], self._params["d"]
+        if b < k:
+            return (
+                f"its b = {b} < k = {k} buckets group the values, and a permutation of the "
+                "values does not keep the buckets (b = k with d = 1 or d = k has one)"
+            )
+        if 1 < d < k:
+            return (
+                f"with 1 < d = {d} < k = {k} sampled buckets an output splits the values in "
+                "three classes (sampled with bit 1, sampled with bit 0, not sampled), where a "
+                "symmetric channel has two (d = 1 or d = k has one)"
+            )
+        return None
+
+    def symmetric(self) -> SymmetricChannel:
+        """dBitFlipPM with b = k buckets and d = 1 or d = k as a symmetric channel.
+
+        Returns
+        -------
+        SymmetricChannel
+            d = 1, k >= 3: sizes 1 and k - 1 (the report (j, 1) is the subset {j}, the
+            report (j, 0) the k - 1 values other than j): P_in(1) = p / k,
+            P_out(1) = (k - 1) q / k, P_in(k - 1) = (k - 1)(1 - q) / k,
+            P_out(k - 1) = (1 - p) / k. d = 1, k = 2: the two sizes coincide and the
+            columns of (j, 1) and (1 - j, 0) are equal (p / 2 on j, q / 2 off it, as
+            1 - q = p): one size 1, P_in = p, P_out = q (randomized response at
+            eps / 2). d = k: every bucket sampled, SUE at eps (the classes of
+            ``qifldp.symmetric.sue(k, eps)``, equal to it). From the log-space SUE bits
+            computed at construction (:func:`~qifldp.protocols.params.log_sue`).
+
+        Raises
+        ------
+        UnsupportedKindError
+            b < k, or 1 < d < k (the message says why; see the module).
+
+        Notes
+        -----
+        ``expand()`` equals :meth:`channel` up to the output labels and order (d = 1:
+        one output per subset, k >= 3; at k = 2 after merging the equal columns;
+        d = k: SUE's k-bit tuples, the bits of :meth:`channel`'s outputs). For d = 1
+        both classes have a_s / b_s = p / q = (1 - q) / (1 - p) = e^(eps/2) exactly
+        (q = 1 - p), so ``exact_log_ratio`` is eps / 2, the true eps; for d = k it is
+        SUE's eps. O(1) for d = 1, O(k) for d = k.
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> S = DBitFlip(10**6, 2.0).symmetric()
+        >>> S.sizes.tolist(), q.ldp_epsilon(S)
+        ([1, 999999], 1.0)
+        >>> DBitFlip(50, 2.0, d=50).symmetric() == q.symmetric.sue(50, 2.0)
+        True
+        """
+        self._refuse_unless_lumpable()
+        k, eps, d = self.k, self.eps, self._params["d"]
+        name = f"dbitflip(k={k}, eps={eps:g}, b={k}, d={d})"
+        if d == k:  # every bucket sampled: the one-hot classes of SUE
+            s, bits_in, bits_out, ratio = one_hot_classes(k, *self._log)
+            return SymmetricChannel._make(
+                k, s, bits_in, bits_out, name, ("bits",), log_ratio=ratio, exact_log_ratio=eps
+            )
+        lp, l1mp, lq, l1mq = self._log
+        half, exact = sue_bit_log_ratio(eps)
+        sizes: list[int]
+        log_in: list[float]
+        log_out: list[float]
+        if k == 2:
+            sizes, log_in, log_out = [1], [lp], [lq]
+        else:
+            lk, lk1 = math.log(k), math.log(k - 1)
+            sizes = [1, k - 1]
+            log_in = [lp - lk, lk1 + l1mq - lk]
+            log_out = [lk1 + lq - lk, l1mp - lk]
+        return SymmetricChannel._make(
+            k, sizes, log_in, log_out, name, ("subsets",), log_ratio=half, exact_log_ratio=exact
         )
 
     def _outputs(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -252,7 +345,11 @@ class DBitFlip(PQSupport, NotLumpable):
         """
         k, b, d = self.k, self._params["b"], self._params["d"]
         n_out = math.comb(b, d) * 2**d
-        alt = ".closed_form (no symmetric channel)"
+        alt = (
+            ".symmetric() or .closed_form"
+            if self.lumpable
+            else ".closed_form (no symmetric channel)"
+        )
         guard_size(
             f"dbitflip({k}, {self.eps}, b={b}, d={d})", k, math.log10(n_out), lambda: n_out, alt
         )

@@ -53,6 +53,7 @@ __all__ = [
     "log_grr",
     "log_ss",
     "log_sue",
+    "sue_bit_log_ratio",
     "log_oue",
     "log_the",
     "log_pq",
@@ -495,6 +496,22 @@ def log_sue(eps: float) -> tuple[float, float, float, float]:
     log_p = -log1pexp_neg(eps / 2.0)
     log_q = -eps / 2.0 + log_p
     return log_p, log_q, log_q, log_p
+
+
+def sue_bit_log_ratio(eps: float) -> tuple[float, float | None]:
+    """ln(p / q) = ln((1 - q) / (1 - p)) = eps / 2 of one SUE bit, and that float again where
+    it is the real half of ``eps`` exactly (None where halving rounds: a subnormal eps).
+
+    SUE's p = e^(eps/2) q and 1 - q = p, so both columns of one bit have the ratio
+    e^(eps/2): dBitFlipPM with one sampled bucket is eps/2-LDP.
+
+    Examples
+    --------
+    >>> sue_bit_log_ratio(3.0), sue_bit_log_ratio(5e-324)
+    ((1.5, 1.5), (0.0, None))
+    """
+    half = check_eps(eps) / 2
+    return half, (half if half * 2 == eps else None)
 
 
 def log_oue(eps: float) -> tuple[float, float, float, float]:

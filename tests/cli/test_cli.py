@@ -133,6 +133,16 @@ def test_build_kinds():
         build("oue:k=40,eps=1")
     with pytest.raises(UsageError, match="no symmetric"):
         build("sue_bit:eps=1", kind="symmetric")
+    # dBitFlipPM has a symmetric channel for b = k and d = 1 or k only (its protocol says)
+    S = build("dbitflip:k=1000,eps=2", kind="symmetric")
+    assert S.sizes.tolist() == [1, 999] and q.ldp_epsilon(S) == 1.0
+    with pytest.raises(UsageError, match="no symmetric"):
+        build("dbitflip:k=6,eps=2,b=3", kind="symmetric")
+    with pytest.raises(UsageError, match="no symmetric"):
+        build("dbitflip:k=6,eps=2,d=2", kind="symmetric")
+    assert build("dbitflip:k=6,eps=2,d=2", kind="auto").shape == (6, 60)  # C(6, 2) 2^2
+    with pytest.raises(q.errors.ParameterError, match="b"):  # the protocol's own error
+        build("dbitflip:k=3,eps=2,b=4", kind="symmetric")
 
 
 def test_compare_plot_writes_the_hasse_diagram(tmp_path, capsys):

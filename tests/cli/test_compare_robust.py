@@ -199,7 +199,8 @@ def test_compare_capacity_table_at_large_eps_has_no_inf_strings(capsys):
 
 
 def test_compare_takes_the_oracles_without_a_symmetric_channel(capsys):
-    # HR and dBitFlipPM have no symmetric channel: compared on their explicit channels
+    # HR has no symmetric channel: compared on its explicit channel, next to the others'
+    # symmetric ones (dBitFlipPM's with b = k, d = 1 too)
     code, doc, _ = _run_json(capsys, "--k", "4", "--eps", "1", "grr", "oue", "hr", "dbitflip")
     assert code == 0
     caps = {p["name"]: p["bayes_capacity"] for p in doc["protocols"]}

@@ -118,14 +118,25 @@ def test_pair_test_on_a_symmetric_channel_matches_explicit():
 
 
 def test_undecided_pairs_state_their_reason():
-    # at k = 32 the unary encodings have 2^32 outputs and dBitFlipPM no symmetric form:
-    # a refinement into dBitFlipPM cannot be certified and must say why
-    c = atlas_cell(32, 1.0, ("sue", "dbitflip"), time_limit=5.0)
+    # at k = 32 the unary encodings have 2^32 outputs and HR no symmetric form:
+    # a refinement into HR cannot be certified and must say why
+    c = atlas_cell(32, 1.0, ("sue", "hr"), time_limit=5.0)
     rows = {(r["a"], r["b"]): r for r in c["pairs"]}
-    assert rows[("dbitflip", "sue")]["holds"] is False  # SUE leaks more (capacity)
-    left = rows[("sue", "dbitflip")]
+    left = rows[("sue", "hr")]
     assert left["holds"] is None
-    assert "no symmetric channel" in left["reason"] and "dbitflip" in left["reason"]
+    assert "no symmetric channel" in left["reason"] and "hr" in left["reason"]
+
+
+def test_dbitflip_is_decided_on_its_symmetric_channel():
+    # dBitFlipPM (b = k, d = 1) is SUE followed by keeping one uniformly sampled bit, so
+    # SUE ⊑ dBitFlipPM at every k; its symmetric channel (sizes 1 and k - 1) lets the
+    # orbit LP certify it at k = 32, where SUE has 2^32 explicit outputs
+    c = atlas_cell(32, 1.0, ("sue", "dbitflip"), time_limit=20.0)
+    rows = {(r["a"], r["b"]): r for r in c["pairs"]}
+    assert c["oracles"]["dbitflip"]["symmetric"] is True
+    assert rows[("dbitflip", "sue")]["holds"] is False  # SUE leaks more (capacity)
+    assert rows[("sue", "dbitflip")]["holds"] is True
+    assert rows[("sue", "dbitflip")]["route"] != "transitivity"
 
 
 def test_oracle_atlas_table_through_sweep():
