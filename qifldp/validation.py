@@ -23,6 +23,7 @@ __all__ = [
     "check_choice",
     "check_name",
     "check_sequence",
+    "check_indices",
     "check_real",
     "as_real_array",
 ]
@@ -298,6 +299,58 @@ def check_sequence(name: str, value: Any, of: type | tuple[type, ...], what: str
     if bad:
         msg = f"{name} must hold {what} only, got {type(bad[0]).__name__}"
         raise InputTypeError(msg)
+    return items
+
+
+def check_indices(name: str, value: Any, n: int) -> list[int]:
+    """Check a non-empty sequence of distinct integers in 0..n-1 (row indices, say).
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the messages.
+    value : object
+        A sequence (list, tuple, range, 1-D array ...) of integers; not a string.
+    n : int
+        The number of indices: each item must lie in 0..n-1.
+
+    Returns
+    -------
+    list of int
+        The items, as Python ints, in the given order.
+
+    Raises
+    ------
+    InputTypeError
+        ``value`` is a string, a scalar or not iterable, or holds a non-integer.
+    ParameterError
+        ``value`` is empty, or holds an item outside 0..n-1 or an item twice.
+
+    Examples
+    --------
+    >>> check_indices("inputs", (2, 0), 3)
+    [2, 0]
+    >>> check_indices("inputs", [1, 1], 3)
+    Traceback (most recent call last):
+    ...
+    qifldp.errors.ParameterError: inputs must hold distinct indices in 0..2, got 1 twice
+    """
+    if isinstance(value, np.ndarray) and value.ndim != 1:
+        msg = f"{name} must be a 1-D sequence of integers in 0..{n - 1}, got shape {value.shape}"
+        raise InputTypeError(msg)
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        msg = f"{name} must be a sequence of integers in 0..{n - 1}, got {type(value).__name__}"
+        raise InputTypeError(msg)
+    items = [check_int(f"{name}[{i}]", v, minimum=0, maximum=n - 1) for i, v in enumerate(value)]
+    if not items:
+        msg = f"{name} must hold at least one index in 0..{n - 1}, got none"
+        raise ParameterError(msg)
+    seen: set[int] = set()
+    for v in items:
+        if v in seen:
+            msg = f"{name} must hold distinct indices in 0..{n - 1}, got {v} twice"
+            raise ParameterError(msg)
+        seen.add(v)
     return items
 
 

@@ -14,18 +14,20 @@ from __future__ import annotations
 
 import abc
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
 from ..attributes import EqualByKey, ReadOnly
-from ..channel import Channel
+from ..channel import Channel, check_size
 from ..errors import InputTypeError, ParameterError, UnsupportedKindError
+from ..reduction import merge_equal_columns
 from ..simulation import frequency_variance
 from ..symbolic import SymbolicChannel
 from ..symbolic.measures import bayes_capacity as symbolic_bayes_capacity
 from ..symmetric import SymmetricChannel
+from ..validation import check_indices
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -45,7 +47,37 @@ __all__ = [
     "check_bit_width",
     "refuse_unknown",
     "no_symmetric_channel",
+    "Rows",
+    "restricted_channel",
 ]
+
+#: The rows of a channel at some inputs, before their equal columns are merged:
+#: (matrix, labels, counts). ``labels(cols)`` gives the original output labels of the
+#: given columns; ``counts`` (None: 1 each) how many original columns each column
+#: stands for (a protocol that builds its rows already grouped).
+Rows = tuple[np.ndarray, Callable[[np.ndarray], list], "np.ndarray | None"]
+
+
+def restricted_channel(inputs: Sequence[int], rows: Rows) -> Channel:
+    """The channel of ``rows`` at ``inputs``, its exactly equal columns merged (their sum)
+    and its all-zero columns dropped (:func:`qifldp.reduction.merge_equal_columns`).
+
+    Outputs are labelled by the original output label of each group's first column,
+    groups in the order of their first column.
+
+    Examples
+    --------
+    >>> M = np.array([[0.5, 0.25, 0.25], [0.25, 0.5, 0.25]])
+    >>> C = restricted_channel([3, 1], (M, lambda cols: [f"y{c}" for c in cols], None))
+    >>> C.inputs, C.outputs, C.matrix.tolist()
+    ((3, 1), ('y0', 'y1', 'y2'), [[0.5, 0.25, 0.25], [0.25, 0.5, 0.25]])
+    """
+    matrix, labels, counts = rows
+    red = merge_equal_columns(matrix, counts)
+    kept = np.flatnonzero(red.group_of >= 0)
+    firsts = np.full(red.matrix.shape[1], red.group_of.size)
+    np.minimum.at(firsts, red.group_of[kept], kept)
+    return Channel(red.matrix, inputs=list(inputs), outputs=labels(firsts))
 
 
 def size_alternative(name: str, signature: str, formula: str) -> str:
@@ -256,6 +288,64 @@ class Protocol(Frozen, abc.ABC):
         >>> q.protocol("grr", 3, 1.0).channel().shape
         (3, 3)
         """
+
+    def restricted(self, inputs: Sequence[int]) -> Channel:
+        """The channel's rows at ``inputs``, exactly equal columns merged, zero columns dropped.
+
+        If A ⊑ B then A restricted to any rows refines B restricted to the same rows
+        (with the same witness), so a counterexample (a gain and a prior on ``inputs``)
+        found on the small restricted channels refutes A ⊑ B on the full ones. Merging
+        columns that are exactly equal on these rows (adding them) is an equivalence
+        for refinement: every g-vulnerability is unchanged.
+
+        Parameters
+        ----------
+        inputs : sequence of int
+            Distinct values in 0..k-1; the rows, in this order.
+
+        Returns
+        -------
+        Channel
+            ``len(inputs)`` rows labelled by ``inputs``. Each entry is the entry of
+            :meth:`channel` at that row (the same float), or, for a merged group of n
+            equal columns, n times it rounded once (the exact sum, rounded to nearest).
+            An output is labelled by the :meth:`channel` output label of its group's
+            first column; groups are in the order of their first column.
+
+        Raises
+        ------
+        InputTypeError, ParameterError
+            ``inputs`` is not a non-empty sequence of distinct integers in 0..k-1.
+        SizeError
+            The rows would have more than :data:`qifldp.channel.MAX_ENTRIES` entries
+            before merging (by default, the full :meth:`channel` is built; a protocol
+            without a symmetric channel builds only the requested rows).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> C = q.protocol("hr", 4, 1.0).restricted([2, 0])  # 8 outputs, 4 after merging
+        >>> C.inputs, C.outputs, C.shape
+        ((2, 0), (0, 1, 2, 3), (2, 4))
+        >>> bool(np.all(C.matrix[:, 0] == 2 * q.protocol("hr", 4, 1.0).params["p"]))
+        True
+        """
+        xs = check_indices("inputs", inputs, self._k)
+        return restricted_channel(xs, self._restricted_rows(np.array(xs, dtype=np.int64)))
+
+    def _restricted_rows(self, xs: np.ndarray) -> Rows:
+        """The rows of :meth:`restricted` before merging; by default those of :meth:`channel`."""
+        C = self.channel()
+        outputs = C.outputs
+        return C.matrix[xs], lambda cols: [outputs[c] for c in cols.tolist()], None
+
+    def _check_restricted(self, n_rows: int, n_cols: int, what: str) -> None:
+        """Refuse (SizeError) rows of :meth:`restricted` past MAX_ENTRIES, before they are built."""
+        alternative = (
+            "fewer inputs (the rows of a restriction are built in full before their equal "
+            "columns are merged), or .closed_form"
+        )
+        check_size(n_rows, n_cols, f"{what}.restricted() of {n_rows} inputs", alternative)
 
     @abc.abstractmethod
     def symmetric(self) -> SymmetricChannel:

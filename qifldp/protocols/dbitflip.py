@@ -49,7 +49,7 @@ from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric.channel import SymmetricChannel
 from ..symmetric.operators import one_hot_classes
 from ..validation import check_eps, check_int
-from .base import ClosedForm, PQSupport, no_options
+from .base import ClosedForm, PQSupport, Rows, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .params import check_k, log_sue, sue_bit_log_ratio, sue_expressions, sue_probabilities
 from .reports import ReportsLeakage
@@ -75,6 +75,29 @@ def buckets(k: int, b: int) -> np.ndarray:
     [0, 0, 0, 1, 1]
     """
     return (np.arange(k) * b) // k
+
+
+def _nth_combination(b: int, d: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th d-subset of 0..b-1 in the order of ``itertools.combinations``.
+
+    Examples
+    --------
+    >>> import itertools
+    >>> all(_nth_combination(5, 3, i) == J
+    ...     for i, J in enumerate(itertools.combinations(range(5), 3)))
+    True
+    """
+    out: list[int] = []
+    start = 0
+    for left in range(d, 0, -1):
+        for v in range(start, b):
+            block = math.comb(b - v - 1, left - 1)  # subsets that take v next
+            if index < block:
+                out.append(v)
+                start = v + 1
+                break
+            index -= block
+    return tuple(out)
 
 
 class DBitFlipClosedForm(ReportsLeakage, ClosedForm):
@@ -353,16 +376,43 @@ class DBitFlip(PQSupport):
         guard_size(
             f"dbitflip({k}, {self.eps}, b={b}, d={d})", k, math.log10(n_out), lambda: n_out, alt
         )
+        return Channel(self._rows(np.arange(k)), outputs=self._outputs())
+
+    def _rows(self, xs: np.ndarray) -> np.ndarray:
+        """The rows of the channel at the values ``xs``; columns in :meth:`_outputs`' order.
+
+        Entry (J, s) is Π_c of the probability of bit s_c of sampled bucket J_c, the
+        factors multiplied in the order c = 1..d (one expression for every row).
+        """
+        k, b, d = self.k, self._params["b"], self._params["d"]
         p, q = self._params["p"], self._params["q"]
-        outs = self._outputs()
-        mine = buckets(k, b)
-        M = np.empty((k, len(outs)))
-        for col, (J, s) in enumerate(outs):
-            own = np.array(J)[None, :] == mine[:, None]  # (k, d)
-            bit = np.array(s, dtype=bool)[None, :]
-            prob = np.where(own, np.where(bit, p, 1 - p), np.where(bit, q, 1 - q))
-            M[:, col] = prob.prod(axis=1)
-        return Channel(M / math.comb(b, d), outputs=outs)
+        J = np.array(list(itertools.combinations(range(b), d)), dtype=np.int64)  # (C(b, d), d)
+        bits = np.array(list(itertools.product((False, True), repeat=d)))  # (2^d, d)
+        own = J[None, :, None, :] == ((xs * b) // k)[:, None, None, None]  # (rows, C, 1, d)
+        bit = bits[None, None, :, :]
+
+        def factor(c: int) -> np.ndarray:
+            on, one = own[..., c], bit[..., c]
+            return np.where(on, np.where(one, p, 1 - p), np.where(one, q, 1 - q))
+
+        M = factor(0)
+        for c in range(1, d):
+            M = M * factor(c)
+        return M.reshape(xs.size, -1) / math.comb(b, d)
+
+    def _restricted_rows(self, xs: np.ndarray) -> Rows:
+        b, d = self._params["b"], self._params["d"]
+        what = f"dbitflip({self.k}, {self.eps}, b={b}, d={d})"
+        self._check_restricted(xs.size, math.comb(b, d) * 2**d, what)
+
+        def labels(cols: np.ndarray) -> list:
+            outs = []
+            for c in cols.tolist():
+                J = _nth_combination(b, d, c >> d)
+                outs.append((J, tuple((c >> (d - 1 - i)) & 1 for i in range(d))))
+            return outs
+
+        return self._rows(xs), labels, None
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """dBitFlipPM as a symbolic channel; ``eps`` may be a symbol.

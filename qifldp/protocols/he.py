@@ -39,7 +39,7 @@ from ..simulation.util import as_rng, as_values
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_eps
-from .base import EpsAttained, integer_reports, no_options
+from .base import EpsAttained, Rows, integer_reports, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .hr import CodewordOracle, fwht
 from .params import check_k
@@ -164,11 +164,18 @@ class HE(CodewordOracle):
         [[0.125, 0.375, 0.125, 0.375], [0.125, 0.375, 0.375, 0.125]]
         """
         self._size(symbolic=False)
-        outs = self._outputs()
-        js, ss = (np.array(c) for c in zip(*outs, strict=True))
-        agree = he_coefficient(js, np.arange(self.k)[:, None]) == ss
+        return Channel(self._rows(np.arange(self.k)), outputs=self._outputs())
+
+    def _rows(self, xs: np.ndarray) -> np.ndarray:
+        """The rows of the channel at the values ``xs``; columns in :meth:`_outputs`' order."""
         p, K = self._params["p"], self._params["K"]
-        return Channel(np.where(agree, p, 1 - p) / K, outputs=outs)
+        js, ss = np.repeat(np.arange(K), 2), np.tile([-1, 1], K)
+        agree = he_coefficient(js, xs[:, None]) == ss
+        return np.where(agree, p, 1 - p) / K
+
+    def _restricted_rows(self, xs: np.ndarray) -> Rows:
+        self._check_restricted(xs.size, 2 * self._params["K"], f"he({self.k}, {self.eps})")
+        return self._rows(xs), lambda cols: [(c // 2, 2 * (c % 2) - 1) for c in cols.tolist()], None
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """HE as a symbolic channel; ``eps`` may be a symbol.

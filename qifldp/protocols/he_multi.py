@@ -34,7 +34,7 @@ from ..simulation.util import as_array, as_rng, as_values, check_n
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_eps, check_int
-from .base import EpsAttained, NotLumpable, no_options
+from .base import EpsAttained, NotLumpable, Rows, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .he import he_coefficient
 from .hr import fwht, uniform_guesses

@@ -37,7 +37,7 @@ from ..simulation.util import as_array, as_rng, as_values, choose_uniform_true, 
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_eps
-from .base import EpsAttained, NotLumpable, no_options
+from .base import EpsAttained, NotLumpable, Rows, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .params import check_k
 
@@ -333,8 +333,16 @@ class HR(CodewordOracle):
         k, K = self.k, self._params["K"]
         alt = "the closed forms protocol('hr', k, eps).closed_form (HR has no symmetric channel)"
         guard_size(f"hr({k}, {self.eps})", k, math.log10(K), lambda: K, alt)
-        inside = hr_membership(np.arange(k)[:, None], np.arange(K))
-        return Channel(np.where(inside, self._params["p"], self._params["q"]))
+        return Channel(self._rows(np.arange(k)))
+
+    def _rows(self, xs: np.ndarray) -> np.ndarray:
+        """The rows of the channel at the values ``xs`` (one expression for every row)."""
+        inside = hr_membership(xs[:, None], np.arange(self._params["K"]))
+        return np.where(inside, self._params["p"], self._params["q"])
+
+    def _restricted_rows(self, xs: np.ndarray) -> Rows:
+        self._check_restricted(xs.size, self._params["K"], f"hr({self.k}, {self.eps})")
+        return self._rows(xs), lambda cols: cols.tolist(), None
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """HR as a symbolic channel; ``eps`` may be a symbol.

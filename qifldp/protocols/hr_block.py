@@ -41,7 +41,7 @@ from ..simulation.util import as_rng, as_values, check_n
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_eps, check_int
-from .base import EpsAttained, NotLumpable, no_options
+from .base import EpsAttained, NotLumpable, Rows, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .hr import fwht, output_reports, two_valued_symbolic, uniform_guesses
 from .params import check_k
@@ -237,8 +237,17 @@ class HRBlock(NotLumpable):
         [[3.0, 1.0, 1.0, 1.0], [1.0, 1.0, 3.0, 1.0]]
         """
         self._size(symbolic=False)
-        inside = self.members(np.arange(self.k)[:, None], np.arange(self._params["K"]))
-        return Channel(np.where(inside, self._params["p"], self._params["q"]))
+        return Channel(self._rows(np.arange(self.k)))
+
+    def _rows(self, xs: np.ndarray) -> np.ndarray:
+        """The rows of the channel at the values ``xs`` (one expression for every row)."""
+        inside = self.members(xs[:, None], np.arange(self._params["K"]))
+        return np.where(inside, self._params["p"], self._params["q"])
+
+    def _restricted_rows(self, xs: np.ndarray) -> Rows:
+        what = f"hr_block({self.k}, {self.eps}, B={self._params['B']})"
+        self._check_restricted(xs.size, self._params["K"], what)
+        return self._rows(xs), lambda cols: cols.tolist(), None
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """Hadamard Response with blocks as a symbolic channel; ``eps`` may be a symbol.

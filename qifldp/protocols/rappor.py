@@ -55,7 +55,7 @@ from ..simulation.util import (
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_choice, check_int, check_probability
-from .base import ClosedForm, NotLumpable, no_options
+from .base import ClosedForm, NotLumpable, Rows, no_options
 from .bloom_reports import (
     bayes_capacity_pair_filters,
     bayes_capacity_random_hash_bits,

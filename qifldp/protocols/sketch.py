@@ -50,7 +50,7 @@ from ..simulation.util import as_rng, as_values, check_n, choose_uniform_true, r
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_choice, check_eps, check_int
-from .base import ClosedForm, NotLumpable, PQSupport, integer_reports, no_options
+from .base import ClosedForm, NotLumpable, PQSupport, Rows, integer_reports, no_options
 from .docstrings import fill_doc
 from .he import he_coefficient
 from .hr import fwht
@@ -468,16 +468,32 @@ class CMS(_Sketch):
         """
         m, K = self._params["m"], self._params["hashes"]
         self._guard(math.log10(K) + m * math.log10(2), lambda: K * 2**m)
+        outs = [(j, tuple(int(b) for b in s)) for j in range(K) for s in self._patterns()]
+        return Channel(self._rows(np.arange(self.k)), outputs=outs)
+
+    def _rows(self, xs: np.ndarray) -> np.ndarray:
+        """The rows of the channel at the values ``xs`` (one expression for every row)."""
+        m, K = self._params["m"], self._params["hashes"]
         p, q = self._params["p"], self._params["q"]
         S = self._patterns()
         ones = S.sum(axis=1)
         base = q**ones * (1 - q) ** (m - ones) / K  # every bit from an input bit 0
         blocks = [
-            base[None, :] * np.where(S[:, row].T == 1, p / q, (1 - p) / (1 - q))
+            base[None, :] * np.where(S[:, row[xs]].T == 1, p / q, (1 - p) / (1 - q))
             for row in self._table
         ]
-        outs = [(j, tuple(int(b) for b in s)) for j in range(K) for s in S]
-        return Channel(np.hstack(blocks), outputs=outs)
+        return np.hstack(blocks)
+
+    def _restricted_rows(self, xs: np.ndarray) -> Rows:
+        m, K = self._params["m"], self._params["hashes"]
+        what = f"cms({self.k}, {self.eps}, m={m}, hashes={K})"
+        self._check_restricted(xs.size, K * 2**m, what)
+
+        def labels(cols: np.ndarray) -> list:
+            bits = (cols[:, None] >> np.arange(m)[::-1]) & 1
+            return [(c >> m, tuple(b)) for c, b in zip(cols.tolist(), bits.tolist(), strict=True)]
+
+        return self._rows(xs), labels, None
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """CMS as a symbolic channel; ``eps`` may be a symbol.
@@ -604,11 +620,25 @@ class HCMS(_Sketch):
         """
         m, K = self._params["m"], self._params["hashes"]
         self._guard(math.log10(2 * K * m), lambda: 2 * K * m)
-        outs = self._outputs()
-        js, ls, ws = (np.array(c) for c in zip(*outs, strict=True))
-        entry = he_coefficient(ls, self._table[js].T)  # (k, n_out): H_m[l, h_j(x)]
+        return Channel(self._rows(np.arange(self.k)), outputs=self._outputs())
+
+    def _rows(self, xs: np.ndarray) -> np.ndarray:
+        """The rows of the channel at the values ``xs``; columns in :meth:`_outputs`' order."""
+        m, K = self._params["m"], self._params["hashes"]
+        cols = np.arange(2 * K * m)
+        js, ls, ws = cols // (2 * m), (cols // 2) % m, 2 * (cols % 2) - 1
+        entry = he_coefficient(ls, self._table[:, xs][js].T)  # (rows, n_out): H_m[l, h_j(x)]
         p = self._params["p"]
-        return Channel(np.where(entry == ws, p, 1 - p) / (K * m), outputs=outs)
+        return np.where(entry == ws, p, 1 - p) / (K * m)
+
+    def _restricted_rows(self, xs: np.ndarray) -> Rows:
+        m, K = self._params["m"], self._params["hashes"]
+        self._check_restricted(xs.size, 2 * K * m, f"hcms({self.k}, {self.eps}, m={m}, hashes={K})")
+
+        def labels(cols: np.ndarray) -> list:
+            return [(c // (2 * m), (c // 2) % m, 2 * (c % 2) - 1) for c in cols.tolist()]
+
+        return self._rows(xs), labels, None
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """HCMS as a symbolic channel; ``eps`` may be a symbol.
