@@ -31,11 +31,13 @@ from typing import Any
 import numpy as np
 from scipy.special import gammaln
 
-from ..channel import guard_work
+from ..channel import check_size, guard_work
 from ..errors import ParameterError, SizeError
 from ..validation import check_int
 
 __all__ = [
+    "bloom_table",
+    "bloom_bits",
     "MAX_INDEPENDENT_SETS",
     "MAX_OVERLAP_DRAWS",
     "MAX_PAIR_STEPS",
@@ -606,3 +608,40 @@ def _independent_sets(vertices: list[int], neighbours: list[set[int]], limit: in
 
     grow(0, (), frozenset())
     return out
+
+
+def bloom_table(k: int, m: int, h: int, seed: int) -> np.ndarray:
+    """The fixed hash family member: h positions in 0..m-1 per value (k x h, int64).
+
+    Drawn by ``numpy.random.default_rng(seed)``, independently per value and function.
+    Refused before it is drawn (SizeError) beyond ``MAX_ENTRIES`` entries (k h).
+
+    Examples
+    --------
+    >>> bloom_table(3, 8, 2, 0).shape
+    (3, 2)
+    """
+    check_size(k, h, f"the hash table of {k} values x {h} functions", _TABLE_ALTERNATIVE)
+    return np.random.default_rng(seed).integers(0, m, size=(k, h))
+
+
+#: What a hashed protocol too large for its hash table offers instead.
+_TABLE_ALTERNATIVE = (
+    "a smaller k (the table holds every value's hashes), or the protocol's closed forms "
+    "(.closed_form) where they need no table"
+)
+
+
+def bloom_bits(table: np.ndarray, m: int) -> np.ndarray:
+    """The Bloom filters of the values of a hash table (k x h positions): (k, m) booleans.
+
+    Examples
+    --------
+    >>> bloom_bits(np.array([[0, 2], [1, 1]]), 3).astype(int).tolist()
+    [[1, 0, 1], [0, 1, 0]]
+    """
+    k = table.shape[0]
+    check_size(k, m, f"the Bloom filters of {k} values x {m} bits", _TABLE_ALTERNATIVE)
+    B = np.zeros((table.shape[0], m), dtype=bool)
+    B[np.arange(table.shape[0])[:, None], table] = True
+    return B

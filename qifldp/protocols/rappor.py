@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -54,13 +55,15 @@ from ..simulation.util import (
 )
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
-from ..validation import check_choice, check_int, check_probability
-from .base import ClosedForm, NotLumpable, Rows, no_options
+from ..validation import check_choice, check_indices, check_int, check_probability
+from .base import ClosedForm, NotLumpable, no_options, restricted_channel
 from .bloom_reports import (
     bayes_capacity_pair_filters,
     bayes_capacity_random_hash_bits,
     bayes_capacity_symmetric_filters,
     bit_revealed,
+    bloom_bits,
+    bloom_table,
     check_hashes,
     filter_overlap_law,
     mean_distinct_filters,
@@ -74,37 +77,6 @@ __all__ = ["RAPPOR", "RAPPORClosedForm", "RAPPORRandomHash", "ROUNDS", "bloom_ta
 
 #: The two forms of the protocol.
 ROUNDS: tuple[str, ...] = ("longitudinal", "one-time")
-
-
-def bloom_table(k: int, m: int, h: int, seed: int) -> np.ndarray:
-    """The fixed hash family member: h positions in 0..m-1 per value (k x h, int64).
-
-    Drawn by ``numpy.random.default_rng(seed)``, independently per value and function.
-    Refused before it is drawn (SizeError) beyond ``MAX_ENTRIES`` entries (k h).
-
-    Examples
-    --------
-    >>> bloom_table(3, 8, 2, 0).shape
-    (3, 2)
-    """
-    check_size(k, h, f"the hash table of {k} values x {h} functions", _TABLE_ALTERNATIVE)
-    return np.random.default_rng(seed).integers(0, m, size=(k, h))
-
-
-#: What a hashed protocol too large for its hash table offers instead.
-_TABLE_ALTERNATIVE = (
-    "a smaller k (the table holds every value's hashes), or the protocol's closed forms "
-    "(.closed_form) where they need no table"
-)
-
-
-def _bits(table: np.ndarray, m: int) -> np.ndarray:
-    """The Bloom filters of the values: (k, m) booleans."""
-    k = table.shape[0]
-    check_size(k, m, f"the Bloom filters of {k} values x {m} bits", _TABLE_ALTERNATIVE)
-    B = np.zeros((table.shape[0], m), dtype=bool)
-    B[np.arange(table.shape[0])[:, None], table] = True
-    return B
 
 
 class RAPPORClosedForm(ReportsLeakage, ClosedForm):
@@ -564,7 +536,7 @@ class RAPPOR(NotLumpable):
         eps = math.inf if f == 0 else 2 * h * math.log((1 - f / 2) / (f / 2))
         self._freeze("rappor", k, eps, params, params)
         table = bloom_table(k, m, h, seed)
-        object.__setattr__(self, "_bloom", _bits(table, m))
+        object.__setattr__(self, "_bloom", bloom_bits(table, m))
 
     def __reduce__(self) -> tuple:
         return (_rebuild_rappor, (self.k, dict(self._args)))
@@ -586,15 +558,17 @@ class RAPPOR(NotLumpable):
         a, b = self.support_probabilities()
         return np.array([[1 - b, b], [1 - a, a]])
 
-    def _product(self, R: np.ndarray, B: np.ndarray, labels: list) -> Channel:
-        """C[x, s] = Π_i R[B_i(x), s_i] over the given reports (rows of bit symbols)."""
-        S = np.array(labels, dtype=np.int64)  # (n_out, m) symbols of R's columns
+    def _product(self, R: np.ndarray, B: np.ndarray) -> Channel:
+        """C[x, s] = Π_i R[B_i(x), s_i] over every report s (m symbols, product order): exp
+        of the sum of the logs added bit by bit, i = 0..m-1 (a Kronecker sum), the same float
+        operations for every row (R = 0, f = 0: log -inf, entry exp(-inf) = 0)."""
         with np.errstate(divide="ignore"):
             L = np.log(R)  # (2, n_sym)
-        on, off, fin = B.astype(float), (~B).astype(float), np.where(L > -np.inf, L, 0.0)
-        logC = on @ fin[1][S].T + off @ fin[0][S].T  # R = 0 (f = 0) counted, not 0 x -inf:
-        zero = on @ (L[1] == -np.inf)[S].T + off @ (L[0] == -np.inf)[S].T
-        return Channel(np.where(zero > 0, 0.0, np.exp(logC)))
+        rows = B.shape[0]
+        acc = L[B[:, 0].astype(np.intp)]
+        for i in range(1, B.shape[1]):
+            acc = (acc[:, :, None] + L[B[:, i].astype(np.intp)][:, None, :]).reshape(rows, -1)
+        return Channel(np.exp(acc))
 
     # ---------------------------------------------------------------- representations
     def channel(self, reports: int = 1) -> Channel:
@@ -613,22 +587,47 @@ class RAPPOR(NotLumpable):
         >>> q.protocol("rappor", 2, m=3, h=1).channel(reports=2).shape
         (2, 64)
         """
-        T = check_int("reports", reports, minimum=1, maximum=64)
+        T = self._rounds(reports)
         k, m = self.k, self._params["m"]
-        if self._params["rounds"] == "one-time":
-            T = 1  # the report is the permanent response itself: repeating it adds nothing
         alt = ".closed_form.ldp_epsilon() / eps_one() / eps_inf() (no symmetric channel)"
         guard_size(
             f"rappor({k}, m={m}).channel({T})", k, m * T * math.log10(2), lambda: 2 ** (m * T), alt
         )
-        R = self._per_bit(T)
-        patterns = list(itertools.product(range(2), repeat=T))  # a bit's T reported values
-        symbols = list(itertools.product(range(len(patterns)), repeat=m))
-        C = self._product(R, self._bloom, symbols)
+        outs = self._labels(T, np.arange(2 ** (m * T)))
+        return Channel(self._product(self._per_bit(T), self._bloom).matrix, outputs=outs)
+
+    def _rounds(self, reports: int) -> int:
+        """T, the reports that matter: ``reports`` checked, 1 for one-time RAPPOR (the
+        report is the permanent response itself: repeating it adds nothing)."""
+        T = check_int("reports", reports, minimum=1, maximum=64)
+        return 1 if self._params["rounds"] == "one-time" else T
+
+    def _labels(self, T: int, cols: np.ndarray) -> list:
+        """Labels of the outputs ``cols``: m-bit tuples (T = 1), or tuples of T m-bit tuples."""
+        m, base = self._params["m"], 2**T
+        digits = base ** np.arange(m - 1, -1, -1, dtype=np.int64)
+        symbols = ((cols[:, None] // digits) % base).tolist()  # (len(cols), m)
         if T == 1:
-            return Channel(C.matrix, outputs=[tuple(s) for s in symbols])
-        outs = [tuple(zip(*(patterns[j] for j in s), strict=True)) for s in symbols]
-        return Channel(C.matrix, outputs=outs)
+            return [tuple(s) for s in symbols]
+        patterns = list(itertools.product(range(2), repeat=T))  # a bit's T reported values
+        return [tuple(zip(*(patterns[j] for j in s), strict=True)) for s in symbols]
+
+    def restricted(self, inputs: Sequence[int], reports: int = 1) -> Channel:
+        """:meth:`Protocol.restricted` of :meth:`channel` with ``reports`` reports, built from the
+        rows at ``inputs`` alone (SizeError past len(inputs) 2^(m T) > MAX_ENTRIES entries).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> C = q.protocol("rappor", 10**4, m=8, h=2).restricted([5, 0, 9], reports=2)
+        >>> C.inputs, C.shape[1] <= 2**16, bool(np.allclose(C.matrix.sum(axis=1), 1.0))
+        ((5, 0, 9), True, True)
+        """
+        xs, T, m = check_indices("inputs", inputs, self.k), self._rounds(reports), self._params["m"]
+        what = f"rappor({self.k}, m={m}).restricted() of {len(xs)} inputs, {T} reports"
+        check_size(len(xs), 2 ** (m * T), what, "fewer inputs or reports, or .closed_form")
+        rows = self._product(self._per_bit(T), self._bloom[xs]).matrix
+        return restricted_channel(xs, (rows, lambda cols: self._labels(T, cols), None))
 
     def _per_bit(self, T: int) -> np.ndarray:
         """One bit: Bloom bit -> its T reported bits (2 x 2^T, patterns in product order)."""
@@ -669,10 +668,9 @@ class RAPPOR(NotLumpable):
             "a fixed table",
         )
         R = self._per_bit(1)
-        symbols = list(itertools.product(range(2), repeat=m))
         rows = list(itertools.product(range(m), repeat=h))
         return [
-            self._product(R, _bits(np.array([rows[i] for i in choice]), m), symbols)
+            self._product(R, bloom_bits(np.array([rows[i] for i in choice]), m))
             for choice in itertools.product(range(len(rows)), repeat=k)
         ]
 

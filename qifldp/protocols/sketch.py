@@ -18,7 +18,7 @@ w.p. 1/m), not for one fixed family member, where the collisions of the table bi
 The hash family, both ways:
 
 * a **fixed member** (``seed``): h_j(x) drawn uniformly and independently for every j
-  and x by a seeded generator (:func:`~qifldp.protocols.rappor.bloom_table`, RAPPOR's
+  and x by a seeded generator (:func:`~qifldp.protocols.bloom_reports.bloom_table`, RAPPOR's
   table): the explicit channel is the visible choice of j over the cascades of h_j into
   the one-hot SUE (CMS) or the Hadamard coefficient's randomized response (HCMS); its
   unbiased estimator is the sketch's mean solved for the table (``method="table"``,
@@ -51,11 +51,11 @@ from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..validation import check_choice, check_eps, check_int
 from .base import ClosedForm, NotLumpable, PQSupport, Rows, integer_reports, no_options
+from .bloom_reports import bloom_table
 from .docstrings import fill_doc
 from .he import he_coefficient
 from .hr import fwht
 from .params import check_k, sue_expressions, sue_probabilities
-from .rappor import bloom_table
 from .ue import sample_bits, ue_capacity
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ m : int
 hashes : int
     Hash functions K (the paper's k), ``>= 1``.
 seed : int
-    Which member of the hash family (:func:`~qifldp.protocols.rappor.bloom_table`).
+    Which member of the hash family (:func:`~qifldp.protocols.bloom_reports.bloom_table`).
 
 Notes
 -----

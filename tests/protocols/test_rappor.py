@@ -15,9 +15,14 @@ import pytest
 from scipy import stats
 
 import qifldp as q
-from qifldp.errors import InputTypeError, ParameterError, UnsupportedKindError
+from qifldp.errors import InputTypeError, ParameterError, SizeError, UnsupportedKindError
 from qifldp.protocols.rappor import RAPPORRandomHash
 from tests.protocols._enumeration import assert_unbiased_with_variance, enumerate_rappor
+from tests.protocols._restriction import (
+    assert_large_restriction,
+    assert_restriction_is_the_merged_rows,
+    merged_rows,
+)
 
 
 @pytest.mark.parametrize("rounds", ["longitudinal", "one-time"])
@@ -179,3 +184,47 @@ def test_capacity_with_two_hashes_at_large_m_enumerates_the_used_bits(T):
     )
     assert "work limit MAX_ENTRIES = 100000000" in str(err.value)
     assert "GiB" not in str(err.value)
+
+
+# ---------------------------------------------------------------- restriction to rows
+
+
+@pytest.mark.parametrize(
+    ("k", "params", "T"),
+    [
+        (2, {"m": 3, "h": 1}, 1),
+        (5, {"m": 6, "h": 2}, 1),
+        (9, {"m": 5, "h": 2, "f": 0.3, "p": 0.2, "q": 0.9}, 1),
+        (4, {"m": 3, "h": 2, "f": 0.4, "p": 0.3, "q": 0.8, "seed": 5}, 2),
+        (6, {"m": 4, "h": 1, "rounds": "one-time"}, 1),
+        (6, {"m": 4, "h": 2, "rounds": "one-time"}, 3),  # one-time: T = 1 whatever reports
+        (7, {"m": 4, "h": 2, "f": 0.0}, 2),  # f = 0: zero entries, dropped columns
+        (3, {"m": 3, "h": 2, "f": 1.0}, 1),
+    ],
+)
+def test_restricted_is_the_channel_rows_with_equal_columns_merged(k, params, T):
+    assert_restriction_is_the_merged_rows(q.protocol("rappor", k, **params), reports=T)
+
+
+@pytest.mark.parametrize("k", [10**4, 10**5])
+@pytest.mark.parametrize(("params", "T"), [({}, 1), ({"rounds": "one-time"}, 1), ({"m": 8}, 2)])
+def test_restricted_at_a_large_k_is_that_of_its_first_values(k, params, T):
+    # the table's first rows are the generator's first draws whatever k: the rows at
+    # 0..7 are those of rappor on 8 values, whose explicit channel is built here
+    P = q.protocol("rappor", k, **params)
+    with pytest.raises(SizeError):
+        P.channel(reports=T)
+    R = assert_large_restriction(P, reports=T)
+    matrix, labels = merged_rows(
+        q.protocol("rappor", 8, **params).channel(reports=T), list(range(8))
+    )
+    assert list(R.outputs) == labels
+    assert np.array_equal(R.matrix, matrix)
+
+
+def test_restricted_refuses_rows_past_the_entry_limit_and_bad_reports():
+    P = q.protocol("rappor", 10**4)  # m = 16: 2^32 outputs of two reports
+    with pytest.raises(SizeError, match=r"restricted\(\) of 8 inputs, 2 reports would have 8 x"):
+        P.restricted(range(8), reports=2)
+    with pytest.raises(ParameterError, match="reports"):
+        P.restricted(range(8), reports=0)
