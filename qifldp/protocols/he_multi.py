@@ -151,6 +151,23 @@ class HEMultiClosedForm(EpsAttained):
         return (2**t + (E - 1) * N) / (E + 2**t - 1)
 
 
+def _first_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first, group) of the rows of a 2-D uint8 array (packed bits): the index of the first
+    occurrence of each distinct row, in order of first occurrence, and each row's group.
+
+    Examples
+    --------
+    >>> [a.tolist() for a in _first_rows(np.array([[3], [1], [3], [0]], dtype=np.uint8))]
+    [[0, 1, 3], [0, 1, 0, 2]]
+    """
+    keys = np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1])))[:, 0]
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return first[order], rank[np.asarray(inverse).reshape(-1)]
+
+
 @fill_doc(ORACLE_DOCS)
 class HEMulti(NotLumpable):
     """Hadamard encoding with t coefficients: t random Hadamard coefficients of the value,
@@ -302,6 +319,64 @@ class HEMulti(NotLumpable):
         M = np.where(inside, p, other) * (mass * 2**t)
         labels = [tuple(int(x) for x in np.flatnonzero(col)) for col in inside.T]
         return Channel(M, outputs=labels)
+
+    def _restricted_rows(self, xs: np.ndarray) -> Rows:
+        """The rows at ``xs``, one column per agree-set on ``xs`` (never the (2K)^t outputs).
+
+        On row x, output o = ((j_1, s_1), ..., (j_t, s_t)) has entry p / K^t if x carries
+        every sign s_c, else (1 - p) / (2^t - 1) / K^t (the expression of :meth:`channel`):
+        its column on ``xs`` is fixed by its agree-set A(o) ∩ xs. The agree-sets are formed
+        one coefficient at a time as in :meth:`merged_channel`, over the requested values
+        only, with exact integer counts of the outputs in each (Python ints past 2^62) and
+        the first output of :meth:`channel`'s order reaching it (its label: the pairs
+        (j, s) of a coefficient are taken in order, the agree-sets of the previous step in
+        the order of their first outputs, so the first occurrence is the least output).
+        Merging these counted columns gives the bits of the merged default.
+
+        Raises
+        ------
+        SizeError
+            A step past :data:`MAX_MERGE_WORK` 64-bit words (agree-sets x distinct sign
+            patterns of one coefficient on ``xs`` x words of a mask of ``xs``), or the
+            rows past MAX_ENTRIES.
+        """
+        K, t, p = self._params["K"], self._params["t"], self._params["p"]
+        r = xs.size
+        js, ss = np.repeat(np.arange(K), 2), np.tile([-1, 1], K)
+        one = np.packbits(he_coefficient(js[:, None], xs[None, :]) == ss[:, None], axis=1)
+        first_pair, group = _first_rows(one)  # the 2K pairs' distinct sign patterns on xs
+        pattern = one[first_pair]
+        exact = object if (2 * K) ** t >= 2**62 else np.int64  # the counts' type
+        mult = np.bincount(group).astype(exact)
+        masks = np.packbits(np.ones((1, r), dtype=bool), axis=1)
+        counts = np.ones(1, dtype=exact)
+        prefix = np.zeros((1, 0), dtype=np.int64)  # the first output reaching each agree-set
+        n_pat = pattern.shape[0]
+        words = -(-r // 64)  # 64-bit words of a mask
+        for _ in range(t):
+            work = masks.shape[0] * n_pat
+            if work * words > MAX_MERGE_WORK:
+                msg = (
+                    f"he_multi({self.k}, {self.eps}, t={t}).restricted() of {r} inputs would "
+                    f"form {work} agree-sets of {words} words in one step (limit "
+                    f"MAX_MERGE_WORK = {MAX_MERGE_WORK} words); use fewer inputs, or .closed_form"
+                )
+                raise SizeError(msg)
+            both = (masks[:, None, :] & pattern[None, :, :]).reshape(work, -1)
+            keep, group = _first_rows(both)
+            counts_new = np.zeros(keep.size, dtype=exact)
+            np.add.at(counts_new, group, (counts[:, None] * mult[None, :]).reshape(-1))
+            counts, masks = counts_new, both[keep]
+            prefix = np.hstack([prefix[keep // n_pat], first_pair[keep % n_pat][:, None]])
+        masks = np.unpackbits(masks, axis=1, count=r).astype(bool)
+        self._check_restricted(r, masks.shape[0], f"he_multi({self.k}, {self.eps}, t={t})")
+        other = (1 - p) / (2**t - 1)
+        rows = np.where(masks.T, p, other) / K**t
+
+        def labels(cols: np.ndarray) -> list:
+            return [tuple((i // 2, 2 * (i % 2) - 1) for i in prefix[c].tolist()) for c in cols]
+
+        return rows, labels, counts
 
     def symbolic(self, **symbols: Any) -> SymbolicChannel:
         """Hadamard encoding with t coefficients as a symbolic channel; ``eps`` may be a symbol.

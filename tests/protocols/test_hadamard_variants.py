@@ -20,6 +20,7 @@ from scipy.linalg import hadamard as scipy_hadamard
 import qifldp as q
 from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
 from qifldp.protocols.he_multi import HEMulti
+from qifldp.protocols.hr import hr_membership
 from qifldp.protocols.hr_block import HRBlock, hr_blocks
 from tests.protocols._enumeration import (
     assert_unbiased_with_variance,
@@ -27,6 +28,10 @@ from tests.protocols._enumeration import (
     enumerate_he_multi,
     enumerate_hr,
     enumerate_hr_block,
+)
+from tests.protocols._restriction import (
+    assert_large_restriction,
+    assert_restriction_is_the_merged_rows,
 )
 
 HR_CASES = [(2, 1.0, 2), (3, 2.0, 2), (5, 2.0, 4), (7, 0.5, 1), (9, 3.0, 4), (6, 3.0, 12)]
@@ -201,3 +206,52 @@ def test_he_multi_attack_and_refusals():
     with pytest.raises(SizeError, match="K\\^t k"):
         q.protocol("he_multi", 1000, 1.0, t=4).closed_form.bayes_capacity()
     assert q.protocol("hadamard_mechanism", 4, 1.0, t=2) == HEMulti(4, 1.0, t=2)
+
+
+# ---------------------------------------------------------------- restriction to rows
+
+
+@pytest.mark.parametrize(("k", "eps", "B"), [*HR_CASES, (8, 0.0, 3)])
+def test_hr_block_restricted_is_the_channel_rows_with_equal_columns_merged(k, eps, B):
+    assert_restriction_is_the_merged_rows(q.protocol("hr_block", k, eps, B=B))
+
+
+@pytest.mark.parametrize("k", [10**4, 10**5])
+def test_hr_block_restricted_where_the_channel_is_refused(k):
+    P = q.protocol("hr_block", k, 3.0)
+    with pytest.raises(SizeError):
+        P.channel()
+    R = assert_large_restriction(P)
+    pr = P.params
+    # values 0..7 are rows 1..8 of block 0: an output y < b is in S_x by the parity of
+    # (x + 1) & y, which depends on y mod 16 (the 16 classes are told apart, each b / 16
+    # outputs); every output of the other blocks is q on every row (one merged column)
+    assert R.outputs == (*range(16), pr["b"])
+    inside = hr_membership(np.arange(8)[:, None], np.arange(16))
+    assert np.array_equal(R.matrix[:, :16], np.where(inside, pr["p"], pr["q"]) * (pr["b"] // 16))
+    assert np.all(R.matrix[:, 16] == (pr["K"] - pr["b"]) * pr["q"])
+
+
+@pytest.mark.parametrize(("k", "eps", "t"), [*HE_CASES, (8, 0.0, 2), (9, 2.0, 2), (5, 1.0, 3)])
+def test_he_multi_restricted_is_the_channel_rows_with_equal_columns_merged(k, eps, t):
+    assert_restriction_is_the_merged_rows(q.protocol("he_multi", k, eps, t=t))
+
+
+@pytest.mark.parametrize(("k", "t"), [(10**4, 1), (10**4, 3), (10**5, 2), (10**5, 30)])
+def test_he_multi_restricted_where_the_channel_is_refused_is_he_multi_8_scaled(k, t):
+    P = q.protocol("he_multi", k, 1.0, t=t)
+    with pytest.raises(SizeError):
+        P.channel()
+    R = assert_large_restriction(P)
+    # phi_j(x) for x < 8 depends on j mod 8: the agree-sets of he_multi(8) (K = 8), each
+    # (K / 8)^t times more outputs of (8 / K)^t times the mass (powers of two: the same
+    # floats; counts past 2^62 at t = 30 in exact integers)
+    small = q.protocol("he_multi", 8, 1.0, t=t).restricted(range(8))
+    assert R.outputs == small.outputs
+    assert np.array_equal(R.matrix, small.matrix)
+
+
+def test_he_multi_restricted_refuses_past_the_merge_work_limit():
+    P = q.protocol("he_multi", 1024, 1.0, t=2)  # 2048 sign patterns on all 1024 values
+    with pytest.raises(SizeError, match=r"of 1024 inputs would form 4194304 agree-sets of 16 w"):
+        P.restricted(range(1024))
