@@ -16,8 +16,12 @@ import numpy as np
 import pytest
 
 import qifldp as q
-from qifldp.errors import ParameterError, UnsupportedKindError
+from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
 from tests.protocols._enumeration import assert_unbiased_with_variance, enumerate_dbitflip
+from tests.protocols._restriction import (
+    assert_large_restriction,
+    assert_restriction_is_the_merged_rows,
+)
 
 
 @pytest.mark.parametrize(("k", "b", "d"), [(3, 3, 1), (4, 4, 2), (5, 2, 2), (6, 3, 2), (4, 4, 4)])
@@ -244,3 +248,51 @@ def test_exact_log_ratio_only_where_halving_eps_is_exact():
     # eps = 5e-324 (the least subnormal) halves to 0.0: the real eps / 2 is no float
     assert q.protocol("dbitflip", 4, 5e-324).symmetric().exact_log_ratio is None
     assert q.protocol("dbitflip", 4, 1e-300).symmetric().exact_log_ratio == 5e-301
+
+
+# ---------------------------------------------------------------- restriction to rows
+
+
+@pytest.mark.parametrize(
+    ("k", "eps", "b", "d"),
+    [
+        (2, 1.0, 2, 1),
+        (4, 0.5, 2, 2),
+        (5, 1.0, 5, 2),
+        (7, 2.0, 3, 1),
+        (9, 1.0, 4, 3),
+        (8, 0.0, 8, 1),
+    ],
+)
+def test_restricted_is_the_channel_rows_with_equal_columns_merged(k, eps, b, d):
+    assert_restriction_is_the_merged_rows(q.protocol("dbitflip", k, eps, b=b, d=d))
+
+
+@pytest.mark.parametrize("k", [10**4, 10**5])
+def test_restricted_where_the_channel_is_refused(k):
+    P = q.protocol("dbitflip", k, 1.0)  # b = k, d = 1: value x is bucket x
+    with pytest.raises(SizeError):
+        P.channel()
+    R = assert_large_restriction(P)
+    # outputs (J, s): a bucket J = (x,) of x in 0..7 is its own column pair; the k - 8 other
+    # buckets give the bits of another bucket on every row (two merged columns)
+    assert R.outputs == (
+        *(((x,), (s,)) for x in range(8) for s in (0, 1)),
+        ((8,), (0,)),
+        ((8,), (1,)),
+    )
+    p, qq = P.params["p"], P.params["q"]
+    own = np.eye(8, dtype=bool)[:, :, None]
+    bit = np.array([False, True])[None, None, :]
+    single = np.where(own, np.where(bit, p, 1 - p), np.where(bit, qq, 1 - qq)) / k
+    assert np.array_equal(R.matrix[:, :16], single.reshape(8, 16))
+    assert np.all(R.matrix[:, 16] == (k - 8) * ((1 - qq) / k))
+    assert np.all(R.matrix[:, 17] == (k - 8) * (qq / k))
+
+
+def test_restricted_refuses_rows_past_the_entry_limit():
+    P = q.protocol("dbitflip", 10**4, 1.0, d=2)  # C(10^4, 2) 4 outputs
+    with pytest.raises(
+        SizeError, match=r"d=2\).restricted\(\) of 1 inputs would have 1 x 199980000"
+    ):
+        P.restricted([0])

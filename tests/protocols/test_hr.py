@@ -14,9 +14,13 @@ import pytest
 from scipy import stats
 
 import qifldp as q
-from qifldp.errors import ParameterError, UnsupportedKindError
+from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
 from qifldp.protocols.hr import HR, hr_membership, hr_output_size
 from tests.protocols._enumeration import assert_unbiased_with_variance, enumerate_hr
+from tests.protocols._restriction import (
+    assert_large_restriction,
+    assert_restriction_is_the_merged_rows,
+)
 
 
 @pytest.mark.parametrize("k", [2, 3, 4, 5, 7, 8, 9, 16])
@@ -88,3 +92,31 @@ def test_refusals():
     with pytest.raises(ParameterError, match="outputs in 0..7"):
         q.protocol("hr", 5, 1.0).estimate([0, 8])
     assert q.protocol("Hadamard-Response", 4, 1.0) == HR(4, 1.0)
+
+
+# ---------------------------------------------------------------- restriction to rows
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 8, 9])
+@pytest.mark.parametrize("eps", [0.0, 0.5, 2.0])
+def test_restricted_is_the_channel_rows_with_equal_columns_merged(k, eps):
+    assert_restriction_is_the_merged_rows(q.protocol("hr", k, eps))
+
+
+@pytest.mark.parametrize("k", [10**4, 10**5])
+def test_restricted_where_the_channel_is_refused_is_a_smaller_hr_scaled(k):
+    P = q.protocol("hr", k, 1.0)
+    with pytest.raises(SizeError):
+        P.channel()
+    R = assert_large_restriction(P)
+    # for x + 1 <= 8 the parity of (x + 1) & y depends on y mod 16 alone: the groups are
+    # those of hr(15) (K = 16), each K / 16 times larger with 16 / K times the mass per
+    # output (powers of two: the same floats)
+    small = q.protocol("hr", 15, 1.0).restricted(range(8))
+    assert R.outputs == small.outputs
+    assert np.array_equal(R.matrix, small.matrix)
+
+
+def test_restricted_refuses_rows_past_the_entry_limit():
+    with pytest.raises(SizeError, match=r"restricted\(\) of 1000 inputs would have 1000 x 131072"):
+        q.protocol("hr", 10**5, 1.0).restricted(range(1000))

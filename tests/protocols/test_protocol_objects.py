@@ -21,6 +21,7 @@ import sympy as sp
 import qifldp as q
 from qifldp import symbolic as sym_b, symmetric as sym_s
 from qifldp.errors import InputTypeError, ParameterError, SizeError
+from tests.protocols._restriction import assert_restriction_is_the_merged_rows
 
 #: name -> (params, flat explicit constructor, flat symmetric, flat symbolic), each (k, eps).
 FLAT = {
@@ -513,3 +514,57 @@ def test_adp_at_the_boundary_and_the_limits():
     assert q.protocol("adp", 5, 0.0).name == "grr" and q.protocol("adp", 6, 0.0).name == "oue"
     assert q.protocol("adp", 10**6, 800.0).name == "grr"
     assert q.protocol("Adaptive", 4, 1.0) == q.protocol("grr", 4, 1.0)
+
+
+# ---------------------------------------------------------------- restriction to rows
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "params"),
+    [
+        ("grr", (5, 1.0), {}),
+        ("ss", (6, 1.0), {"omega": 2}),
+        ("olh", (4, 2.0), {}),
+        ("blh", (3, 1.0), {}),
+        ("sue", (4, 1.0), {}),
+        ("oue", (5, 0.0), {}),
+        ("the", (4, 1.0), {"theta": 0.75}),
+    ],
+)
+def test_restricted_by_default_is_the_channel_rows_with_equal_columns_merged(name, args, params):
+    assert_restriction_is_the_merged_rows(q.protocol(name, *args, **params))
+
+
+def test_restricted_refutes_a_refinement_on_rows_where_the_full_channels_refute_it():
+    # A ⊑ B gives A|S ⊑ B|S with the same witness: a failure on 8 rows is one on all 16
+    A, B = q.protocol("sue", 16, 1.0), q.protocol("hr", 16, 1.0)
+    rows = range(8)
+    assert not q.refines(A.restricted(rows), B.restricted(rows)).holds
+    # and a refinement that holds on the full channels holds on their rows
+    G, H = q.protocol("grr", 6, 2.0), q.protocol("grr", 6, 1.0)
+    assert q.refines(G.restricted([4, 1, 2]), H.restricted([4, 1, 2])).holds
+
+
+BAD_INPUTS = [
+    ([], ParameterError, "at least one"),
+    ([0, 2, 0], ParameterError, "distinct"),
+    ([4], ParameterError, r"inputs\[0\] must be <= 3"),
+    ([1, -1], ParameterError, r"inputs\[1\] must be >= 0"),
+    ([0.5], InputTypeError, "must be an integer"),
+    ([True], InputTypeError, "must be an integer"),
+    ([None], InputTypeError, "must be an integer"),
+    ("01", InputTypeError, "sequence of integers"),
+    (3, InputTypeError, "sequence of integers"),
+    (None, InputTypeError, "sequence of integers"),
+    (np.zeros((2, 2), dtype=int), InputTypeError, "1-D"),
+    ([[0, 1]], InputTypeError, "must be an integer"),
+]
+
+
+@pytest.mark.parametrize("name", ["hr", "grr", "rappor"])
+@pytest.mark.parametrize(("inputs", "error", "match"), BAD_INPUTS)
+def test_restricted_refuses_bad_inputs_naming_them(name, inputs, error, match):
+    P = q.protocol(name, 4, 1.0) if name != "rappor" else q.protocol(name, 4, m=4)
+    with pytest.raises(error, match=match) as info:
+        P.restricted(inputs)
+    assert "inputs" in str(info.value)

@@ -18,13 +18,18 @@ import pytest
 from scipy import stats
 
 import qifldp as q
-from qifldp.errors import ParameterError, UnsupportedKindError
+from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
 from qifldp.protocols.sketch import image_size_distribution
 from tests.protocols._enumeration import (
     assert_unbiased_with_variance,
     enumerate_cms,
     enumerate_hcms,
     enumerate_he,
+)
+from tests.protocols._restriction import (
+    assert_large_restriction,
+    assert_restriction_is_the_merged_rows,
+    merged_rows,
 )
 
 ENUMERATE = {"cms": enumerate_cms, "hcms": enumerate_hcms}
@@ -206,3 +211,57 @@ def test_refusals():
     assert P.estimate(P.sample(np.arange(100), rng=0), method="sketch").shape == (5000,)
     with pytest.raises(ParameterError, match="method='sketch'"):
         P.variance(10)
+
+
+# ---------------------------------------------------------------- restriction to rows
+
+
+@pytest.mark.parametrize(
+    ("name", "k", "eps", "params"),
+    [
+        ("cms", 2, 1.0, {"m": 2, "hashes": 1}),
+        ("cms", 5, 0.5, {"m": 4, "hashes": 2, "seed": 3}),
+        ("cms", 9, 2.0, {"m": 3, "hashes": 3}),
+        ("hcms", 2, 1.0, {"m": 2, "hashes": 1}),
+        ("hcms", 6, 0.7, {"m": 4, "hashes": 3, "seed": 2}),
+        ("hcms", 9, 3.0, {"m": 8, "hashes": 2}),
+        ("he", 2, 0.0, {}),
+        ("he", 5, 1.0, {}),
+        ("he", 8, 2.0, {}),
+        ("he", 9, 0.5, {}),
+    ],
+)
+def test_restricted_is_the_channel_rows_with_equal_columns_merged(name, k, eps, params):
+    assert_restriction_is_the_merged_rows(q.protocol(name, k, eps, **params))
+
+
+@pytest.mark.parametrize("k", [10**4, 10**5])
+@pytest.mark.parametrize(
+    ("name", "params"), [("cms", {"m": 8, "hashes": 16}), ("hcms", {"m": 1024, "hashes": 64})]
+)
+def test_sketch_restricted_at_a_large_k_is_that_of_its_first_values(k, name, params):
+    # the table's first rows are the generator's first draws whatever k: the rows at
+    # 0..7 are those of the protocol on 8 values (checked against its channel above)
+    R = assert_large_restriction(q.protocol(name, k, 1.0, **params))
+    matrix, labels = merged_rows(q.protocol(name, 8, 1.0, **params).channel(), list(range(8)))
+    assert list(R.outputs) == labels
+    assert np.array_equal(R.matrix, matrix)
+
+
+@pytest.mark.parametrize("k", [10**4, 10**5])
+def test_he_restricted_where_the_channel_is_refused_is_he_8_scaled(k):
+    P = q.protocol("he", k, 1.0)
+    with pytest.raises(SizeError):
+        P.channel()
+    R = assert_large_restriction(P)
+    # phi_j(x) for x < 8 depends on j mod 8: the groups of he(8) (K = 8), K / 8 times
+    # larger with 8 / K times the mass per output (powers of two: the same floats)
+    small = q.protocol("he", 8, 1.0).restricted(range(8))
+    assert R.outputs == small.outputs
+    assert np.array_equal(R.matrix, small.matrix)
+
+
+def test_sketch_restricted_refuses_rows_past_the_entry_limit():
+    P = q.protocol("cms", 10, 1.0, m=20, hashes=100)  # 100 x 2^20 outputs
+    with pytest.raises(SizeError, match=r"cms\(10, 1.0, m=20, hashes=100\).restricted\(\) of 1"):
+        P.restricted([3])
