@@ -10,7 +10,9 @@ pairs decided (the target: at least 95 % at k <= 64). Not run by CI: tens of min
 one core. Usage: ``python benchmarks/oracle_atlas.py [k ...]``; ``--extend [k ...]``
 keeps the stored table's verdicts and decides only the pairs of oracles added to
 :data:`~qifldp.sweeps.atlas.ATLAS_ORACLES` since (``oracle_atlas(..., known=table)``),
-merging them in after each k; ``--plot`` draws ``docs/gallery/atlas_hasse.png`` (the
+merging them in after each k (a k the table lacks: every pair); ``--redecide [k ...]``
+decides again the pairs the stored table states undecided (after a route is added);
+``--plot`` draws ``docs/gallery/atlas_hasse.png`` (the
 Hasse diagrams of two cells) from the stored table.
 """
 
@@ -69,8 +71,9 @@ def main(ks: list[int]) -> None:
     print(whole["route"].value_counts().to_string())
 
 
-def extend(ks: list[int]) -> None:
-    """Decide the pairs the stored table lacks, cell by cell, and merge them in."""
+def extend(ks: list[int], redecide: bool = False) -> None:
+    """Decide the pairs the stored table lacks (with ``redecide``, also those it states
+    undecided), cell by cell, and merge them in; a k the table lacks gets all its pairs."""
     whole = pd.read_csv(OUT / "atlas.csv")
     columns = list(whole.columns)
     doc = json.loads((OUT / "atlas.json").read_text())
@@ -78,7 +81,12 @@ def extend(ks: list[int]) -> None:
     with cf.ProcessPoolExecutor(1) as pool:
         for k in ks:
             table, got = oracle_atlas(
-                [k], EPSS, time_limit=TIME_LIMIT, executor=pool, progress=False, known=whole
+                [k],
+                EPSS,
+                time_limit=TIME_LIMIT,
+                executor=pool,
+                progress=False,
+                known=whole[whole["holds"].notna()] if redecide else whole,
             )
             rest = whole[whole["k"] != k]
             whole = pd.concat([rest, table.reindex(columns=columns)], ignore_index=True)
@@ -87,6 +95,7 @@ def extend(ks: list[int]) -> None:
             cells = [c for c in doc["cells"] if c["k"] != k]
             cells += [{key: c[key] for key in c if key != "pairs"} for c in got]
             doc["cells"] = sorted(cells, key=lambda c: (c["k"], c["eps"]))
+            doc["ks"] = sorted({*doc["ks"], k})
             doc["oracles"] = {n: conv for n, (_, conv) in ATLAS_ORACLES.items()}
             (OUT / "atlas.json").write_text(json.dumps(doc, indent=1) + "\n")
             print(
@@ -123,5 +132,7 @@ if __name__ == "__main__":
         print(plot())
     elif sys.argv[1:2] == ["--extend"]:
         extend([int(a) for a in sys.argv[2:]] or KS)
+    elif sys.argv[1:2] == ["--redecide"]:
+        extend([int(a) for a in sys.argv[2:]] or KS, redecide=True)
     else:
         main([int(a) for a in sys.argv[1:]] or KS)
