@@ -227,7 +227,7 @@ class DBitFlipClosedForm(ReportsLeakage, ClosedForm):
 class DBitFlip(PQSupport):
     """dBitFlipPM: d sampled buckets out of b, each reported by a SUE bit at eps (memoised).
 
-    A symmetric channel (:meth:`symmetric`, :attr:`lumpable`) for b = k and d = 1 or
+    A symmetric channel (:meth:`symmetric`, ``lumpable``) for b = k and d = 1 or
     d = k only; no symmetric channel for other (b, d) (see the module).
 
     Parameters

@@ -11,13 +11,14 @@ test costs an explicit refinement of r inputs and at most 2^r outputs on a side,
 the whole pair at k = 10^4 has ~2^10000 outputs on the symmetric side.
 
 The restricted channels are computed, not stored: a symmetric side's class masses
-carry a relative rounding error of at most :func:`qifldp.symmetric.restriction_rounding`
-(plus its expansion's exp and log), a protocol's rows are its stored entries with equal
-columns summed (at most :data:`qifldp.channel.MAX_ENTRIES` of them: gamma_n). A gap is
-accepted only above the effect of those errors on the two vulnerabilities (a relative
-error d of every entry moves V_g[π▷C] by at most d max|g| for a gain scaled to
-max|g| = 1), :data:`ERROR_FACTOR` times over; a gap below it leaves the pair undecided
-here. Only a failure is decided: a restriction that refines says nothing of the whole.
+carry a relative rounding error of at most
+:func:`qifldp.symmetric.channel.restriction_rounding` (plus its expansion's exp and
+log); a protocol's rows are its stored entries, each group of n equal columns stored as
+n c rounded once (:func:`qifldp.reduction.merge_equal_columns`). A gap is accepted only
+above the effect of those errors on the two vulnerabilities (a relative error d of every
+entry moves V_g[π▷C] by at most d max|g| for a gain scaled to max|g| = 1),
+:data:`ERROR_FACTOR` times over; a gap below it leaves the pair undecided here. Only a
+failure is decided: a restriction that refines says nothing of the whole.
 
 >>> import qifldp as q
 >>> found = restriction_refutation(q.protocol("sue", 40, 1.0), q.protocol("hr", 40, 1.0))
@@ -35,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from .. import refinement
-from ..channel import MAX_ENTRIES, Channel
+from ..channel import Channel
 from ..errors import InputTypeError, ParameterError, QifldpError
 from ..refinement._certify import UNIT_ROUNDOFF
 from ..refinement.result import Counterexample
@@ -117,9 +118,9 @@ def _restrict(P: Any, S: SymmetricChannel | None, inputs: tuple[int, ...]) -> tu
         d = restriction_rounding(S.sizes.size, r) + 8 * UNIT_ROUNDOFF * (1.0 + worst)
         C = R.expand(lumped=True)
         return Channel(C.matrix, inputs, C.outputs), d
-    C = P.restricted(list(inputs))
-    n = MAX_ENTRIES  # at most this many equal columns are summed into one
-    return C, n * UNIT_ROUNDOFF / (1.0 - n * UNIT_ROUNDOFF)
+    # the stored entries, each group of n equal columns as n c rounded once
+    # (qifldp.reduction.merge_equal_columns): one rounding of relative error u
+    return P.restricted(list(inputs)), 2 * UNIT_ROUNDOFF
 
 
 def _symmetric_of(P: Any) -> SymmetricChannel | None:

@@ -118,13 +118,24 @@ def test_pair_test_on_a_symmetric_channel_matches_explicit():
 
 
 def test_undecided_pairs_state_their_reason():
-    # at k = 32 the unary encodings have 2^32 outputs and HR no symmetric form:
-    # a refinement into HR cannot be certified and must say why
-    c = atlas_cell(32, 1.0, ("sue", "hr"), time_limit=5.0)
+    # at k = 16, eps = 8 THE has 2^16 outputs and HR with blocks no symmetric form: no
+    # restriction to a few inputs separates them and the explicit witness is past the
+    # atlas's budget, so the pair is undecided and must say why
+    c = atlas_cell(16, 8.0, ("hr_block", "the"), time_limit=5.0)
     rows = {(r["a"], r["b"]): r for r in c["pairs"]}
-    left = rows[("sue", "hr")]
+    left = rows[("hr_block", "the")]
     assert left["holds"] is None
-    assert "no symmetric channel" in left["reason"] and "hr" in left["reason"]
+    assert "no symmetric channel" in left["reason"] and "hr_block" in left["reason"]
+    assert "no restriction to" in left["reason"]
+
+
+def test_restriction_decides_a_refinement_into_hr_at_k_32():
+    # SUE ⋢ HR at k = 32 (2^32 outputs on SUE's side): refuted on three inputs, the
+    # counterexample re-checked there exactly
+    c = atlas_cell(32, 1.0, ("sue", "hr"), time_limit=5.0)
+    row = {(r["a"], r["b"]): r for r in c["pairs"]}[("sue", "hr")]
+    assert row["holds"] is False and row["route"] == "restriction"
+    assert row["gap"] > 1e-6 and "restriction to the inputs" in row["certified_by"]
 
 
 def test_dbitflip_is_decided_on_its_symmetric_channel():
