@@ -12,6 +12,7 @@ keeps the stored table's verdicts and decides only the pairs of oracles added to
 :data:`~qifldp.sweeps.atlas.ATLAS_ORACLES` since (``oracle_atlas(..., known=table)``),
 merging them in after each k (a k the table lacks: every pair); ``--redecide [k ...]``
 decides again the pairs the stored table states undecided (after a route is added);
+``--time-limit T`` sets the seconds per pair (default 8);
 ``--plot`` draws ``docs/gallery/atlas_hasse.png`` (the
 Hasse diagrams of two cells) from the stored table.
 """
@@ -128,6 +129,10 @@ def plot(cells: tuple[tuple[int, float], ...] = ((4, 1.0), (64, 4.0))) -> Path:
 
 
 if __name__ == "__main__":
+    if "--time-limit" in sys.argv:  # seconds per pair, e.g. to settle a boundary pair
+        at = sys.argv.index("--time-limit")
+        TIME_LIMIT = float(sys.argv[at + 1])
+        del sys.argv[at : at + 2]
     if sys.argv[1:] == ["--plot"]:
         print(plot())
     elif sys.argv[1:2] == ["--extend"]:
