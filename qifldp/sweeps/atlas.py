@@ -659,8 +659,9 @@ def atlas_cell(
         ``via`` (the middle oracle of an inferred verdict), ``rounding_boundary`` (a
         failure decided only in rational arithmetic on the stored floats, by a gap below
         float resolution: the protocols themselves may refine), ``reason``, ``seconds``);
-        ``oracles``: per name its ``bayes_capacity``, ``ldp_epsilon`` and
-        ``symmetric``; ``edges`` (the Hasse diagram, u ⊑ v), ``equivalent`` (classes),
+        ``oracles``: per name its ``bayes_capacity``, ``ldp_epsilon`` (on its channel,
+        or its closed forms where no channel fits the budget; None where neither
+        answers) and ``symmetric``; ``edges`` (the Hasse diagram, u ⊑ v), ``equivalent`` (classes),
         ``decided`` and ``pairs_total``.
 
     Raises
@@ -684,14 +685,7 @@ def atlas_cell(
     time_limit = _check_seconds("time_limit", time_limit)
     stored = _known_rows(known, order)
     oracles = {n: _Oracle(n, ATLAS_ORACLES[n][0](k, eps)) for n in order}
-    info = {}
-    for n, o in oracles.items():
-        C = o.best()
-        info[n] = {
-            "bayes_capacity": None if C is None else float(bayes_capacity(C)),
-            "ldp_epsilon": None if C is None else float(ldp_epsilon(C)),
-            "symmetric": o.symmetric is not None,
-        }
+    info = {n: _oracle_info(o) for n, o in oracles.items()}
     rows = {
         (a, b): stored[(a, b)]
         if (a, b) in stored
@@ -715,6 +709,23 @@ def atlas_cell(
         "decided": decided,
         "pairs_total": len(rows),
     }
+
+
+def _oracle_info(o: _Oracle) -> dict[str, Any]:
+    """An oracle's Bayes capacity and true eps: on its cheapest channel, or from its closed
+    forms where it has no channel within the budget (None where neither answers)."""
+    C = o.best()
+    values: dict[str, float | None]
+    if C is not None:
+        values = {"bayes_capacity": float(bayes_capacity(C)), "ldp_epsilon": float(ldp_epsilon(C))}
+    else:
+        values = {}
+        for key in ("bayes_capacity", "ldp_epsilon"):
+            try:
+                values[key] = float(getattr(o.P.closed_form, key)())
+            except (QifldpError, AttributeError):  # no closed form, or refused for size
+                values[key] = None
+    return {**values, "symmetric": o.symmetric is not None}
 
 
 def _cell_point(
