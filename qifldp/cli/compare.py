@@ -18,7 +18,7 @@ from .defaults import (
     DEFAULT_COMPARE,
 )
 from .errors import UsageError
-from .leak import _leak_row
+from .leak import FROM_CLOSED_FORMS, _closed_form_row, _leak_row
 from .output import _check_output_file, _table
 from .routes import (
     _check_max_lp,
@@ -65,9 +65,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(msg)
     _check_renormalize(args, names)
     specs = {n: _resolve(n, renormalize=args.renormalize, k=args.k, eps=args.eps) for n in names}
-    # the cheapest representation of each: symmetric where the protocol has one
-    channels = {n: (s.symmetric() if s.lumped else s.auto()) for n, s in specs.items()}
-    n_inputs = {n: (C.k if hasattr(C, "sizes") else C.shape[0]) for n, C in channels.items()}
+    # the cheapest representation of each: symmetric where the protocol has one; None for
+    # a protocol whose explicit channel is over the size rule and that has no symmetric
+    # one (its row from its closed forms, its pairs by the routes without its channel)
+    channels = {n: (s.symmetric() if s.lumped else s.auto_or_none()) for n, s in specs.items()}
+    n_inputs = {n: _n_inputs(specs[n], C) for n, C in channels.items()}
     if len(set(n_inputs.values())) > 1:
         shown = ", ".join(f"{n}: {v}" for n, v in n_inputs.items())
         msg = f"all protocols must have the same number of inputs k, got {shown}"
@@ -76,20 +78,31 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(msg)
     rows = []
     for spec, C in channels.items():
-        row = _leak_row(C)
+        row = _leak_row(C) if C is not None else _closed_form_row(specs[spec].protocol())
         rows.append({"name": spec, **{k: row[k] for k in ("bayes_capacity", "asr", "ldp_epsilon")}})
+        if C is None:
+            rows[-1]["source"] = FROM_CLOSED_FORMS
     if not args.json:
         print(f"k = {args.k}, eps = {args.eps}")
-        print(_table(rows, ["name", "bayes_capacity", "asr", "ldp_epsilon"]))
+        marked = [{**r, "name": r["name"] + (" *" if "source" in r else "")} for r in rows]
+        print(_table(marked, ["name", "bayes_capacity", "asr", "ldp_epsilon"]))
+        if any("source" in r for r in rows):
+            lacking = any(v is None for r in rows if "source" in r for v in r.values())
+            note = " (-: not given by them)" if lacking else ""
+            print(f"* from its {FROM_CLOSED_FORMS}{note}")
         sys.stdout.flush()
     out: dict[str, Any] = {"k": args.k, "eps": args.eps, "protocols": rows}
     if args.no_graph or len(names) < 2:
         out["edges"] = []
         return out
 
-    caps = {r["name"]: r["bayes_capacity"] for r in rows}
+    # a capacity the closed forms do not give is unknown: no shortcut, last in the order
+    caps = {
+        r["name"]: math.nan if r["bayes_capacity"] is None else r["bayes_capacity"] for r in rows
+    }
     status: dict[tuple[str, str], bool | None] = {}
     how: dict[tuple[str, str], str] = {}
+    certified: dict[tuple[str, str], str] = {}
     skipped: dict[tuple[str, str], str] = {}
     pairs = [(a, b) for a in names for b in names if a != b]
     for a, b in pairs:  # certified shortcut: a more leaky B cannot refine A
@@ -99,7 +112,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             how[(a, b)] = "capacity"
 
     def distance(pair: tuple[str, str]) -> float:
-        d = abs(math.log(caps[pair[0]]) - math.log(caps[pair[1]])) if caps[pair[0]] > 0 else 0
+        ca, cb = caps[pair[0]], caps[pair[1]]
+        d = abs(math.log(ca) - math.log(cb)) if ca > 0 and cb > 0 else math.inf
         return d if math.isfinite(d) else math.inf
 
     # pairs of close capacity first: the long-range pairs then often follow by transitivity
@@ -119,20 +133,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         sa, sb, A, B = specs[a], specs[b], channels[a], channels[b]
         kind, value = _with_deadline(
             functools.partial(
-                _decide_pair, sa, sb, A, B, routes, args.time_limit, args.max_lp_variables
+                _decide_pair, sa, sb, A, B, routes, args.time_limit, args.max_lp_variables, why
             ),
             args.time_limit,
         )
         if kind == "error" and ("time_limit" in str(value) or "no time left" in str(value)):
             kind = "timeout"  # the solver itself stopped at the limit before the deadline
         if kind == "ok":
-            status[(a, b)], how[(a, b)] = value
+            status[(a, b)], how[(a, b)], line = value
+            if line:
+                certified[(a, b)] = line
         else:
             status[(a, b)] = None
             skipped[(a, b)] = (
                 f"time limit: no answer within {args.time_limit:g} s (--time-limit)"
                 if kind == "timeout"
                 else f"{value} (--max-lp-variables)"
+                if str(value).startswith("size rule") and "max_lp_variables" in str(value)
+                else str(value)
                 if str(value).startswith("size rule")
                 else f"no verdict: {value}"
             )
@@ -158,6 +176,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "edges": edges,
             "incomparable": [list(p) for p in G.graph["incomparable"]],
             "decided_by": counts,
+            "decided": [
+                {
+                    "a": a,
+                    "b": b,
+                    "refines": final[(a, b)],
+                    "how": how[(a, b)],
+                    **({"certified_by": certified[(a, b)]} if (a, b) in certified else {}),
+                }
+                for a, b in pairs
+                if final[(a, b)] is not None and (a, b) in how
+            ],
             "skipped": [
                 {"a": a, "b": b, "reason": skipped.get((a, b), "undecided")} for a, b in left
             ],
@@ -184,7 +213,15 @@ _HOW = {
     "symmetric": "on the symmetric channels",
     "explicit": "by the explicit LP",
     "transitivity": "by transitivity",
+    "restriction": "on a restriction to a few inputs",
 }
+
+
+def _n_inputs(spec: Any, C: Any) -> int:
+    """The number of inputs of a spec's representation (its protocol's k without one)."""
+    if C is None:
+        return int(spec.protocol().k)
+    return int(C.k if hasattr(C, "sizes") else C.shape[0])
 
 
 def _print_diagram(G, edges, equivalent, counts, left, skipped, budget, elapsed) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from .. import measures
 from ..channel import Channel
+from ..errors import QifldpError
 from .output import _fmt
 from .specs import _check_renormalize, _resolve, is_channel_file
 
@@ -27,7 +29,33 @@ def _leak_row(C: Any) -> dict[str, Any]:
     }
 
 
+#: The measures a protocol's closed forms (:class:`qifldp.protocols.base.ClosedForm`) give.
+_CLOSED_FORMS = ("bayes_capacity", "asr", "ldp_epsilon")
+
+#: How a row from closed forms is described (a channel's row says which channel).
+FROM_CLOSED_FORMS = (
+    "closed forms: its explicit channel is over the size rule and it has no symmetric channel"
+)
+
+
+def _closed_form_row(P: Any) -> dict[str, Any]:
+    """The row of :func:`_leak_row` from the closed forms of protocol ``P`` (``P.closed_form``):
+    a value they do not give (or not as a number) is None, shown as not available."""
+    row: dict[str, Any] = {}
+    for key in _CLOSED_FORMS:
+        try:
+            value = float(getattr(P.closed_form, key)())
+        except (QifldpError, NotImplementedError, ArithmeticError, AttributeError):
+            value = math.nan
+        row[key] = None if math.isnan(value) else value
+    ml = row["bayes_capacity"]
+    row["min_entropy_leakage"] = math.log2(ml) if ml is not None and ml > 0 else None
+    return row
+
+
 def _describe(C: Any) -> str:
+    if C is None:
+        return FROM_CLOSED_FORMS
     if isinstance(C, Channel):
         return f"explicit channel, {C.shape[0]} x {C.shape[1]}"
     return f"symmetric (lumped) channel, k = {C.k}, {C.sizes.size} output size class(es)"
@@ -35,8 +63,9 @@ def _describe(C: Any) -> str:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     _check_renormalize(args, [args.spec])
-    C = _resolve(args.spec, renormalize=args.renormalize).auto()
-    row = _leak_row(C)
+    s = _resolve(args.spec, renormalize=args.renormalize)
+    C = s.auto_or_none()
+    row = _leak_row(C) if C is not None else _closed_form_row(s.protocol())
     desc = _describe(C) + (", read from a file" if is_channel_file(args.spec) else "")
     out = {"protocol": args.spec, **row, "channel": desc, "units": dict(_UNITS)}
     if not args.json:

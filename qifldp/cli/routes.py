@@ -1,5 +1,6 @@
 """Refinement of one pair on the command line: the routes that fit the budgets (symmetric
-channels, explicit LP), run in order under a wall-clock deadline."""
+channels, explicit LP, a restriction to a few inputs), run in order under a wall-clock
+deadline."""
 
 from __future__ import annotations
 
@@ -13,7 +14,13 @@ from typing import Any
 from ..channel import Channel
 from ..errors import QifldpError, SizeError
 from ..refinement import refines
-from ..sweeps.routes import SYMMETRIC, refinement_routes
+from ..sweeps.restriction import (
+    RESTRICTION_SHARE,
+    RESTRICTION_SIZES,
+    Restriction,
+    restriction_refutation,
+)
+from ..sweeps.routes import RESTRICTION, SYMMETRIC, refinement_routes
 from ..symmetric import SymmetricChannel, refines as symmetric_refines
 from .defaults import CLI_MAX_EXPLICIT_ENTRIES, CLI_MAX_EXPLICIT_WITNESS
 from .errors import UsageError, _Undecided
@@ -28,7 +35,8 @@ def _pair_routes(
 ) -> tuple[list[str], list[str]]:
     """The refinement routes that fit the budgets (:func:`qifldp.sweeps.routes.refinement_routes`),
     and why the others do not. The orbit LP's own budget is applied by the symmetric
-    route at its LP stage, after the routes that need no LP."""
+    route at its LP stage, after the routes that need no LP. The restriction route
+    takes two protocols (a channel file has no protocol to restrict)."""
     fits = [s.n_outputs() if s.explicit_fits() else None for s in (a, b)]
     return refinement_routes(
         (isinstance(A, SymmetricChannel), isinstance(B, SymmetricChannel)),
@@ -36,13 +44,41 @@ def _pair_routes(
         max_witness=CLI_MAX_EXPLICIT_WITNESS,
         explicit_budget=f"{CLI_MAX_EXPLICIT_ENTRIES:.3g} entries",
         explicit_first=explicit_first,
+        restrictable=a.make_protocol is not None and b.make_protocol is not None,
     )
+
+
+class _NotSeparated(QifldpError, RuntimeError):
+    """The restriction route found no failure (it proves failures only); ``timed_out``:
+    it stopped at its time limit."""
+
+    def __init__(self, msg: str, timed_out: bool) -> None:
+        super().__init__(msg)
+        self.timed_out = timed_out
+
+
+def _restriction(a: _Spec, b: _Spec, time_limit: float) -> Restriction:
+    """A ⋢ B proved on a few inputs (:func:`qifldp.sweeps.restriction.restriction_refutation`),
+    or :class:`_NotSeparated` saying why not."""
+    t0 = time.monotonic()
+    found = restriction_refutation(a.protocol(), b.protocol(), time_limit=time_limit)
+    if found is not None:
+        return found
+    if time.monotonic() - t0 >= time_limit:
+        msg = f"no time left: the restriction route used its {time_limit:.3g} s"
+        raise _NotSeparated(msg, timed_out=True)
+    sizes = ", ".join(map(str, RESTRICTION_SIZES))
+    raise _NotSeparated(f"no restriction to {sizes} inputs separates them", timed_out=False)
 
 
 def _run_route(
     route: str, a: _Spec, b: _Spec, A: Any, B: Any, time_limit: float, max_lp: int | None = None
 ) -> Any:
-    """One route: the symmetric one with the orbit LP's budget ``max_lp`` (variables)."""
+    """One route: the symmetric one with the orbit LP's budget ``max_lp`` (variables); the
+    restriction route returns a :class:`~qifldp.sweeps.restriction.Restriction` (a
+    failure) or raises :class:`_NotSeparated`."""
+    if route == RESTRICTION:
+        return _restriction(a, b, time_limit)
     if route == SYMMETRIC:
         r = symmetric_refines(A, B, time_limit=time_limit, max_lp_variables=max_lp)
         return r.with_channels(A, B)
@@ -59,25 +95,41 @@ def _decide_pair(
     routes: Sequence[str],
     time_limit: float,
     max_lp: int | None = None,
-) -> tuple[bool, str]:
-    """Run the routes in order until one decides; raise the errors otherwise (prefixed
-    "size rule: " when every route that ran stopped at a size rule)."""
+    why: Sequence[str] = (),
+) -> tuple[bool, str, str]:
+    """Run the routes in order until one decides: (holds, route, certificate line of a
+    restriction or ""); raise the errors otherwise (prefixed "size rule: " when every
+    route that ran stopped at a size rule or was the restriction route finding no
+    failure, then naming ``why``: the routes the size rule left out).
+
+    The restriction route gets :data:`~qifldp.sweeps.restriction.RESTRICTION_SHARE` of
+    the time left when another route follows it."""
     errors = []
     sized = True
     t0 = time.monotonic()
-    for route in routes:
+    for i, route in enumerate(routes):
         left = time_limit - (time.monotonic() - t0)
         if left <= 0:
             break
+        if route == RESTRICTION and i + 1 < len(routes):
+            left *= RESTRICTION_SHARE
         try:
             res = _run_route(route, a, b, A, B, left, max_lp)
+        except _NotSeparated as exc:  # proves failures only: no verdict, no size rule
+            sized = sized and not exc.timed_out
+            errors.append(str(exc))
+            continue
         except (QifldpError, MemoryError) as exc:
             sized = sized and isinstance(exc, SizeError)
             errors.append(f"{route} route: {_reason(exc)}")
             continue
         if time.monotonic() - t0 > time_limit:  # an answer after the budget is no answer in it
             raise _Undecided("no time left: the answer came after --time-limit")
-        return bool(res.holds), route
+        if isinstance(res, Restriction):
+            return False, route, res.certified_by
+        return bool(res.holds), route, ""
+    if RESTRICTION in routes:
+        errors = [*why, *errors]
     msg = "; ".join(errors) or "no time left"
     raise _Undecided(("size rule: " + msg) if errors and sized else msg)
 

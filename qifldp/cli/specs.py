@@ -175,6 +175,8 @@ class _Spec:
     log10_entries: float | None
     #: the channel read from a file (``spec`` is then its path)
     channel: Channel | None = None
+    #: builds the protocol object (None: a channel file or a 2x2 bit channel)
+    make_protocol: Callable[[], Any] | None = None
 
     def explicit(self) -> Channel:
         if self.channel is not None:
@@ -192,6 +194,11 @@ class _Spec:
             msg = f"protocol {self.name!r} has no symmetric (large-k) representation"
             raise UsageError(msg)
         return self.lumped()
+
+    def protocol(self) -> Any:
+        """The protocol object of :func:`qifldp.protocol` (None: a channel file or a 2x2 bit
+        channel, which have none)."""
+        return None if self.make_protocol is None else self.make_protocol()
 
     def explicit_fits(self, max_entries: float = CLI_MAX_EXPLICIT_ENTRIES) -> bool:
         return self.log10_entries is not None and self.log10_entries <= math.log10(max_entries)
@@ -217,6 +224,17 @@ class _Spec:
             if self.lumped is None:
                 raise
             return self.symmetric()
+
+    def auto_or_none(self, max_entries: float = CLI_MAX_EXPLICIT_ENTRIES) -> Any:
+        """:meth:`auto`, or None for a protocol whose explicit channel the size rule refuses
+        and that has no symmetric channel (its closed forms and the restriction route
+        stand in for it); a channel file or a bit channel raises as :meth:`auto` does."""
+        try:
+            return self.auto(max_entries)
+        except SizeError:
+            if self.make_protocol is None:
+                raise
+            return None
 
 
 #: A spec with one of these endings is a channel file (read by :func:`qifldp.read_channel`).
@@ -310,6 +328,7 @@ def _resolve(spec: str, *, renormalize: bool = False, **defaults: Any) -> _Spec:
         msg = f"protocol {name!r} needs parameter(s): {', '.join(missing)}"
         raise UsageError(msg)
     lumped: Callable[[], Any] | None = None
+    make_protocol: Callable[[], Any] | None = None
     if canonical in BIT_CHANNELS:
         ctor = BIT_CHANNELS[canonical][0]
 
@@ -317,6 +336,9 @@ def _resolve(spec: str, *, renormalize: bool = False, **defaults: Any) -> _Spec:
             return ctor(**params)
 
     else:
+
+        def make_protocol() -> Any:
+            return protocol(name, **params)
 
         def make() -> Any:
             return protocol(name, **params).channel()
@@ -333,15 +355,16 @@ def _resolve(spec: str, *, renormalize: bool = False, **defaults: Any) -> _Spec:
         try:
             C = make()
         except SizeError:
-            return _Spec(spec, canonical, params, make, lumped, None)
-        return _Spec(spec, canonical, params, lambda: C, lumped, math.log10(C.matrix.size))
+            return _Spec(spec, canonical, params, make, lumped, None, None, make_protocol)
+        log10 = math.log10(C.matrix.size)
+        return _Spec(spec, canonical, params, lambda: C, lumped, log10, None, make_protocol)
     try:
         log10_out = _log10_outputs(canonical, params)
         rows = 2 if canonical in BIT_CHANNELS else int(params["k"])
         log10_entries = None if log10_out is None else math.log10(rows) + log10_out
     except (ValueError, TypeError, OverflowError, KeyError):
         log10_entries = None  # the protocol will say what is wrong
-    return _Spec(spec, canonical, params, make, lumped, log10_entries)
+    return _Spec(spec, canonical, params, make, lumped, log10_entries, None, make_protocol)
 
 
 def build(

@@ -63,7 +63,7 @@ from ..symmetric.measures import pair_atoms
 from .arguments import _check_seconds, _values
 from .certificates import certificate_digest
 from .engine import sweep
-from .restriction import RESTRICTION_SIZES, restriction_refutation
+from .restriction import RESTRICTION_SHARE, RESTRICTION_SIZES, restriction_refutation
 from .rigorous_gaps import (
     CertifiedGap,
     certified_gap,
@@ -112,10 +112,6 @@ PAIR_TEST_MAX_INPUTS: int = 64
 #: At most this many candidates of the pair test are re-checked (the largest float gaps
 #: first; with the default margin the first one is proved).
 PAIR_TEST_CANDIDATES: int = 16
-
-#: The share of a pair's time limit the restriction route may spend (the rest is the
-#: explicit LP's, which can also prove a refinement).
-RESTRICTION_SHARE: float = 0.5
 
 #: The RAPPOR of the atlas: one-time (the permanent response), m bits, h hashes, the
 #: hash family member of seed 0; f is set from eps by eps_inf = 2 h ln((1 - f/2) / (f/2)).
@@ -496,7 +492,8 @@ def _restriction(
     A: _Oracle, B: _Oracle, time_limit: float, t0: float
 ) -> tuple[dict[str, Any] | None, str]:
     """A ⋢ B proved on a few inputs (:func:`~qifldp.sweeps.restriction.restriction_refutation`,
-    in :data:`RESTRICTION_SHARE` of the time limit), or None and why not."""
+    in :data:`~qifldp.sweeps.restriction.RESTRICTION_SHARE` of the time limit), or None
+    and why not."""
     budget = RESTRICTION_SHARE * time_limit
     try:
         found = restriction_refutation(A.P, B.P, time_limit=budget)

@@ -46,6 +46,7 @@ from ..validation import check_real
 
 __all__ = [
     "ERROR_FACTOR",
+    "RESTRICTION_SHARE",
     "RESTRICTION_SIZES",
     "Restriction",
     "restricted_pair",
@@ -56,6 +57,9 @@ __all__ = [
 #: spread evenly over 0..k-1 where those differ): the explicit problem of r inputs has at
 #: most 2^r outputs on a symmetric side.
 RESTRICTION_SIZES: tuple[int, ...] = (2, 3, 4, 6, 8)
+#: The share of a pair's time limit the restriction route may spend when a route that can
+#: also prove a refinement follows it (the explicit LP); the atlas and the command line.
+RESTRICTION_SHARE: float = 0.5
 #: A gap is accepted when it exceeds this multiple of the bound on the restricted
 #: channels' rounding (the rows' normalisation and the bound itself add at most a factor
 #: of two).

@@ -7,7 +7,11 @@ under its own budget) or on explicit channels (the explicit LP). The symmetric r
 is never refused here for the orbit LP's size: that budget belongs to the LP stage
 (``max_lp_variables``), after the routes that need no LP have run. The explicit route
 is taken when both explicit channels fit the caller's budget and the witness W
-(|Y_A| x |Y_B| entries) fits ``max_witness``.
+(|Y_A| x |Y_B| entries) fits ``max_witness``. A pair of protocols with a side without a
+symmetric channel can also be refuted on a few inputs
+(:func:`qifldp.sweeps.restriction.restriction_refutation`, at any k, in well under a
+second): that route proves failures only, so it comes first (before an explicit LP of
+seconds at k = 1000), or after the explicit LP when its matrix certificate is wanted.
 """
 
 from __future__ import annotations
@@ -15,12 +19,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["SYMMETRIC", "EXPLICIT", "refinement_routes"]
+__all__ = ["SYMMETRIC", "EXPLICIT", "RESTRICTION", "refinement_routes"]
 
 #: The route on the symmetric channels (:func:`qifldp.symmetric.refines`).
 SYMMETRIC: str = "symmetric"
 #: The route on explicit channels (the explicit LP of :func:`qifldp.refines`).
 EXPLICIT: str = "explicit"
+#: The route that refutes on a restriction to a few inputs
+#: (:func:`qifldp.sweeps.restriction.restriction_refutation`; proves failures only).
+RESTRICTION: str = "restriction"
 
 
 def refinement_routes(
@@ -30,6 +37,7 @@ def refinement_routes(
     max_witness: float,
     explicit_budget: str,
     explicit_first: bool = False,
+    restrictable: bool = False,
 ) -> tuple[list[str], list[str]]:
     """The routes that fit the budgets, in the order to try them, and why the others do not.
 
@@ -46,12 +54,17 @@ def refinement_routes(
         The caller's budget for an explicit channel, as the reason names it
         (e.g. "4e+06 entries").
     explicit_first : bool
-        The explicit route before the symmetric one (its certificate is a matrix).
+        The explicit route before the symmetric one and the restriction route (its
+        certificate is a matrix).
+    restrictable : bool
+        Both are protocol objects (:func:`~qifldp.sweeps.restriction.restriction_refutation`
+        takes them): a pair with a side without a symmetric channel then takes
+        :data:`RESTRICTION` too.
 
     Returns
     -------
     routes : list of str
-        :data:`SYMMETRIC` and/or :data:`EXPLICIT`, in order.
+        :data:`SYMMETRIC`, :data:`EXPLICIT` and/or :data:`RESTRICTION`, in order.
     why : list of str
         Why the routes left out do not apply.
 
@@ -66,12 +79,17 @@ def refinement_routes(
     >>> refinement_routes((True, True), (64, 64), max_witness=1e6,
     ...                   explicit_budget="4e+06 entries", explicit_first=True)
     (['explicit', 'symmetric'], [])
+    >>> refinement_routes((True, False), (None, None), max_witness=1e6,
+    ...                   explicit_budget="4e+06 entries", restrictable=True)[0]
+    ['restriction']
     """
     routes: list[str] = []
     why: list[str] = []
     both_symmetric = all(symmetric)
     if both_symmetric:
         routes.append(SYMMETRIC)
+    elif restrictable:
+        routes.append(RESTRICTION)
     na, nb = explicit_outputs
     if na is None or nb is None:
         why.append(
