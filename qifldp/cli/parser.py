@@ -98,7 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
         "compare",
         help="table of leakage measures and the refinement Hasse diagram",
         description="A table of leakage measures and the refinement Hasse diagram; --k and "
-        "--eps fill the specs' k and eps. " + SPECS_HELP,
+        "--eps fill the specs' k and eps. A protocol whose explicit channel is over the size "
+        "rule and that has no symmetric channel (hr at k = 10^4) is compared all the same: "
+        "its row from its closed forms, its pairs by the capacity, transitivity and a "
+        "restriction to a few inputs (which proves failures only). " + SPECS_HELP,
     )
     s.add_argument(
         "--k", type=whole_number, default=4, help="domain size (default 4; 1e6 is read as 10^6)"

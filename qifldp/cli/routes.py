@@ -38,14 +38,18 @@ def _pair_routes(
     route at its LP stage, after the routes that need no LP. The restriction route
     takes two protocols (a channel file has no protocol to restrict)."""
     fits = [s.n_outputs() if s.explicit_fits() else None for s in (a, b)]
-    return refinement_routes(
+    restrictable = a.make_protocol is not None and b.make_protocol is not None
+    routes, why = refinement_routes(
         (isinstance(A, SymmetricChannel), isinstance(B, SymmetricChannel)),
         fits,
         max_witness=CLI_MAX_EXPLICIT_WITNESS,
         explicit_budget=f"{CLI_MAX_EXPLICIT_ENTRIES:.3g} entries",
         explicit_first=explicit_first,
-        restrictable=a.make_protocol is not None and b.make_protocol is not None,
+        restrictable=restrictable,
     )
+    if not routes and (a.channel is not None or b.channel is not None):
+        why.append("the restriction route takes two protocols, not a channel file")
+    return routes, why
 
 
 class _NotSeparated(QifldpError, RuntimeError):

@@ -131,3 +131,15 @@ def test_leak_over_the_size_rule_gives_the_closed_forms(spec, capsys):
     assert out["ldp_epsilon"] == cf.ldp_epsilon()
     assert out["min_entropy_leakage"] == pytest.approx(math.log2(cf.bayes_capacity()))
     assert out["channel"].startswith("closed forms")
+
+
+def test_a_channel_file_has_no_protocol_to_restrict(tmp_path, capsys):
+    # a channel file of k = 10^4 rows (two outputs) against HR over the size rule: no
+    # route applies, and the message says why the restriction route does not
+    x = np.linspace(0.3, 0.7, K)
+    path = tmp_path / "mine.npy"
+    np.save(path, np.column_stack([x, 1 - x]))
+    code, _, err = _run_json(capsys, "refines", f"hr:k={K},eps=2", str(path))
+    assert code == 1
+    assert "not attempted" in err and "no symmetric channel" in err
+    assert "the restriction route takes two protocols, not a channel file" in err
