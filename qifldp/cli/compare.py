@@ -76,18 +76,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if any(specs[n].channel is not None for n in names):
             msg += " (a channel file fixes its k: pass --k to match it)"
         raise UsageError(msg)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for spec, C in channels.items():
-        row = _leak_row(C) if C is not None else _closed_form_row(specs[spec].protocol())
+        row, missing = (
+            (_leak_row(C), {}) if C is not None else _closed_form_row(specs[spec].protocol())
+        )
         rows.append({"name": spec, **{k: row[k] for k in ("bayes_capacity", "asr", "ldp_epsilon")}})
         if C is None:
             rows[-1]["source"] = FROM_CLOSED_FORMS
+            lacks = {k: v for k, v in missing.items() if k in rows[-1]}
+            if lacks:
+                rows[-1]["not_available"] = lacks
     if not args.json:
         print(f"k = {args.k}, eps = {args.eps}")
         marked = [{**r, "name": r["name"] + (" *" if "source" in r else "")} for r in rows]
         print(_table(marked, ["name", "bayes_capacity", "asr", "ldp_epsilon"]))
         if any("source" in r for r in rows):
-            lacking = any(v is None for r in rows if "source" in r for v in r.values())
+            lacking = any("not_available" in r for r in rows)
             note = " (-: not given by them)" if lacking else ""
             print(f"* from its {FROM_CLOSED_FORMS}{note}")
         sys.stdout.flush()

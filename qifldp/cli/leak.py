@@ -9,7 +9,7 @@ from typing import Any
 from .. import measures
 from ..channel import Channel
 from ..errors import QifldpError
-from .output import _fmt
+from .output import _fmt, _short
 from .specs import _check_renormalize, _resolve, is_channel_file
 
 _UNITS = {
@@ -38,19 +38,25 @@ FROM_CLOSED_FORMS = (
 )
 
 
-def _closed_form_row(P: Any) -> dict[str, Any]:
-    """The row of :func:`_leak_row` from the closed forms of protocol ``P`` (``P.closed_form``):
-    a value they do not give (or not as a number) is None, shown as not available."""
+def _closed_form_row(P: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    """The row of :func:`_leak_row` from the closed forms of protocol ``P`` (``P.closed_form``),
+    and why a value is missing: a value they do not give (or not as a number) is None,
+    shown as not available."""
     row: dict[str, Any] = {}
+    missing: dict[str, str] = {}
     for key in _CLOSED_FORMS:
         try:
             value = float(getattr(P.closed_form, key)())
-        except (QifldpError, NotImplementedError, ArithmeticError, AttributeError):
-            value = math.nan
+        except (QifldpError, NotImplementedError, ArithmeticError, AttributeError) as exc:
+            value, missing[key] = math.nan, _short(exc)
+        if math.isnan(value):
+            missing.setdefault(key, "not a number")
         row[key] = None if math.isnan(value) else value
     ml = row["bayes_capacity"]
     row["min_entropy_leakage"] = math.log2(ml) if ml is not None and ml > 0 else None
-    return row
+    if row["min_entropy_leakage"] is None:
+        missing["min_entropy_leakage"] = "log2 of bayes_capacity, not available"
+    return row, missing
 
 
 def _describe(C: Any) -> str:
@@ -65,12 +71,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     _check_renormalize(args, [args.spec])
     s = _resolve(args.spec, renormalize=args.renormalize)
     C = s.auto_or_none()
-    row = _leak_row(C) if C is not None else _closed_form_row(s.protocol())
+    row, missing = (_leak_row(C), {}) if C is not None else _closed_form_row(s.protocol())
     desc = _describe(C) + (", read from a file" if is_channel_file(args.spec) else "")
     out = {"protocol": args.spec, **row, "channel": desc, "units": dict(_UNITS)}
+    if missing:
+        out["not_available"] = missing
     if not args.json:
         width = max(len(k) for k in row)
         print(f"{'protocol':<{width}}  {args.spec}  ({desc})")
         for key, val in row.items():
             print(f"{key:<{width}}  {_fmt(val):<12}  {_UNITS[key]}")
+        for key, why in missing.items():
+            print(f"-: {key} not given by its closed forms ({why})")
     return out

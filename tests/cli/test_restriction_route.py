@@ -143,3 +143,30 @@ def test_a_channel_file_has_no_protocol_to_restrict(tmp_path, capsys):
     assert code == 1
     assert "not attempted" in err and "no symmetric channel" in err
     assert "the restriction route takes two protocols, not a channel file" in err
+
+
+def test_a_value_the_closed_forms_refuse_is_not_available_and_says_why(capsys):
+    # HE with t coefficients: its capacity's closed form enumerates K^t k pairs, refused
+    # at k = 10^4; its eps is given (the stated eps, attained)
+    P = q.protocol("he_multi", K, EPS)
+    with pytest.raises(q.errors.SizeError) as refused:
+        P.closed_form.bayes_capacity()
+    code, out, _ = _run_json(capsys, "leak", f"he_multi:k={K},eps=2")
+    assert code == 0
+    assert out["bayes_capacity"] is None and out["asr"] is None
+    assert out["min_entropy_leakage"] is None
+    assert out["ldp_epsilon"] == P.closed_form.ldp_epsilon()
+    assert "K^t k" in str(refused.value)
+    assert out["not_available"]["bayes_capacity"].startswith("SizeError: ")
+    assert "K^t k" in out["not_available"]["bayes_capacity"]
+    # in compare: the row, the footnote, and its pairs still go to the routes
+    args = ["compare", "--k", str(K), "--eps", str(EPS), "he_multi", "sue", "--time-limit", "10"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "he_multi *  -" in text and "(-: not given by them)" in text
+    code, doc, _ = _run_json(capsys, *args)
+    assert code == 0
+    row = doc["protocols"][0]
+    assert row["bayes_capacity"] is None and "bayes_capacity" in row["not_available"]
+    assert doc["decided_by"].get("capacity", 0) == 0  # no capacity: no shortcut
+    assert sum(doc["decided_by"].values()) + len(doc["skipped"]) == 2
