@@ -59,6 +59,7 @@ from ..refinement._screen import cached_view
 from ..refinement.graph import hasse_diagram
 from ..refinement.result import Counterexample
 from ..symmetric import SymmetricChannel
+from ..symmetric.grr_inverse import grr_inverse_witness, is_grr_type
 from ..symmetric.measures import pair_atoms
 from .arguments import _check_seconds, _values
 from .certificates import certificate_digest
@@ -82,6 +83,7 @@ __all__ = [
     "ATLAS_MAX_OUTPUTS",
     "ATLAS_MAX_WITNESS",
     "ATLAS_ORACLES",
+    "GRR_INVERSE_MAX_WORK",
     "PAIR_TEST_CANDIDATES",
     "PAIR_TEST_MAX_INPUTS",
     "PAIR_TEST_MARGIN",
@@ -112,6 +114,10 @@ PAIR_TEST_MAX_INPUTS: int = 64
 #: At most this many candidates of the pair test are re-checked (the largest float gaps
 #: first; with the default margin the first one is proved).
 PAIR_TEST_CANDIDATES: int = 16
+
+#: The most multiply-adds the GRR-inverse route spends verifying A·W (k^2 n for B's n
+#: outputs: 2e10 is a few seconds of one core's matrix product).
+GRR_INVERSE_MAX_WORK: float = 2e10
 
 #: The RAPPOR of the atlas: one-time (the permanent response), m bits, h hashes, the
 #: hash family member of seed 0; f is set from eps by eps_inf = 2 h ln((1 - f/2) / (f/2)).
@@ -488,6 +494,26 @@ def _negative(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | Non
     return None
 
 
+def _grr_inverse(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | None:
+    """A ⊑ B for a GRR-type A (GRR, L-GRR, SS with omega = 1) by W = A^-1 B, verified
+    (:func:`qifldp.symmetric.grr_inverse.grr_inverse_witness`), where B's explicit channel
+    fits and verifying A·W costs at most :data:`GRR_INVERSE_MAX_WORK` products."""
+    SA = A.symmetric
+    if SA is None or not is_grr_type(SA) or B.symmetric is not None:
+        return None
+    if k * k * B.n_outputs() > GRR_INVERSE_MAX_WORK:
+        return None
+    Bx = B.explicit()
+    if Bx is None:
+        return None
+    found = grr_inverse_witness(SA, Bx)
+    if found is None:
+        return None
+    row = _row(A.name, B.name, True, "GRR inverse", found.W, 0.0)
+    row.update(certified_by=found.certified_by, seconds=time.perf_counter() - t0)
+    return row
+
+
 def _restriction(
     A: _Oracle, B: _Oracle, time_limit: float, t0: float
 ) -> tuple[dict[str, Any] | None, str]:
@@ -529,6 +555,9 @@ def _decide_pair(A: _Oracle, B: _Oracle, k: int, time_limit: float) -> dict[str,
             return found
         # then a failure on a few inputs, cheap at any k (before the whole explicit LP)
         found, restricted = _restriction(A, B, time_limit, t0)
+        if found is not None:
+            return found
+        found = _grr_inverse(A, B, k, t0)  # GRR-type A: its inverse decides "holds"
         if found is not None:
             return found
     outputs = [o.n_outputs() for o in (A, B)]
