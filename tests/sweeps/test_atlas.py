@@ -301,3 +301,20 @@ def test_pair_test_gap_is_proved_by_its_bound():
         pair_test(q.grr(3, 1.0), q.grr(3, 2.0), margin=-1.0)
     with pytest.raises(ParameterError, match="margin must be"):
         pair_test(q.grr(3, 1.0), q.grr(3, 2.0), margin="0")
+
+
+def test_grr_inverse_decides_grr_into_hr_with_blocks_at_k_256():
+    # at eps = 8 HR with blocks is a post-processing of GRR, on the boundary of the order
+    # (W = A^-1 B has exact zeros): the explicit LP certified neither way within its
+    # budget; A^-1 B is the only solution, non-negative, verified in the band
+    c = atlas_cell(256, 8.0, ("grr", "hr_block"), time_limit=8.0)
+    row = {(r["a"], r["b"]): r for r in c["pairs"]}[("grr", "hr_block")]
+    assert row["holds"] is True and row["route"] == "GRR inverse"
+    assert len(row["certificate"]) == 16
+    A = q.symmetric.grr(256, 8.0)
+    B = q.protocol("hr_block", 256, 8.0).channel()
+    W = (B.matrix - A.expand().matrix[0, 1] * B.matrix.sum(axis=0)) / (
+        A.expand().matrix[0, 0] - A.expand().matrix[0, 1]
+    )
+    assert W.min() > -1e-15  # the closed form, recomputed here
+    assert np.abs(A.expand().matrix @ np.maximum(W, 0) - B.matrix).max() < 1e-15
