@@ -1,0 +1,285 @@
+"""Posterior mixing: a witness of A ⊑ B into a channel whose columns single out one input.
+
+Let A be an explicit k x n channel with column sums c_y, d >= 0 a weight per output
+of A, D = diag(d), M = A D Aᵀ (k x k) and r = M·1 (so r_x = Σ_y A[x, y] d_y c_y). A
+column of B of the form ``off + delta [x = j]`` (one input j singled out, or none:
+delta = 0) is reached by the column
+
+    w_y = mu d_y A[j, y] + (sigma - mu d_y c_y) / k,   sigma = k off + delta,
+
+of W (A·1 = 1): (A w)_x = mu M[x, j] + (sigma - mu r_x) / k. When M = alpha J + beta I
+(r = alpha k + beta for every x), this is off + delta [x = j] exactly for
+mu = delta / beta: mu times "sample an input from the weighted posterior of the output",
+mixed with the uniform distribution. Every column of a GRR-type channel (GRR, L-GRR:
+one class of size 1) and of dBitFlipPM with d = 1, b = k (classes of sizes 1 and k - 1:
+the column (j, 1) singles out j with delta > 0, (j, 0) with delta < 0) has this form, and
+so has any symmetric channel whose sizes lie in {0, 1, k - 1, k}. The rows of W sum to 1
+whenever B's do: Σ_col sigma_col / k = 1, and the terms in d_y cancel (the singled-out
+deltas of B sum to the same value at every input). W >= 0 iff
+
+    sigma + mu d_y (k A[j, y] - c_y) >= 0  for every column (j, delta) of B and output y,
+
+i.e. mu max_y d_y (c_y - k min_x A[x, y]) <= sigma where delta > 0 and
+|mu| max_y d_y (k max_x A[x, y] - c_y) <= sigma where delta < 0 (for a class of columns
+covering every j; checked per column). The Gram matrix M is GRR-type for Hadamard-type
+channels (HR, HE, HE with t coefficients merged) by the orthogonality of Hadamard rows,
+with d = 1 (the scalar weights) or d = 1/c (the posterior); both are tried.
+
+This route only proves "holds": it returns a witness verified like every other (the
+rounding band of :mod:`qifldp.refinement._certify` on the row-normalised channels, then
+the API tolerances), or None when the Gram matrix is not GRR-type, mu breaks the
+non-negativity condition or the witness fails its check.
+
+Layer L4 (symmetric): imports the explicit channel and the refinement certificates.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from ..channel import Channel, as_channel
+from ..errors import ChannelError, InputTypeError, SizeError
+from ..refinement._certify import UNIT_ROUNDOFF, band_excess, band_text, clean_witness
+from ..refinement._screen import cached_view
+from ..refinement.result import (
+    WITNESS_ENTRY_ATOL,
+    WITNESS_RESIDUAL_ATOL,
+    WITNESS_ROW_SUM_ATOL,
+    RefinementResult,
+)
+from ..refinement.witness import MAX_DENSE_WITNESS, row_sums
+from .channel import SymmetricChannel
+
+__all__ = ["GRAM_RTOL", "posterior_mixing_witness", "single_point_columns"]
+
+#: The screen of the Gram matrix: A D Aᵀ counts as alpha J + beta I when every entry is
+#: within GRAM_RTOL of the largest. A screen only: the witness is verified afterwards.
+GRAM_RTOL: float = 1e-10
+
+
+def single_point_columns(B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Each column of B as ``off + delta [x = j]``: (j, off, delta) per column, or None.
+
+    A constant column has delta = 0 (and j = 0); a column whose entries are one stored
+    float at every row but one has j that row; with two rows (k = 2) j is the row of the
+    larger entry. The floats are compared as stored (an expanded symmetric channel
+    stores one float per class).
+
+    Examples
+    --------
+    >>> B = np.array([[0.5, 0.25, 0.25], [0.25, 0.5, 0.25], [0.25, 0.25, 0.5]])
+    >>> j, off, delta = single_point_columns(B)
+    >>> j.tolist(), off.tolist(), delta.tolist()
+    ([0, 1, 2], [0.25, 0.25, 0.25], [0.25, 0.25, 0.25])
+    >>> single_point_columns(np.array([[0.5, 0.5], [0.3, 0.7], [0.2, 0.8]])) is None
+    True
+    """
+    k = B.shape[0]
+    lo, hi = B.min(axis=0), B.max(axis=0)
+    n_lo = (B == lo).sum(axis=0)
+    n_hi = (B == hi).sum(axis=0)
+    const = lo == hi
+    # the singled-out row is the one whose value occurs once (k = 2: the larger entry)
+    up = ~const & (n_hi == 1) & (n_lo == k - 1)
+    down = ~const & ~up & (n_lo == 1) & (n_hi == k - 1)
+    if not np.all(const | up | down):
+        return None
+    j = np.where(up, B.argmax(axis=0), np.where(down, B.argmin(axis=0), 0))
+    off = np.where(up, lo, hi)
+    delta = np.where(const, 0.0, np.where(up, hi - lo, lo - hi))
+    return j.astype(np.int64), off, delta
+
+
+class _Gram:
+    """A D Aᵀ = alpha J + beta I for one choice of weights d, screened in floats."""
+
+    def __init__(self, A: np.ndarray, name: str, d: np.ndarray) -> None:
+        k = A.shape[0]
+        M = (A * d) @ A.T
+        mask = ~np.eye(k, dtype=bool)
+        self.name, self.d = name, d
+        self.alpha = float(M[mask].mean())
+        self.beta = float(np.diag(M).mean()) - self.alpha
+        ideal = self.alpha + self.beta * np.eye(k)
+        scale = float(np.abs(M).max())
+        self.deviation = float(np.abs(M - ideal).max()) / scale if scale > 0 else 0.0
+        c = A.sum(axis=0)
+        # the non-negativity bounds: mu > 0 needs mu * up <= sigma, mu < 0 |mu| * down <= sigma
+        self.c = c
+        self.up = float((d * (c - k * A.min(axis=0))).max())
+        self.down = float((d * (k * A.max(axis=0) - c)).max())
+
+    @property
+    def applies(self) -> bool:
+        return self.beta > 0 and self.deviation <= GRAM_RTOL
+
+
+def _grams(A: np.ndarray) -> list[_Gram]:
+    """The two weightings tried, d = 1 (scalar) and d = 1/c (posterior), kept per A."""
+
+    def make(A: np.ndarray) -> list[_Gram]:
+        c = A.sum(axis=0)
+        post = np.where(c > 0, 1.0 / np.where(c > 0, c, 1.0), 0.0)
+        return [_Gram(A, "scalar", np.ones_like(c)), _Gram(A, "posterior", post)]
+
+    out: list[_Gram] = cached_view(A, "posterior mixing grams", make)
+    return out
+
+
+def _target(B: Any, k: int) -> np.ndarray | None:
+    """B's explicit matrix (a symmetric channel of sizes in {0, 1, k-1, k} expanded lumped),
+    or None when a symmetric B has other sizes."""
+    if isinstance(B, SymmetricChannel):
+        if B.k != k:
+            msg = f"A and B must have the same inputs: A has {k}, B has {B.k}"
+            raise ChannelError(msg)
+        if not set(B.sizes.tolist()) <= {0, 1, k - 1, k}:
+            return None
+        return B.expand(lumped=True).matrix
+    if isinstance(B, Channel) or isinstance(B, (list, tuple, np.ndarray)):
+        M = as_channel(B, "B").matrix
+        if M.shape[0] != k:
+            msg = f"A and B must have the same inputs: A has {k}, B has {M.shape[0]}"
+            raise ChannelError(msg)
+        return M
+    msg = (
+        "B must be a SymmetricChannel, a Channel or a 2-D array (its explicit form), "
+        f"got {type(B).__name__}"
+    )
+    raise InputTypeError(msg)
+
+
+def posterior_mixing_witness(A: Any, B: Any) -> RefinementResult | None:
+    """A verified witness of A ⊑ B by posterior mixing, or None when it does not apply.
+
+    Every column of B must single out at most one input (``off + delta [x = j]``:
+    GRR, L-GRR, dBitFlipPM with d = 1 and b = k, any symmetric channel of sizes in
+    {0, 1, k-1, k}) and A D Aᵀ must be alpha J + beta I (beta > 0) for the weights
+    d = 1 or d = 1/c (the column sums of A); see the module for the construction and
+    the condition W >= 0. It proves only "holds": None says nothing about A ⊑ B.
+
+    Parameters
+    ----------
+    A : Channel or array_like, shape (k, n)
+        The explicit channel that should refine B (e.g. HR, HE, HE with t
+        coefficients merged).
+    B : SymmetricChannel, Channel or array_like
+        On the same k inputs; a symmetric channel is expanded lumped (one output per
+        subset: 2k + 2 at most for the sizes accepted).
+
+    Returns
+    -------
+    RefinementResult or None
+        ``holds`` True, ``method`` "posterior mixing", the witness W (n x outputs of
+        B, dense), verified: |A·W − B| within the rounding band
+        (:func:`qifldp.refinement._certify.band_excess`) on the row-normalised
+        channels and rows of W summing to 1 within 8 (|Y_B| + 2) u, then the API
+        tolerances on the channels as given. ``details`` has ``weights``
+        ("scalar" or "posterior"), ``mu`` (one per column of B), ``alpha``, ``beta``
+        and ``gram_deviation`` (max |A D Aᵀ − alpha J − beta I| over its largest entry).
+        None when B's columns do not have the form, the Gram matrix is not GRR-type
+        (within :data:`GRAM_RTOL`), W would have a negative entry, or the check fails.
+
+    Raises
+    ------
+    InputTypeError
+        B of another type.
+    ChannelError
+        A and B on different numbers of inputs, or not channels.
+    SizeError
+        The construction applies but W would have more than
+        :data:`qifldp.refinement.witness.MAX_DENSE_WITNESS` entries.
+
+    Examples
+    --------
+    Hadamard response on 3 values (4 outputs) refines GRR at a small enough eps:
+
+    >>> import qifldp as q
+    >>> import qifldp.symmetric as sym
+    >>> A = q.protocol("hr", 3, 2.0).channel()
+    >>> r = posterior_mixing_witness(A, sym.grr(3, 0.5))
+    >>> bool(r), r.method, bool(np.allclose(A.matrix @ r.witness, sym.grr(3, 0.5).expand().matrix))
+    (True, 'posterior mixing', True)
+    >>> posterior_mixing_witness(A, sym.grr(3, 4.0)) is None  # past what mixing reaches
+    True
+    """
+    t0 = time.perf_counter()
+    A_ch = as_channel(A, "A")
+    Am = A_ch.matrix
+    k, n = Am.shape
+    Bm = _target(B, k)
+    if Bm is None:
+        return None
+    cols = single_point_columns(Bm)
+    if cols is None:
+        return None
+    j, off, delta = cols
+    sigma = k * off + delta
+    for G in _grams(Am):
+        if not G.applies:
+            continue
+        mu = delta / G.beta
+        # the non-negativity condition, per column (a screen: W is checked when built)
+        need = np.where(mu > 0, mu * G.up, np.where(mu < 0, -mu * G.down, 0.0))
+        if np.any(need > sigma * (1.0 + 8.0 * n * UNIT_ROUNDOFF)):
+            continue
+        m = Bm.shape[1]
+        if n * m > MAX_DENSE_WITNESS:
+            msg = (
+                f"the posterior-mixing witness would have {n} x {m} = {n * m} entries "
+                f"(> MAX_DENSE_WITNESS = {MAX_DENSE_WITNESS}); A has {n} outputs"
+            )
+            raise SizeError(msg)
+        dA = G.d[:, None] * Am[j, :].T  # (n, m): d_y A[j_col, y]
+        W = mu[None, :] * dA + (sigma[None, :] - np.outer(G.d * G.c, mu)) / k
+        res = _verified(Am, Bm, W, t0, G, mu)
+        if res is not None:
+            return res
+    return None
+
+
+def _verified(
+    A: np.ndarray, B: np.ndarray, W: np.ndarray, t0: float, G: _Gram, mu: np.ndarray
+) -> RefinementResult | None:
+    """The result for W after the project's witness checks, or None when W fails them."""
+    W = clean_witness(W, True)
+    An = A / A.sum(axis=1, keepdims=True)
+    Bn = B / B.sum(axis=1, keepdims=True)
+    excess, resid_n = band_excess(An, Bn, W)
+    if not excess <= 0:
+        return None
+    if not float(np.abs(row_sums(W) - 1.0).max()) <= 8.0 * (B.shape[1] + 2) * UNIT_ROUNDOFF:
+        return None
+    resid = float(np.abs(A @ W - B).max())
+    rs = float(np.abs(row_sums(W) - 1.0).max())
+    mn = float(W.min())
+    if not (
+        mn >= -WITNESS_ENTRY_ATOL and resid <= WITNESS_RESIDUAL_ATOL and rs <= WITNESS_ROW_SUM_ATOL
+    ):
+        return None
+    top = float(np.abs(mu).max())
+    how = (
+        f"posterior mixing ({G.name} weights, max |mu| = {top:.6g}, A D Aᵀ = alpha J + beta I "
+        f"within {G.deviation:.2g} of its largest entry): " + band_text(resid_n)
+    )
+    return RefinementResult(
+        holds=True,
+        witness=W,
+        method="posterior mixing",
+        exact=False,
+        certified_by=how,
+        residual=resid,
+        row_sum_error=rs,
+        min_entry=mn,
+        time=time.perf_counter() - t0,
+        details={
+            "weights": G.name,
+            "mu": mu,
+            "alpha": G.alpha,
+            "beta": G.beta,
+            "gram_deviation": G.deviation,
+        },
+    )

@@ -1,0 +1,145 @@
+"""Posterior mixing: its "holds" agrees with the explicit LP, its witness is recomputed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import qifldp as q
+import qifldp.symmetric as sym
+from qifldp.errors import ChannelError, InputTypeError
+from qifldp.sweeps.atlas import ATLAS_ORACLES
+from qifldp.symmetric.posterior_mixing import (
+    GRAM_RTOL,
+    _grams,
+    posterior_mixing_witness,
+    single_point_columns,
+)
+
+
+def _explicit(name: str, k: int, eps: float) -> q.Channel:
+    P = ATLAS_ORACLES[name][0](k, eps)
+    merged = getattr(P, "merged_channel", None)
+    return merged() if callable(merged) else P.channel()
+
+
+def _check_witness(A: np.ndarray, B: np.ndarray, W: np.ndarray) -> None:
+    """A W = B, W >= 0, rows summing to 1, recomputed here with numpy."""
+    assert W.shape == (A.shape[1], B.shape[1])
+    assert W.min() >= 0.0
+    assert np.abs(W.sum(axis=1) - 1.0).max() < 1e-12
+    assert np.abs(A @ W - B).max() < 1e-12
+
+
+# the cases the route decides among k = 3..8 (found by running it; the LP confirms each)
+DECIDED = [
+    ("he_multi", "l_grr", 7, 0.25),
+    ("he_multi", "l_grr", 8, 0.25),
+    ("he_multi", "l_grr", 8, 0.5),
+    ("hr", "l_grr", 7, 0.25),
+    ("he", "l_grr", 8, 0.25),
+    ("hr_block", "l_grr", 7, 0.25),
+    ("hr_block", "dbitflip", 3, 4.0),
+]
+
+
+@pytest.mark.parametrize(("a", "b", "k", "eps"), DECIDED)
+def test_holds_agrees_with_the_explicit_lp_and_the_witness_is_recomputed(a, b, k, eps):
+    A = _explicit(a, k, eps)
+    S = ATLAS_ORACLES[b][0](k, eps).symmetric()
+    B = S.expand(lumped=True)
+    r = posterior_mixing_witness(A, S)
+    assert r is not None and r.holds is True and r.method == "posterior mixing"
+    _check_witness(A.matrix, B.matrix, r.witness)
+    assert q.refines(A, B).holds is True
+    # the explicit form of B gives the same witness
+    r2 = posterior_mixing_witness(A, B)
+    assert r2 is not None and np.array_equal(r2.witness, r.witness)
+
+
+@pytest.mark.parametrize("a", ["hr", "he", "he_multi"])
+@pytest.mark.parametrize("b", ["grr", "l_grr", "dbitflip"])
+def test_never_holds_where_the_explicit_lp_fails(a, b):
+    for k in (3, 4, 6, 8):
+        for eps in (0.25, 1.0, 4.0):
+            A = _explicit(a, k, eps)
+            S = ATLAS_ORACLES[b][0](k, eps).symmetric()
+            r = posterior_mixing_witness(A, S)
+            if r is not None:
+                assert q.refines(A, S.expand(lumped=True)).holds is True
+                _check_witness(A.matrix, S.expand(lumped=True).matrix, r.witness)
+
+
+def test_the_mixing_weight_is_delta_over_beta_in_closed_form():
+    # HE on K = 4 values: A[x, (j, s)] = (p if phi_j(x) = s else 1 - p) / K; the Hadamard
+    # rows agree on K/2 of the j for x != x', so A Aᵀ = alpha J + beta I with
+    # beta = (2p - 1)^2 / (2K) (the difference of the agreeing and disagreeing sums)
+    k, eps = 4, 0.25
+    A = _explicit("he", k, eps).matrix
+    p = np.exp(eps) / (np.exp(eps) + 1)
+    G = _grams(A)[0]
+    assert G.applies and G.deviation <= GRAM_RTOL
+    assert G.beta == pytest.approx((2 * p - 1) ** 2 / (2 * k), rel=1e-12)
+    S = sym.grr(k, 0.05)
+    r = posterior_mixing_witness(A, S)
+    assert r is not None
+    B = S.expand().matrix
+    assert r.details["mu"] == pytest.approx(np.full(k, (B[0, 0] - B[1, 0]) / G.beta), rel=1e-12)
+
+
+def test_dbitflip_columns_single_out_one_input_each_way():
+    k, eps = 5, 1.0
+    B = ATLAS_ORACLES["dbitflip"][0](k, eps).symmetric().expand(lumped=True).matrix
+    j, off, delta = single_point_columns(B)
+    r = np.exp(eps / 2)
+    p1, q1 = r / (r + 1) / k, 1 / (r + 1) / k
+    # the k columns (j, 1) first (j ascending), then their complements (j descending)
+    assert j.tolist() == list(range(k)) + list(range(k - 1, -1, -1))
+    assert np.allclose(delta[:k], p1 - q1) and np.allclose(delta[k:], -(p1 - q1))
+    assert np.allclose(off[:k], q1) and np.allclose(off[k:], 1 / k - q1)
+
+
+def test_a_gram_matrix_not_grr_type_returns_none():
+    rng = np.random.default_rng(3)
+    A = rng.random((4, 6))
+    A /= A.sum(axis=1, keepdims=True)
+    assert all(G.deviation > GRAM_RTOL for G in _grams(A))
+    B = sym.grr(4, 0.01)
+    assert q.refines(A, B.expand()).holds is True  # true, but not by this route
+    assert posterior_mixing_witness(A, B) is None
+    # HR with 2 blocks at k = 8 (eps = 2): its Gram matrix has two off-diagonal values
+    H = _explicit("hr_block", 8, 2.0).matrix
+    assert all(G.deviation > 0.1 for G in _grams(H))
+    assert posterior_mixing_witness(H, sym.grr(8, 0.01)) is None
+
+
+def test_beyond_the_reach_of_mixing_returns_none():
+    # he_multi ⊑ grr fails at k = 8, eps = 2 (the explicit LP), and the route says nothing
+    A = _explicit("he_multi", 8, 2.0)
+    S = sym.grr(8, 2.0)
+    assert q.refines(A, S.expand()).holds is False
+    assert posterior_mixing_witness(A, S) is None
+
+
+def test_other_targets_and_bad_input():
+    A = _explicit("hr", 4, 1.0)
+    assert posterior_mixing_witness(A, sym.oue(4, 1.0)) is None  # sizes 0..4
+    # columns with more than one input singled out: the construction does not apply
+    B = np.array([[0.5, 0.5], [0.3, 0.7], [0.2, 0.8], [0.1, 0.9]])
+    assert single_point_columns(B) is None and posterior_mixing_witness(A, B) is None
+    assert posterior_mixing_witness(A, np.full((4, 2), 0.5)) is not None  # constant columns
+    with pytest.raises(ChannelError, match="same inputs"):
+        posterior_mixing_witness(A, sym.grr(5, 1.0))
+    with pytest.raises(InputTypeError, match="B must be"):
+        posterior_mixing_witness(A, "grr")
+
+
+@pytest.mark.slow
+def test_he_multi_into_l_grr_at_k_256():
+    # 256 x 43,692 merged outputs: the explicit witness is past the atlas's LP budget
+    k, eps = 256, 0.5
+    A = _explicit("he_multi", k, eps)
+    S = ATLAS_ORACLES["l_grr"][0](k, eps).symmetric()
+    r = posterior_mixing_witness(A, S)
+    assert r is not None
+    _check_witness(A.matrix, S.expand(lumped=True).matrix, r.witness)
