@@ -14,6 +14,14 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    :data:`ATLAS_MAX_WITNESS` entries (after the orbit LP when it leaves the pair
    undecided, in the time left; the routes and their order are
    :func:`qifldp.sweeps.routes.refinement_routes`, as on the command line);
+   A mixed pair (one side without a symmetric channel) first tries a failure by the
+   capacity, a two-point prior and the restriction route (below), then
+   ``posterior mixing`` where B is symmetric with classes of sizes in {0, 1, k-1, k}
+   (GRR, L-GRR, dBitFlipPM with d = 1, b = k) and A has an explicit channel whose
+   Gram matrix A D Aᵀ is alpha J + beta I (Hadamard-type oracles): a witness W
+   = mu D Aᵀ + uniform mixing, verified
+   (:func:`qifldp.symmetric.posterior_mixing.posterior_mixing_witness`; it proves
+   only "holds"), before the LP routes;
 3. ``capacity`` / ``pair test``: otherwise only a failure can be certified: by the
    Bayes capacity (the identity gain under the uniform prior: ML(B) > ML(A) gives
    A ⋢ B) or by a two-point prior (:func:`pair_test`: B tells some pair of inputs
@@ -61,6 +69,7 @@ from ..refinement.result import Counterexample
 from ..symmetric import SymmetricChannel
 from ..symmetric.grr_inverse import grr_inverse_witness, is_grr_type
 from ..symmetric.measures import pair_atoms
+from ..symmetric.posterior_mixing import posterior_mixing_witness
 from .arguments import _check_seconds, _values
 from .certificates import certificate_digest
 from .engine import sweep
@@ -88,6 +97,7 @@ __all__ = [
     "PAIR_TEST_MAX_INPUTS",
     "PAIR_TEST_MARGIN",
     "PAIR_WEIGHTS",
+    "POSTERIOR_MIXING_MAX_WORK",
     "RESTRICTION_SHARE",
     "atlas_cell",
     "oracle_atlas",
@@ -118,6 +128,10 @@ PAIR_TEST_CANDIDATES: int = 16
 #: The most multiply-adds the GRR-inverse route spends verifying A·W (k^2 n for B's n
 #: outputs: 2e10 is a few seconds of one core's matrix product).
 GRR_INVERSE_MAX_WORK: float = 2e10
+
+#: The most products k x k x (outputs of A) the posterior-mixing route spends on one
+#: Gram matrix A D Aᵀ (he_multi at k = 256, eps = 0.5: 2.9e9, ~1 s on one core).
+POSTERIOR_MIXING_MAX_WORK: int = 2**34
 
 #: The RAPPOR of the atlas: one-time (the permanent response), m bits, h hashes, the
 #: hash family member of seed 0; f is set from eps by eps_inf = 2 h ln((1 - f/2) / (f/2)).
@@ -544,6 +558,31 @@ def _restriction(
     return row, ""
 
 
+def _posterior_mixing(A: _Oracle, B: _Oracle, t0: float) -> tuple[dict[str, Any] | None, str]:
+    """A ⊑ B by posterior mixing where A has an explicit channel and B a symmetric one of
+    sizes in {0, 1, k-1, k} (GRR, L-GRR, dBitFlipPM with d = 1, b = k): the row, or None
+    and why not ("" where the route does not apply); the witness is
+    :func:`~qifldp.symmetric.posterior_mixing.posterior_mixing_witness`'s."""
+    S = B.symmetric
+    if A.symmetric is not None or S is None or not set(S.sizes.tolist()) <= {0, 1, S.k - 1, S.k}:
+        return None, ""
+    C = A.explicit()
+    if C is None:
+        return None, f"posterior mixing: {A._explicit_reason}"
+    if S.k * S.k * C.shape[1] > POSTERIOR_MIXING_MAX_WORK:
+        return None, (
+            f"posterior mixing: its Gram matrix A Aᵀ would cost {S.k} x {S.k} x {C.shape[1]} "
+            f"products (> POSTERIOR_MIXING_MAX_WORK = {POSTERIOR_MIXING_MAX_WORK})"
+        )
+    try:
+        res = posterior_mixing_witness(C, S)
+    except QifldpError as exc:  # the witness past its size rule: say so
+        return None, f"posterior mixing: {type(exc).__name__}: {str(exc)[:160]}"
+    if res is None:
+        return None, "posterior mixing does not reach B (Gram matrix or W >= 0)"
+    return _row(A.name, B.name, True, "posterior mixing", res, time.perf_counter() - t0), ""
+
+
 #: The atlas's names of the routes of :func:`qifldp.sweeps.routes.refinement_routes`.
 _ROUTE_NAMES: Mapping[str, str] = {SYMMETRIC: "orbit LP", EXPLICIT: "explicit LP"}
 
@@ -564,6 +603,12 @@ def _decide_pair(A: _Oracle, B: _Oracle, k: int, time_limit: float) -> dict[str,
         found = _grr_inverse(A, B, k, t0)  # GRR-type A: its inverse decides "holds"
         if found is not None:
             return found
+        # then a witness by posterior mixing where B singles out one input per column
+        found, mixing = _posterior_mixing(A, B, t0)
+        if found is not None:
+            return found
+        if mixing:
+            restricted = f"{restricted}; {mixing}" if restricted else mixing
     outputs = [o.n_outputs() for o in (A, B)]
     routes, why = refinement_routes(
         symmetric,

@@ -318,3 +318,14 @@ def test_grr_inverse_decides_grr_into_hr_with_blocks_at_k_256():
     )
     assert W.min() > -1e-15  # the closed form, recomputed here
     assert np.abs(A.expand().matrix @ np.maximum(W, 0) - B.matrix).max() < 1e-15
+
+
+def test_a_mixed_pair_is_decided_by_posterior_mixing():
+    # he_multi (no symmetric channel) into L-GRR at k = 8: the witness W = mu Aᵀ plus
+    # uniform mixing (qifldp.symmetric.posterior_mixing), before the explicit LP
+    cell = atlas_cell(8, 0.5, ("he_multi", "l_grr"), time_limit=10.0)
+    row = next(r for r in cell["pairs"] if r["a"] == "he_multi")
+    assert row["holds"] is True and row["route"] == "posterior mixing"
+    assert row["certified_by"].startswith("posterior mixing (scalar weights")
+    A = ATLAS_ORACLES["he_multi"][0](8, 0.5).merged_channel()
+    _assert_redecided(A, _explicit("l_grr", 8, 0.5), True)
