@@ -36,6 +36,7 @@ Layer L4 (symmetric): imports the explicit channel and the refinement certificat
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -117,16 +118,20 @@ class _Gram:
         return self.beta > 0 and self.deviation <= GRAM_RTOL
 
 
-def _grams(A: np.ndarray) -> list[_Gram]:
-    """The two weightings tried, d = 1 (scalar) and d = 1/c (posterior), kept per A."""
+def _scalar(A: np.ndarray) -> _Gram:
+    return _Gram(A, "scalar", np.ones(A.shape[1]))
 
-    def make(A: np.ndarray) -> list[_Gram]:
-        c = A.sum(axis=0)
-        post = np.where(c > 0, 1.0 / np.where(c > 0, c, 1.0), 0.0)
-        return [_Gram(A, "scalar", np.ones_like(c)), _Gram(A, "posterior", post)]
 
-    out: list[_Gram] = cached_view(A, "posterior mixing grams", make)
-    return out
+def _posterior(A: np.ndarray) -> _Gram:
+    c = A.sum(axis=0)
+    return _Gram(A, "posterior", np.where(c > 0, 1.0 / np.where(c > 0, c, 1.0), 0.0))
+
+
+def _grams(A: np.ndarray) -> Iterator[_Gram]:
+    """The two weightings tried in turn, d = 1 (scalar) and d = 1/c (posterior), each
+    formed on first use and kept per A (a cell tries one A against several B)."""
+    for name, make in (("scalar", _scalar), ("posterior", _posterior)):
+        yield cached_view(A, f"posterior mixing gram, {name}", make)
 
 
 def _target(B: Any, k: int) -> np.ndarray | None:

@@ -77,7 +77,7 @@ def test_the_mixing_weight_is_delta_over_beta_in_closed_form():
     k, eps = 4, 0.25
     A = _explicit("he", k, eps).matrix
     p = np.exp(eps) / (np.exp(eps) + 1)
-    G = _grams(A)[0]
+    G = next(_grams(A))
     assert G.applies and G.deviation <= GRAM_RTOL
     assert G.beta == pytest.approx((2 * p - 1) ** 2 / (2 * k), rel=1e-12)
     S = sym.grr(k, 0.05)
