@@ -340,6 +340,7 @@ def _valid_calls() -> dict[str, tuple[tuple, dict]]:
         "qifldp.protocols.params.check_omega": ((2, 4), {}),
         "qifldp.protocols.params.check_ss": ((4, 1.0, 2), {}),
         "qifldp.protocols.params.check_g": ((2,), {}),
+        "qifldp.protocols.params.sue_bit_log_ratio": ((1.0,), {}),
         "qifldp.protocols.params.check_theta": ((0.75,), {}),
         "qifldp.protocols.params.check_pq": ((0.75, 0.25), {}),
         "qifldp.protocols.params.grr_probabilities": ((3, 1.0), {}),
