@@ -29,7 +29,7 @@ failure is decided: a restriction that refines says nothing of the whole.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +42,7 @@ from ..refinement._certify import UNIT_ROUNDOFF
 from ..refinement.result import Counterexample
 from ..symmetric import SymmetricChannel
 from ..symmetric.channel import restriction_rounding
-from ..validation import check_real
+from ..validation import check_indices, check_int, check_real
 
 __all__ = [
     "ERROR_FACTOR",
@@ -157,6 +157,15 @@ def restricted_pair(A: Any, B: Any, inputs: Sequence[int]) -> tuple[Channel, Cha
         A|S, B|S (rows in the order of ``inputs``) and the sum of their relative error
         bounds.
 
+    Raises
+    ------
+    InputTypeError
+        A or B not a protocol or a symmetric channel; ``inputs`` not a sequence of
+        integers.
+    ParameterError
+        Different domains; ``inputs`` with fewer than 2 items, an item twice or outside
+        0..k-1.
+
     Examples
     --------
     >>> import qifldp as q
@@ -169,9 +178,9 @@ def restricted_pair(A: Any, B: Any, inputs: Sequence[int]) -> tuple[Channel, Cha
     if _domain(B) != k:
         msg = f"A and B must have the same number of inputs, got {k} and {_domain(B)}"
         raise ParameterError(msg)
-    S = tuple(int(x) for x in inputs)
-    if len(S) < 2 or len(set(S)) != len(S) or min(S) < 0 or max(S) >= k:
-        msg = f"inputs must be at least 2 distinct inputs in 0..{k - 1}, got {list(inputs)!r}"
+    S = tuple(check_indices("inputs", inputs, k))
+    if len(S) < 2:
+        msg = f"inputs must be at least 2 distinct inputs in 0..{k - 1}, got {list(S)!r}"
         raise ParameterError(msg)
     a, da = _restrict(A, _symmetric_of(A), S)
     b, db = _restrict(B, _symmetric_of(B), S)
@@ -217,6 +226,8 @@ def restriction_refutation(
 
     Raises
     ------
+    InputTypeError
+        ``sizes`` not a sequence of integers, ``time_limit`` not a real number.
     ParameterError
         Different domains, ``sizes`` with an entry below 2, ``time_limit`` <= 0.
 
@@ -230,10 +241,10 @@ def restriction_refutation(
     if not limit > 0:
         msg = f"time_limit must be > 0 seconds, got {time_limit!r}"
         raise ParameterError(msg)
-    rs = [int(r) for r in sizes]
-    if any(r < 2 for r in rs):
-        msg = f"sizes must be integers >= 2, got {list(sizes)!r}"
-        raise ParameterError(msg)
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
+        msg = f"sizes must be a sequence of integers >= 2, got {type(sizes).__name__}"
+        raise InputTypeError(msg)
+    rs = [check_int(f"sizes[{i}]", r, minimum=2) for i, r in enumerate(sizes)]
     t_end = _now() + limit
     for r in rs:
         if r > k:

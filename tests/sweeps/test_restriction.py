@@ -133,3 +133,36 @@ def test_bad_arguments():
         restriction_refutation(A, B, time_limit=0)
     with pytest.raises(InputTypeError, match="protocol or a SymmetricChannel"):
         restriction_refutation(np.eye(2), B)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "error", "match"),
+    [
+        ([0, 1.5], InputTypeError, r"inputs\[1\] must be an integer, got 1.5"),
+        ([True, 0], InputTypeError, r"inputs\[0\] must be an integer, got True"),
+        (["0", "3"], InputTypeError, r"inputs\[0\] must be an integer"),
+        (3, InputTypeError, "inputs must be a sequence"),
+        ([2], ParameterError, "at least 2"),
+    ],
+)
+def test_inputs_that_are_not_distinct_integers_are_refused_by_name(inputs, error, match):
+    # 1.5 was read as input 1 (int() truncates) and "0" as input 0
+    A, B = _oracle("sue", 5, 1.0), _oracle("hr", 5, 1.0)
+    with pytest.raises(error, match=match):
+        restricted_pair(A, B, inputs)
+
+
+@pytest.mark.parametrize(
+    ("sizes", "error", "match"),
+    [
+        ((2.5,), InputTypeError, r"sizes\[0\] must be an integer, got 2.5"),
+        (("3",), InputTypeError, r"sizes\[0\] must be an integer"),
+        (3, InputTypeError, "sizes must be a sequence"),
+        ("23", InputTypeError, "sizes must be a sequence"),
+    ],
+)
+def test_sizes_that_are_not_integers_are_refused_by_name(sizes, error, match):
+    # 2.5 was tried as 2 inputs, "3" as 3
+    A, B = _oracle("sue", 5, 1.0), _oracle("hr", 5, 1.0)
+    with pytest.raises(error, match=match):
+        restriction_refutation(A, B, sizes=sizes)
