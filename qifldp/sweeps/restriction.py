@@ -31,6 +31,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -262,10 +263,36 @@ def restriction_refutation(
             if res.holds or ce is None:
                 continue
             bound = ERROR_FACTOR * d
-            proved = ce.gap_exact if ce.gap_exact is not None else ce.gap - ce.gap_bound
-            if proved > bound:
+            if _proved_gap(ce) > bound:  # exact: a Fraction compares with a float exactly
                 return Restriction(r, inputs, ce, bound, a, b)
     return None
+
+
+def _proved_gap(ce: Counterexample) -> Fraction | float:
+    """The gap a counterexample proves, for its gain scaled to max |g| = 1 (the scale of
+    the rounding bound): the exact gap, or the float gap less its error bound.
+
+    An exact certificate's rational gain (``gain_exact``) is not scaled: its exact gap
+    is divided by the gain's largest magnitude.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from qifldp.refinement.result import Counterexample
+    >>> g = ((Fraction(4), Fraction(-2)), (Fraction(0), Fraction(1)))
+    >>> ce = Counterexample(gain=np.array([[1.0, -0.5], [0.0, 0.25]]), prior=np.ones(2) / 2,
+    ...                     gap=2e-9, gap_exact=Fraction(2, 10**9), gain_exact=g)
+    >>> _proved_gap(ce)
+    Fraction(1, 2000000000)
+    """
+    if ce.gap_exact is None:
+        return ce.gap - ce.gap_bound
+    gap = Fraction(ce.gap_exact)
+    if ce.gain_exact is not None:
+        top = max((abs(Fraction(v)) for row in ce.gain_exact for v in row), default=Fraction(0))
+        if top > 0:
+            gap /= top
+    return gap
 
 
 def _now() -> float:

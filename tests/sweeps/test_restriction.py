@@ -3,15 +3,18 @@ and checked there on the explicit channels, and against the explicit LP's verdic
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 import qifldp as q
+from qifldp import refinement
 from qifldp.errors import InputTypeError, ParameterError
 from qifldp.sweeps.atlas import ATLAS_ORACLES
 from qifldp.sweeps.restriction import (
+    ERROR_FACTOR,
     restricted_pair,
     restriction_refutation,
 )
@@ -166,3 +169,32 @@ def test_sizes_that_are_not_integers_are_refused_by_name(sizes, error, match):
     A, B = _oracle("sue", 5, 1.0), _oracle("hr", 5, 1.0)
     with pytest.raises(error, match=match):
         restriction_refutation(A, B, sizes=sizes)
+
+
+@pytest.mark.parametrize("scale", [10**6, 1])
+def test_a_rational_gain_is_read_at_the_scale_of_the_rounding_bound(monkeypatch, scale):
+    # An exact certificate's rational Farkas gain is not scaled to max |g| = 1: its exact
+    # gap is the gap of that gain. Give each counterexample of the restricted channels a
+    # rational gain `scale` times its float gain with the exact gap 1000 times the
+    # route's rounding bound: scaled to max |g| = 1 it is 1000 / scale times the bound,
+    # so at scale 10^6 nothing is proved (was accepted: the unscaled gap was compared).
+    A, B = _oracle("sue", 8, 1.0), _oracle("hr", 8, 1.0)
+    real = refinement.refines
+
+    def with_rational_gain(a, b, **options):
+        res = real(a, b, **options)
+        ce = res.counterexample
+        if res.holds or ce is None:
+            return res
+        bound = ERROR_FACTOR * restricted_pair(A, B, list(a.inputs))[2]
+        top = float(np.abs(ce.gain).max())
+        gain = tuple(tuple(Fraction(v / top) * scale for v in row) for row in ce.gain.tolist())
+        faked = replace(ce, gain_exact=gain, gap_exact=1000 * Fraction(bound))
+        return replace(res, counterexample=faked)
+
+    monkeypatch.setattr(refinement, "refines", with_rational_gain)
+    found = restriction_refutation(A, B)
+    if scale == 1:
+        assert found is not None and found.counterexample.gap_exact > found.error_bound
+    else:
+        assert found is None
