@@ -22,6 +22,8 @@ __all__ = [
     "CLASS_BYTES",
     "guard_classes",
     "restriction_rounding",
+    "RESTRICTED_MAX_INPUTS",
+    "RESTRICTED_MAX_WORK",
 ]
 
 _ALTERNATIVE = "the symmetric channel itself (its measures and refines need no expansion)"
@@ -33,6 +35,12 @@ _ALTERNATIVE = "the symmetric channel itself (its measures and refines need no e
 MAX_CLASSES: int = 10**7
 #: Peak bytes per size class while a symmetric constructor builds its class tables.
 CLASS_BYTES: int = 100
+#: Most inputs :meth:`SymmetricChannel.restricted` keeps: its coefficients C(r - 1, t)
+#: are floats (C(1023, 511) < 2^1018; r = 1600 overflowed).
+RESTRICTED_MAX_INPUTS: int = 1024
+#: Most r^2 x len(sizes) ratio products :meth:`SymmetricChannel.restricted` forms
+#: (measured ~5.6 ns each: sue(10^6, 1).restricted(32), 1.0e9 of them, in 5.7 s).
+RESTRICTED_MAX_WORK: int = 2**30
 
 
 def guard_classes(what: str, n_classes: int) -> None:
@@ -451,7 +459,8 @@ class SymmetricChannel(EqualByKey):
 
         If A ⊑ B then A restricted to any inputs refines B restricted to them (the same
         witness), so a counterexample on the restricted channels refutes A ⊑ B with its
-        prior supported on S. Cost O(r · len(sizes)).
+        prior supported on S. Cost O(r^2 · len(sizes)): refused past
+        :data:`RESTRICTED_MAX_WORK` products or :data:`RESTRICTED_MAX_INPUTS` inputs.
 
         Parameters
         ----------
@@ -467,6 +476,9 @@ class SymmetricChannel(EqualByKey):
         ------
         InputTypeError, ParameterError
             r not an integer in 2..k.
+        SizeError
+            r^2 len(sizes) > :data:`RESTRICTED_MAX_WORK` or r >
+            :data:`RESTRICTED_MAX_INPUTS`.
         UnsupportedKindError
             The classes' ratios are not proved equal (:meth:`constant_ratio`): the
             patterns of different classes do not merge, and the restriction has one
@@ -484,6 +496,16 @@ class SymmetricChannel(EqualByKey):
         """
         k = self._k
         r = check_int("r", r, minimum=2, maximum=k)
+        work = r * r * int(self._sizes.size)
+        if r > RESTRICTED_MAX_INPUTS or work > RESTRICTED_MAX_WORK:
+            msg = (
+                f"{self._name}.restricted({r}) would form r^2 x {self._sizes.size} size classes "
+                f"= {work:.3g} ratio products (RESTRICTED_MAX_WORK = {RESTRICTED_MAX_WORK:.3g}) "
+                f"for r <= RESTRICTED_MAX_INPUTS = {RESTRICTED_MAX_INPUTS} (its coefficients "
+                "C(r - 1, t) are floats); fewer inputs: a failure of refinement shows on a few "
+                "(qifldp.sweeps.restriction tries r <= 8)"
+            )
+            raise SizeError(msg)
         if not self.constant_ratio():
             msg = (
                 f"{self._name}: restricted() needs one ratio a_s / b_s for every class (it "

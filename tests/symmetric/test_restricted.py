@@ -12,8 +12,13 @@ import pytest
 
 import qifldp as q
 import qifldp.symmetric as sym
-from qifldp.errors import ParameterError, UnsupportedKindError
-from qifldp.symmetric.channel import SymmetricChannel, restriction_rounding
+from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
+from qifldp.symmetric.channel import (
+    RESTRICTED_MAX_INPUTS,
+    RESTRICTED_MAX_WORK,
+    SymmetricChannel,
+    restriction_rounding,
+)
 
 CONSTRUCTORS = {
     "grr": lambda k, e: sym.grr(k, e),
@@ -139,3 +144,17 @@ def test_different_ratios_are_refused_and_bad_r():
         sym.grr(5, 1.0).restricted(6)
     with pytest.raises(ParameterError, match="r"):
         sym.grr(5, 1.0).restricted(1)
+
+
+def test_restrictions_past_the_size_rule_are_refused_before_any_work():
+    # r = 1600 overflowed C(r - 1, t) (an OverflowError after seconds of work); r = k
+    # at k = 10^6 would form 10^12 ratio products
+    G = sym.grr(10**6, 1.0)
+    with pytest.raises(SizeError, match="RESTRICTED_MAX_INPUTS = 1024"):
+        G.restricted(RESTRICTED_MAX_INPUTS + 1)
+    with pytest.raises(SizeError, match="RESTRICTED_MAX_WORK"):
+        G.restricted(10**6)
+    S = sym.sue(10**6, 1.0)  # 10^6 + 1 classes: r = 33 is past 2^30 products
+    assert 32 * 32 * S.sizes.size <= RESTRICTED_MAX_WORK < 33 * 33 * S.sizes.size
+    with pytest.raises(SizeError, match="fewer inputs"):
+        S.restricted(33)
