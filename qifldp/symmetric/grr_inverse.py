@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..channel import Channel
-from ..errors import ParameterError
+from ..channel import Channel, as_channel
+from ..errors import InputTypeError, ParameterError
 from ..refinement._certify import band_certificate
 from .channel import SymmetricChannel
 
@@ -69,8 +69,8 @@ def grr_inverse_witness(A: SymmetricChannel, B: Channel) -> GrrInverse | None:
     ----------
     A : SymmetricChannel
         GRR-type (:func:`is_grr_type`) on k inputs, a != b.
-    B : Channel
-        Explicit, k rows.
+    B : Channel or array_like
+        Explicit, k rows (an array is checked as a channel).
 
     Returns
     -------
@@ -81,6 +81,10 @@ def grr_inverse_witness(A: SymmetricChannel, B: Channel) -> GrrInverse | None:
 
     Raises
     ------
+    InputTypeError
+        A not a SymmetricChannel; B neither a Channel nor a 2-D array.
+    ChannelError
+        B's array not a channel (NaN, a negative entry, a row not summing to 1).
     ParameterError
         A not GRR-type, a = b, or B over another number of inputs.
 
@@ -93,10 +97,13 @@ def grr_inverse_witness(A: SymmetricChannel, B: Channel) -> GrrInverse | None:
     >>> bool(found.residual < 1e-15)
     True
     """
-    if not isinstance(A, SymmetricChannel) or not is_grr_type(A):
+    if not isinstance(A, SymmetricChannel):
+        msg = f"A must be a GRR-type SymmetricChannel, got {type(A).__name__}"
+        raise InputTypeError(msg)
+    if not is_grr_type(A):
         msg = "A must be a GRR-type symmetric channel (one class, of size 1)"
         raise ParameterError(msg)
-    M = B.matrix if isinstance(B, Channel) else np.asarray(B, dtype=np.float64)
+    M = as_channel(B, "B").matrix  # a channel: finite, non-negative rows summing to 1
     k = A.k
     if M.ndim != 2 or M.shape[0] != k:
         msg = f"B must have k = {k} rows, got shape {M.shape}"

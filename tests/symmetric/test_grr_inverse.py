@@ -8,7 +8,7 @@ import pytest
 
 import qifldp as q
 import qifldp.symmetric as sym
-from qifldp.errors import ParameterError
+from qifldp.errors import ChannelError, InputTypeError, ParameterError
 from qifldp.sweeps.atlas import ATLAS_ORACLES
 from qifldp.symmetric.grr_inverse import grr_inverse_witness, is_grr_type
 
@@ -53,3 +53,23 @@ def test_refusals():
         grr_inverse_witness(sym.oue(4, 1.0), sym.grr(4, 1.0).expand())
     with pytest.raises(ParameterError, match="rows"):
         grr_inverse_witness(sym.grr(4, 1.0), sym.grr(5, 1.0).expand())
+
+
+@pytest.mark.parametrize(
+    ("B", "error", "match"),
+    [
+        # NaN reached the witness's least squares (LinAlgError), the others gave None
+        (np.full((3, 2), np.nan), ChannelError, "B: "),
+        (np.array([[1.5, -0.5], [0.5, 0.5], [0.5, 0.5]]), ChannelError, "B: "),
+        (np.full((3, 2), 5.0), ChannelError, "B: "),
+        ("abc", InputTypeError, "B must be a Channel or a 2-D array"),
+    ],
+)
+def test_b_that_is_not_a_channel_is_refused_by_name(B, error, match):
+    with pytest.raises(error, match=match):
+        grr_inverse_witness(sym.grr(3, 1.0), B)
+
+
+def test_a_that_is_not_a_symmetric_channel_is_a_type_error():
+    with pytest.raises(InputTypeError, match="A must be a GRR-type SymmetricChannel, got str"):
+        grr_inverse_witness("grr", np.eye(3))
