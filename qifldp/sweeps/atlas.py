@@ -69,7 +69,7 @@ from ..refinement.result import Counterexample
 from ..symmetric import SymmetricChannel
 from ..symmetric.grr_inverse import grr_inverse_witness, is_grr_type
 from ..symmetric.measures import pair_atoms
-from ..symmetric.posterior_mixing import posterior_mixing_witness
+from ..symmetric.posterior_mixing import GRAM_MAX_WORK, posterior_mixing_witness
 from .arguments import _check_seconds, _values
 from .certificates import certificate_digest
 from .engine import sweep
@@ -131,7 +131,7 @@ GRR_INVERSE_MAX_WORK: float = 2e10
 
 #: The most products k x k x (outputs of A) the posterior-mixing route spends on one
 #: Gram matrix A D Aᵀ (he_multi at k = 256, eps = 0.5: 2.9e9, ~1 s on one core).
-POSTERIOR_MIXING_MAX_WORK: int = 2**34
+POSTERIOR_MIXING_MAX_WORK: int = GRAM_MAX_WORK  # the function's own size rule
 
 #: The RAPPOR of the atlas: one-time (the permanent response), m bits, h hashes, the
 #: hash family member of seed 0; f is set from eps by eps_inf = 2 h ln((1 - f/2) / (f/2)).

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from ..channel import Channel, as_channel
+from ..channel import MAX_ENTRIES, Channel, as_channel
 from ..errors import ChannelError, InputTypeError, SizeError
 from ..refinement._certify import UNIT_ROUNDOFF, band_excess, band_text, clean_witness
 from ..refinement._screen import cached_view
@@ -54,11 +54,16 @@ from ..refinement.result import (
 from ..refinement.witness import MAX_DENSE_WITNESS, row_sums
 from .channel import SymmetricChannel
 
-__all__ = ["GRAM_RTOL", "posterior_mixing_witness", "single_point_columns"]
+__all__ = ["GRAM_MAX_WORK", "GRAM_RTOL", "posterior_mixing_witness", "single_point_columns"]
 
 #: The screen of the Gram matrix: A D Aᵀ counts as alpha J + beta I when every entry is
 #: within GRAM_RTOL of the largest. A screen only: the witness is verified afterwards.
 GRAM_RTOL: float = 1e-10
+
+#: The most products k x k x n (A's n outputs) one Gram matrix A D Aᵀ may cost (he_multi
+#: at k = 256, eps = 0.5: 2.9e9 in ~1 s on one core); the Gram matrix and its screen
+#: also hold a few k x k arrays, so k^2 is at most :data:`qifldp.channel.MAX_ENTRIES`.
+GRAM_MAX_WORK: int = 2**34
 
 
 def single_point_columns(B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -195,7 +200,10 @@ def posterior_mixing_witness(A: Any, B: Any) -> RefinementResult | None:
     ChannelError
         A and B on different numbers of inputs, or not channels.
     SizeError
-        The construction applies but W would have more than
+        B's columns have the form but the Gram matrix would cost more than
+        :data:`GRAM_MAX_WORK` products or hold more than
+        :data:`qifldp.channel.MAX_ENTRIES` entries (before it is formed), or the
+        construction applies but W would have more than
         :data:`qifldp.refinement.witness.MAX_DENSE_WITNESS` entries.
 
     Examples
@@ -222,6 +230,14 @@ def posterior_mixing_witness(A: Any, B: Any) -> RefinementResult | None:
     if cols is None:
         return None
     j, off, delta = cols
+    if k * k * n > GRAM_MAX_WORK or k * k > MAX_ENTRIES:
+        msg = (
+            f"posterior mixing: the Gram matrix A D Aᵀ of A ({k} x {n}) would cost {k} x {k} "
+            f"x {n} = {k * k * n:.3g} products (GRAM_MAX_WORK = {GRAM_MAX_WORK:.3g}) and hold "
+            f"{k * k:.3g} entries (MAX_ENTRIES = {MAX_ENTRIES:.0e}); a smaller k, or the LP "
+            "routes of qifldp.refines"
+        )
+        raise SizeError(msg)
     sigma = k * off + delta
     for G in _grams(Am):
         if not G.applies:

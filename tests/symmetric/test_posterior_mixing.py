@@ -7,9 +7,10 @@ import pytest
 
 import qifldp as q
 import qifldp.symmetric as sym
-from qifldp.errors import ChannelError, InputTypeError
+from qifldp.errors import ChannelError, InputTypeError, SizeError
 from qifldp.sweeps.atlas import ATLAS_ORACLES
 from qifldp.symmetric.posterior_mixing import (
+    GRAM_MAX_WORK,
     GRAM_RTOL,
     _grams,
     posterior_mixing_witness,
@@ -143,3 +144,13 @@ def test_he_multi_into_l_grr_at_k_256():
     r = posterior_mixing_witness(A, S)
     assert r is not None
     _check_witness(A.matrix, S.expand(lumped=True).matrix, r.witness)
+
+
+def test_a_gram_matrix_past_its_work_rule_is_refused_before_it_is_formed():
+    # 2048 x 2048 x 4100 > 2^34 products (the atlas's budget, now the function's): it
+    # was formed (~10 s of one core; at k = 10^4 several 0.8 GB k x k arrays)
+    k, n = 2048, 4100
+    assert k * k * (n - 4) <= GRAM_MAX_WORK < k * k * n
+    A = np.random.default_rng(0).dirichlet(np.ones(n), size=k)
+    with pytest.raises(SizeError, match="GRAM_MAX_WORK"):
+        posterior_mixing_witness(A, sym.grr(k, 1.0))
