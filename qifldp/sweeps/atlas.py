@@ -67,7 +67,7 @@ from ..refinement._screen import cached_view
 from ..refinement.graph import hasse_diagram
 from ..refinement.result import Counterexample
 from ..symmetric import SymmetricChannel
-from ..symmetric.grr_inverse import grr_inverse_witness, is_grr_type
+from ..symmetric.grr_inverse import GRR_INVERSE_MAX_WORK, grr_inverse_witness, is_grr_type
 from ..symmetric.measures import pair_atoms
 from ..symmetric.posterior_mixing import GRAM_MAX_WORK, posterior_mixing_witness
 from .arguments import _check_seconds, _values
@@ -125,9 +125,6 @@ PAIR_TEST_MAX_INPUTS: int = 64
 #: first; with the default margin the first one is proved).
 PAIR_TEST_CANDIDATES: int = 16
 
-#: The most multiply-adds the GRR-inverse route spends verifying A·W (k^2 n for B's n
-#: outputs: 2e10 is a few seconds of one core's matrix product).
-GRR_INVERSE_MAX_WORK: float = 2e10
 
 #: The most products k x k x (outputs of A) the posterior-mixing route spends on one
 #: Gram matrix A D Aᵀ (he_multi at k = 256, eps = 0.5: 2.9e9, ~1 s on one core).
@@ -511,7 +508,8 @@ def _negative(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | Non
 def _grr_inverse(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | None:
     """A ⊑ B for a GRR-type A (GRR, L-GRR, SS with omega = 1) by W = A^-1 B, verified
     (:func:`qifldp.symmetric.grr_inverse.grr_inverse_witness`), where B's explicit channel
-    fits and verifying A·W costs at most :data:`GRR_INVERSE_MAX_WORK` products."""
+    fits and verifying A·W costs at most
+    :data:`~qifldp.symmetric.grr_inverse.GRR_INVERSE_MAX_WORK` products."""
     SA = A.symmetric
     if SA is None or not is_grr_type(SA) or B.symmetric is not None:
         return None

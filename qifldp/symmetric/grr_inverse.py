@@ -25,12 +25,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..channel import Channel, as_channel
-from ..errors import InputTypeError, ParameterError
+from ..channel import MAX_ENTRIES, Channel, as_channel
+from ..errors import InputTypeError, ParameterError, SizeError
 from ..refinement._certify import band_certificate
 from .channel import SymmetricChannel
 
-__all__ = ["GrrInverse", "grr_inverse_witness", "is_grr_type"]
+__all__ = ["GRR_INVERSE_MAX_WORK", "GrrInverse", "grr_inverse_witness", "is_grr_type"]
+
+
+#: The most multiply-adds verifying A·W may cost (k^2 n for B's n outputs: 2e10 is a few
+#: seconds of one core's matrix product); A's k x k matrix is at most
+#: :data:`qifldp.channel.MAX_ENTRIES` entries.
+GRR_INVERSE_MAX_WORK: float = 2e10
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,9 @@ def grr_inverse_witness(A: SymmetricChannel, B: Channel) -> GrrInverse | None:
         B's array not a channel (NaN, a negative entry, a row not summing to 1).
     ParameterError
         A not GRR-type, a = b, or B over another number of inputs.
+    SizeError
+        Verifying A·W would cost more than :data:`GRR_INVERSE_MAX_WORK` multiply-adds, or
+        A's matrix would hold more than :data:`qifldp.channel.MAX_ENTRIES` entries.
 
     Examples
     --------
@@ -108,6 +117,14 @@ def grr_inverse_witness(A: SymmetricChannel, B: Channel) -> GrrInverse | None:
     if M.ndim != 2 or M.shape[0] != k:
         msg = f"B must have k = {k} rows, got shape {M.shape}"
         raise ParameterError(msg)
+    n = M.shape[1]
+    if k * k * n > GRR_INVERSE_MAX_WORK or k * k > MAX_ENTRIES:
+        msg = (
+            f"verifying W = A^-1 B would cost {k} x {k} x {n} = {k * k * n:.3g} multiply-adds "
+            f"(GRR_INVERSE_MAX_WORK = {GRR_INVERSE_MAX_WORK:.3g}) on A's {k} x {k} matrix "
+            f"(MAX_ENTRIES = {MAX_ENTRIES:.0e}); a smaller k, or qifldp.refines"
+        )
+        raise SizeError(msg)
     E = A.expand()
     a, b = float(E.matrix[0, 0]), float(E.matrix[0, 1])
     if not a > b:

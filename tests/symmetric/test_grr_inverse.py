@@ -8,9 +8,9 @@ import pytest
 
 import qifldp as q
 import qifldp.symmetric as sym
-from qifldp.errors import ChannelError, InputTypeError, ParameterError
+from qifldp.errors import ChannelError, InputTypeError, ParameterError, SizeError
 from qifldp.sweeps.atlas import ATLAS_ORACLES
-from qifldp.symmetric.grr_inverse import grr_inverse_witness, is_grr_type
+from qifldp.symmetric.grr_inverse import GRR_INVERSE_MAX_WORK, grr_inverse_witness, is_grr_type
 
 
 def _explicit(P) -> q.Channel:
@@ -73,3 +73,13 @@ def test_b_that_is_not_a_channel_is_refused_by_name(B, error, match):
 def test_a_that_is_not_a_symmetric_channel_is_a_type_error():
     with pytest.raises(InputTypeError, match="A must be a GRR-type SymmetricChannel, got str"):
         grr_inverse_witness("grr", np.eye(3))
+
+
+def test_a_verification_past_its_work_rule_is_refused_before_any_product():
+    # 2048 x 2048 x 4800 > 2e10 multiply-adds (the atlas's budget, now the function's):
+    # A's matrix and the product A·W were formed
+    k, n = 2048, 4800
+    assert k * k * (n - 32) <= GRR_INVERSE_MAX_WORK < k * k * n
+    B = np.random.default_rng(0).dirichlet(np.ones(n), size=k)
+    with pytest.raises(SizeError, match="GRR_INVERSE_MAX_WORK"):
+        grr_inverse_witness(sym.grr(k, 1.0), B)
