@@ -198,3 +198,13 @@ def test_a_rational_gain_is_read_at_the_scale_of_the_rounding_bound(monkeypatch,
         assert found is not None and found.counterexample.gap_exact > found.error_bound
     else:
         assert found is None
+
+
+def test_sixteen_inputs_refute_hr_into_dbitflip_where_eight_do_not():
+    # HR ⋢ dBitFlipPM (d = 1) at k = 10^4, eps = 0.5: no restriction to 8 inputs
+    # separates them, 16 do (dBitFlipPM's side has 2 r + 2 lumped outputs)
+    A, B = _oracle("hr", 10**4, 0.5), _oracle("dbitflip", 10**4, 0.5)
+    assert restriction_refutation(A, B, sizes=(2, 3, 4, 6, 8)) is None
+    found = restriction_refutation(A, B, time_limit=60.0)
+    assert found is not None and found.r == 16
+    assert found.counterexample.recheck(found.a, found.b) > Fraction(found.error_bound)
