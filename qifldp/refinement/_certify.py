@@ -10,11 +10,13 @@ import numpy as np
 if TYPE_CHECKING:  # pragma: no cover
     import scipy.sparse as sparse
 
+from ..errors import ParameterError
 from .entropic import weighted_hessian_solve
 from .witness import FactoredWitness, row_sums
 
 __all__ = [
     "UNIT_ROUNDOFF",
+    "gamma",
     "BAND_FACTOR",
     "INPUT_BAND_FACTOR",
     "input_rounding_band",
@@ -37,6 +39,42 @@ UNIT_ROUNDOFF: float = 2.0**-53
 #: The rounding band: B "equals" A·W when |B − A·W| <= BAND_FACTOR (|Y_A| + 2) u (A·W + B)
 #: entrywise, i.e. up to the rounding of evaluating A·W and of storing B.
 BAND_FACTOR: float = 4.0
+
+
+def gamma(n: int) -> float:
+    """An upper bound (as a float) on gamma_n = n u / (1 - n u), u = 2^-53.
+
+    The relative error of a sum of n + 1 non-negative floats in any order, or of a
+    product of n roundings, is at most gamma_n (Higham, Lemma 3.1).
+
+    Parameters
+    ----------
+    n : int
+        The number of roundings, 0 <= n < 2^51 (n u < 1/4).
+
+    Returns
+    -------
+    float
+        >= gamma_n: n u and 1 - n u are exact in float64 for such n, and the quotient
+        is rounded up by a factor 1 + 2u.
+
+    Raises
+    ------
+    ParameterError
+        n negative or n u >= 1/4 (no meaningful bound).
+
+    Examples
+    --------
+    >>> gamma(0), gamma(1) > 2.0**-53
+    (0.0, True)
+    >>> bool(gamma(2**16) < 7.3e-12)
+    True
+    """
+    if not 0 <= n < 2**51:
+        msg = f"n must be an integer in [0, 2^51) for gamma_n = n u / (1 - n u), got {n}"
+        raise ParameterError(msg)
+    nu = n * UNIT_ROUNDOFF
+    return nu / (1.0 - nu) * (1.0 + 2.0 * UNIT_ROUNDOFF)
 
 
 def clean_witness(W: Any, rowsum: bool) -> Any:

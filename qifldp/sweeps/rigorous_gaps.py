@@ -38,8 +38,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
+from ..refinement._certify import UNIT_ROUNDOFF, gamma
 from ..symmetric import SymmetricChannel
-from ..symmetric.orbit_certify import UNIT_ROUNDOFF, exact_sum, stored_masses
+from ..symmetric.orbit_certify import exact_sum, stored_masses
 from ..validation import check_int, check_real
 
 __all__ = [
@@ -57,42 +58,6 @@ __all__ = [
 _U = UNIT_ROUNDOFF  # u = 2^-53, the unit roundoff of float64 (round to nearest)
 #: Absolute error allowance per term for products and quotients that underflow.
 _TINY = 4.0 * 2.0**-1074
-
-
-def gamma(n: int) -> float:
-    """An upper bound (as a float) on gamma_n = n u / (1 - n u), u = 2^-53.
-
-    The relative error of a sum of n + 1 non-negative floats in any order, or of a
-    product of n roundings, is at most gamma_n (Higham, Lemma 3.1).
-
-    Parameters
-    ----------
-    n : int
-        The number of roundings, 0 <= n < 2^51 (n u < 1/4).
-
-    Returns
-    -------
-    float
-        >= gamma_n: n u and 1 - n u are exact in float64 for such n, and the quotient
-        is rounded up by a factor 1 + 2u.
-
-    Raises
-    ------
-    ParameterError
-        n negative or n u >= 1/4 (no meaningful bound).
-
-    Examples
-    --------
-    >>> gamma(0), gamma(1) > 2.0**-53
-    (0.0, True)
-    >>> bool(gamma(2**16) < 7.3e-12)
-    True
-    """
-    if not 0 <= n < 2**51:
-        msg = f"n must be an integer in [0, 2^51) for gamma_n = n u / (1 - n u), got {n}"
-        raise ParameterError(msg)
-    nu = n * _U
-    return nu / (1.0 - nu) * (1.0 + 2.0 * _U)
 
 
 def _bound(value: float, roundings: int, eta: float, n: int) -> float:

@@ -12,7 +12,7 @@ import numpy as np
 from ..attributes import EqualByKey, ReadOnly
 from ..channel import ROW_SUM_ATOL, Channel, guard_size
 from ..errors import ChannelError, InputTypeError, SizeError, UnsupportedKindError
-from ..refinement._certify import UNIT_ROUNDOFF
+from ..refinement._certify import gamma
 from ..validation import check_int
 from .binomial import log_comb, logsumexp
 
@@ -726,8 +726,7 @@ def restriction_rounding(n_sizes: int, r: int) -> float:
     >>> restriction_rounding(10**4 + 1, 8) < 1.2e-12
     True
     """
-    m = n_sizes + 2 * r + 2
-    return m * UNIT_ROUNDOFF / (1.0 - m * UNIT_ROUNDOFF)
+    return gamma(n_sizes + 2 * r + 2)
 
 
 def expand_channel(C: SymmetricChannel, name: str = "C") -> Channel:

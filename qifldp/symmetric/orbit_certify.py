@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..deadline import now
+from ..refinement._certify import UNIT_ROUNDOFF
 from ..refinement.exact import rref
 from .channel import SymmetricChannel
 from .gain import SymmetricGain, overlap_range
@@ -79,8 +80,6 @@ __all__ = [
     "exact_orbit_lp",
 ]
 
-#: Unit roundoff of float64 (2^-53).
-UNIT_ROUNDOFF: float = 2.0**-53
 _U = UNIT_ROUNDOFF
 
 #: Largest number of (output class, action size, overlap) terms whose value is computed
