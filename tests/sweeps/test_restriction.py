@@ -18,6 +18,7 @@ from qifldp.sweeps.restriction import (
     restricted_pair,
     restriction_refutation,
 )
+from tests.refinement._helpers import exact_gain_gap
 
 
 def _oracle(name: str, k: int, eps: float):
@@ -29,21 +30,6 @@ def _explicit(P) -> q.Channel:
         return P.symmetric().expand(lumped=True)
     except q.QifldpError:
         return P.channel()
-
-
-def _exact_vulnerability(C: q.Channel, gain: np.ndarray, prior: np.ndarray) -> Fraction:
-    """V_g[π▷C] in rationals from the stored floats (rows divided by their exact sums)."""
-    M = C.matrix
-    support = np.flatnonzero(prior)
-    total = Fraction(0)
-    rows = {int(x): [Fraction(v) for v in M[x].tolist()] for x in support}
-    sums = {x: sum(r) for x, r in rows.items()}
-    G = [[Fraction(v) for v in row.tolist()] for row in gain]
-    pi = {int(x): Fraction(prior[x]) for x in support}
-    for y in range(M.shape[1]):
-        col = {x: pi[x] * rows[x][y] / sums[x] for x in rows}
-        total += max(sum(g[x] * col[x] for x in rows) for g in G)
-    return total
 
 
 @pytest.mark.parametrize(
@@ -72,7 +58,7 @@ def test_refutation_lifts_to_the_whole_domain(a, b, k, eps):
     prior[list(found.inputs)] = ce.prior
     gain = np.zeros((ce.gain.shape[0], k))
     gain[:, list(found.inputs)] = ce.gain
-    gap = _exact_vulnerability(full_b, gain, prior) - _exact_vulnerability(full_a, gain, prior)
+    gap = exact_gain_gap(full_a, full_b, gain, prior)  # rationals, on the whole channels
     assert gap > 0
     assert abs(float(gap) - ce.gap) <= found.error_bound + 1e-12
 
