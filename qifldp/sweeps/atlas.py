@@ -250,6 +250,13 @@ class _Oracle:
             self._explicit_reason = f"{self.name}'s explicit channel is refused: {str(exc)[:200]}"
         return self._explicit
 
+    def restrictable(self) -> Any:
+        """What the restriction route restricts: the symmetric channel already built where
+        its classes merge (:meth:`~qifldp.symmetric.SymmetricChannel.constant_ratio`), not
+        built again from the protocol for every pair; else the protocol (its rows)."""
+        S = self.symmetric
+        return S if S is not None and S.constant_ratio() else self.P
+
     def best(self) -> Any:
         """The representation whose measures are cheapest (symmetric where offered)."""
         return self.symmetric if self.symmetric is not None else self.explicit()
@@ -538,7 +545,7 @@ def _restriction(
     and why not."""
     budget = RESTRICTION_SHARE * time_limit
     try:
-        found = restriction_refutation(A.P, B.P, time_limit=budget)
+        found = restriction_refutation(A.restrictable(), B.restrictable(), time_limit=budget)
     except QifldpError as exc:  # a restricted channel refused (its size rule): say so
         return None, f"the restriction route: {type(exc).__name__}: {str(exc)[:160]}"
     if found is None:
