@@ -19,17 +19,11 @@ from qifldp.sweeps.restriction import (
     restriction_refutation,
 )
 from tests.refinement._helpers import exact_gain_gap
+from tests.sweeps._reference import explicit_oracle
 
 
 def _oracle(name: str, k: int, eps: float):
     return ATLAS_ORACLES[name][0](k, eps)
-
-
-def _explicit(P) -> q.Channel:
-    try:
-        return P.symmetric().expand(lumped=True)
-    except q.QifldpError:
-        return P.channel()
 
 
 @pytest.mark.parametrize(
@@ -48,7 +42,7 @@ def _explicit(P) -> q.Channel:
 def test_refutation_lifts_to_the_whole_domain(a, b, k, eps):
     A, B = _oracle(a, k, eps), _oracle(b, k, eps)
     found = restriction_refutation(A, B, sizes=(2, 3, 4))
-    full_a, full_b = _explicit(A), _explicit(B)
+    full_a, full_b = explicit_oracle(A), explicit_oracle(B)
     verdict = q.refines(full_a, full_b)
     assert found is not None
     assert verdict.holds is False
@@ -98,12 +92,12 @@ def test_restricted_pair_rows_are_the_explicit_rows():
     a, b, d = restricted_pair(A, B, rows)
     assert 0 < d < 1e-6
     got_b = sorted(tuple(c) for c in b.matrix.T.tolist())
-    assert np.allclose(got_b, _merged_columns(_explicit(B).matrix[rows]), rtol=1e-15, atol=0)
+    assert np.allclose(got_b, _merged_columns(explicit_oracle(B).matrix[rows]), rtol=1e-15, atol=0)
     # the symmetric side: any 3 inputs alike; the lumped rows at S, equal columns summed
     # (OUE's lumped columns of one pattern on S are proportional, not equal: compare the
     # vulnerabilities of the identity gain under a non-uniform prior instead)
     prior = np.array([0.5, 0.3, 0.2])
-    want = q.g_vulnerability(_explicit(A).matrix[rows], np.eye(3), prior)
+    want = q.g_vulnerability(explicit_oracle(A).matrix[rows], np.eye(3), prior)
     assert q.g_vulnerability(a, np.eye(3), prior) == pytest.approx(want, rel=1e-13)
     assert np.allclose(a.matrix.sum(axis=1), 1.0) and np.allclose(b.matrix.sum(axis=1), 1.0)
 

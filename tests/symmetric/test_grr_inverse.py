@@ -11,12 +11,7 @@ import qifldp.symmetric as sym
 from qifldp.errors import ChannelError, InputTypeError, ParameterError, SizeError
 from qifldp.sweeps.atlas import ATLAS_ORACLES
 from qifldp.symmetric.grr_inverse import GRR_INVERSE_MAX_WORK, grr_inverse_witness, is_grr_type
-
-
-def _explicit(P) -> q.Channel:
-    if P.lumpable:
-        return P.symmetric().expand(lumped=True)
-    return P.merged_channel() if hasattr(P, "merged_channel") else P.channel()
+from tests.sweeps._reference import explicit_oracle
 
 
 @pytest.mark.parametrize("b", ["hr", "he", "hr_block", "cms", "hcms", "rappor", "he_multi"])
@@ -24,7 +19,7 @@ def _explicit(P) -> q.Channel:
 @pytest.mark.parametrize("eps", [0.5, 2.0, 4.0, 8.0])
 def test_agrees_with_the_explicit_lp(b, k, eps):
     A = sym.grr(k, eps)
-    B = _explicit(ATLAS_ORACLES[b][0](k, eps))
+    B = explicit_oracle(ATLAS_ORACLES[b][0](k, eps))
     found = grr_inverse_witness(A, B)
     verdict = q.refines(A.expand(), B, time_limit=60)
     if found is not None:
