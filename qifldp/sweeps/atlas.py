@@ -251,9 +251,7 @@ class _Oracle:
         return self._explicit
 
     def restrictable(self) -> Any:
-        """What the restriction route restricts: the symmetric channel already built where
-        its classes merge (:meth:`~qifldp.symmetric.SymmetricChannel.constant_ratio`), not
-        built again from the protocol for every pair; else the protocol (its rows)."""
+        """For the restriction route: the symmetric channel built once, else the protocol."""
         S = self.symmetric
         return S if S is not None and S.constant_ratio() else self.P
 
@@ -513,10 +511,8 @@ def _negative(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | Non
 
 
 def _grr_inverse(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | None:
-    """A ⊑ B for a GRR-type A (GRR, L-GRR, SS with omega = 1) by W = A^-1 B, verified
-    (:func:`qifldp.symmetric.grr_inverse.grr_inverse_witness`), where B's explicit channel
-    fits and verifying A·W costs at most
-    :data:`~qifldp.symmetric.grr_inverse.GRR_INVERSE_MAX_WORK` products."""
+    """A ⊑ B for a GRR-type A by W = A^-1 B (:mod:`qifldp.symmetric.grr_inverse`, within
+    its work rule, checked before B's explicit channel is built)."""
     SA = A.symmetric
     if SA is None or not is_grr_type(SA) or B.symmetric is not None:
         return None
