@@ -15,6 +15,7 @@ from __future__ import annotations
 import abc
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
@@ -716,6 +717,16 @@ class ClosedForm(abc.ABC):
         True
         """
         return symbolic_bayes_capacity(self._protocol.symbolic(**symbols))
+
+    def bayes_capacity_bounds(self) -> tuple[Fraction, Fraction, str] | None:
+        """Rigorous rational bounds (lo, hi) on ML and why they hold, where the channel is
+        too large to enumerate; None (the default) where the family states none.
+
+        >>> import qifldp as q
+        >>> q.protocol("grr", 4, 1.0).closed_form.bayes_capacity_bounds() is None
+        True
+        """
+        return None
 
     def asr(self) -> float:
         """The Bayes-optimal one-try attacker's success under a uniform prior: ML / k.

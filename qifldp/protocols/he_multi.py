@@ -134,6 +134,42 @@ class HEMultiClosedForm(EpsAttained):
         E = math.exp(-P.eps)  # in 1/e^eps form
         return (2**t * E + (1 - E) * N) / (1 + (2**t - 1) * E)
 
+    def bayes_capacity_bounds(self) -> tuple[Fraction, Fraction, str]:
+        """Rational bounds (lo, hi) on ML at any k and t, and why they hold.
+
+        ML = (2^t + (E - 1) N̄) / (E + 2^t - 1), E = e^eps, increases in N̄ (E >= 1) and
+        in E (its derivative in E has the sign of 2^t (N̄ - 1) >= 0). N̄ is
+        :meth:`distinct` where it enumerates (lo = hi up to the enclosure of E), else
+        1 <= N̄ <= min(2^t, k): the t signs of one index tuple take at most 2^t values,
+        over k values at most k. E is enclosed by the float exp(eps) widened by 2^-50
+        relative (the float is within one ulp, 2^-52 relative, of e^eps).
+
+        Examples
+        --------
+        >>> lo, hi, why = HEMulti(256, 2.0).closed_form.bayes_capacity_bounds()  # t = 4
+        >>> round(float(hi), 6), why  # 16 e^2 / (e^2 + 15)
+        (5.280477, 'each index tuple hits at most min(2^t, k) sign vectors')
+        >>> cf = HEMulti(3, 1.0, t=2).closed_form  # enumerated: lo = hi = ML up to E's enclosure
+        >>> lo, hi, why = cf.bayes_capacity_bounds()
+        >>> float(hi - lo) < 1e-14, abs(float(hi) - cf.bayes_capacity()) < 1e-14
+        (True, True)
+        """
+        P = self._protocol
+        t, k = P.params["t"], P.k
+        E = Fraction(math.exp(P.eps))
+        widen = Fraction(1, 2**50)
+        try:
+            lo_n = hi_n = self.distinct()
+            why = "N̄, the mean number of distinct sign vectors, enumerated"
+        except SizeError:
+            lo_n, hi_n = Fraction(1), Fraction(min(2**t, k))
+            why = "each index tuple hits at most min(2^t, k) sign vectors"
+
+        def ml(e: Fraction, n: Fraction) -> Fraction:
+            return (2**t + (e - 1) * n) / (e + 2**t - 1)
+
+        return ml(E * (1 - widen), lo_n), ml(E * (1 + widen), hi_n), why
+
     def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
         """The sympy twin of :meth:`bayes_capacity`; ``eps`` may be a symbol.
 

@@ -9,21 +9,16 @@ themselves (enumeration).
 from __future__ import annotations
 
 import concurrent.futures as cf
-import math
-from fractions import Fraction
 
 import numpy as np
 import pytest
 
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
-from qifldp.sweeps import atlas
 from qifldp.sweeps.atlas import (
     ATLAS_ORACLES,
-    PAIR_TEST_MARGIN,
     atlas_cell,
     oracle_atlas,
-    pair_test,
 )
 from tests.sweeps._reference import explicit_oracle
 
@@ -87,33 +82,6 @@ def test_hasse_edges_are_refinements(cell):
         assert rows[(u, v)] is True and rows[(v, u)] is False
 
 
-def test_pair_test_certifies_grr_monotonicity():
-    # GRR(4, 1) ⊑ GRR(4, 2) fails: two-point prior (w, 1 - w) on (x0, x1); by hand,
-    # V = Σ_y max(w C[x0, y], (1 - w) C[x1, y]) over the 4 outputs
-    A, B = q.grr(4, 1.0), q.grr(4, 2.0)
-    ce = pair_test(A, B)
-    support = np.flatnonzero(ce.prior)
-    assert support.size == 2 and math.isclose(ce.prior.sum(), 1.0)
-    x0, x1 = support
-    w0, w1 = ce.prior[x0], ce.prior[x1]
-
-    def v(C):
-        M = C.matrix
-        return sum(max(w0 * M[x0, y], w1 * M[x1, y]) for y in range(4))
-
-    assert math.isclose(ce.gap, v(B) - v(A), rel_tol=1e-9)
-    assert ce.gap > PAIR_TEST_MARGIN
-    assert pair_test(B, A) is None  # GRR(4, 2) ⊑ GRR(4, 1) holds: nothing separates
-
-
-def test_pair_test_on_a_symmetric_channel_matches_explicit():
-    S, E = q.symmetric.oue(5, 1.0), q.grr(5, 1.0)
-    ce_sym = pair_test(S, E)
-    ce_exp = pair_test(S.expand(), E)
-    assert ce_sym is not None and ce_exp is not None
-    assert math.isclose(ce_sym.gap, ce_exp.gap, rel_tol=1e-9)
-
-
 def test_undecided_pairs_state_their_reason():
     # at k = 16, eps = 8 THE has 2^16 outputs and HR with blocks no symmetric form: no
     # restriction to a few inputs separates them and the explicit witness is past the
@@ -166,8 +134,6 @@ def test_bad_arguments():
         atlas_cell(3, 1.0, ("grr",))
     with pytest.raises(InputTypeError, match="sequence"):
         atlas_cell(3, 1.0, "grr")
-    with pytest.raises(ParameterError, match="same number of inputs"):
-        pair_test(q.grr(3, 1.0), q.grr(4, 1.0))
 
 
 def test_known_verdicts_are_kept_and_the_added_oracles_decided():
@@ -233,73 +199,6 @@ def test_hadamard_variants_in_the_atlas_decided_and_rechecked():
 
 # A pair B whose first row is A's with one entry one ulp-pair up: B separates inputs 0 and 1
 # better than A by ~1e-17, a gap below the float resolution of the vulnerabilities.
-_A2 = np.array([[0.75, 0.25], [0.25, 0.75]])
-_NUDGE = 2.0**-52
-
-
-def _exact_pair_gap(A, B, x0, x1, w0, w1):
-    """V1[π▷B] − V1[π▷A] of the two-point prior in rationals, each row over its exact sum."""
-
-    def v(M):
-        rows = []
-        for r in (M[x0], M[x1]):
-            f = [Fraction(float(t)) for t in r]
-            rows.append([t / sum(f) for t in f])
-        return sum(max(Fraction(w0) * p, Fraction(w1) * r) for p, r in zip(*rows, strict=True))
-
-    return v(B) - v(A)
-
-
-def test_pair_test_decides_a_tiny_exactly_positive_gap_exactly():
-    B2 = _A2.copy()
-    B2[0, 0] += _NUDGE  # row sums 1 + 2^-52: within Channel's rounding
-    A, B = q.Channel(_A2), q.Channel(B2)
-    assert pair_test(A, B) is None  # below the search threshold PAIR_TEST_MARGIN
-    ce = pair_test(A, B, margin=0.0)
-    assert ce is not None and ce.gap_exact is not None
-    (x0, x1) = np.flatnonzero(ce.prior)
-    gap = _exact_pair_gap(_A2, B2, x0, x1, ce.prior[x0], ce.prior[x1])
-    assert ce.gap_exact == gap > 0 and ce.gap == float(gap)
-    assert ce.recheck(A, B) == gap  # the counterexample's own exact re-check agrees
-    # the float evaluation cannot tell: the float gap is within its rounding bound
-    g_float = q.g_vulnerability(B, ce.gain, ce.prior) - q.g_vulnerability(A, ce.gain, ce.prior)
-    assert abs(g_float) <= ce.gap_bound and float(gap) < 1e-15
-    row = atlas._row("a", "b", False, "pair test", ce, 0.0)
-    assert row["rounding_boundary"] is True and row["gap"] == float(gap)
-    # the capacity test the same way: ML(B) > ML(A) by 2^-54 exactly, below float resolution
-    cap = atlas._capacity_test(A, B, 2, margin=0.0)
-    assert atlas._capacity_test(A, B, 2) is None
-    assert cap is not None and cap.gap_exact == cap.recheck(A, B) > 0
-
-
-def test_a_candidate_whose_exact_gap_is_not_positive_is_not_returned():
-    # B's first row is A's times 1 + 2^-50, exactly: divided by its exact sum it IS A's
-    # row, so every exact gap is 0, yet the float gap at w = 1/2 is 3 * 2^-53 > 0
-    B2 = _A2.copy()
-    B2[0] *= 1.0 + 2.0**-50
-    assert Fraction(B2[0, 0]) == Fraction(3, 4) * (1 + Fraction(2) ** -50)
-    assert Fraction(B2[0, 1]) == Fraction(1, 4) * (1 + Fraction(2) ** -50)
-    A, B = q.Channel(_A2), q.Channel(B2)
-    float_gap = (0.5 * B2[0, 0] + 0.5 * B2[1, 1]) - (0.5 * _A2[0, 0] + 0.5 * _A2[1, 1])
-    assert float_gap > 0 and _exact_pair_gap(_A2, B2, 0, 1, 0.5, 0.5) == 0
-    assert atlas._recheck_pair(A, B, 0, 1, 0.5) is None
-    assert pair_test(A, B, margin=0.0) is None
-    assert pair_test(B, A, margin=0.0) is None
-    assert atlas._capacity_test(A, B, 2, margin=0.0) is None
-
-
-def test_pair_test_gap_is_proved_by_its_bound():
-    # a clear failure is proved by the rounding bound alone, on both representations
-    for A, B in ((q.grr(4, 1.0), q.grr(4, 2.0)), (q.symmetric.oue(5, 1.0), q.grr(5, 1.0))):
-        ce = pair_test(A, B)
-        assert ce.gap_exact is None and ce.gap > ce.gap_bound > 0
-        assert ce.gap_bound < 1e-12
-    with pytest.raises(ParameterError, match="margin must be"):
-        pair_test(q.grr(3, 1.0), q.grr(3, 2.0), margin=-1.0)
-    with pytest.raises(ParameterError, match="margin must be"):
-        pair_test(q.grr(3, 1.0), q.grr(3, 2.0), margin="0")
-
-
 def test_grr_inverse_decides_grr_into_hr_with_blocks_at_k_256():
     # at eps = 8 HR with blocks is a post-processing of GRR, on the boundary of the order
     # (W = A^-1 B has exact zeros): the explicit LP certified neither way within its
