@@ -30,6 +30,10 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    rows compared; both in :mod:`qifldp.sweeps.negative_routes`, which says how a
    float gap becomes a proof).
 
+Two oracles without symmetric channels whose channels are equal entry for entry (HR
+with one block is HR) are decided both ways by W = I first (``equal channels``:
+:func:`qifldp.sweeps.equal_channels.equal_channels`, rows compared a chunk at a time).
+
 A pair that no route decides is settled by a chain where one exists (refinement is a
 preorder: :func:`qifldp.refinement.graph.hasse_diagram`), the certificate then being
 the chain's (a ⋢ b inferred from c ⊑ a and c ⋢ b has c ⋢ b's counterexample as its own:
@@ -70,6 +74,7 @@ from ..symmetric.posterior_mixing import GRAM_MAX_WORK, posterior_mixing_witness
 from .arguments import _check_seconds, _values
 from .certificates import certificate_digest
 from .engine import sweep
+from .equal_channels import equal_channels
 from .negative_routes import (
     PAIR_TEST_CANDIDATES,
     PAIR_TEST_MARGIN,
@@ -384,6 +389,13 @@ def _decide_pair(A: _Oracle, B: _Oracle, k: int, time_limit: float) -> dict[str,
     t0 = time.perf_counter()
     symmetric = (A.symmetric is not None, B.symmetric is not None)
     restricted = ""
+    if not any(symmetric):
+        same = equal_channels(A.P, B.P)  # the same channel under two names: W = I
+        if same is not None:
+            row = _row(A.name, B.name, True, "equal channels", None, time.perf_counter() - t0)
+            digest = certificate_digest(np.array([same.entries, same.max_difference]))
+            row.update(certified_by=same.certified_by, certificate=digest)
+            return row
     if not all(symmetric):
         # a mixed pair: the cheap certificates of a failure first, then the explicit LP
         found = _negative(A, B, k, t0)
