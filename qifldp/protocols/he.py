@@ -30,6 +30,7 @@ binning each coordinate (an exact channel with a stated capacity error); THE
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,16 +39,17 @@ from ..channel import Channel, guard_size
 from ..simulation.util import as_rng, as_values
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
+from ..symmetric.posterior_mixing import GramForm
 from ..validation import check_eps
 from .base import EpsAttained, Rows, integer_reports, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
-from .hr import CodewordOracle, fwht
+from .hr import CodewordOracle, codeword_gram, count_extremes, fwht
 from .params import check_k
 
 if TYPE_CHECKING:
     import sympy as sp
 
-__all__ = ["HE", "HEClosedForm", "he_coefficient"]
+__all__ = ["HE", "HEClosedForm", "he_coefficient", "interval_character_sums"]
 
 
 def he_coefficient(js: Any, xs: Any) -> np.ndarray:
@@ -60,6 +62,22 @@ def he_coefficient(js: Any, xs: Any) -> np.ndarray:
     """
     both = np.bitwise_and(np.asarray(js, dtype=np.int64), np.asarray(xs, dtype=np.int64))
     return 1 - 2 * (np.bitwise_count(both).astype(np.int64) & 1)
+
+
+def interval_character_sums(k: int, K: int) -> np.ndarray:
+    """S_j = Σ_{x < k} phi_j(x) for j in 0..K-1: one Walsh-Hadamard transform of the
+    indicator of 0..k-1 (exact integers).
+
+    #{x < k : phi_j(x) = ±1} = (k ± S_j) / 2.
+
+    Examples
+    --------
+    >>> interval_character_sums(3, 4).tolist()
+    [3, 1, 1, -1]
+    """
+    v = np.zeros(K)
+    v[:k] = 1.0
+    return fwht(v).astype(np.int64)
 
 
 class HEClosedForm(EpsAttained):
@@ -165,6 +183,32 @@ class HE(CodewordOracle):
         """
         self._size(symbolic=False)
         return Channel(self._rows(np.arange(self.k)), outputs=self._outputs())
+
+    def gram_form(self) -> GramForm:
+        """The exact Gram form of the channel, without building it (O(K log K)).
+
+        S_x = {(j, phi_j(x))}: K outputs, and two values agree on K/2 indices (the
+        character of x xor x' != 0 is balanced over 0..K-1), so A Aᵀ = alpha J + beta I
+        (:func:`~qifldp.protocols.hr.codeword_gram`: n = 2K, size K, meet K/2, entries
+        p / K and (1 − p) / K as stored, rows summing to 1 exactly). N(j, ±1) =
+        (k ± S_j) / 2 (:func:`interval_character_sums`).
+
+        Returns
+        -------
+        qifldp.symmetric.posterior_mixing.GramForm
+
+        Examples
+        --------
+        >>> G = HE(3, math.log(3)).gram_form()  # K = 4, p = 3/4: (p - q) / K = 1/8
+        >>> G.beta, G.up, G.down  # (K/2) / 64; N = 2 at most below k, 1 at least: 2/8, 2/8
+        (Fraction(1, 32), Fraction(1, 4), Fraction(1, 4))
+        """
+        k, K, p = self.k, self._params["K"], self._params["p"]
+        S = interval_character_sums(k, K)
+        N = np.concatenate([(k + S) // 2, (k - S) // 2])
+        a, b = Fraction(p) / K, Fraction(1 - p) / K  # the stored entries (K a power of two)
+        law = f"he({k}, {self.eps}): its channel, p / K and (1 − p) / K its stored floats"
+        return codeword_gram(k, 2 * K, K, K // 2, a, b, count_extremes(N, k), law)
 
     def _rows(self, xs: np.ndarray) -> np.ndarray:
         """The rows of the channel at the values ``xs``; columns in :meth:`_outputs`' order."""

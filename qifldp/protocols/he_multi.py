@@ -33,17 +33,18 @@ from ..simulation import project_simplex
 from ..simulation.util import as_array, as_rng, as_values, check_n
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
+from ..symmetric.posterior_mixing import GramForm
 from ..validation import check_eps, check_int
 from .base import EpsAttained, NotLumpable, Rows, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
-from .he import he_coefficient
-from .hr import fwht, uniform_guesses
+from .he import he_coefficient, interval_character_sums
+from .hr import codeword_gram, fwht, uniform_guesses
 from .params import check_k
 
 if TYPE_CHECKING:
     import sympy as sp
 
-__all__ = ["HEMulti", "HEMultiClosedForm", "he_optimal_t", "MAX_T"]
+__all__ = ["HEMulti", "HEMultiClosedForm", "he_optimal_t", "smallest_cell", "MAX_T"]
 
 #: The largest number of coefficients (the sign vectors are coded in an int64).
 MAX_T: int = 30
@@ -67,6 +68,38 @@ def he_optimal_t(eps: float) -> int:
     if eps >= MAX_T * math.log(2):
         return MAX_T
     return max(1, math.ceil(math.log2(math.exp(eps) + 1) - 1e-12))
+
+
+def smallest_cell(k: int, t: int) -> int:
+    """min over index tuples J in [0, K)^t and sign vectors s of #{x < k : h(J, x) = s},
+    among the positive counts: 1 + (k − 1 with its t highest set bits cleared).
+
+    Proof. A cell {x : phi_{J_c}(x) = s_c for every c} is an affine subspace U of
+    F_2^m (K = 2^m > k - 1) of codimension r <= t, and every such U is a cell. Let
+    F(m, t, k) be the smallest positive |U ∩ [0, k)|. If k <= 2^(m-1), [0, k) lies in
+    the subspace H of top bit 0 and F(m, t, k) = F(m − 1, t, k). Else, with
+    k' = k − 2^(m-1) and L = (phi_{J_c}): a cell meeting H only outside [0, k) (L(H)
+    a proper subspace I, s outside it) counts #{x' < k' : L x' = s + L e_top}, a positive
+    cell of L on H, of rank <= t − 1; a cell s in I counts 2^(m-1-r0) (r0 = dim I) plus its
+    part above 2^(m-1): >= 2^(m-t) when r0 <= t − 1, and when r0 = t it is at least the
+    count of the union of its top part with one other cell of L on [0, k'), a positive
+    cell of a map of rank t − 1 (each cell of L within H has 2^(m-1-t) points). Both
+    bounds are reached (the cell of the t − 1 best indices and the top bit; F(n, r, k')
+    <= 2^(n-r) always), so F(m, t, k) = F(m − 1, t − 1, k'), F(m, 0, k) = k: reading the
+    bits of k − 1 from the top, each set bit spends one coefficient. Checked against an
+    enumeration of every J for K <= 64.
+
+    Examples
+    --------
+    >>> smallest_cell(13, 1), smallest_cell(13, 2), smallest_cell(16, 2)  # 12 = 1100b
+    (5, 1, 4)
+    """
+    r = k - 1
+    for _ in range(t):
+        if r == 0:
+            break
+        r &= ~(1 << (r.bit_length() - 1))
+    return r + 1
 
 
 class HEMultiClosedForm(EpsAttained):
@@ -288,6 +321,53 @@ class HEMulti(NotLumpable):
         other = (1 - p) / (2**t - 1)
         M = np.where(self._agree(), p, other) / K**t
         return Channel(M, outputs=self._outputs())
+
+    def gram_form(self) -> GramForm:
+        """The exact Gram form of the (unmerged) channel, without building it (O(K log K)).
+
+        Output (J, s), J in [0, K)^t, s in {±1}^t, has entry K^-t p where s = h(J, x)
+        and K^-t q' otherwise (q' = (1 − p) / (2^t − 1) as the channel stores it), rows
+        divided by their exact sum. Two values x != x' share their sign vector on
+        (K/2)^t of the K^t index tuples (Pr_J[h(J, x) = h(J, x')] = 2^-t: the character of
+        x xor x' is balanced over 0..K-1), so A Aᵀ = alpha J + beta I
+        (:func:`~qifldp.protocols.hr.codeword_gram`: n = (2K)^t, size K^t, meet
+        (K/2)^t): beta = K^-t (p − q')^2 (1 − 2^-t) after normalising. The counts
+        N(J, s) = #{x < k : h(J, x) = s}: an index J_c != 0 gives N(J, s) <= #{x < k :
+        phi_{J_c}(x) = s_c} <= N1 = max_{j != 0} (k + |S_j|) / 2 < k (phi_j is not constant
+        on 0..k-1: x = 2^b < k for every bit b of j, K/2 < k), reached with J =
+        (0, .., 0, j); J = (0, .., 0) gives k (s = +1..+1) or 0. So most = N1
+        (:func:`~qifldp.protocols.he.interval_character_sums`) and least =
+        :func:`smallest_cell`.
+
+        Returns
+        -------
+        qifldp.symmetric.posterior_mixing.GramForm
+
+        Examples
+        --------
+        >>> G = HEMulti(3, math.log(3), t=2).gram_form()  # K = 4, p = 1/2, q' = 1/6
+        >>> G.n, round(float(G.beta) * 192, 12)  # K^-2 (1/3)^2 (3/4) = 1/192
+        (64, 1.0)
+        """
+        k, K, t, p = self.k, self._params["K"], self._params["t"], self._params["p"]
+        S = interval_character_sums(k, K)[1:]
+        most = int((k + np.abs(S)).max()) // 2
+        scale = Fraction(1, K**t)
+        other = (1 - p) / (2**t - 1)
+        law = (
+            f"he_multi({k}, {self.eps}, t={t}): its channel, p / K^t and (1 − p) / (2^t − 1) "
+            "/ K^t its stored floats, rows divided by their exact sum"
+        )
+        return codeword_gram(
+            k,
+            (2 * K) ** t,
+            K**t,
+            (K // 2) ** t,
+            Fraction(p) * scale,
+            Fraction(other) * scale,
+            (most, smallest_cell(k, t)),
+            law,
+        )
 
     def merged_channel(self) -> Channel:
         """The channel with its equal columns merged: one output per agree-set, any t.

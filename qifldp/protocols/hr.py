@@ -25,6 +25,7 @@ from __future__ import annotations
 import abc
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -36,6 +37,7 @@ from ..simulation.samplers import n_reports
 from ..simulation.util import as_array, as_rng, as_values, choose_uniform_true, row_chunks
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
+from ..symmetric.posterior_mixing import GramForm
 from ..validation import check_eps
 from .base import EpsAttained, NotLumpable, Rows, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
@@ -48,6 +50,8 @@ __all__ = [
     "HR",
     "HRClosedForm",
     "CodewordOracle",
+    "codeword_gram",
+    "count_extremes",
     "hr_output_size",
     "hr_membership",
     "fwht",
@@ -169,6 +173,67 @@ def fwht(v: Any) -> np.ndarray:
         a = a.reshape(*lead, K)
         h *= 2
     return a
+
+
+def count_extremes(counts: Any, k: int) -> tuple[int, int]:
+    """(most, least) of the counts N(y) = #{x < k : y in S_x} of a codeword channel: the
+    largest below k (0 when none) and the smallest at least 1 (k when none).
+
+    Examples
+    --------
+    >>> count_extremes(np.array([4, 2, 2, 0, 3]), 4)
+    (3, 2)
+    """
+    N = np.asarray(counts)
+    below, hit = N[N < k], N[N >= 1]
+    return int(below.max()) if below.size else 0, int(hit.min()) if hit.size else k
+
+
+def codeword_gram(
+    k: int,
+    n: int,
+    size: int,
+    meet: int,
+    p: Fraction,
+    q: Fraction,
+    counts: tuple[int, int],
+    law: str,
+) -> GramForm:
+    """The exact Gram form (scalar weights) of a k x n channel with entry p on a set S_x
+    of ``size`` outputs and q on the others, |S_x ∩ S_x'| = ``meet`` for x != x'.
+
+    The rows are divided by their exact sum R = size p + (n − size) q (1 where the
+    stored floats already sum to 1), then with g = p − q:
+    A Aᵀ has alpha = n q² + 2 size q g + meet g² off its diagonal and beta = (size −
+    meet) g² more on it. A column y has sum k q + g N(y), N(y) = #{x : y in S_x}, and
+    min_x A[x, y] = q unless N(y) = k; so c_y − k min_x A[x, y] = g N(y) for N(y) < k
+    (else 0) and k max_x A[x, y] − c_y = g (k − N(y)) for N(y) >= 1 (else 0): up = g most,
+    down = g (k − least) for g >= 0 (the roles swap for g < 0).
+
+    Parameters
+    ----------
+    k, n, size, meet : int
+    p, q : Fraction
+        The entries as stored (the floats read exactly).
+    counts : (int, int)
+        (most, least) of :func:`count_extremes`.
+    law : str
+        What the channel is, for the certificate.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> G = codeword_gram(3, 3, 1, 0, F(1, 2), F(1, 4), (1, 1), "GRR(3, ln 2)")
+    >>> G.alpha, G.beta, G.up, G.down
+    (Fraction(5, 16), Fraction(1, 16), Fraction(1, 4), Fraction(1, 2))
+    """
+    R = size * p + (n - size) * q
+    p, q = p / R, q / R
+    g = p - q
+    most, least = counts
+    up, down = (g * most, g * (k - least)) if g >= 0 else (-g * (k - least), -g * most)
+    alpha = n * q * q + 2 * size * q * g + meet * g * g
+    return GramForm(k, n, alpha, (size - meet) * g * g, up, down, True, "scalar", law)
 
 
 class HRClosedForm(EpsAttained):
@@ -334,6 +399,36 @@ class HR(CodewordOracle):
         alt = "the closed forms protocol('hr', k, eps).closed_form (HR has no symmetric channel)"
         guard_size(f"hr({k}, {self.eps})", k, math.log10(K), lambda: K, alt)
         return Channel(self._rows(np.arange(k)))
+
+    def gram_form(self) -> GramForm:
+        """The exact Gram form of the channel, without building it (O(K log K)).
+
+        Two codeword sets meet in K/4 outputs (rows x + 1 != x' + 1 of H_K are
+        orthogonal), so A Aᵀ = alpha J + beta I (:func:`codeword_gram`: n = K, size
+        K/2, meet K/4, p and q the stored floats, whose rows sum to 1 exactly:
+        K/2 (p + q) = 1, 1 − p* being exact in floats). N(y) = #{x < k : H_K[x + 1, y]
+        = +1} = (k + T[y]) / 2, T the Walsh-Hadamard transform of the indicator of the
+        rows 1..k (:func:`fwht`).
+
+        Returns
+        -------
+        qifldp.symmetric.posterior_mixing.GramForm
+            Exact rationals, for
+            :func:`qifldp.symmetric.posterior_mixing.posterior_mixing_from_gram`.
+
+        Examples
+        --------
+        >>> G = HR(3, math.log(3)).gram_form()  # K = 4, p = 3/8, q = 1/8, N = (3, 1, 1, 1)
+        >>> G.alpha, G.beta, G.up, G.down
+        (Fraction(1, 4), Fraction(1, 16), Fraction(1, 4), Fraction(1, 2))
+        """
+        k, K = self.k, self._params["K"]
+        rows = np.zeros(K)
+        rows[1 : k + 1] = 1.0
+        N = ((k + fwht(rows)) / 2).astype(np.int64)
+        p, q = Fraction(self._params["p"]), Fraction(self._params["q"])
+        law = f"hr({k}, {self.eps}): its channel, p and q its stored floats"
+        return codeword_gram(k, K, K // 2, K // 4, p, q, count_extremes(N, k), law)
 
     def _rows(self, xs: np.ndarray) -> np.ndarray:
         """The rows of the channel at the values ``xs`` (one expression for every row)."""

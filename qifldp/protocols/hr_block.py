@@ -40,10 +40,18 @@ from ..simulation import project_simplex
 from ..simulation.util import as_rng, as_values, check_n
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
+from ..symmetric.posterior_mixing import GramForm
 from ..validation import check_eps, check_int
 from .base import EpsAttained, NotLumpable, Rows, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
-from .hr import fwht, output_reports, two_valued_symbolic, uniform_guesses
+from .hr import (
+    codeword_gram,
+    count_extremes,
+    fwht,
+    output_reports,
+    two_valued_symbolic,
+    uniform_guesses,
+)
 from .params import check_k
 
 if TYPE_CHECKING:
@@ -238,6 +246,47 @@ class HRBlock(NotLumpable):
         """
         self._size(symbolic=False)
         return Channel(self._rows(np.arange(self.k)))
+
+    def gram_form(self) -> GramForm | None:
+        """The exact Gram form of the channel where A Aᵀ is alpha J + beta I, else None.
+
+        S_x has b/2 outputs; two values in one block share b/4 of them (rows of H_b),
+        in two blocks none. So the Gram matrix has one off-diagonal value iff all values
+        share block 0 (k <= b − 1: B = 1 is HR, and so is the block 0 of any B) or each
+        block holds one value (b = 2); otherwise it has two and None is returned. Then
+        :func:`~qifldp.protocols.hr.codeword_gram` with n = K, size b/2, meet b/4 (one
+        block) or 0 (b = 2), p and q the stored floats, rows divided by their exact sum;
+        N(y) per block from the Walsh-Hadamard transform of the indicator of the rows it
+        holds (O(K log b)).
+
+        Returns
+        -------
+        qifldp.symmetric.posterior_mixing.GramForm or None
+
+        Examples
+        --------
+        >>> HRBlock(6, 3.0).gram_form().up > 0  # B = 8, b = 2: one value per block
+        True
+        >>> HRBlock(8, 2.0).gram_form() is None  # B = 4, b = 4: three values per block
+        True
+        """
+        k, B, b, K = self.k, self._params["B"], self._params["b"], self._params["K"]
+        per = b - 1
+        if k > per and b != 2:
+            return None
+        N = np.zeros((B, b), dtype=np.int64)
+        for block in range(-(-k // per)):
+            held = min(per, k - block * per)  # rows 1..held of H_b
+            rows = np.zeros(b)
+            rows[1 : held + 1] = 1.0
+            N[block] = ((held + fwht(rows)) / 2).astype(np.int64)
+        meet = b // 4 if k <= per else 0
+        p, q = Fraction(self._params["p"]), Fraction(self._params["q"])
+        law = (
+            f"hr_block({k}, {self.eps}, B={B}): its channel, p and q its stored floats, rows "
+            "divided by their exact sum"
+        )
+        return codeword_gram(k, K, b // 2, meet, p, q, count_extremes(N, k), law)
 
     def _rows(self, xs: np.ndarray) -> np.ndarray:
         """The rows of the channel at the values ``xs`` (one expression for every row)."""

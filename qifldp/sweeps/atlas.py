@@ -22,7 +22,10 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    Gram matrix A D Aᵀ is alpha J + beta I (Hadamard-type oracles): a witness W
    = mu D Aᵀ + uniform mixing, verified
    (:func:`qifldp.symmetric.posterior_mixing.posterior_mixing_witness`; it proves
-   only "holds"), before the LP routes;
+   only "holds"), or, where that channel or its Gram matrix is past its budget, from
+   the exact Gram form of A's protocol (an implicit witness checked in rational
+   arithmetic: :func:`qifldp.symmetric.posterior_mixing.posterior_mixing_from_gram`),
+   before the LP routes;
 3. ``capacity`` / ``pair test``: otherwise only a failure can be certified: by the
    Bayes capacity (the identity gain under the uniform prior: ML(B) > ML(A) gives
    A ⋢ B) or by a two-point prior (:func:`pair_test`: B tells some pair of inputs
@@ -70,7 +73,11 @@ from ..refinement.graph import hasse_diagram
 from ..refinement.result import Counterexample
 from ..symmetric import SymmetricChannel
 from ..symmetric.grr_inverse import GRR_INVERSE_MAX_WORK, grr_inverse_witness, is_grr_type
-from ..symmetric.posterior_mixing import GRAM_MAX_WORK, posterior_mixing_witness
+from ..symmetric.posterior_mixing import (
+    GRAM_MAX_WORK,
+    posterior_mixing_from_gram,
+    posterior_mixing_witness,
+)
 from .arguments import _check_seconds, _values
 from .certificates import certificate_digest
 from .engine import sweep
@@ -357,28 +364,45 @@ def _restriction(
 
 
 def _posterior_mixing(A: _Oracle, B: _Oracle, t0: float) -> tuple[dict[str, Any] | None, str]:
-    """A ⊑ B by posterior mixing where A has an explicit channel and B a symmetric one of
+    """A ⊑ B by posterior mixing where A has no symmetric channel and B a symmetric one of
     sizes in {0, 1, k-1, k} (GRR, L-GRR, dBitFlipPM with d = 1, b = k): the row, or None
-    and why not ("" where the route does not apply); the witness is
-    :func:`~qifldp.symmetric.posterior_mixing.posterior_mixing_witness`'s."""
+    and why not ("" where the route does not apply). The witness is
+    :func:`~qifldp.symmetric.posterior_mixing.posterior_mixing_witness`'s on A's explicit
+    channel; where that channel is past the budget, its Gram matrix past its work rule or
+    the witness does not reach B, A's protocol's exact Gram form (``gram_form``: HR, HE,
+    HE with t coefficients unmerged, HR with blocks where it is GRR-type) decides by
+    :func:`~qifldp.symmetric.posterior_mixing.posterior_mixing_from_gram` (an implicit
+    witness, checked in rational arithmetic)."""
     S = B.symmetric
     if A.symmetric is not None or S is None or not set(S.sizes.tolist()) <= {0, 1, S.k - 1, S.k}:
         return None, ""
     C = A.explicit()
     if C is None:
-        return None, f"posterior mixing: {A._explicit_reason}"
-    if S.k * S.k * C.shape[1] > POSTERIOR_MIXING_MAX_WORK:
-        return None, (
+        why = f"posterior mixing: {A._explicit_reason}"
+    elif S.k * S.k * C.shape[1] > POSTERIOR_MIXING_MAX_WORK:
+        why = (
             f"posterior mixing: its Gram matrix A Aᵀ would cost {S.k} x {S.k} x {C.shape[1]} "
             f"products (> POSTERIOR_MIXING_MAX_WORK = {POSTERIOR_MIXING_MAX_WORK})"
         )
-    try:
-        res = posterior_mixing_witness(C, S)
-    except QifldpError as exc:  # the witness past its size rule: say so
-        return None, f"posterior mixing: {type(exc).__name__}: {str(exc)[:160]}"
+    else:
+        try:
+            res = posterior_mixing_witness(C, S)
+            why = "posterior mixing does not reach B (Gram matrix or W >= 0)"
+        except QifldpError as exc:  # the witness past its size rule: say so
+            res, why = None, f"posterior mixing: {type(exc).__name__}: {str(exc)[:160]}"
+        if res is not None:
+            return _row(A.name, B.name, True, "posterior mixing", res, time.perf_counter() - t0), ""
+    gram = getattr(A.P, "gram_form", None)
+    form = gram() if callable(gram) else None
+    if form is None:
+        return None, why
+    res = posterior_mixing_from_gram(form, S)
     if res is None:
-        return None, "posterior mixing does not reach B (Gram matrix or W >= 0)"
-    return _row(A.name, B.name, True, "posterior mixing", res, time.perf_counter() - t0), ""
+        return None, f"{why}; nor does it from {A.name}'s exact Gram form (W >= 0 fails)"
+    row = _row(A.name, B.name, True, "posterior mixing", res, time.perf_counter() - t0)
+    implicit = [form.alpha, form.beta, form.up, form.down, *res.details["mu"]]
+    row["certificate"] = certificate_digest(np.array([float(v) for v in implicit]))
+    return row, ""
 
 
 #: The atlas's names of the routes of :func:`qifldp.sweeps.routes.refinement_routes`.

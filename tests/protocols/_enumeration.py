@@ -6,6 +6,7 @@ import itertools
 import math
 
 import numpy as np
+import pytest
 
 
 def round_probabilities(P):
@@ -246,3 +247,23 @@ def enumerate_she(k, eps, cuts):
             for x in range(k)
         ]
     )
+
+
+def assert_gram_form_matches(G, M):
+    """The exact Gram form G (a protocol's ``gram_form()``) against the channel M computed
+    here: rows divided by their sums, A Aᵀ with one off-diagonal value (alpha) and the
+    diagonal beta above it, up = max_y (c_y − k min_x A) and down = max_y (k max_x A − c_y)
+    over its columns (c the column sums)."""
+    A = M / M.sum(axis=1, keepdims=True)
+    k = A.shape[0]
+    gram = A @ A.T
+    off = gram[~np.eye(k, dtype=bool)]
+    assert np.ptp(off) <= 1e-12 * off.max()
+    alpha, beta = off.mean(), np.diag(gram).mean() - off.mean()
+    c = A.sum(axis=0)
+    assert G.exact and G.k == k and G.n == A.shape[1]
+    assert float(G.alpha) == pytest.approx(alpha, rel=1e-12)
+    assert float(G.beta) == pytest.approx(beta, rel=1e-9, abs=1e-14 * alpha)
+    tol = 1e-13 * k * A.max()
+    assert float(G.up) == pytest.approx((c - k * A.min(axis=0)).max(), abs=tol)
+    assert float(G.down) == pytest.approx((k * A.max(axis=0) - c).max(), abs=tol)

@@ -19,10 +19,11 @@ from scipy.linalg import hadamard as scipy_hadamard
 
 import qifldp as q
 from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
-from qifldp.protocols.he_multi import HEMulti
+from qifldp.protocols.he_multi import HEMulti, smallest_cell
 from qifldp.protocols.hr import hr_membership
 from qifldp.protocols.hr_block import HRBlock, hr_blocks
 from tests.protocols._enumeration import (
+    assert_gram_form_matches,
     assert_unbiased_with_variance,
     enumerate_he,
     enumerate_he_multi,
@@ -255,3 +256,63 @@ def test_he_multi_restricted_refuses_past_the_merge_work_limit():
     P = q.protocol("he_multi", 1024, 1.0, t=2)  # 2048 sign patterns on all 1024 values
     with pytest.raises(SizeError, match=r"of 1024 inputs would form 4194304 agree-sets of 16 w"):
         P.restricted(range(1024))
+
+
+GRAM_KS = [2, 3, 5, 6, 7, 12, 16, 33]
+
+
+@pytest.mark.parametrize("k", GRAM_KS)
+def test_he_gram_form_is_the_gram_matrix_of_the_enumerated_channel(k):
+    for eps in (0.5, 3.0):
+        assert_gram_form_matches(q.protocol("he", k, eps).gram_form(), enumerate_he(k, eps))
+
+
+def _he_size(k: int) -> int:
+    return 1 << (k - 1).bit_length()
+
+
+@pytest.mark.parametrize(
+    ("k", "t"),
+    [(k, t) for t in (1, 2, 3) for k in GRAM_KS if k * (2 * _he_size(k)) ** t <= 2 * 10**6],
+)
+def test_he_multi_gram_form_is_the_gram_matrix_of_the_enumerated_channel(k, t):
+    # the (2K)^t columns by brute force (K^-t e^eps / (e^eps + 2^t - 1) where every sign
+    # agrees); the closed form: Pr_J[h(J, x) = h(J, x')] = 2^-t, most from one FWHT,
+    # least = smallest_cell(k, t)
+    for eps in (0.5, 2.0):
+        G = HEMulti(k, eps, t=t).gram_form()
+        assert_gram_form_matches(G, enumerate_he_multi(k, eps, t))
+    if t == 1:  # HE's law, the same floats: the same rationals
+        G1, G2 = HEMulti(k, 2.0, t=1).gram_form(), q.protocol("he", k, 2.0).gram_form()
+        assert (G1.alpha, G1.beta, G1.up, G1.down) == (G2.alpha, G2.beta, G2.up, G2.down)
+
+
+def test_smallest_cell_by_enumeration_of_every_index_tuple():
+    # min over J in [0, K)^t and s of the positive #{x < k : h(J, x) = s}: every tuple
+    for K, ts in ((4, (1, 2, 3)), (8, (1, 2, 3)), (16, (1, 2))):
+        bits = (np.bitwise_count(np.arange(K)[:, None] & np.arange(K)) & 1).astype(np.int64)
+        for t in ts:
+            for k in range(2, K + 1):
+                best = k
+                for J in itertools.product(range(K), repeat=t):
+                    code = sum(bits[j, :k] << c for c, j in enumerate(J))
+                    counts = np.bincount(code)
+                    best = min(best, int(counts[counts > 0].min()))
+                assert smallest_cell(k, t) == best, (K, t, k)
+
+
+@pytest.mark.parametrize(
+    ("k", "eps", "B"), [(3, 1.0, 2), (6, 3.0, None), (3, 4.0, None), (7, 0.25, None), (9, 3.0, 12)]
+)
+def test_hr_block_gram_form_where_it_is_grr_type(k, eps, B):
+    # one block holds every value (B = 1 is HR; k <= b - 1) or each block one (b = 2)
+    P = q.protocol("hr_block", k, eps, B=B)
+    assert_gram_form_matches(P.gram_form(), enumerate_hr_block(k, eps, P.params["B"]))
+
+
+def test_hr_block_gram_form_is_none_where_its_gram_matrix_has_two_values():
+    # B = 4 blocks of b = 4 outputs, 3 values each at k = 8: same block b/4, else 0
+    P = q.protocol("hr_block", 8, 2.0)
+    M = enumerate_hr_block(8, 2.0, P.params["B"])
+    off = (M @ M.T)[~np.eye(8, dtype=bool)]
+    assert np.ptp(off) > 0.01 * off.max() and P.gram_form() is None

@@ -8,6 +8,7 @@ enumeration of that channel; Monte Carlo with seeded normal and chi-square bands
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -16,7 +17,11 @@ from scipy import stats
 import qifldp as q
 from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
 from qifldp.protocols.hr import HR, hr_membership, hr_output_size
-from tests.protocols._enumeration import assert_unbiased_with_variance, enumerate_hr
+from tests.protocols._enumeration import (
+    assert_gram_form_matches,
+    assert_unbiased_with_variance,
+    enumerate_hr,
+)
 from tests.protocols._restriction import (
     assert_large_restriction,
     assert_restriction_is_the_merged_rows,
@@ -120,3 +125,21 @@ def test_restricted_where_the_channel_is_refused_is_a_smaller_hr_scaled(k):
 def test_restricted_refuses_rows_past_the_entry_limit():
     with pytest.raises(SizeError, match=r"restricted\(\) of 1000 inputs would have 1000 x 131072"):
         q.protocol("hr", 10**5, 1.0).restricted(range(1000))
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 6, 7, 12, 16, 33])
+@pytest.mark.parametrize("eps", [0.5, 2.0])
+def test_gram_form_is_the_gram_matrix_of_the_enumerated_channel(k, eps):
+    # alpha, beta, up, down in closed form (one FWHT of the rows 1..k, never the channel)
+    # equal those of the k x K channel from scipy's Sylvester matrix
+    assert_gram_form_matches(HR(k, eps).gram_form(), enumerate_hr(k, eps))
+
+
+def test_gram_form_counts_by_enumeration():
+    # K = 16 > k = 12: N(y) = #{x < 12 : H[x + 1, y] = +1}; most = max below 12, least
+    # = min at least 1; here from the rows of scipy's matrix, there from one FWHT
+    M = enumerate_hr(12, 1.0)
+    N = (M == M.max()).sum(axis=0)
+    G = HR(12, 1.0).gram_form()
+    g = Fraction(HR(12, 1.0).params["p"]) - Fraction(HR(12, 1.0).params["q"])
+    assert G.up == g * int(N[N < 12].max()) and G.down == g * (12 - int(N[N >= 1].min()))

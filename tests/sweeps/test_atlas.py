@@ -15,6 +15,7 @@ import pytest
 
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
+from qifldp.sweeps import atlas
 from qifldp.sweeps.atlas import (
     ATLAS_ORACLES,
     atlas_cell,
@@ -225,3 +226,15 @@ def test_a_mixed_pair_is_decided_by_posterior_mixing():
     assert row["certified_by"].startswith("posterior mixing (scalar weights")
     A = ATLAS_ORACLES["he_multi"][0](8, 0.5).merged_channel()
     _assert_redecided(A, _explicit("l_grr", 8, 0.5), True)
+
+
+def test_past_the_gram_work_rule_the_protocols_exact_gram_form_decides(monkeypatch):
+    # with no explicit Gram matrix allowed, hr ⊑ l_grr at k = 7 is proved from HR's
+    # closed-form Gram matrix (an implicit witness, exact), as at k = 10^4
+    monkeypatch.setattr(atlas, "POSTERIOR_MIXING_MAX_WORK", 0)
+    cell = atlas_cell(7, 0.25, ("hr", "l_grr"), time_limit=10.0)
+    row = next(r for r in cell["pairs"] if r["a"] == "hr")
+    assert row["holds"] is True and row["route"] == "posterior mixing"
+    assert "exact Gram form" in row["certified_by"] and "implicit" in row["certified_by"]
+    assert len(row["certificate"]) == 16
+    _assert_redecided(q.protocol("hr", 7, 0.25).channel(), _explicit("l_grr", 7, 0.25), True)
