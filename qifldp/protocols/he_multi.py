@@ -220,6 +220,20 @@ class HEMultiClosedForm(EpsAttained):
         return (2**t + (E - 1) * N) / (E + 2**t - 1)
 
 
+def _check_merge_work(what: str, work: int) -> None:
+    """Refuse a step of :meth:`HEMulti.merged_channel` that forms more than
+    :data:`MAX_MERGE_WORK` agree-sets.
+
+    >>> _check_merge_work("he_multi(3, 1.0, t=2).merged_channel()", 64)
+    """
+    if work > MAX_MERGE_WORK:
+        msg = (
+            f"{what} would form {work} agree-sets in one step "
+            f"(limit MAX_MERGE_WORK = {MAX_MERGE_WORK})"
+        )
+        raise SizeError(msg)
+
+
 def _first_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(first, group) of the rows of a 2-D uint8 array (packed bits): the index of the first
     occurrence of each distinct row, in order of first occurrence, and each row's group.
@@ -408,6 +422,14 @@ class HEMulti(NotLumpable):
         True
         """
         k, K, t, p = self.k, self._params["K"], self._params["t"], self._params["p"]
+        what = f"he_multi({k}, {self.eps}, t={t}).merged_channel()"
+        # the 2K pairs (j, s) have 2K distinct agree-sets on 0..k-1 (K/2 < k: phi_j and
+        # phi_j' differ there for j != j', and phi_j = -phi_j' nowhere as phi(0) = 1): at
+        # least 2K outputs, and a second coefficient forms 2K x 2K agree-sets; both are
+        # refused before the 2K x k coefficients are formed (2.6e9 bytes at k = 10^4)
+        check_size(k, 2 * K, what)
+        for step in range(min(t, 2)):
+            _check_merge_work(what, (2 * K) ** (step + 1))
         js = np.repeat(np.arange(K), 2)
         ss = np.tile([-1, 1], K)
         one = np.packbits(he_coefficient(js[:, None], np.arange(k)) == ss[:, None], axis=1)
@@ -417,19 +439,13 @@ class HEMulti(NotLumpable):
         masks = np.pad(masks, ((0, 0), (0, width - masks.shape[1])))
         mass: np.ndarray = np.ones(1)
         for _ in range(t):
-            work = masks.shape[0] * 2 * K
-            if work > MAX_MERGE_WORK:
-                msg = (
-                    f"he_multi({k}, {self.eps}, t={t}).merged_channel() would form {work} "
-                    f"agree-sets in one step (limit MAX_MERGE_WORK = {MAX_MERGE_WORK})"
-                )
-                raise SizeError(msg)
+            _check_merge_work(what, masks.shape[0] * 2 * K)
             both = (masks[:, None, :] & one[None, :, :]).reshape(-1, width)
             keys = np.ascontiguousarray(both).view(np.dtype((np.void, width)))[:, 0]
             uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
             mass = np.bincount(inverse.ravel(), np.repeat(mass / (2 * K), 2 * K), len(uniq))
             masks = both[first]
-        check_size(k, masks.shape[0], f"he_multi({k}, {self.eps}, t={t}).merged_channel()")
+        check_size(k, masks.shape[0], what)
         inside = np.unpackbits(masks, axis=1, count=k).astype(bool).T  # (k, sets)
         other = (1 - p) / (2**t - 1)
         M = np.where(inside, p, other) * (mass * 2**t)

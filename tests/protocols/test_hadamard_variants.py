@@ -19,6 +19,7 @@ from scipy.linalg import hadamard as scipy_hadamard
 
 import qifldp as q
 from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
+from qifldp.protocols import he_multi as he_multi_module
 from qifldp.protocols.he_multi import HEMulti, smallest_cell
 from qifldp.protocols.hr import hr_membership
 from qifldp.protocols.hr_block import HRBlock, hr_blocks
@@ -316,3 +317,16 @@ def test_hr_block_gram_form_is_none_where_its_gram_matrix_has_two_values():
     M = enumerate_hr_block(8, 2.0, P.params["B"])
     off = (M @ M.T)[~np.eye(8, dtype=bool)]
     assert np.ptp(off) > 0.01 * off.max() and P.gram_form() is None
+
+
+def test_merged_channel_is_refused_before_its_coefficients_are_formed(monkeypatch):
+    # k = 10^4: at least 2K = 32768 agree-sets (k x 2K past MAX_ENTRIES); the 2K x k
+    # coefficients (2.6e9 bytes) were formed first and took 12 to 40 s
+    def formed(*args):
+        raise AssertionError("the coefficients were formed")
+
+    monkeypatch.setattr(he_multi_module, "he_coefficient", formed)
+    with pytest.raises(SizeError, match="32768"):
+        HEMulti(10**4, 0.5).merged_channel()
+    with pytest.raises(SizeError, match="MAX_MERGE_WORK"):  # 2K x 2K at a second coefficient
+        HEMulti(4000, 0.5, t=2).merged_channel()
