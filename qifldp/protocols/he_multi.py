@@ -292,6 +292,50 @@ class HEMulti(NotLumpable):
         self._freeze("he_multi", k, eps, params, {"eps": eps, "t": t})
 
     # ---------------------------------------------------------------- channels
+    def affine_column_classes(self) -> tuple[int, list[tuple[Fraction, Fraction, Fraction]]]:
+        """The channel on the values 0..r-1 (r the largest power of two <= k) as column
+        classes: per class (S, Mx, Mn), the sums over its columns of the column sums,
+        maxima and minima, in exact rationals, each row divided by its exact sum.
+
+        On r = 2^m values (a subspace of F_2^log2(K)) index j acts through j mod r,
+        uniform, and an index tuple J of F_2-rank rho maps the values onto 2^rho sign
+        vectors, r / 2^rho values each (a coset of J's kernel), and onto none of the other
+        2^t - 2^rho. Of the t-tuples of F_2^m, Π_{i<rho} (2^t - 2^i)(2^m - 2^i) /
+        (2^rho - 2^i) have rank rho (the Gaussian-binomial count). Column entries are
+        the stored p / K^t and (1 - p) / (2^t - 1) / K^t of :meth:`channel`; rows sum
+        to p + (2^t - 1) other, the same for every value. These r rows are invariant
+        under the affine group of F_2^m acting on the values (it permutes the outputs),
+        which is 2-transitive: :mod:`qifldp.sweeps.invariant_gains` uses this.
+
+        Examples
+        --------
+        >>> r, classes = HEMulti(6, 1.0, t=2).affine_column_classes()  # r = 4
+        >>> r, sum(S for S, _, _ in classes) == r  # every row sums to 1: Σ S = r
+        (4, True)
+        """
+        k, t, p = self.k, self._params["t"], self._params["p"]
+        m = k.bit_length() - 1
+        r = 1 << m
+        hit, miss = Fraction(p), Fraction((1 - p) / (2**t - 1))
+        row = hit + (2**t - 1) * miss
+        hit, miss = hit / row, miss / row
+        total = 2 ** (t * m)
+        classes = []
+        for rho in range(min(t, m) + 1):
+            count = 1
+            for i in range(rho):
+                count *= (2**t - 2**i) * (2**m - 2**i)
+            for i in range(rho):
+                count //= 2**rho - 2**i
+            pr = Fraction(count, total)
+            n = r >> rho  # values per hit sign vector
+            w = pr * 2**rho
+            classes.append((w * (n * hit + (r - n) * miss), w * hit, w * (hit if n == r else miss)))
+            if 2**t > 2**rho:
+                w = pr * (2**t - 2**rho)
+                classes.append((w * r * miss, w * miss, w * miss))
+        return r, classes
+
     def _outputs(self) -> list[tuple[tuple[int, int], ...]]:
         one = [(j, s) for j in range(self._params["K"]) for s in (-1, 1)]
         return list(itertools.product(one, repeat=self._params["t"]))

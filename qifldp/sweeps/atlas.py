@@ -16,7 +16,10 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    :func:`qifldp.sweeps.routes.refinement_routes`, as on the command line);
    A mixed pair (one side without a symmetric channel) first tries a failure by the
    capacity (an upper bound from A's closed forms where A has no channel within the
-   budget: ``capacity bound``), a two-point prior and the restriction route, then
+   budget: ``capacity bound``), a two-point prior, an invariant gain where A is
+   invariant under a 2-transitive group of the inputs and B symmetric (``invariant
+   gain``: HE with t coefficients, :mod:`qifldp.sweeps.invariant_gains`) and the
+   restriction route, then
    ``posterior mixing`` where B is symmetric with classes of sizes in {0, 1, k-1, k}
    (GRR, L-GRR, dBitFlipPM with d = 1, b = k) and A has an explicit channel whose
    Gram matrix A D Aᵀ is alpha J + beta I (Hadamard-type oracles): a witness W
@@ -82,6 +85,7 @@ from .arguments import _check_seconds, _values
 from .certificates import certificate_digest
 from .engine import sweep
 from .equal_channels import equal_channels
+from .invariant_gains import invariant_gain_refutation
 from .negative_routes import (
     PAIR_TEST_CANDIDATES,
     PAIR_TEST_MARGIN,
@@ -293,24 +297,35 @@ def _row(
 
 def _negative(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | None:
     """A ⋢ B by the capacity or a two-point prior, on the cheapest representations; where
-    A has none within the budget, by the closed-form bound of its capacity."""
+    A has none within the budget, by the closed-form bound of its capacity; then, for A
+    invariant under a 2-transitive group (HE with t coefficients) and a symmetric B, by an
+    invariant gain (:mod:`qifldp.sweeps.invariant_gains`)."""
     XA, XB = A.best(), B.best()
     if XA is None and XB is not None:
         found = capacity_bound_test(A.P, XB)
-        if found is None:
-            return None
-        row = _row(A.name, B.name, False, "capacity bound", found[0], time.perf_counter() - t0)
-        row["certified_by"] = f"ML({B.name}) above the bound of ML({A.name}): {found[1]}"
-        return row
-    if XA is None or XB is None:
-        return None
-    for name, test in (
-        ("capacity", functools.partial(capacity_test, k=k)),
-        ("pair test", pair_test),
-    ):
-        ce = test(XA, XB)
-        if ce is not None:
-            return _row(A.name, B.name, False, name, ce, time.perf_counter() - t0)
+        if found is not None:
+            row = _row(A.name, B.name, False, "capacity bound", found[0], time.perf_counter() - t0)
+            row["certified_by"] = f"ML({B.name}) above the bound of ML({A.name}): {found[1]}"
+            return row
+    elif XA is not None and XB is not None:
+        for name, test in (
+            ("capacity", functools.partial(capacity_test, k=k)),
+            ("pair test", pair_test),
+        ):
+            ce = test(XA, XB)
+            if ce is not None:
+                return _row(A.name, B.name, False, name, ce, time.perf_counter() - t0)
+    if A.symmetric is None and B.symmetric is not None:
+        inv = invariant_gain_refutation(A.P, B.symmetric)
+        if inv is not None:
+            row = _row(A.name, B.name, False, "invariant gain", inv.counterexample, 0.0)
+            # its gap is exact and far above rounding: not a boundary verdict
+            row.update(
+                certified_by=inv.certified_by,
+                rounding_boundary=False,
+                seconds=time.perf_counter() - t0,
+            )
+            return row
     return None
 
 
