@@ -313,21 +313,10 @@ class HEMulti(NotLumpable):
         >>> r, sum(S for S, _, _ in classes) == r  # every row sums to 1: Σ S = r
         (4, True)
         """
-        k, t, p = self.k, self._params["t"], self._params["p"]
-        m = k.bit_length() - 1
-        r = 1 << m
-        hit, miss = Fraction(p), Fraction((1 - p) / (2**t - 1))
-        row = hit + (2**t - 1) * miss
-        hit, miss = hit / row, miss / row
-        total = 2 ** (t * m)
+        r, hit, miss, ranks = self.affine_rank_law()
+        t = self._params["t"]
         classes = []
-        for rho in range(min(t, m) + 1):
-            count = 1
-            for i in range(rho):
-                count *= (2**t - 2**i) * (2**m - 2**i)
-            for i in range(rho):
-                count //= 2**rho - 2**i
-            pr = Fraction(count, total)
+        for rho, pr in ranks.items():
             n = r >> rho  # values per hit sign vector
             w = pr * 2**rho
             classes.append((w * (n * hit + (r - n) * miss), w * hit, w * (hit if n == r else miss)))
@@ -335,6 +324,36 @@ class HEMulti(NotLumpable):
                 w = pr * (2**t - 2**rho)
                 classes.append((w * r * miss, w * miss, w * miss))
         return r, classes
+
+    def affine_rank_law(self) -> tuple[int, Fraction, Fraction, dict[int, Fraction]]:
+        """(r, hit, miss, Pr[rank]): the law of :meth:`affine_column_classes` on 0..r-1.
+
+        ``hit`` and ``miss`` are the stored p and (1 - p) / (2^t - 1), each divided by the
+        exact row sum p + (2^t - 1) miss (the factor K^-t of every entry left out: it
+        cancels against the K^t index tuples); Pr[rank = rho] of t uniform vectors of
+        F_2^m, rho = 0..min(t, m), by the Gaussian-binomial count.
+
+        Examples
+        --------
+        >>> r, hit, miss, ranks = HEMulti(4, 1.0, t=2).affine_rank_law()
+        >>> r, ranks  # two vectors of F_2^2: both 0 (1/16), rank 1 (9/16), rank 2 (6/16)
+        (4, {0: Fraction(1, 16), 1: Fraction(9, 16), 2: Fraction(3, 8)})
+        >>> hit + 3 * miss
+        Fraction(1, 1)
+        """
+        k, t, p = self.k, self._params["t"], self._params["p"]
+        m = k.bit_length() - 1
+        hit, miss = Fraction(p), Fraction((1 - p) / (2**t - 1))
+        row = hit + (2**t - 1) * miss
+        ranks = {}
+        for rho in range(min(t, m) + 1):
+            count = 1
+            for i in range(rho):
+                count *= (2**t - 2**i) * (2**m - 2**i)
+            for i in range(rho):
+                count //= 2**rho - 2**i
+            ranks[rho] = Fraction(count, 2 ** (t * m))
+        return 1 << m, hit / row, miss / row, ranks
 
     def _outputs(self) -> list[tuple[tuple[int, int], ...]]:
         one = [(j, s) for j in range(self._params["K"]) for s in (-1, 1)]

@@ -28,7 +28,8 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    only "holds"), or, where that channel or its Gram matrix is past its budget, from
    the exact Gram form of A's protocol (an implicit witness checked in rational
    arithmetic: :func:`qifldp.symmetric.posterior_mixing.posterior_mixing_from_gram`),
-   before the LP routes;
+   then ``invariant witness`` (the affine group again: one value of W per orbit, the
+   orbit equations solved exactly), before the LP routes;
 3. ``capacity`` / ``pair test``: otherwise only a failure can be certified: by the
    Bayes capacity (the identity gain under the uniform prior: ML(B) > ML(A) gives
    A ⋢ B) or by a two-point prior (:func:`pair_test`: B tells some pair of inputs
@@ -85,7 +86,7 @@ from .arguments import _check_seconds, _values
 from .certificates import certificate_digest
 from .engine import sweep
 from .equal_channels import equal_channels
-from .invariant_gains import invariant_gain_refutation
+from .invariant_gains import invariant_gain_refutation, invariant_witness
 from .negative_routes import (
     PAIR_TEST_CANDIDATES,
     PAIR_TEST_MARGIN,
@@ -453,6 +454,18 @@ def _decide_pair(A: _Oracle, B: _Oracle, k: int, time_limit: float) -> dict[str,
             return found
         if mixing:
             restricted = f"{restricted}; {mixing}" if restricted else mixing
+        # then a witness invariant under the affine group (HE-t on 2^m values)
+        if A.symmetric is None and B.symmetric is not None:
+            inv = invariant_witness(A.P, B.symmetric)
+            if inv is not None:
+                row = _row(A.name, B.name, True, "invariant witness", None, 0.0)
+                digest = certificate_digest(np.array([float(v) for v in inv.values.values()]))
+                row.update(
+                    certified_by=inv.certified_by,
+                    certificate=digest,
+                    seconds=time.perf_counter() - t0,
+                )
+                return row
     outputs = [o.n_outputs() for o in (A, B)]
     routes, why = refinement_routes(
         symmetric,

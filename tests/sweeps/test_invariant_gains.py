@@ -14,9 +14,11 @@ import numpy as np
 import pytest
 
 import qifldp as q
+from qifldp.sweeps import invariant_gains as ig
 from qifldp.sweeps.atlas import ATLAS_ORACLES, atlas_cell
 from qifldp.sweeps.invariant_gains import (
     invariant_gain_refutation,
+    invariant_witness,
     symmetric_column_classes,
     vulnerability_of_classes,
 )
@@ -113,3 +115,66 @@ def test_the_atlas_decides_he_multi_into_dbitflip_at_k_256():
     (row,) = [r for r in cell["pairs"] if (r["a"], r["b"]) == ("he_multi", "dbitflip")]
     assert row["holds"] is False and row["route"] == "invariant gain"
     assert row["rounding_boundary"] is False and row["gap"] > 0
+
+
+def _explicit_witness(P, S, found) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(A, W, B): W built entry by entry from the orbit values, on P's merged channel and
+    B's lumped one (B of a single class singling out one input: L-GRR)."""
+    A = P.merged_channel().matrix
+    B = S.expand(lumped=True).matrix
+    k = A.shape[0]
+    assert list(S.sizes) == [1]  # one class: the column singles out its argmax
+    W = np.zeros((A.shape[1], B.shape[1]))
+    for o in range(A.shape[1]):
+        col = A[:, o]
+        inside = np.isclose(col, col.max(), rtol=1e-12, atol=0)
+        if inside.all():  # a constant column
+            W[o] = [float(found.values[("const", 0)])] * B.shape[1]
+            continue
+        rho = int(round(np.log2(k / inside.sum())))
+        for y in range(B.shape[1]):
+            j = int(np.argmax(B[:, y]))
+            side = "in" if inside[j] else "out"
+            W[o, y] = float(found.values[(rho, 0, side)])
+    return A, W, B
+
+
+@pytest.mark.parametrize(("k", "eps"), [(8, 0.5), (16, 1.0), (64, 2.0)])
+def test_invariant_witness_is_a_witness_on_the_explicit_channels(k, eps):
+    P = ATLAS_ORACLES["he_multi"][0](k, eps)
+    S = ATLAS_ORACLES["l_grr"][0](k, eps).symmetric()
+    found = invariant_witness(P, S)
+    assert found is not None and min(found.values.values()) >= 0
+    A, W, B = _explicit_witness(P, S, found)
+    assert np.allclose(W.sum(axis=1), 1.0, atol=1e-12)
+    assert np.abs(A @ W - B).max() < 1e-12
+    assert q.refines(q.Channel(A), q.Channel(B)).holds  # the explicit LP agrees
+
+
+@pytest.mark.parametrize("k", [8, 16, 64])
+@pytest.mark.parametrize("b", ["dbitflip", "l_grr", "grr"])
+def test_witness_and_gain_decide_every_pair_at_a_power_of_two(k, b):
+    # the orbit equations are complete for this pair class: exactly one certificate
+    for eps in (0.5, 1.0, 2.0, 4.0, 8.0):
+        P = ATLAS_ORACLES["he_multi"][0](k, eps)
+        S = ATLAS_ORACLES[b][0](k, eps).symmetric()
+        witness, gain = invariant_witness(P, S), invariant_gain_refutation(P, S)
+        assert (witness is None) != (gain is None), (k, b, eps)
+
+
+def test_the_farkas_gain_refutes_where_the_grid_misses(monkeypatch):
+    # he_multi ⋢ dBitFlipPM at k = 256, eps = 0.5: a narrow direction (d1 = 0)
+    P = ATLAS_ORACLES["he_multi"][0](256, 0.5)
+    S = ATLAS_ORACLES["dbitflip"][0](256, 0.5).symmetric()
+    found = invariant_gain_refutation(P, S)
+    assert found is not None and found.counterexample.gap_exact > 0
+    assert invariant_witness(P, S) is None
+    # the Farkas gain alone (no grid), recomputed on the explicit channels at k = 16
+    monkeypatch.setattr(ig, "_search", lambda A, B, r: [])
+    P = ATLAS_ORACLES["he_multi"][0](16, 0.5)
+    S = ATLAS_ORACLES["dbitflip"][0](16, 0.5).symmetric()
+    found = invariant_gain_refutation(P, S)
+    assert found is not None and set(found.counterexample.gain.sizes.tolist()) <= {0, 1, 15}
+    A, B = P.merged_channel().matrix, S.expand(lumped=True).matrix
+    gap = _recomputed_gap(A, B, found)
+    assert gap > 0 and gap == pytest.approx(found.counterexample.gap, rel=1e-9)
