@@ -23,7 +23,9 @@ from one Walsh-Hadamard transform per block (the authors' estimator: their
 pure-ldp also relabels the values by a random permutation before encoding (a row
 permutation of the channel, which changes no leakage measure); qifldp uses the
 identity labelling. Not invariant under permutations of the values (the blocks and
-codewords are not), so no symmetric channel.
+codewords are not), so no symmetric channel, except with b = 2 outputs per block (one
+value per block: B >= k, e.g. eps = 8 up to k = 2048): then every value has its own
+output and the others are constant, a GRR-type symmetric channel with a class of size 0.
 """
 
 from __future__ import annotations
@@ -40,9 +42,10 @@ from ..simulation import project_simplex
 from ..simulation.util import as_rng, as_values, check_n
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
+from ..symmetric import SymmetricChannel
 from ..symmetric.posterior_mixing import GramForm
 from ..validation import check_eps, check_int
-from .base import EpsAttained, NotLumpable, Rows, no_options
+from .base import EpsAttained, Protocol, Rows, no_options
 from .docstrings import ORACLE_DOCS, fill_doc
 from .hr import (
     codeword_gram,
@@ -164,7 +167,7 @@ class HRBlockClosedForm(EpsAttained):
 
 
 @fill_doc(ORACLE_DOCS)
-class HRBlock(NotLumpable):
+class HRBlock(Protocol):
     """Hadamard Response with B blocks: an output of the value's set w.p. e^eps / D
     (D = e^eps + 2B - 1), else uniform.
 
@@ -190,7 +193,6 @@ class HRBlock(NotLumpable):
 
     __slots__ = ()
     _closed_form_type = HRBlockClosedForm
-    _not_lumpable = "a permutation does not map the blocks' codeword sets to codeword sets"
 
     def __init__(self, k: int, eps: float, B: int | None = None) -> None:
         k, eps = check_k(k), check_eps(eps)
@@ -200,6 +202,48 @@ class HRBlock(NotLumpable):
         D = 1 + (2 * B - 1) * E  # D / e^eps
         params = {"B": B, "b": b, "K": B * b, "p": 2 / (b * D), "q": 2 * E / (b * D)}
         self._freeze("hr_block", k, eps, params, {"eps": eps, "B": B})
+
+    def _lumping_refusal(self) -> str | None:
+        if self._params["b"] == 2:
+            return None
+        return (
+            "a permutation does not map the blocks' codeword sets to codeword sets (with "
+            "b = 2 outputs per block, one value in each, it does)"
+        )
+
+    def symmetric(self) -> SymmetricChannel:
+        """HR with blocks of b = 2 outputs as a symmetric channel: sizes 0 and 1.
+
+        Value x sits alone in block x; its set is the block's first output, 2x. So
+        output 2x singles out x (p on x, q elsewhere) and the K - k other outputs are
+        q on every value: P_in(1) = p, P_out(1) = (k - 1) q, P_out(0) = (K - k) q,
+        p / q = e^eps (the stated eps is attained).
+
+        Raises
+        ------
+        UnsupportedKindError
+            b > 2 (a block holds several values).
+
+        Examples
+        --------
+        >>> import qifldp as q
+        >>> S = HRBlock(1000, 8.0).symmetric()  # B = 2048 blocks of 2 outputs
+        >>> S.sizes.tolist(), round(q.ldp_epsilon(S), 12)
+        ([0, 1], 8.0)
+        """
+        self._refuse_unless_lumpable()
+        k, K, p, q = self.k, self._params["K"], self._params["p"], self._params["q"]
+        lp, lq = math.log(p), math.log(q)
+        return SymmetricChannel._make(
+            k,
+            [0, 1],
+            [-math.inf, lp],
+            [math.log(K - k) + lq, math.log(k - 1) + lq],
+            f"hr_block(k={k}, eps={self.eps:g}, B={self._params['B']})",
+            ("subsets",),
+            log_ratio=self.eps,
+            exact_log_ratio=self.eps,
+        )
 
     # ---------------------------------------------------------------- the code
     def _placement(self, xs: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -175,7 +175,8 @@ ATLAS_ORACLES: Mapping[str, tuple[Callable[[int, float], Any], str]] = {
     "he": (_named("he"), "Hadamard encoding, one coefficient (no symmetric channel)"),
     "hr_block": (
         _named("hr_block"),
-        "Hadamard response with B = 2^floor(log2 min(e^eps, 2k)) blocks (no symmetric channel)",
+        "Hadamard response with B = 2^floor(log2 min(e^eps, 2k)) blocks (a symmetric "
+        "channel only with one value per block)",
     ),
     "he_multi": (
         _named("he_multi"),

@@ -330,3 +330,28 @@ def test_merged_channel_is_refused_before_its_coefficients_are_formed(monkeypatc
         HEMulti(10**4, 0.5).merged_channel()
     with pytest.raises(SizeError, match="MAX_MERGE_WORK"):  # 2K x 2K at a second coefficient
         HEMulti(4000, 0.5, t=2).merged_channel()
+
+
+@pytest.mark.parametrize(("k", "eps"), [(3, 5.0), (6, 3.0), (16, 8.0), (2, 8.0)])
+def test_hr_block_with_one_value_per_block_is_symmetric(k, eps):
+    P = q.protocol("hr_block", k, eps)
+    assert P.params["b"] == 2 and P.lumpable
+    C = P.channel().matrix
+    own = C[:, 0 : 2 * k : 2]  # value x alone in block x: its set is output 2x
+    rest = np.delete(C, np.arange(0, 2 * k, 2), axis=1)
+    assert np.all(rest == rest[0])  # every other output is constant over the values
+    lumped = P.symmetric().expand(lumped=True)
+    L = lumped.matrix
+    sizes = [len(o) for o in lumped.outputs]
+    singles = L[:, [i for i, n in enumerate(sizes) if n == 1]]
+    order = np.argmax(singles, axis=0) if k > 2 else np.arange(k)
+    assert np.allclose(singles[:, np.argsort(order)], own, rtol=1e-13, atol=0)
+    (empty,) = [i for i, n in enumerate(sizes) if n == 0]
+    assert np.allclose(L[:, empty], rest.sum(axis=1), rtol=1e-13, atol=0)
+
+
+def test_hr_block_with_several_values_per_block_has_no_symmetric_channel():
+    P = q.protocol("hr_block", 5, 2.0)  # B = 4 blocks of 4 outputs
+    assert P.params["b"] == 4 and not P.lumpable
+    with pytest.raises(UnsupportedKindError, match="b = 2 outputs per block"):
+        P.symmetric()

@@ -21,6 +21,7 @@ from qifldp.sweeps.atlas import (
     atlas_cell,
     oracle_atlas,
 )
+from qifldp.symmetric.grr_inverse import grr_inverse_witness
 from tests.sweeps._reference import explicit_oracle
 
 
@@ -84,15 +85,28 @@ def test_hasse_edges_are_refinements(cell):
 
 
 def test_undecided_pairs_state_their_reason():
-    # at k = 16, eps = 8 THE has 2^16 outputs and HR with blocks no symmetric form: no
-    # restriction to a few inputs separates them and the explicit witness is past the
-    # atlas's budget, so the pair is undecided and must say why
-    c = atlas_cell(16, 8.0, ("hr_block", "the"), time_limit=5.0)
+    # at k = 16, eps = 8 SUE has 2^16 outputs and HE with t = 12 coefficients no symmetric
+    # form: no restriction to a few inputs separates them, the explicit witness is past the
+    # atlas's budget and no invariant route applies, so the pair is undecided and says why
+    c = atlas_cell(16, 8.0, ("sue", "he_multi"), time_limit=5.0)
     rows = {(r["a"], r["b"]): r for r in c["pairs"]}
-    left = rows[("hr_block", "the")]
+    left = rows[("sue", "he_multi")]
     assert left["holds"] is None
-    assert "no symmetric channel" in left["reason"] and "hr_block" in left["reason"]
+    assert "no symmetric channel" in left["reason"] and "he_multi" in left["reason"]
     assert "no restriction to" in left["reason"] or "restriction route ran out" in left["reason"]
+
+
+def test_hr_block_with_one_value_per_block_is_decided_on_its_symmetric_channel():
+    # k = 16, eps = 8: B = 32 blocks of 2 outputs, a symmetric channel: HR with blocks ⊑
+    # THE by the orbit LP, which the explicit LP could not fit (THE has 2^16 outputs)
+    c = atlas_cell(16, 8.0, ("hr_block", "the"), time_limit=20.0)
+    rows = {(r["a"], r["b"]): r for r in c["pairs"]}
+    assert rows[("hr_block", "the")]["holds"] is True
+    assert rows[("hr_block", "the")]["route"] == "orbit LP"
+    # the same pair at k = 8 on the explicit channels agrees
+    A = explicit_oracle(ATLAS_ORACLES["hr_block"][0](8, 8.0))
+    B = explicit_oracle(ATLAS_ORACLES["the"][0](8, 8.0))
+    assert q.refines(A, B).holds
 
 
 def test_restriction_decides_a_refinement_into_hr_at_k_32():
@@ -200,16 +214,19 @@ def test_hadamard_variants_in_the_atlas_decided_and_rechecked():
 
 # A pair B whose first row is A's with one entry one ulp-pair up: B separates inputs 0 and 1
 # better than A by ~1e-17, a gap below the float resolution of the vulnerabilities.
-def test_grr_inverse_decides_grr_into_hr_with_blocks_at_k_256():
+def test_grr_into_hr_with_blocks_at_k_256_two_routes_agree():
     # at eps = 8 HR with blocks is a post-processing of GRR, on the boundary of the order
-    # (W = A^-1 B has exact zeros): the explicit LP certified neither way within its
-    # budget; A^-1 B is the only solution, non-negative, verified in the band
+    # (W = A^-1 B has exact zeros). Its blocks hold one value each (b = 2), so the atlas
+    # decides it on the symmetric channels (orbit LP); GRR's closed-form inverse on the
+    # explicit channel, the only solution, agrees: non-negative, verified in the band
     c = atlas_cell(256, 8.0, ("grr", "hr_block"), time_limit=8.0)
     row = {(r["a"], r["b"]): r for r in c["pairs"]}[("grr", "hr_block")]
-    assert row["holds"] is True and row["route"] == "GRR inverse"
+    assert row["holds"] is True and row["route"] == "orbit LP"
     assert len(row["certificate"]) == 16
     A = q.symmetric.grr(256, 8.0)
     B = q.protocol("hr_block", 256, 8.0).channel()
+    found = grr_inverse_witness(A, B)
+    assert found is not None and found.W.min() >= 0
     W = (B.matrix - A.expand().matrix[0, 1] * B.matrix.sum(axis=0)) / (
         A.expand().matrix[0, 0] - A.expand().matrix[0, 1]
     )
