@@ -122,7 +122,7 @@ __all__ = [
 #: Largest number of outputs of an explicit channel the atlas builds (lumped form).
 ATLAS_MAX_OUTPUTS: int = 2**16
 #: Largest explicit witness (outputs of A times outputs of B) the atlas asks an LP for.
-ATLAS_MAX_WITNESS: int = 2**21
+ATLAS_MAX_WITNESS: int = 2**22  # HR with blocks into L-GRR at k = 1024: 2048 x 1024, 2-13 s
 
 
 #: The most products k x k x (outputs of A) the posterior-mixing route spends on one
