@@ -219,6 +219,11 @@ _HOW = {
     "explicit": "by the explicit LP",
     "transitivity": "by transitivity",
     "restriction": "on a restriction to a few inputs",
+    "equal channels": "as equal channels (W = I)",
+    "capacity bound": "by a closed-form bound of the capacity",
+    "invariant gain": "by a gain invariant under the affine group",
+    "invariant witness": "by a witness invariant under the affine group",
+    "posterior mixing": "by posterior mixing from an exact Gram form",
 }
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..channel import Channel
 from ..errors import QifldpError, SizeError
+from ..sweeps.channel_free import ChannelFree
 from ..sweeps.restriction import Restriction
 from ..sweeps.routes import RESTRICTION
 from ..symmetric import SymmetricChannel
@@ -62,6 +63,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise _Skip(f"{args.spec_a} ⊑ {args.spec_b} undecided: " + "; ".join(errors))
     if isinstance(res, Restriction):
         return _restriction_out(res, args)
+    if isinstance(res, ChannelFree):
+        return _channel_free_out(res, args)
     out: dict[str, Any] = {"holds": bool(res.holds), "certified_by": res.certified_by}
     if res.witness is not None and isinstance(A, Channel):
         out["witness"] = np.asarray(res.witness).tolist()
@@ -118,6 +121,28 @@ def _restriction_out(found: Restriction, args: argparse.Namespace) -> dict[str, 
     }
     if not args.json:
         print(f"{names[0]} ⋢ {names[1]}: fails (the restriction route)")
+        print(text)
+    return out
+
+
+def _channel_free_out(found: ChannelFree, args: argparse.Namespace) -> dict[str, Any]:
+    """The output of a verdict from the protocols' structure (no channel built)."""
+    names = (args.spec_a, args.spec_b)
+    verdict = "holds" if found.holds else "fails"
+    summary = f"{names[0]} {'⊑' if found.holds else '⋢'} {names[1]}: {verdict} ({found.route})"
+    lines = [summary + ".", f"  certified: {found.certified_by}"]
+    out: dict[str, Any] = {
+        "holds": found.holds,
+        "certified_by": found.certified_by,
+        "decided_by": found.route,
+    }
+    ce = found.counterexample
+    if ce is not None:
+        out["counterexample"] = {"gap": float(ce.gap)}
+        lines.append(f"  gain: {ce.gain!r}; gap V_g[π▷B] − V_g[π▷A] = {ce.gap:.6g}")
+    text = "\n".join(lines)
+    out["explanation"] = {"summary": summary, "text": text}
+    if not args.json:
         print(text)
     return out
 

@@ -14,13 +14,14 @@ from typing import Any
 from ..channel import Channel
 from ..errors import QifldpError, SizeError
 from ..refinement import refines
+from ..sweeps.channel_free import ChannelFree, channel_free_decision
 from ..sweeps.restriction import (
     RESTRICTION_SHARE,
     RESTRICTION_SIZES,
     Restriction,
     restriction_refutation,
 )
-from ..sweeps.routes import RESTRICTION, SYMMETRIC, refinement_routes
+from ..sweeps.routes import CHANNEL_FREE, RESTRICTION, SYMMETRIC, refinement_routes
 from ..symmetric import SymmetricChannel, refines as symmetric_refines
 from .defaults import CLI_MAX_EXPLICIT_ENTRIES, CLI_MAX_EXPLICIT_WITNESS
 from .errors import UsageError, _Undecided
@@ -75,12 +76,33 @@ def _restriction(a: _Spec, b: _Spec, time_limit: float) -> Restriction:
     raise _NotSeparated(f"no restriction to {sizes} inputs separates them", timed_out=False)
 
 
+def _channel_free(a: _Spec, b: _Spec, A: Any, B: Any) -> ChannelFree:
+    """A verdict from the protocols' structure
+    (:func:`qifldp.sweeps.channel_free.channel_free_decision`), or :class:`_NotSeparated`."""
+    found = channel_free_decision(
+        a.protocol(),
+        b.protocol(),
+        A if isinstance(A, SymmetricChannel) else None,
+        B if isinstance(B, SymmetricChannel) else None,
+    )
+    if found is None:
+        msg = (
+            "no route without a channel decides them (equal channels, a capacity bound, "
+            "an invariant gain or witness, an exact Gram form)"
+        )
+        raise _NotSeparated(msg, timed_out=False)
+    return found
+
+
 def _run_route(
     route: str, a: _Spec, b: _Spec, A: Any, B: Any, time_limit: float, max_lp: int | None = None
 ) -> Any:
     """One route: the symmetric one with the orbit LP's budget ``max_lp`` (variables); the
-    restriction route returns a :class:`~qifldp.sweeps.restriction.Restriction` (a
-    failure) or raises :class:`_NotSeparated`."""
+    channel-free route returns a :class:`~qifldp.sweeps.channel_free.ChannelFree`, the
+    restriction route a :class:`~qifldp.sweeps.restriction.Restriction` (a failure); both
+    raise :class:`_NotSeparated` when they do not answer."""
+    if route == CHANNEL_FREE:
+        return _channel_free(a, b, A, B)
     if route == RESTRICTION:
         return _restriction(a, b, time_limit)
     if route == SYMMETRIC:
@@ -131,6 +153,8 @@ def _decide_pair(
             raise _Undecided("no time left: the answer came after --time-limit")
         if isinstance(res, Restriction):
             return False, route, res.certified_by
+        if isinstance(res, ChannelFree):
+            return res.holds, res.route, res.certified_by
         return bool(res.holds), route, ""
     if RESTRICTION in routes:
         errors = [*why, *errors]

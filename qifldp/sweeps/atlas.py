@@ -14,32 +14,22 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    :data:`ATLAS_MAX_WITNESS` entries (after the orbit LP when it leaves the pair
    undecided, in the time left; the routes and their order are
    :func:`qifldp.sweeps.routes.refinement_routes`, as on the command line);
-   A mixed pair (one side without a symmetric channel) first tries a failure by the
-   capacity (an upper bound from A's closed forms where A has no channel within the
-   budget: ``capacity bound``), a two-point prior, an invariant gain where A is
-   invariant under a 2-transitive group of the inputs and B symmetric (``invariant
-   gain``: HE with t coefficients, :mod:`qifldp.sweeps.invariant_gains`) and the
-   restriction route, then
-   ``posterior mixing`` where B is symmetric with classes of sizes in {0, 1, k-1, k}
-   (GRR, L-GRR, dBitFlipPM with d = 1, b = k) and A has an explicit channel whose
-   Gram matrix A D Aᵀ is alpha J + beta I (Hadamard-type oracles): a witness W
-   = mu D Aᵀ + uniform mixing, verified
-   (:func:`qifldp.symmetric.posterior_mixing.posterior_mixing_witness`; it proves
-   only "holds"), or, where that channel or its Gram matrix is past its budget, from
-   the exact Gram form of A's protocol (an implicit witness checked in rational
-   arithmetic: :func:`qifldp.symmetric.posterior_mixing.posterior_mixing_from_gram`),
-   then ``invariant witness`` (the affine group again: one value of W per orbit, the
-   orbit equations solved exactly), before the LP routes;
+   A mixed pair (one side without a symmetric channel) first takes the routes that need
+   no channel (:func:`qifldp.sweeps.channel_free.channel_free_decision`: ``equal
+   channels``, ``capacity bound``, ``invariant gain``, ``posterior mixing`` from A's
+   exact Gram form, ``invariant witness``), then a failure by the capacity, a two-point
+   prior and the restriction route, GRR's closed-form inverse, then ``posterior
+   mixing`` on A's explicit channel where B is symmetric with classes of sizes in
+   {0, 1, k-1, k} (GRR, L-GRR, dBitFlipPM with d = 1, b = k) and A's Gram matrix
+   A D Aᵀ is alpha J + beta I (Hadamard-type oracles): a witness W = mu D Aᵀ + uniform
+   mixing, verified (:func:`qifldp.symmetric.posterior_mixing.posterior_mixing_witness`;
+   it proves only "holds"), before the LP routes;
 3. ``capacity`` / ``pair test``: otherwise only a failure can be certified: by the
    Bayes capacity (the identity gain under the uniform prior: ML(B) > ML(A) gives
    A ⋢ B) or by a two-point prior (:func:`pair_test`: B tells some pair of inputs
    apart better than A at some prior odds, the hockey-stick divergences of the two
    rows compared; both in :mod:`qifldp.sweeps.negative_routes`, which says how a
    float gap becomes a proof).
-
-Two oracles without symmetric channels whose channels are equal entry for entry (HR
-with one block is HR) are decided both ways by W = I first (``equal channels``:
-:func:`qifldp.sweeps.equal_channels.equal_channels`, rows compared a chunk at a time).
 
 A pair that no route decides is settled by a chain where one exists (refinement is a
 preorder: :func:`qifldp.refinement.graph.hasse_diagram`), the certificate then being
@@ -77,22 +67,16 @@ from ..refinement.graph import hasse_diagram
 from ..refinement.result import Counterexample
 from ..symmetric import SymmetricChannel
 from ..symmetric.grr_inverse import GRR_INVERSE_MAX_WORK, grr_inverse_witness, is_grr_type
-from ..symmetric.posterior_mixing import (
-    GRAM_MAX_WORK,
-    posterior_mixing_from_gram,
-    posterior_mixing_witness,
-)
+from ..symmetric.posterior_mixing import GRAM_MAX_WORK, posterior_mixing_witness
 from .arguments import _check_seconds, _values
 from .certificates import certificate_digest
+from .channel_free import channel_free_decision
 from .engine import sweep
-from .equal_channels import equal_channels
-from .invariant_gains import invariant_gain_refutation, invariant_witness
 from .negative_routes import (
     PAIR_TEST_CANDIDATES,
     PAIR_TEST_MARGIN,
     PAIR_TEST_MAX_INPUTS,
     PAIR_WEIGHTS,
-    capacity_bound_test,
     capacity_test,
     pair_test,
 )
@@ -298,37 +282,36 @@ def _row(
 
 
 def _negative(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | None:
-    """A ⋢ B by the capacity or a two-point prior, on the cheapest representations; where
-    A has none within the budget, by the closed-form bound of its capacity; then, for A
-    invariant under a 2-transitive group (HE with t coefficients) and a symmetric B, by an
-    invariant gain (:mod:`qifldp.sweeps.invariant_gains`)."""
+    """A ⋢ B by the capacity or a two-point prior, on the cheapest representations."""
     XA, XB = A.best(), B.best()
-    if XA is None and XB is not None:
-        found = capacity_bound_test(A.P, XB)
-        if found is not None:
-            row = _row(A.name, B.name, False, "capacity bound", found[0], time.perf_counter() - t0)
-            row["certified_by"] = f"ML({B.name}) above the bound of ML({A.name}): {found[1]}"
-            return row
-    elif XA is not None and XB is not None:
-        for name, test in (
-            ("capacity", functools.partial(capacity_test, k=k)),
-            ("pair test", pair_test),
-        ):
-            ce = test(XA, XB)
-            if ce is not None:
-                return _row(A.name, B.name, False, name, ce, time.perf_counter() - t0)
-    if A.symmetric is None and B.symmetric is not None:
-        inv = invariant_gain_refutation(A.P, B.symmetric)
-        if inv is not None:
-            row = _row(A.name, B.name, False, "invariant gain", inv.counterexample, 0.0)
-            # its gap is exact and far above rounding: not a boundary verdict
-            row.update(
-                certified_by=inv.certified_by,
-                rounding_boundary=False,
-                seconds=time.perf_counter() - t0,
-            )
-            return row
+    if XA is None or XB is None:
+        return None
+    for name, test in (
+        ("capacity", functools.partial(capacity_test, k=k)),
+        ("pair test", pair_test),
+    ):
+        ce = test(XA, XB)
+        if ce is not None:
+            return _row(A.name, B.name, False, name, ce, time.perf_counter() - t0)
     return None
+
+
+def _channel_free(A: _Oracle, B: _Oracle, t0: float) -> dict[str, Any] | None:
+    """A ⊑ B decided from the protocols' structure
+    (:func:`~qifldp.sweeps.channel_free.channel_free_decision`), or None."""
+    free = channel_free_decision(A.P, B.P, A.symmetric, B.symmetric)
+    if free is None:
+        return None
+    ce = free.counterexample
+    row = _row(A.name, B.name, free.holds, free.route, ce, 0.0)
+    row.update(
+        certified_by=free.certified_by,
+        certificate=certificate_digest(ce if ce is not None else free.values),
+        seconds=time.perf_counter() - t0,
+    )
+    if free.route == "invariant gain":  # its gap is exact and far above rounding
+        row["rounding_boundary"] = False
+    return row
 
 
 def _grr_inverse(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | None:
@@ -385,11 +368,8 @@ def _posterior_mixing(A: _Oracle, B: _Oracle, t0: float) -> tuple[dict[str, Any]
     sizes in {0, 1, k-1, k} (GRR, L-GRR, dBitFlipPM with d = 1, b = k): the row, or None
     and why not ("" where the route does not apply). The witness is
     :func:`~qifldp.symmetric.posterior_mixing.posterior_mixing_witness`'s on A's explicit
-    channel; where that channel is past the budget, its Gram matrix past its work rule or
-    the witness does not reach B, A's protocol's exact Gram form (``gram_form``: HR, HE,
-    HE with t coefficients unmerged, HR with blocks where it is GRR-type) decides by
-    :func:`~qifldp.symmetric.posterior_mixing.posterior_mixing_from_gram` (an implicit
-    witness, checked in rational arithmetic)."""
+    channel (the exact Gram form, without the channel, is a route of
+    :mod:`qifldp.sweeps.channel_free`, tried before)."""
     S = B.symmetric
     if A.symmetric is not None or S is None or not set(S.sizes.tolist()) <= {0, 1, S.k - 1, S.k}:
         return None, ""
@@ -409,17 +389,7 @@ def _posterior_mixing(A: _Oracle, B: _Oracle, t0: float) -> tuple[dict[str, Any]
             res, why = None, f"posterior mixing: {type(exc).__name__}: {str(exc)[:160]}"
         if res is not None:
             return _row(A.name, B.name, True, "posterior mixing", res, time.perf_counter() - t0), ""
-    gram = getattr(A.P, "gram_form", None)
-    form = gram() if callable(gram) else None
-    if form is None:
-        return None, why
-    res = posterior_mixing_from_gram(form, S)
-    if res is None:
-        return None, f"{why}; nor does it from {A.name}'s exact Gram form (W >= 0 fails)"
-    row = _row(A.name, B.name, True, "posterior mixing", res, time.perf_counter() - t0)
-    implicit = [form.alpha, form.beta, form.up, form.down, *res.details["mu"]]
-    row["certificate"] = certificate_digest(np.array([float(v) for v in implicit]))
-    return row, ""
+    return None, why
 
 
 #: The atlas's names of the routes of :func:`qifldp.sweeps.routes.refinement_routes`.
@@ -430,13 +400,10 @@ def _decide_pair(A: _Oracle, B: _Oracle, k: int, time_limit: float) -> dict[str,
     t0 = time.perf_counter()
     symmetric = (A.symmetric is not None, B.symmetric is not None)
     restricted = ""
-    if not any(symmetric):
-        same = equal_channels(A.P, B.P)  # the same channel under two names: W = I
-        if same is not None:
-            row = _row(A.name, B.name, True, "equal channels", None, time.perf_counter() - t0)
-            digest = certificate_digest(np.array([same.entries, same.max_difference]))
-            row.update(certified_by=same.certified_by, certificate=digest)
-            return row
+    if not all(symmetric):  # first what the protocols' structure decides, without channels
+        found = _channel_free(A, B, t0)
+        if found is not None:
+            return found
     if not all(symmetric):
         # a mixed pair: the cheap certificates of a failure first, then the explicit LP
         found = _negative(A, B, k, t0)
@@ -455,18 +422,6 @@ def _decide_pair(A: _Oracle, B: _Oracle, k: int, time_limit: float) -> dict[str,
             return found
         if mixing:
             restricted = f"{restricted}; {mixing}" if restricted else mixing
-        # then a witness invariant under the affine group (HE-t on 2^m values)
-        if A.symmetric is None and B.symmetric is not None:
-            inv = invariant_witness(A.P, B.symmetric)
-            if inv is not None:
-                row = _row(A.name, B.name, True, "invariant witness", None, 0.0)
-                digest = certificate_digest(np.array([float(v) for v in inv.values.values()]))
-                row.update(
-                    certified_by=inv.certified_by,
-                    certificate=digest,
-                    seconds=time.perf_counter() - t0,
-                )
-                return row
     outputs = [o.n_outputs() for o in (A, B)]
     routes, why = refinement_routes(
         symmetric,

@@ -8,7 +8,9 @@ is never refused here for the orbit LP's size: that budget belongs to the LP sta
 (``max_lp_variables``), after the routes that need no LP have run. The explicit route
 is taken when both explicit channels fit the caller's budget and the witness W
 (|Y_A| x |Y_B| entries) fits ``max_witness``. A pair of protocols with a side without a
-symmetric channel can also be refuted on a few inputs
+symmetric channel is first given to the routes that need no channel
+(:func:`qifldp.sweeps.channel_free.channel_free_decision`: equal channels, a capacity
+bound, invariant certificates, an exact Gram form), then can be refuted on a few inputs
 (:func:`qifldp.sweeps.restriction.restriction_refutation`, at any k, in well under a
 second): that route proves failures only, so it comes first (before an explicit LP of
 seconds at k = 1000), or after the explicit LP when its matrix certificate is wanted.
@@ -19,12 +21,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["SYMMETRIC", "EXPLICIT", "RESTRICTION", "refinement_routes"]
+__all__ = ["SYMMETRIC", "EXPLICIT", "CHANNEL_FREE", "RESTRICTION", "refinement_routes"]
 
 #: The route on the symmetric channels (:func:`qifldp.symmetric.refines`).
 SYMMETRIC: str = "symmetric"
 #: The route on explicit channels (the explicit LP of :func:`qifldp.refines`).
 EXPLICIT: str = "explicit"
+#: The routes that decide from the protocols' structure, without a channel
+#: (:func:`qifldp.sweeps.channel_free.channel_free_decision`).
+CHANNEL_FREE: str = "channel-free"
 #: The route that refutes on a restriction to a few inputs
 #: (:func:`qifldp.sweeps.restriction.restriction_refutation`; proves failures only).
 RESTRICTION: str = "restriction"
@@ -59,12 +64,13 @@ def refinement_routes(
     restrictable : bool
         Both are protocol objects (:func:`~qifldp.sweeps.restriction.restriction_refutation`
         takes them): a pair with a side without a symmetric channel then takes
-        :data:`RESTRICTION` too.
+        :data:`CHANNEL_FREE` and :data:`RESTRICTION` too.
 
     Returns
     -------
     routes : list of str
-        :data:`SYMMETRIC`, :data:`EXPLICIT` and/or :data:`RESTRICTION`, in order.
+        :data:`SYMMETRIC`, :data:`EXPLICIT`, :data:`CHANNEL_FREE` and/or
+        :data:`RESTRICTION`, in order.
     why : list of str
         Why the routes left out do not apply.
 
@@ -81,7 +87,7 @@ def refinement_routes(
     (['explicit', 'symmetric'], [])
     >>> refinement_routes((True, False), (None, None), max_witness=1e6,
     ...                   explicit_budget="4e+06 entries", restrictable=True)[0]
-    ['restriction']
+    ['channel-free', 'restriction']
     """
     routes: list[str] = []
     why: list[str] = []
@@ -89,7 +95,7 @@ def refinement_routes(
     if both_symmetric:
         routes.append(SYMMETRIC)
     elif restrictable:
-        routes.append(RESTRICTION)
+        routes += [CHANNEL_FREE, RESTRICTION]
     na, nb = explicit_outputs
     if na is None or nb is None:
         why.append(

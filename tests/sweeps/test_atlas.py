@@ -236,13 +236,16 @@ def test_grr_into_hr_with_blocks_at_k_256_two_routes_agree():
 
 def test_a_mixed_pair_is_decided_by_posterior_mixing():
     # he_multi (no symmetric channel) into L-GRR at k = 8: the witness W = mu Aᵀ plus
-    # uniform mixing (qifldp.symmetric.posterior_mixing), before the explicit LP
-    cell = atlas_cell(8, 0.5, ("he_multi", "l_grr"), time_limit=10.0)
-    row = next(r for r in cell["pairs"] if r["a"] == "he_multi")
-    assert row["holds"] is True and row["route"] == "posterior mixing"
+    # uniform mixing on its explicit channel (qifldp.symmetric.posterior_mixing); the atlas
+    # settles the pair first without a channel (the invariant witness), and both agree
+    P, L = ATLAS_ORACLES["he_multi"][0](8, 0.5), ATLAS_ORACLES["l_grr"][0](8, 0.5)
+    row, why = atlas._posterior_mixing(atlas._Oracle("he_multi", P), atlas._Oracle("l_grr", L), 0.0)
+    assert why == "" and row["holds"] is True and row["route"] == "posterior mixing"
     assert row["certified_by"].startswith("posterior mixing (scalar weights")
-    A = ATLAS_ORACLES["he_multi"][0](8, 0.5).merged_channel()
-    _assert_redecided(A, _explicit("l_grr", 8, 0.5), True)
+    cell = atlas_cell(8, 0.5, ("he_multi", "l_grr"), time_limit=10.0)
+    first = next(r for r in cell["pairs"] if r["a"] == "he_multi")
+    assert first["holds"] is True and first["route"] == "invariant witness"
+    _assert_redecided(P.merged_channel(), _explicit("l_grr", 8, 0.5), True)
 
 
 def test_past_the_gram_work_rule_the_protocols_exact_gram_form_decides(monkeypatch):

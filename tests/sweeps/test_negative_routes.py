@@ -175,4 +175,4 @@ def test_capacity_bound_decides_the_atlas_pair_and_agrees_with_the_explicit_rout
     cell = atlas.atlas_cell(256, 2.0, ("he_multi", "grr"), time_limit=20.0)
     (row,) = [r for r in cell["pairs"] if (r["a"], r["b"]) == ("he_multi", "grr")]
     assert row["holds"] is False and row["route"] == "capacity bound"
-    assert row["certified_by"].startswith("ML(grr) above the bound of ML(he_multi)")
+    assert row["certified_by"].startswith("ML(B) above the closed-form bound of ML(A)")

@@ -1,0 +1,138 @@
+"""Refinement between protocols without building a channel: the routes that need none.
+
+One place for the certificates that come from a protocol's structure rather than from its
+channel, tried in this order (each in milliseconds to a few seconds at k = 10^4, each
+verified exactly or within a stated band before it is returned):
+
+1. ``equal channels`` — neither side symmetric, the rows equal entry for entry: W = I
+   both ways (:mod:`qifldp.sweeps.equal_channels`);
+2. ``capacity bound`` — B's Bayes capacity above an upper bound of A's from A's closed
+   forms (:func:`~qifldp.sweeps.negative_routes.capacity_bound_test`): A ⋢ B;
+3. ``invariant gain`` — A invariant under a 2-transitive group (HE with t coefficients),
+   B symmetric: a separating gain with one value per orbit
+   (:func:`~qifldp.sweeps.invariant_gains.invariant_gain_refutation`): A ⋢ B;
+4. ``posterior mixing`` — A's exact Gram form (HR, HE, HE-t, HR with blocks where
+   GRR-type) and B singling out one input per column: an implicit witness checked in
+   rational arithmetic (:func:`~qifldp.symmetric.posterior_mixing.posterior_mixing_from_gram`);
+5. ``invariant witness`` — the group of 3 again, the orbit equations of A·W = B solved
+   exactly (:func:`~qifldp.sweeps.invariant_gains.invariant_witness`).
+
+The comparability atlas (:mod:`qifldp.sweeps.atlas`) and the command line (``qifldp
+refines``, ``qifldp compare``) both take it.
+
+Layer L6 (sweeps).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import QifldpError
+from ..symmetric import SymmetricChannel
+from ..symmetric.posterior_mixing import posterior_mixing_from_gram
+from .equal_channels import equal_channels
+from .invariant_gains import invariant_gain_refutation, invariant_witness
+from .negative_routes import capacity_bound_test
+
+__all__ = ["ChannelFree", "channel_free_decision"]
+
+
+@dataclass(frozen=True)
+class ChannelFree:
+    """A verdict on A ⊑ B from the protocols' structure, with its certificate.
+
+    Attributes
+    ----------
+    holds : bool
+        The verdict.
+    route : str
+        ``"equal channels"``, ``"capacity bound"``, ``"invariant gain"``,
+        ``"posterior mixing"`` or ``"invariant witness"``.
+    certified_by : str
+        The statement of the certificate.
+    counterexample : Counterexample or None
+        For a failure: the gain and prior (a SymmetricGain for an invariant gain).
+    values : numpy.ndarray
+        The numbers that identify the certificate (an implicit witness's parameters, or
+        the counterexample's gap), for a digest.
+    """
+
+    holds: bool
+    route: str
+    certified_by: str
+    counterexample: Any
+    values: np.ndarray
+
+
+def _symmetric_of(P: Any) -> SymmetricChannel | None:
+    try:
+        return P.symmetric() if getattr(P, "lumpable", False) else None
+    except QifldpError:
+        return None
+
+
+def channel_free_decision(
+    A: Any, B: Any, SA: SymmetricChannel | None = None, SB: SymmetricChannel | None = None
+) -> ChannelFree | None:
+    """A ⊑ B decided from the protocols' structure, or None when no such route answers.
+
+    Parameters
+    ----------
+    A, B : Protocol
+        On the same k inputs.
+    SA, SB : SymmetricChannel, optional
+        Their symmetric channels where the caller has built them (built here otherwise,
+        where the protocol has one).
+
+    Returns
+    -------
+    ChannelFree or None
+        The first route of the module's order that answers.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> A, B = q.protocol("he_multi", 1024, 2.0), q.protocol("dbitflip", 1024, 2.0)
+    >>> found = channel_free_decision(A, B)  # (2K)^4 outputs on A's side: never built
+    >>> found.holds, found.route
+    (False, 'invariant gain')
+    >>> hr, hr_block = q.protocol("hr", 10**4, 0.5), q.protocol("hr_block", 10**4, 0.5)
+    >>> channel_free_decision(hr, hr_block).route  # one block: HR itself, W = I
+    'equal channels'
+    """
+    if not all(callable(getattr(P, "_restricted_rows", None)) for P in (A, B)):
+        return None  # not a protocol of the catalogue's frequency-oracle kind (composites)
+    SA = _symmetric_of(A) if SA is None else SA
+    SB = _symmetric_of(B) if SB is None else SB
+    if SA is None and SB is None:
+        same = equal_channels(A, B)
+        if same is not None:
+            values = np.array([same.entries, same.max_difference])
+            return ChannelFree(True, "equal channels", same.certified_by, None, values)
+    if SA is not None or SB is None:
+        return None
+    found = capacity_bound_test(A, SB)
+    if found is not None:
+        ce, why = found
+        how = f"ML(B) above the closed-form bound of ML(A): {why}"
+        return ChannelFree(False, "capacity bound", how, ce, np.array([ce.gap]))
+    refuted = invariant_gain_refutation(A, SB)
+    if refuted is not None:
+        ce = refuted.counterexample
+        return ChannelFree(False, "invariant gain", refuted.certified_by, ce, np.array([ce.gap]))
+    gram = getattr(A, "gram_form", None)
+    form = gram() if callable(gram) else None
+    if form is not None and set(SB.sizes.tolist()) <= {0, 1, SB.k - 1, SB.k}:
+        res = posterior_mixing_from_gram(form, SB)
+        if res is not None:
+            implicit = [form.alpha, form.beta, form.up, form.down, *res.details["mu"]]
+            values = np.array([float(v) for v in implicit])
+            return ChannelFree(True, "posterior mixing", res.certified_by, None, values)
+    witness = invariant_witness(A, SB)
+    if witness is not None:
+        values = np.array([float(v) for v in witness.values.values()])
+        return ChannelFree(True, "invariant witness", witness.certified_by, None, values)
+    return None
