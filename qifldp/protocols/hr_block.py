@@ -301,7 +301,7 @@ class HRBlock(Protocol):
         :func:`~qifldp.protocols.hr.codeword_gram` with n = K, size b/2, meet b/4 (one
         block) or 0 (b = 2), p and q the stored floats, rows divided by their exact sum;
         N(y) per block from the Walsh-Hadamard transform of the indicator of the rows it
-        holds (O(K log b)).
+        holds, one transform for all full blocks (O(K + b log b)).
 
         Returns
         -------
@@ -319,11 +319,10 @@ class HRBlock(Protocol):
         if k > per and b != 2:
             return None
         N = np.zeros((B, b), dtype=np.int64)
-        for block in range(-(-k // per)):
-            held = min(per, k - block * per)  # rows 1..held of H_b
-            rows = np.zeros(b)
-            rows[1 : held + 1] = 1.0
-            N[block] = ((held + fwht(rows)) / 2).astype(np.int64)
+        full, rest = divmod(k, per)  # blocks holding per values, and the last one's
+        N[:full] = self._block_counts(per)
+        if rest:
+            N[full] = self._block_counts(rest)
         meet = b // 4 if k <= per else 0
         p, q = Fraction(self._params["p"]), Fraction(self._params["q"])
         law = (
@@ -331,6 +330,14 @@ class HRBlock(Protocol):
             "divided by their exact sum"
         )
         return codeword_gram(k, K, b // 2, meet, p, q, count_extremes(N, k), law)
+
+    def _block_counts(self, held: int) -> np.ndarray:
+        """N(y) = #{values of a block in S_x containing y} for the b outputs of a block
+        holding ``held`` values (rows 1..held of H_b)."""
+        b = self._params["b"]
+        rows = np.zeros(b)
+        rows[1 : held + 1] = 1.0
+        return ((held + fwht(rows)) / 2).astype(np.int64)
 
     def _rows(self, xs: np.ndarray) -> np.ndarray:
         """The rows of the channel at the values ``xs`` (one expression for every row)."""

@@ -27,24 +27,31 @@ CERTIFICATE_COLUMNS: tuple[str, ...] = (
 
 def _arrays(obj: Any) -> list[np.ndarray]:
     """The numeric arrays a certificate is made of (a witness matrix, an OrbitWitness's
-    fields, a counterexample's gain and prior), in a fixed order."""
+    fields, a counterexample's gain and prior, a SymmetricGain's slots), in a fixed order."""
     if obj is None:
         return []
     if isinstance(obj, np.ndarray):
         return [obj]
-    fields = getattr(obj, "__dataclass_fields__", None)
-    names = list(fields) if fields is not None else sorted(vars(obj))
     out: list[np.ndarray] = []
-    for name in names:
-        val = getattr(obj, name)
+    for name in _attribute_names(obj):
+        val = getattr(obj, name, None)  # an unset slot: nothing
         if isinstance(val, np.ndarray):
             out.append(val)
         elif isinstance(val, numbers.Real) and not isinstance(val, bool):
             out.append(np.asarray([val], dtype=float))
-        elif hasattr(val, "__dataclass_fields__") or hasattr(val, "__dict__"):
-            if not callable(val):
-                out.extend(_arrays(val))
+        elif _attribute_names(val) and not callable(val):
+            out.extend(_arrays(val))
     return out
+
+
+def _attribute_names(obj: Any) -> list[str]:
+    """A dataclass's fields, an object's attributes, or (no ``__dict__``) its slots."""
+    fields = getattr(obj, "__dataclass_fields__", None)
+    if fields is not None:
+        return list(fields)
+    if hasattr(obj, "__dict__"):
+        return sorted(vars(obj))
+    return [s for cls in type(obj).__mro__ for s in getattr(cls, "__slots__", ())]
 
 
 def certificate_digest(obj: Any) -> str:

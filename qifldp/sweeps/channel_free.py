@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import QifldpError
+from ..errors import ParameterError, QifldpError
 from ..symmetric import SymmetricChannel
 from ..symmetric.posterior_mixing import posterior_mixing_from_gram
 from .equal_channels import equal_channels
@@ -92,6 +92,11 @@ def channel_free_decision(
     ChannelFree or None
         The first route of the module's order that answers.
 
+    Raises
+    ------
+    ParameterError
+        A and B over different numbers of inputs.
+
     Examples
     --------
     >>> import qifldp as q
@@ -105,6 +110,9 @@ def channel_free_decision(
     """
     if not all(callable(getattr(P, "_restricted_rows", None)) for P in (A, B)):
         return None  # not a protocol of the catalogue's frequency-oracle kind (composites)
+    if A.k != B.k:
+        msg = f"A and B must be over the same inputs, got k = {A.k} and k = {B.k}"
+        raise ParameterError(msg)
     SA = _symmetric_of(A) if SA is None else SA
     SB = _symmetric_of(B) if SB is None else SB
     if SA is None and SB is None:

@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import ParameterError, QifldpError
 from ..refinement._screen import cached_view
 from ..refinement.result import Counterexample
-from ..symmetric import SymmetricChannel
+from ..symmetric import SymmetricChannel, SymmetricGain
 from ..symmetric.measures import pair_atoms
 from .rigorous_gaps import (
     CertifiedGap,
@@ -164,8 +164,7 @@ def pair_test(A: Any, B: Any, *, margin: float = PAIR_TEST_MARGIN) -> Counterexa
     >>> pair_test(q.grr(4, 2.0), q.grr(4, 1.0)) is None
     True
     """
-    k = A.k if isinstance(A, SymmetricChannel) else A.shape[0]
-    kb = B.k if isinstance(B, SymmetricChannel) else B.shape[0]
+    k, kb = _inputs(A), _inputs(B)
     if k != kb:
         msg = f"A and B must have the same number of inputs, got {k} and {kb}"
         raise ParameterError(msg)
@@ -194,6 +193,18 @@ def pair_test(A: Any, B: Any, *, margin: float = PAIR_TEST_MARGIN) -> Counterexa
     return None
 
 
+def _inputs(C: Any) -> int:
+    return C.k if isinstance(C, SymmetricChannel) else C.shape[0]
+
+
+def _check_inputs(k: int, **channels: Any) -> None:
+    """Refuse a channel over other than ``k`` inputs, naming it."""
+    for name, C in channels.items():
+        if _inputs(C) != k:
+            msg = f"{name} must be over the {k} inputs compared, got {_inputs(C)}"
+            raise ParameterError(msg)
+
+
 def _check_margin(margin: Any) -> float:
     if isinstance(margin, bool) or not isinstance(margin, (int, float, np.floating, np.integer)):
         msg = f"margin must be a real number >= 0 (the search threshold), got {margin!r}"
@@ -204,7 +215,7 @@ def _check_margin(margin: Any) -> float:
     return float(margin)
 
 
-def _counterexample(gain: np.ndarray, prior: np.ndarray, proved: CertifiedGap) -> Counterexample:
+def _counterexample(gain: Any, prior: np.ndarray, proved: CertifiedGap) -> Counterexample:
     return Counterexample(
         gain=gain,
         prior=prior,
@@ -264,6 +275,11 @@ def capacity_test(
         The identity gain, the uniform prior and the gap proved positive; None when
         ML(B) > ML(A) is not proved.
 
+    Raises
+    ------
+    ParameterError
+        A or B not over ``k`` inputs.
+
     Examples
     --------
     >>> import qifldp as q
@@ -271,6 +287,7 @@ def capacity_test(
     >>> bool(ce.gap > ce.gap_bound > 0), ce.gap_exact is None
     (True, True)
     """
+    _check_inputs(k, A=A, B=B)
     a, b = _uniform(A), _uniform(B)
     if not b[0] - a[0] > margin * (a[0] + b[0]):
         return None
@@ -308,19 +325,26 @@ def capacity_bound_test(
     Returns
     -------
     (Counterexample, str) or None
-        The counterexample (identity gain, uniform prior; ``gap`` and ``gap_exact``
-        bound the true gap from below, ``vulnerability_a`` is the bound hi / k) and the
-        reason the bound holds; None when P's family states no bounds or they do not
-        separate.
+        The counterexample (the identity gain as a
+        :class:`~qifldp.symmetric.SymmetricGain`, nothing of size k x k formed; the
+        uniform prior; ``gap`` and ``gap_exact`` bound the true gap from below,
+        ``vulnerability_a`` is the bound hi / k) and the reason the bound holds; None
+        when P's family states no bounds or they do not separate.
+
+    Raises
+    ------
+    ParameterError
+        B not over P's k inputs.
 
     Examples
     --------
     >>> import qifldp as q
     >>> P = q.protocol("he_multi", 256, 2.0)  # t = 4: 256^4 index tuples, never built
     >>> ce, why = capacity_bound_test(P, q.symmetric.grr(256, 2.0))
-    >>> bool(ce.gap > ce.gap_bound > 0), why
-    (True, 'each index tuple hits at most min(2^t, k) sign vectors')
+    >>> bool(ce.gap > ce.gap_bound > 0), why, ce.gain.sizes.tolist()
+    (True, 'each index tuple hits at most min(2^t, k) sign vectors', [1])
     """
+    _check_inputs(P.k, B=B)
     try:
         bounds = P.closed_form.bayes_capacity_bounds()
     except QifldpError:  # the family's own size rule
@@ -337,4 +361,4 @@ def capacity_bound_test(
     proved = certified_gap(a, b, lambda: va, lambda: exact_uniform_vulnerability(B))
     if proved is None:
         return None
-    return _counterexample(np.eye(k), np.full(k, 1.0 / k), proved), why
+    return _counterexample(SymmetricGain.identity(k), np.full(k, 1.0 / k), proved), why

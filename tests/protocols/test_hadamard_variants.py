@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from scipy.linalg import hadamard as scipy_hadamard
 
 import qifldp as q
 from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
-from qifldp.protocols import he_multi as he_multi_module
+from qifldp.protocols import he_multi as he_multi_module, hr_block as hr_block_module
 from qifldp.protocols.he_multi import HEMulti, smallest_cell
 from qifldp.protocols.hr import hr_membership
 from qifldp.protocols.hr_block import HRBlock, hr_blocks
@@ -309,6 +310,31 @@ def test_hr_block_gram_form_where_it_is_grr_type(k, eps, B):
     # one block holds every value (B = 1 is HR; k <= b - 1) or each block one (b = 2)
     P = q.protocol("hr_block", k, eps, B=B)
     assert_gram_form_matches(P.gram_form(), enumerate_hr_block(k, eps, P.params["B"]))
+
+
+def test_hr_block_gram_form_with_a_million_blocks_by_hand(monkeypatch):
+    # k = 10^6, eps = 16: B = 2^20 blocks of b = 2 outputs, value x alone in block x on
+    # its first output (p), every other output q: N(y) is 1 on those k outputs, 0 on the
+    # rest, so up = g, down = g (k - 1), alpha = K q^2 + 2 q g, beta = g^2 (rows over
+    # p + (K - 1) q). One transform serves every full block (it took one per block, 20 s)
+    calls, fwht = [], hr_block_module.fwht
+
+    def counted(v):
+        calls.append(1)
+        return fwht(v)
+
+    monkeypatch.setattr(hr_block_module, "fwht", counted)
+    k = 10**6
+    P = HRBlock(k, 16.0)
+    K = P.params["K"]
+    assert (P.params["B"], P.params["b"]) == (2**20, 2)
+    G = P.gram_form()
+    assert len(calls) <= 2
+    R = Fraction(P.params["p"]) + (K - 1) * Fraction(P.params["q"])
+    p, q_ = Fraction(P.params["p"]) / R, Fraction(P.params["q"]) / R
+    g = p - q_
+    assert (G.up, G.down) == (g, g * (k - 1))
+    assert (G.alpha, G.beta) == (K * q_ * q_ + 2 * q_ * g, g * g)
 
 
 def test_hr_block_gram_form_is_none_where_its_gram_matrix_has_two_values():

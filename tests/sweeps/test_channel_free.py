@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import qifldp as q
+from qifldp.errors import ParameterError
 from qifldp.sweeps.atlas import ATLAS_ORACLES
 from qifldp.sweeps.channel_free import channel_free_decision
 from tests.sweeps._reference import explicit_oracle
@@ -39,3 +40,9 @@ def test_no_answer_where_no_route_applies():
     # HE with t coefficients into HR: B not symmetric, channels different
     he_multi, hr = q.protocol("he_multi", 16, 1.0), q.protocol("hr", 16, 1.0)
     assert channel_free_decision(he_multi, hr) is None
+
+
+def test_protocols_over_different_inputs_are_refused():
+    # the capacity bound answered here with a gain on A's 8 inputs against B's 16
+    with pytest.raises(ParameterError, match="same inputs, got k = 8 and k = 16"):
+        channel_free_decision(q.protocol("he_multi", 8, 2.0), q.protocol("grr", 16, 8.0))

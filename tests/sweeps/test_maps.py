@@ -20,7 +20,9 @@ import pytest
 import qifldp as q
 from qifldp.errors import InputTypeError, ParameterError
 from qifldp.plotting import RELATION_COLORS, comparability_figure
+from qifldp.refinement.result import Counterexample
 from qifldp.sweeps import CANCELLED, CERTIFICATE_COLUMNS, certificate_digest, hard_time_limit
+from qifldp.symmetric import SymmetricGain
 from tests.sweeps._reference import plain_lp_refines
 
 
@@ -41,6 +43,24 @@ def test_certificate_digest_of_a_matrix_is_sha256_of_its_bytes():
     assert certificate_digest(W) == _digest(W)
     assert certificate_digest(W) != certificate_digest(W.T)
     assert certificate_digest(None) == ""
+
+
+def test_certificate_digest_covers_a_symmetric_gain():
+    # a counterexample's SymmetricGain (slots, no __dict__) was left out of its digest:
+    # two different gains with one prior and gap hashed alike
+    prior = np.full(5, 0.2)
+    ce = [
+        Counterexample(gain=SymmetricGain(5, [1], [g], [0.0]), prior=prior, gap=0.1)
+        for g in (1.0, 2.0)
+    ]
+    assert certificate_digest(ce[0]) != certificate_digest(ce[1])
+    same = Counterexample(gain=SymmetricGain.identity(5), prior=prior.copy(), gap=0.1)
+    assert certificate_digest(ce[0]) == certificate_digest(same)
+    # in the dataclass's order: the gain's k, sizes, g_in, g_out; the prior; gap,
+    # gap_bound and the two vulnerabilities (None and strings left out)
+    g = ce[1].gain
+    scalars = [np.asarray([v]) for v in (0.1, 0.0, math.nan, math.nan)]
+    assert certificate_digest(ce[1]) == _digest([5.0], g.sizes, g.g_in, g.g_out, prior, *scalars)
 
 
 def test_certificates_are_kept_per_point_and_match_direct_refinement():

@@ -176,3 +176,28 @@ def test_capacity_bound_decides_the_atlas_pair_and_agrees_with_the_explicit_rout
     (row,) = [r for r in cell["pairs"] if (r["a"], r["b"]) == ("he_multi", "grr")]
     assert row["holds"] is False and row["route"] == "capacity bound"
     assert row["certified_by"].startswith("ML(B) above the closed-form bound of ML(A)")
+
+
+def test_capacity_bound_test_at_a_million_inputs_forms_no_k_by_k_gain():
+    # he_multi(10^6, 8) has t = 12 coefficients; its bound and GRR's capacity by hand:
+    # the gap (ML(GRR) − bound) / k, the identity gain a SymmetricGain (np.eye(10^6)
+    # would be 7.3 TiB)
+    k, eps = 10**6, 8.0
+    P = q.protocol("he_multi", k, eps)
+    t = P.params["t"]
+    ce, why = capacity_bound_test(P, q.symmetric.grr(k, eps))
+    ml_grr = k * math.exp(eps) / (math.exp(eps) + k - 1)
+    assert math.isclose(ce.gap, (ml_grr - _ml_bound(k, eps, t)) / k, rel_tol=1e-9)
+    assert ce.gap > ce.gap_bound > 0 and "min(2^t, k)" in why
+    assert ce.gain.k == k and ce.gain.sizes.tolist() == [1]
+    assert ce.gain.g_in.tolist() == [1.0] and ce.gain.g_out.tolist() == [0.0]
+
+
+def test_the_capacity_tests_refuse_channels_over_other_inputs():
+    # he_multi(8) against GRR on 16 inputs was "refuted" with an 8 x 8 gain
+    with pytest.raises(ParameterError, match="B must be over the 8 inputs compared, got 16"):
+        capacity_bound_test(q.protocol("he_multi", 8, 2.0), q.symmetric.grr(16, 8.0))
+    with pytest.raises(ParameterError, match="B must be over the 3 inputs compared, got 4"):
+        capacity_test(q.grr(3, 1.0), q.grr(4, 2.0), 3)
+    with pytest.raises(ParameterError, match="A must be over the 4 inputs compared, got 3"):
+        capacity_test(q.grr(3, 1.0), q.grr(4, 2.0), 4)
