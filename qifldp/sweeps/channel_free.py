@@ -58,6 +58,13 @@ class ChannelFree:
     values : numpy.ndarray
         The numbers that identify the certificate (an implicit witness's parameters, or
         the counterexample's gap), for a digest.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> found = channel_free_decision(q.protocol("hr", 7, 0.25), q.protocol("grr", 7, 0.01))
+    >>> found.holds, found.route, found.counterexample is None
+    (True, 'posterior mixing', True)
     """
 
     holds: bool

@@ -57,6 +57,13 @@ class EqualChannels:
         k x n, the entries compared.
     certified_by : str
         The statement of the certificate.
+
+    Examples
+    --------
+    >>> import qifldp as q
+    >>> same = equal_channels(q.protocol("grr", 3, 1.0), q.protocol("grr", 3, 1.0))
+    >>> same.exact, same.max_difference, same.entries
+    (True, 0.0, 9)
     """
 
     exact: bool
