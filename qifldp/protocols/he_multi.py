@@ -168,29 +168,32 @@ class HEMultiClosedForm(EpsAttained):
         return (2**t * E + (1 - E) * N) / (1 + (2**t - 1) * E)
 
     def bayes_capacity_bounds(self) -> tuple[Fraction, Fraction, str]:
-        """Rational bounds (lo, hi) on ML at any k and t, and why they hold.
+        """Rational bounds (lo, hi) on the ML of the stored channel at any k and t, and why.
 
-        ML = (2^t + (E - 1) N̄) / (E + 2^t - 1), E = e^eps, increases in N̄ (E >= 1) and
-        in E (its derivative in E has the sign of 2^t (N̄ - 1) >= 0). N̄ is
-        :meth:`distinct` where it enumerates (lo = hi up to the enclosure of E), else
-        1 <= N̄ <= min(2^t, k): the t signs of one index tuple take at most 2^t values,
-        over k values at most k. E is enclosed by the float exp(eps) widened by 2^-50
-        relative (the float is within one ulp, 2^-52 relative, of e^eps).
+        With p the stored float and o = fl((1 - p) / (2^t - 1)) (as :meth:`HEMulti.channel`
+        computes them), a column whose sign vector is the value's carries p / K^t and
+        the others o / K^t, so with every row divided by its sum p + (2^t - 1) o,
+        ML = (N̄ p + (2^t - N̄) o) / (p + (2^t - 1) o), which increases in N̄ (p >= o).
+        N̄ is :meth:`distinct` where it enumerates, else 1 <= N̄ <= min(2^t, k): the t
+        signs of one index tuple take at most 2^t values, over k values at most k. The
+        channel as stored rounds each entry of a row after scaling it by one factor:
+        divided by their exact row sums, its entries are within 2u/(1 - u) relative of
+        those above, so lo and hi are widened by 2^-46 relative (far above 2u) and
+        bound the stored channel's ML, rows over their exact sums, exactly.
 
         Examples
         --------
         >>> lo, hi, why = HEMulti(256, 2.0).closed_form.bayes_capacity_bounds()  # t = 4
         >>> round(float(hi), 6), why  # 16 e^2 / (e^2 + 15)
         (5.280477, 'each index tuple hits at most min(2^t, k) sign vectors')
-        >>> cf = HEMulti(3, 1.0, t=2).closed_form  # enumerated: lo = hi = ML up to E's enclosure
+        >>> cf = HEMulti(3, 1.0, t=2).closed_form  # enumerated: ML within 2^-45 relative
         >>> lo, hi, why = cf.bayes_capacity_bounds()
-        >>> float(hi - lo) < 1e-14, abs(float(hi) - cf.bayes_capacity()) < 1e-14
+        >>> float(hi / lo - 1) < 2**-44, abs(float(hi) - cf.bayes_capacity()) < 1e-13
         (True, True)
         """
         P = self._protocol
-        t, k = P.params["t"], P.k
-        E = Fraction(math.exp(P.eps))
-        widen = Fraction(1, 2**50)
+        t, k, p = P.params["t"], P.k, P.params["p"]
+        hit, off = Fraction(p), Fraction((1 - p) / (2**t - 1))
         try:
             lo_n = hi_n = self.distinct()
             why = "N̄, the mean number of distinct sign vectors, enumerated"
@@ -198,10 +201,11 @@ class HEMultiClosedForm(EpsAttained):
             lo_n, hi_n = Fraction(1), Fraction(min(2**t, k))
             why = "each index tuple hits at most min(2^t, k) sign vectors"
 
-        def ml(e: Fraction, n: Fraction) -> Fraction:
-            return (2**t + (e - 1) * n) / (e + 2**t - 1)
+        def ml(n: Fraction) -> Fraction:
+            return (n * hit + (2**t - n) * off) / (hit + (2**t - 1) * off)
 
-        return ml(E * (1 - widen), lo_n), ml(E * (1 + widen), hi_n), why
+        widen = Fraction(1, 2**46)
+        return ml(lo_n) * (1 - widen), ml(hi_n) * (1 + widen), why
 
     def symbolic_bayes_capacity(self, **symbols: Any) -> sp.Expr:
         """The sympy twin of :meth:`bayes_capacity`; ``eps`` may be a symbol.

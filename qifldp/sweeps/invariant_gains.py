@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linprog, minimize
 
+from ..errors import ParameterError
 from ..refinement.result import Counterexample
 from ..symmetric import SymmetricChannel, SymmetricGain
 from .negative_routes import PAIR_TEST_MARGIN
@@ -282,12 +283,15 @@ def _symmetric_gain(r: int, types: list[tuple[float, float]]) -> SymmetricGain:
     the largest constant as the action of size 0."""
     single = [t for t in types if t[0] != t[1]]
     const = [t[0] for t in types if t[0] == t[1]]
+    if len(single) > 2:  # sizes 1 and r - 1 hold two single-out types, no more
+        msg = f"a symmetric gain holds at most two single-out action types, got {len(single)}"
+        raise ParameterError(msg)
     sizes, g_in, g_out = [], [], []
     if const:
         sizes.append(0)
         g_in.append(max(const))
         g_out.append(max(const))
-    for size, (u, v) in zip((1, r - 1), single, strict=False):
+    for size, (u, v) in zip((1, r - 1)[: len(single)], single, strict=True):
         sizes.append(size)
         g_in.append(u if size == 1 else v)
         g_out.append(v if size == 1 else u)
