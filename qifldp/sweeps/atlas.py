@@ -371,7 +371,7 @@ def _posterior_mixing(A: _Oracle, B: _Oracle, t0: float) -> tuple[dict[str, Any]
     channel (the exact Gram form, without the channel, is a route of
     :mod:`qifldp.sweeps.channel_free`, tried before)."""
     S = B.symmetric
-    if A.symmetric is not None or S is None or not set(S.sizes.tolist()) <= {0, 1, S.k - 1, S.k}:
+    if A.symmetric is not None or S is None or not S.singles_out_one_input():
         return None, ""
     C = A.explicit()
     if C is None:

@@ -140,7 +140,7 @@ def channel_free_decision(
         return ChannelFree(False, "invariant gain", refuted.certified_by, ce, np.array([ce.gap]))
     gram = getattr(A, "gram_form", None)
     form = gram() if callable(gram) else None
-    if form is not None and set(SB.sizes.tolist()) <= {0, 1, SB.k - 1, SB.k}:
+    if form is not None and SB.singles_out_one_input():
         res = posterior_mixing_from_gram(form, SB)
         if res is not None:
             implicit = [form.alpha, form.beta, form.up, form.down, *res.details["mu"]]

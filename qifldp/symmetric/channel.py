@@ -419,6 +419,20 @@ class SymmetricChannel(EqualByKey):
             self._masses = (np.exp(self._log_in), np.exp(self._log_out))
         return self._masses[0].copy(), self._masses[1].copy()
 
+    def singles_out_one_input(self) -> bool:
+        """Whether every column singles out at most one input: sizes in {0, 1, k-1, k}.
+
+        A column of size 1 is ``off + delta [x = j]`` with delta > 0, one of size k - 1
+        the same with delta < 0 (j the input outside it), sizes 0 and k are constant
+        (GRR, L-GRR, dBitFlipPM with d = 1 and b = k, HR with blocks of two outputs).
+
+        >>> import qifldp.symmetric as sym
+        >>> sym.grr(5, 1.0).singles_out_one_input(), sym.oue(5, 1.0).singles_out_one_input()
+        (True, False)
+        """
+        k = self._k
+        return set(self._sizes.tolist()) <= {0, 1, k - 1, k}
+
     def constant_ratio(self) -> bool:
         """Whether every class's column has one ratio a_s / b_s in the reals (proved, not measured).
 

@@ -271,7 +271,7 @@ def _target(B: Any, k: int) -> np.ndarray | None:
         if B.k != k:
             msg = f"A and B must have the same inputs: A has {k}, B has {B.k}"
             raise ChannelError(msg)
-        if not set(B.sizes.tolist()) <= {0, 1, k - 1, k}:
+        if not B.singles_out_one_input():
             return None
         return B.expand(lumped=True).matrix
     if isinstance(B, Channel) or isinstance(B, (list, tuple, np.ndarray)):
@@ -388,7 +388,7 @@ def _symmetric_classes(B: SymmetricChannel) -> list[tuple[Fraction, Fraction, in
     its entries a_s = exp(log_a), b_s = exp(log_b) (the floats of its expansion) read
     exactly; None for other sizes."""
     k = B.k
-    if not set(B.sizes.tolist()) <= {0, 1, k - 1, k}:
+    if not B.singles_out_one_input():
         return None
     out = []
     for s, la, lb in zip(B.sizes.tolist(), np.exp(B.log_a), np.exp(B.log_b), strict=True):
