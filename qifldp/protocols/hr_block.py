@@ -43,6 +43,7 @@ from ..simulation.util import as_rng, as_values, check_n
 from ..symbolic import SymbolicChannel
 from ..symbolic.parameters import SymbolicParameters, guard_symbolic_size
 from ..symmetric import SymmetricChannel
+from ..symmetric.block_mixing import BlockGramForm
 from ..symmetric.posterior_mixing import GramForm
 from ..validation import check_eps, check_int
 from .base import EpsAttained, Protocol, Rows, no_options
@@ -330,6 +331,46 @@ class HRBlock(Protocol):
             "divided by their exact sum"
         )
         return codeword_gram(k, K, b // 2, meet, p, q, count_extremes(N, k), law)
+
+    def block_gram_form(self) -> BlockGramForm:
+        """The Gram matrix by blocks, A Aᵀ = alpha J + D Σ_g 1_g 1_gᵀ + beta I, exact.
+
+        S_x has b/2 of the K outputs; two values of one block share b/4 of them (rows of
+        H_b), of two blocks none: with p and q the stored floats over the exact row sum
+        (b/2) p + (K - b/2) q, alpha = K q^2 + b q (p - q) and D = beta = (p - q)^2 b / 4.
+        Per block, the smallest and largest N_g(y) from one Walsh-Hadamard transform of
+        the indicator of the rows it holds (one for all full blocks). For
+        :func:`qifldp.symmetric.block_mixing.block_mixing_from_gram`.
+
+        Examples
+        --------
+        >>> form = HRBlock(10, 2.0).block_gram_form()  # B = 4 blocks of 4 outputs, 3 values
+        >>> form.sizes, form.empty_blocks, form.spread[0]
+        ((3, 3, 3, 1), False, (1, 3))
+        """
+        k, B, b, K = self.k, self._params["B"], self._params["b"], self._params["K"]
+        per = b - 1
+        full, rest = divmod(k, per)
+        sizes = (per,) * full + ((rest,) if rest else ())
+        spread = {}
+        for held in set(sizes):
+            N = self._block_counts(held)
+            spread[held] = (int(N.min()), int(N.max()))
+        p, q = Fraction(self._params["p"]), Fraction(self._params["q"])
+        row = Fraction(b, 2) * p + (K - Fraction(b, 2)) * q
+        p, q = p / row, q / row
+        D = (p - q) ** 2 * Fraction(b, 4)
+        return BlockGramForm(
+            sizes=sizes,
+            empty_blocks=len(sizes) < B,
+            hit=p,
+            miss=q,
+            alpha=K * q * q + b * q * (p - q),
+            block=D,
+            beta=D,
+            spread=tuple(spread[h] for h in sizes),
+            law=f"hr_block({k}, {self.eps}, B={B}): stored p and q, rows over their exact sum",
+        )
 
     def _block_counts(self, held: int) -> np.ndarray:
         """N(y) = #{values of a block in S_x containing y} for the b outputs of a block

@@ -14,6 +14,8 @@ verified exactly or within a stated band before it is returned):
 4. ``posterior mixing`` — A's exact Gram form (HR, HE, HE-t, HR with blocks where
    GRR-type) and B singling out one input per column: an implicit witness checked in
    rational arithmetic (:func:`~qifldp.symmetric.posterior_mixing.posterior_mixing_from_gram`);
+   for HR with blocks in general, by blocks
+   (:func:`~qifldp.symmetric.block_mixing.block_mixing_from_gram`, B GRR-type);
 5. ``invariant witness`` — the group of 3 again, the orbit equations of A·W = B solved
    exactly (:func:`~qifldp.sweeps.invariant_gains.invariant_witness`).
 
@@ -32,6 +34,7 @@ import numpy as np
 
 from ..errors import ParameterError, QifldpError
 from ..symmetric import SymmetricChannel
+from ..symmetric.block_mixing import block_mixing_from_gram
 from ..symmetric.posterior_mixing import posterior_mixing_from_gram
 from .equal_channels import equal_channels
 from .invariant_gains import invariant_gain_refutation, invariant_witness
@@ -145,6 +148,13 @@ def channel_free_decision(
         if res is not None:
             implicit = [form.alpha, form.beta, form.up, form.down, *res.details["mu"]]
             values = np.array([float(v) for v in implicit])
+            return ChannelFree(True, "posterior mixing", res.certified_by, None, values)
+    blocks = getattr(A, "block_gram_form", None)
+    if callable(blocks) and SB.singles_out_one_input():
+        res = block_mixing_from_gram(blocks(), SB)
+        if res is not None:
+            d = res.details
+            values = np.array([float(v) for v in (d["mu"], *d["nu"], d["smallest_entry"])])
             return ChannelFree(True, "posterior mixing", res.certified_by, None, values)
     witness = invariant_witness(A, SB)
     if witness is not None:
