@@ -42,7 +42,9 @@ Layer L6 (sweeps).
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -113,31 +115,31 @@ def symmetric_column_classes(S: SymmetricChannel, r: int | None = None) -> Class
     [(1.0, 0.5, 0.5), (1.0, 0.5, 0.5)]
     """
     k = S.k
-    r = k if r is None else r
+    if r is not None and r < k:
+        parts = _singled(S, r)
+        if parts is None:
+            return None
+        singled, constant = parts
+        out = [
+            (r * (at + (r - 1) * off), r * max(at, off), r * min(at, off)) for at, off in singled
+        ]
+        return out + [(r * v, v, v) for v in constant]
+    out = []
+    for size, a, b in _exact_masses(S):
+        entries = ([k * a / size] if size > 0 else []) + ([k * b / (k - size)] if size < k else [])
+        out.append((k * (a + b), max(entries), min(entries)))
+    return out
+
+
+def _exact_masses(S: SymmetricChannel) -> list[tuple[int, Fraction, Fraction]]:
+    """(size, P_in, P_out) per class: the stored masses as rationals over their exact total."""
     pin, pout = S.class_masses()
     fin = [Fraction(float(v)) for v in pin]
     fout = [Fraction(float(v)) for v in pout]
     total = sum(fin) + sum(fout)
-    out = []
-    for size, a, b in zip(S.sizes.tolist(), fin, fout, strict=True):
-        a, b = a / total, b / total
-        if r == k:
-            entries = ([k * a / size] if size > 0 else []) + (
-                [k * b / (k - size)] if size < k else []
-            )
-            out.append((k * (a + b), max(entries), min(entries)))
-            continue
-        if size not in (0, 1, k - 1, k):
-            return None
-        if size in (0, k):  # one constant column
-            v = a if size == k else b
-            out.append((r * v, v, v))
-            continue
-        # per-output entries: at the singled-out input and elsewhere
-        at, off = (a, b / (k - 1)) if size == 1 else (b, a / (k - 1))
-        out.append((r * (at + (r - 1) * off), r * max(at, off), r * min(at, off)))
-        out.append(((k - r) * r * off, (k - r) * off, (k - r) * off))
-    return out
+    return [
+        (size, a / total, b / total) for size, a, b in zip(S.sizes.tolist(), fin, fout, strict=True)
+    ]
 
 
 def vulnerability_of_classes(classes: Classes, r: int, gain: tuple[Any, Any, Any]) -> Any:
@@ -153,17 +155,14 @@ def vulnerability_of_classes(classes: Classes, r: int, gain: tuple[Any, Any, Any
     Fraction(1, 2)
     """
     d1, d0, e = gain
+    if isinstance(d1, Fraction):  # the two action types of :func:`_v_types`, v_0 = 0
+        return _v_types(classes, r, [(d1 + e, e), (d0, Fraction(0))])
     total: Any = 0
-    for S, Mx, Mn in classes:
-        if isinstance(d1, Fraction):
-            one = e * S + d1 * (Mx if d1 > 0 else Mn)
-            zero = d0 * (Mx if d0 > 0 else Mn)
-            total += max(one, zero)
-        else:
-            s, mx, mn = float(S), float(Mx), float(Mn)
-            one = e * s + d1 * np.where(d1 > 0, mx, mn)
-            zero = d0 * np.where(d0 > 0, mx, mn)
-            total = total + np.maximum(one, zero)
+    for S, Mx, Mn in classes:  # vectorised over many gains at once (the search's grid)
+        s, mx, mn = float(S), float(Mx), float(Mn)
+        one = e * s + d1 * np.where(d1 > 0, mx, mn)
+        zero = d0 * np.where(d0 > 0, mx, mn)
+        total = total + np.maximum(one, zero)
     return total / r
 
 
@@ -234,8 +233,7 @@ def invariant_gain_refutation(
     Bc = symmetric_column_classes(B, r)
     if Bc is None:
         return None
-    candidates = _farkas_types(P, B) + [[(d1 + e, e), (d0, 0.0)] for d1, d0, e in _search(A, Bc, r)]
-    for types in candidates:
+    for types in itertools.chain(_farkas_types(P, B), _searched_types(A, Bc, r)):
         scale = max(abs(v) for t in types for v in t)
         if not scale > 0:
             continue
@@ -266,6 +264,13 @@ def invariant_gain_refutation(
             ),
         )
     return None
+
+
+def _searched_types(A: Classes, B: Classes, r: int) -> Iterator[list[tuple[float, float]]]:
+    """The search's directions as action types, lazily: the grid runs only when the Farkas
+    gain (tried first) does not answer."""
+    for d1, d0, e in _search(A, B, r):
+        yield [(d1 + e, e), (d0, 0.0)]
 
 
 def _v_types(classes: Classes, r: int, types: list[tuple[Any, Any]]) -> Any:
@@ -347,13 +352,8 @@ def _singled(
     an input beyond r are constant there: one merged column), exact and normalised;
     None for other sizes."""
     k = S.k
-    pin, pout = S.class_masses()
-    fin = [Fraction(float(v)) for v in pin]
-    fout = [Fraction(float(v)) for v in pout]
-    total = sum(fin) + sum(fout)
     singled, constant = [], []
-    for size, a, b in zip(S.sizes.tolist(), fin, fout, strict=True):
-        a, b = a / total, b / total
+    for size, a, b in _exact_masses(S):
         if size == 0 or size == k:
             constant.append(b if size == 0 else a)
             continue
