@@ -18,6 +18,7 @@ Layer L6 (sweeps).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,6 +84,21 @@ def _rows(P: Any, xs: np.ndarray) -> tuple[np.ndarray, Any] | None:
     return np.asarray(M, dtype=float), labels
 
 
+def _row_chunks(
+    A: Any, B: Any, first: tuple[np.ndarray, np.ndarray], step: int
+) -> Iterator[tuple[np.ndarray, np.ndarray] | None]:
+    """Both sides' rows, ``first`` (row 0, already read) then ``step`` rows at a time;
+    None (and the end) where a side gives no rows."""
+    yield first
+    for start in range(1, A.k, step):
+        xs = np.arange(start, min(A.k, start + step))
+        ra, rb = _rows(A, xs), _rows(B, xs)
+        if ra is None or rb is None:
+            yield None
+            return
+        yield ra[0], rb[0]
+
+
 def equal_channels(A: Any, B: Any, *, max_entries: int = EQUAL_MAX_ENTRIES) -> EqualChannels | None:
     """Whether two protocols have the same channel (then W = I proves A ⊑ B and B ⊑ A).
 
@@ -126,26 +142,16 @@ def equal_channels(A: Any, B: Any, *, max_entries: int = EQUAL_MAX_ENTRIES) -> E
     cols = np.arange(n)
     if k * n > max_entries or list(got_a[1](cols)) != list(got_b[1](cols)):
         return None
-    step = max(1, EQUAL_CHUNK_ENTRIES // n)
     exact, worst = True, 0.0
-    start = 0
-    while start < k:
-        if start == 0:
-            Ma, Mb = got_a[0], got_b[0]
-            stop = first.size
-        else:
-            stop = min(k, start + step)
-            xs = np.arange(start, stop)
-            ra, rb = _rows(A, xs), _rows(B, xs)
-            if ra is None or rb is None:
-                return None
-            Ma, Mb = ra[0], rb[0]
+    for pair in _row_chunks(A, B, (got_a[0], got_b[0]), max(1, EQUAL_CHUNK_ENTRIES // n)):
+        if pair is None:
+            return None
+        Ma, Mb = pair
         R = np.abs(Ma - Mb)
         if np.any(R > EQUAL_BAND_FACTOR * UNIT_ROUNDOFF * (Ma + Mb)):
             return None
         exact = exact and not np.any(R)
         worst = max(worst, float(R.max()))
-        start = stop
     how = (
         "equal entry for entry"
         if exact
