@@ -288,15 +288,30 @@ def capacity_test(
     (True, True)
     """
     _check_inputs(k, A=A, B=B)
-    a, b = _uniform(A), _uniform(B)
+    return _identity_gap(
+        _uniform(A),
+        lambda: exact_uniform_vulnerability(A),
+        B,
+        np.eye(k),
+        margin,
+    )
+
+
+def _identity_gap(
+    a: tuple[float, float], exact_a: Any, B: Any, gain: Any, margin: float
+) -> Counterexample | None:
+    """The uniform prior's gap V(B) - V(A) under the identity ``gain`` proved positive:
+    a candidate above ``margin`` of the vulnerabilities, then
+    :func:`~qifldp.sweeps.rigorous_gaps.certified_gap` (A's (value, bound) ``a`` and its
+    exact value ``exact_a``, B's on its channel as stored)."""
+    b = _uniform(B)
     if not b[0] - a[0] > margin * (a[0] + b[0]):
         return None
-    proved = certified_gap(
-        a, b, lambda: exact_uniform_vulnerability(A), lambda: exact_uniform_vulnerability(B)
-    )
+    proved = certified_gap(a, b, exact_a, lambda: exact_uniform_vulnerability(B))
     if proved is None:
         return None
-    return _counterexample(np.eye(k), np.full(k, 1.0 / k), proved)
+    k = B.k if isinstance(B, SymmetricChannel) else B.shape[0]
+    return _counterexample(gain, np.full(k, 1.0 / k), proved)
 
 
 def capacity_bound_test(
@@ -355,10 +370,5 @@ def capacity_bound_test(
     _, hi, why = bounds
     va = hi / k
     a = (float(va), abs(float(va)) * 2.0**-52)  # the bound, rounded once to a float
-    b = _uniform(B)
-    if not b[0] - a[0] > margin * (a[0] + b[0]):
-        return None
-    proved = certified_gap(a, b, lambda: va, lambda: exact_uniform_vulnerability(B))
-    if proved is None:
-        return None
-    return _counterexample(SymmetricGain.identity(k), np.full(k, 1.0 / k), proved), why
+    ce = _identity_gap(a, lambda: va, B, SymmetricGain.identity(k), margin)
+    return None if ce is None else (ce, why)
