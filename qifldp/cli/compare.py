@@ -222,6 +222,7 @@ _HOW = {
     "equal channels": "as equal channels (W = I)",
     "capacity bound": "by a closed-form bound of the capacity",
     "invariant gain": "by a gain invariant under the affine group",
+    "hyperplane gain": "by the gain of a hyperplane of the values",
     "invariant witness": "by a witness invariant under the affine group",
     "posterior mixing": "by posterior mixing from an exact Gram form",
 }

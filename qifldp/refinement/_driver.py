@@ -20,6 +20,7 @@ from ._certify import (
 )
 from ._exact_route import (
     exact_confirm,
+    exact_gain_result,
     exact_result,
     input_band_result,
 )
@@ -37,6 +38,7 @@ from ._problem import (
     witness_in_band,
 )
 from .entropic import solve_entropic, solve_lbfgs
+from .forced import forced_witness, ratio_gain
 from .lp import solve_l1_lp, solve_l1_lp_columns
 from .nnls import solve_nnls_columns
 from .result import (
@@ -428,6 +430,27 @@ def _skip_unless_auto(P: Problem) -> str | None:
     return None if P.opts.method == "auto" else f"method={P.opts.method!r}"
 
 
+def _skip_forced(P: Problem) -> str | None:
+    return "max-case refinement" if not P.rowsum else _skip_unless_auto(P)
+
+
+def _run_forced(P: Problem) -> _Outcome:
+    """The witness forced at equal epsilon; where it misses the band because B's ratio on a
+    pair exceeds A's, that pair's likelihood-ratio gain, decided by its exact gap."""
+    W = forced_witness(P.Ar, P.Br)
+    if W is None:
+        return "B's columns are not all constant or two-valued at A's largest ratio, or do not fit"
+    out = _run_candidate(P, (W, "forced"), "")
+    if isinstance(out, _Decided):
+        return out
+    g = ratio_gain(P.An, P.Bn, P.prior)
+    if g is None:
+        return out
+    how = "likelihood-ratio gain: B's ratio on a pair of inputs exceeds every ratio of A on it"
+    res = exact_gain_result(P, g, how, W_hint=W)
+    return out if res is None else _Decided(res, final=True)
+
+
 def _run_min_norm(P: Problem) -> _Outcome:
     W = _min_norm_guess(P)
     return _run_candidate(P, None if W is None else (W, "min-norm"), "the least-norm W is negative")
@@ -550,12 +573,14 @@ def _run_exact_fallback(P: Problem) -> _Outcome:
 
 #: The decision pipeline, in order; the first verified verdict ends it. ``method="exact"``
 #: decides in rational arithmetic alone; otherwise the orbit LP (one-hot channels), the
-#: trivial witnesses, the least-norm remapping, the float engines, and rational arithmetic
-#: when no float certificate passed. ``exact=True`` then confirms a float verdict exactly.
+#: trivial witnesses, the witness forced at equal epsilon, the least-norm remapping, the
+#: float engines, and rational arithmetic when no float certificate passed. ``exact=True``
+#: then confirms a float verdict exactly.
 STRATEGIES: tuple[Strategy, ...] = (
     Strategy("exact method", _run_exact_method, _skip_unless_exact_method),
     Strategy("orbits", _run_orbits, _skip_orbits),
     Strategy("quick", _run_quick),
+    Strategy("forced", _run_forced, _skip_forced),
     Strategy("min-norm", _run_min_norm, _skip_unless_auto),
     _engine_strategy(0),
     _engine_strategy(1),

@@ -351,15 +351,18 @@ def _exact_gain_verdict(
     return fails_result(P, g, gq, bound, "exact", True, text)
 
 
-def exact_gain_result(P: Problem, g: np.ndarray, how: str) -> RefinementResult | None:
+def exact_gain_result(
+    P: Problem, g: np.ndarray, how: str, W_hint: np.ndarray | None = None
+) -> RefinementResult | None:
     """A verdict from one float gain whose float gap is inconclusive, by its exact gap
-    (:func:`_exact_gain_verdict`); None when the exact gap is not positive (or underflows
-    a float)."""
+    (:func:`_exact_gain_verdict`, ``W_hint`` a witness on the reduced channels to try
+    first within the rounding band); None when the exact gap is not positive (or
+    underflows a float)."""
     E = exact_problem(P)
     gq = (ex.exact_gap if P.rowsum else ex.exact_max_case_gap)(E.Aq_full, E.Bq_full, g, P.prior)
     if not float(gq) > 0:  # not positive, or below the float range (then .gap could not say)
         return None
-    return _exact_gain_verdict(P, E, g, gq, how)
+    return _exact_gain_verdict(P, E, g, gq, how, W_hint)
 
 
 def exact_certificate_result(

@@ -298,7 +298,7 @@ class RefinementResult:
     trace : tuple of (str, str)
         The decision pipeline of explicit refinement, step by step: one
         ``(strategy, outcome)`` pair per strategy in order ("exact method",
-        "orbits", "quick", "min-norm", "engine highs", "engine entropic", ...,
+        "orbits", "quick", "forced", "min-norm", "engine highs", "engine entropic", ...,
         "exact", "exact confirmation"), the outcome being ``"decided"``,
         ``"skipped: <why>"``, ``"undecided: <why>"`` or ``"failed: <error>"``; the
         last entry decided. Empty for verdicts not reached by that pipeline

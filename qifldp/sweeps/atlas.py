@@ -17,9 +17,9 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    A mixed pair (one side without a symmetric channel) first takes the routes that need
    no channel (:func:`qifldp.sweeps.channel_free.channel_free_decision`: ``equal
    channels``, ``capacity bound``, ``invariant gain``, ``posterior mixing`` from A's
-   exact Gram form, ``invariant witness``), then a failure by the capacity, a two-point
-   prior and the restriction route, GRR's closed-form inverse, then ``posterior
-   mixing`` on A's explicit channel where B is symmetric with classes of sizes in
+   exact Gram form, ``invariant witness``, ``hyperplane gain``), then a failure by the
+   capacity, a two-point prior and the restriction route, GRR's closed-form inverse,
+   then ``posterior mixing`` on A's explicit channel where B is symmetric with classes of sizes in
    {0, 1, k-1, k} (GRR, L-GRR, dBitFlipPM with d = 1, b = k) and A's Gram matrix
    A D Aᵀ is alpha J + beta I (Hadamard-type oracles): a witness W = mu D Aᵀ + uniform
    mixing, verified (:func:`qifldp.symmetric.posterior_mixing.posterior_mixing_witness`;
@@ -309,7 +309,7 @@ def _channel_free(A: _Oracle, B: _Oracle, t0: float) -> dict[str, Any] | None:
         certificate=certificate_digest(ce if ce is not None else free.values),
         seconds=time.perf_counter() - t0,
     )
-    if free.route == "invariant gain":  # its gap is exact and far above rounding
+    if free.route in ("invariant gain", "hyperplane gain"):  # exact, far above rounding
         row["rounding_boundary"] = False
     return row
 

@@ -17,7 +17,11 @@ verified exactly or within a stated band before it is returned):
    for HR with blocks in general, by blocks
    (:func:`~qifldp.symmetric.block_mixing.block_mixing_from_gram`, B GRR-type);
 5. ``invariant witness`` — the group of 3 again, the orbit equations of A·W = B solved
-   exactly (:func:`~qifldp.sweeps.invariant_gains.invariant_witness`).
+   exactly (:func:`~qifldp.sweeps.invariant_gains.invariant_witness`);
+6. ``hyperplane gain`` — the other way round: A symmetric, B HE with t coefficients, the
+   gain of a hyperplane of B's values, with the exact gap by A's column classes and B's
+   law of the rank (:func:`~qifldp.sweeps.hyperplane_gains.hyperplane_gain_refutation`):
+   A ⋢ B (unary encodings against HE-t at the same epsilon, where the float LP stalls).
 
 The comparability atlas (:mod:`qifldp.sweeps.atlas`) and the command line (``qifldp
 refines``, ``qifldp compare``) both take it.
@@ -37,6 +41,7 @@ from ..symmetric import SymmetricChannel
 from ..symmetric.block_mixing import block_mixing_from_gram
 from ..symmetric.posterior_mixing import posterior_mixing_from_gram
 from .equal_channels import equal_channels
+from .hyperplane_gains import hyperplane_gain_refutation
 from .invariant_gains import invariant_gain_refutation, invariant_witness
 from .negative_routes import capacity_bound_test
 
@@ -53,11 +58,12 @@ class ChannelFree:
         The verdict.
     route : str
         ``"equal channels"``, ``"capacity bound"``, ``"invariant gain"``,
-        ``"posterior mixing"`` or ``"invariant witness"``.
+        ``"posterior mixing"``, ``"invariant witness"`` or ``"hyperplane gain"``.
     certified_by : str
         The statement of the certificate.
     counterexample : Counterexample or None
-        For a failure: the gain and prior (a SymmetricGain for an invariant gain).
+        For a failure: the gain and prior (a SymmetricGain for an invariant gain, a
+        two-action gain over the k inputs for a hyperplane gain).
     values : numpy.ndarray
         The numbers that identify the certificate (an implicit witness's parameters, or
         the counterexample's gap), for a digest.
@@ -117,6 +123,9 @@ def channel_free_decision(
     >>> hr, hr_block = q.protocol("hr", 10**4, 0.5), q.protocol("hr_block", 10**4, 0.5)
     >>> channel_free_decision(hr, hr_block).route  # one block: HR itself, W = I
     'equal channels'
+    >>> sue, he = q.protocol("sue", 64, 8.0), q.protocol("he_multi", 64, 8.0)
+    >>> channel_free_decision(sue, he).route  # both of epsilon 8: the LP stalls, this does not
+    'hyperplane gain'
     """
     if not all(callable(getattr(P, "_restricted_rows", None)) for P in (A, B)):
         return None  # not a protocol of the catalogue's frequency-oracle kind (composites)
@@ -130,6 +139,12 @@ def channel_free_decision(
         if same is not None:
             values = np.array([same.entries, same.max_difference])
             return ChannelFree(True, "equal channels", same.certified_by, None, values)
+    if SA is not None and SB is None:
+        found = hyperplane_gain_refutation(SA, B)
+        if found is None:
+            return None
+        ce, why = found
+        return ChannelFree(False, "hyperplane gain", why, ce, np.array([ce.gap]))
     if SA is not None or SB is None:
         return None
     found = capacity_bound_test(A, SB)

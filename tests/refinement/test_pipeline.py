@@ -14,7 +14,7 @@ from qifldp.refinement import _driver, _exact_route, _problem, entropic
 from ._helpers import assert_counterexample, assert_witness
 
 OUTCOME = re.compile(r"^(decided|skipped: .+|undecided: .+|failed: .+)$")
-ORDER = ["exact method", "orbits", "quick", "min-norm", "engine", "engine", "exact"]
+ORDER = ["exact method", "orbits", "quick", "forced", "min-norm", "engine", "engine", "exact"]
 
 
 def _check_trace(r) -> None:
@@ -80,8 +80,10 @@ def test_method_exact_and_exact_true():
 
 
 def test_boundary_pair_goes_through_both_engines_to_exact():
-    # grr(3, 1) vs grr(3, 1 + 1e-14): too close for floats, decided in rationals
-    A, B = q.grr(3, 1.0), q.grr(3, 1.0 + 1e-14)
+    # grr(3, 1) vs grr(3, 1 + 1e-14) after a mixing M of three-valued columns (so that
+    # no witness is forced at equal epsilon): too close for floats, decided in rationals
+    M = np.array([[0.9, 0.1, 0.0], [0.0, 0.9, 0.1], [0.1, 0.0, 0.9]])
+    A, B = q.grr(3, 1.0), q.Channel(q.grr(3, 1.0 + 1e-14).matrix @ M)
     r = q.refines(A, B)
     _check_trace(r)
     names = [n for n, _ in r.trace]

@@ -1,0 +1,84 @@
+"""The hyperplane gain of a symmetric channel against HE with t coefficients: its exact gap
+against the explicit channels, its agreement with the forced witness, and the atlas's pairs
+it settles (unary encodings against HE-t at eps = 8)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import qifldp as q
+from qifldp.refinement.forced import forced_witness
+from qifldp.sweeps.channel_free import channel_free_decision
+from qifldp.sweeps.hyperplane_gains import hyperplane_gain_refutation
+
+
+def _he(k: int, eps: float):
+    return q.protocol("he_multi", k, eps)
+
+
+def _explicit(name: str, k: int, eps: float):
+    return q.protocol(name, k, eps).symmetric().expand(lumped=True).matrix
+
+
+@pytest.mark.parametrize(
+    ("name", "k", "eps"),
+    [("grr", 8, 8.0), ("oue", 8, 8.0), ("sue", 16, 8.0), ("grr", 16, 4.0), ("grr", 24, 8.0)],
+)
+def test_the_gap_is_the_gap_on_the_explicit_channels(name, k, eps):
+    found = hyperplane_gain_refutation(q.protocol(name, k, eps).symmetric(), _he(k, eps))
+    assert found is not None
+    ce, why = found
+    r = 1 << (k.bit_length() - 1)
+    assert "exact gap" in why and ce.gap_exact > 0
+    assert np.all(ce.gain[:, r:] == 0) and np.all(ce.prior[r:] == 0)  # on the first r only
+    A, B = _explicit(name, k, eps), _he(k, eps).merged_channel().matrix
+    va = q.g_vulnerability(q.Channel(A), ce.gain, ce.prior)
+    vb = q.g_vulnerability(q.Channel(B), ce.gain, ce.prior)
+    # B's law against its stored channel: a few units of rounding per entry
+    assert vb - va == pytest.approx(float(ce.gap_exact), rel=1e-9)
+    assert va == pytest.approx(ce.vulnerability_a, rel=1e-9, abs=1e-300)
+
+
+@pytest.mark.parametrize("k", [8, 16])
+def test_it_refutes_exactly_where_no_forced_witness_exists(k):
+    # SUE and HE-t at eps = 8 have the same epsilon: a witness is forced entry by entry
+    # (qifldp.refinement.forced), and exists at k = 8 only
+    A = _explicit("sue", k, 8.0)
+    B = _he(k, 8.0).merged_channel().matrix
+    W = forced_witness(A, B)
+    refuted = hyperplane_gain_refutation(q.symmetric.sue(k, 8.0), _he(k, 8.0))
+    assert (W is None) == (refuted is not None)
+    if W is not None:
+        assert np.abs(A @ W - B).max() < 1e-14 and W.min() >= 0
+    else:
+        assert refuted[0].recheck(q.Channel(A), q.Channel(B)) > 0
+
+
+def test_every_pair_of_the_atlas_left_open_is_refuted_at_k_10000():
+    # SUE, L-SUE ⋢ HE-t at eps = 8 (14 cells were undecided: the float LP stalls at the
+    # boundary): from k = 16 on, A's chance of reporting a half of the values falls like
+    # e^(-eps r / 4), B's mass on that half's columns only like 2^(-t m)
+    for A in (q.protocol("sue", 10**4, 8.0), q.protocol("l_sue", 10**4, 16.0, 8.0)):
+        found = channel_free_decision(A, _he(10**4, 8.0))
+        assert found is not None and not found.holds and found.route == "hyperplane gain"
+        ce = found.counterexample
+        assert ce.gap_exact > 0 and ce.gain.shape == (2, 10**4)
+        assert ce.prior[:8192].sum() == 1.0 and ce.vulnerability_a < 1e-300
+
+
+def test_no_verdict_where_the_symmetric_side_refines():
+    # GRR ⊑ HE-t where GRR leaks more: grr(8, 8) ⊑ he_multi(8, 2) (the atlas's orbit
+    # witness); no hyperplane gain may refute it
+    assert q.refines(q.grr(8, 8.0), _he(8, 2.0).merged_channel()).holds
+    assert hyperplane_gain_refutation(q.symmetric.grr(8, 8.0), _he(8, 2.0)) is None
+    assert hyperplane_gain_refutation(q.symmetric.grr(8, 8.0), q.protocol("grr", 8, 8.0)) is None
+
+
+def test_the_exact_gap_is_a_fraction_with_the_stored_gain():
+    ce, _ = hyperplane_gain_refutation(q.symmetric.sue(64, 8.0), _he(64, 8.0))
+    assert isinstance(ce.gap_exact, Fraction)
+    assert 0.5 < np.abs(ce.gain).max() <= 1.0 and ce.gain[0, 0] > 0 > ce.gain[0, 63]  # by 2^-n
+    assert float(ce.gap_exact) == ce.gap
