@@ -223,6 +223,7 @@ _HOW = {
     "capacity bound": "by a closed-form bound of the capacity",
     "invariant gain": "by a gain invariant under the affine group",
     "hyperplane gain": "by the gain of a hyperplane of the values",
+    "guess mixing": "by a guess in the hit coset, then mixing",
     "invariant witness": "by a witness invariant under the affine group",
     "posterior mixing": "by posterior mixing from an exact Gram form",
 }

@@ -88,7 +88,8 @@ def _channel_free(a: _Spec, b: _Spec, A: Any, B: Any) -> ChannelFree:
     if found is None:
         msg = (
             "no route without a channel decides them (equal channels, a capacity bound, "
-            "an invariant gain or witness, an exact Gram form)"
+            "an invariant gain or witness, an exact Gram form, a guess in the hit coset, a "
+            "hyperplane's gain)"
         )
         raise _NotSeparated(msg, timed_out=False)
     return found

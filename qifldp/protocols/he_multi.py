@@ -44,7 +44,7 @@ from .params import check_k
 if TYPE_CHECKING:
     import sympy as sp
 
-__all__ = ["HEMulti", "HEMultiClosedForm", "he_optimal_t", "smallest_cell", "MAX_T"]
+__all__ = ["HEMulti", "HEMultiClosedForm", "he_optimal_t", "rank_law", "smallest_cell", "MAX_T"]
 
 #: The largest number of coefficients (the sign vectors are coded in an int64).
 MAX_T: int = 30
@@ -68,6 +68,26 @@ def he_optimal_t(eps: float) -> int:
     if eps >= MAX_T * math.log(2):
         return MAX_T
     return max(1, math.ceil(math.log2(math.exp(eps) + 1) - 1e-12))
+
+
+def rank_law(t: int, m: int) -> dict[int, Fraction]:
+    """Pr[rank = rho] of t vectors drawn uniformly from F_2^m, rho = 0..min(t, m): the
+    Gaussian-binomial count Π_{i<rho} (2^t − 2^i)(2^m − 2^i) / (2^rho − 2^i) over 2^(t m).
+
+    Examples
+    --------
+    >>> rank_law(2, 2)  # two vectors of F_2^2: both 0, rank 1 (9 of 16), rank 2 (6 of 16)
+    {0: Fraction(1, 16), 1: Fraction(9, 16), 2: Fraction(3, 8)}
+    """
+    ranks = {}
+    for rho in range(min(t, m) + 1):
+        count = 1
+        for i in range(rho):
+            count *= (2**t - 2**i) * (2**m - 2**i)
+        for i in range(rho):
+            count //= 2**rho - 2**i
+        ranks[rho] = Fraction(count, 2 ** (t * m))
+    return ranks
 
 
 def smallest_cell(k: int, t: int) -> int:
@@ -349,15 +369,45 @@ class HEMulti(NotLumpable):
         m = k.bit_length() - 1
         hit, miss = Fraction(p), Fraction((1 - p) / (2**t - 1))
         row = hit + (2**t - 1) * miss
-        ranks = {}
-        for rho in range(min(t, m) + 1):
-            count = 1
-            for i in range(rho):
-                count *= (2**t - 2**i) * (2**m - 2**i)
-            for i in range(rho):
-                count //= 2**rho - 2**i
-            ranks[rho] = Fraction(count, 2 ** (t * m))
-        return 1 << m, hit / row, miss / row, ranks
+        return 1 << m, hit / row, miss / row, rank_law(t, m)
+
+    def guess_law(self) -> tuple[int, Fraction, Fraction]:
+        """(K, a, b): the channel of "report, then guess a value uniformly in the hit coset"
+        on all K values, exactly: a on the diagonal, b off it (GRR-type).
+
+        A report (J, s) whose sign vector s is hit (by the coset T of J's kernel through
+        the values with h(J, x) = s, n = K / 2^rho values for J of rank rho) is answered by
+        a value uniform in T; an unhit s (the column is constant) by a value uniform in
+        0..K-1. On F_2^m (K = 2^m) the span of J is uniform among the subspaces of its
+        dimension, so y != x lies in x's coset w.p. (n − 1) / (K − 1) and
+
+            a = Σ_rho Pr[rho] (hit / n + (2^t − 2^rho) miss / K),
+            b = Σ_rho Pr[rho] (((n − 1) hit + (K − n) miss) / ((K − 1) n)
+                               + (2^t − 2^rho) miss / K),
+
+        ``hit`` and ``miss`` as in :meth:`affine_rank_law`; a + (K − 1) b = 1. The rows
+        of the channel with k < K values are the first k rows of the channel with K
+        (the same K, t and p), so the first k rows of this law are reached from it too:
+        :mod:`qifldp.sweeps.guess_mixing` mixes them into GRR-type channels.
+
+        Examples
+        --------
+        >>> K, a, b = HEMulti(3, math.log(3), t=1).guess_law()  # HE: p = 3/4, K = 4
+        >>> K, a, b, a + 3 * b  # j = 0 (1/4): 1/4 each; else (3/4): 3/8 at x, 1/8 elsewhere
+        (4, Fraction(11, 32), Fraction(7, 32), Fraction(1, 1))
+        """
+        t, p, K = self._params["t"], self._params["p"], self._params["K"]
+        m = K.bit_length() - 1
+        hit, miss = Fraction(p), Fraction((1 - p) / (2**t - 1))
+        row = hit + (2**t - 1) * miss
+        hit, miss = hit / row, miss / row
+        a, b = Fraction(0), Fraction(0)
+        for rho, pr in rank_law(t, m).items():
+            n = K >> rho
+            uniform = (2**t - 2**rho) * miss / K
+            a += pr * (hit / n + uniform)
+            b += pr * (((n - 1) * hit + (K - n) * miss) / ((K - 1) * n) + uniform)
+        return K, a, b
 
     def _outputs(self) -> list[tuple[tuple[int, int], ...]]:
         one = [(j, s) for j in range(self._params["K"]) for s in (-1, 1)]

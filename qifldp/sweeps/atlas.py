@@ -17,13 +17,14 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    A mixed pair (one side without a symmetric channel) first takes the routes that need
    no channel (:func:`qifldp.sweeps.channel_free.channel_free_decision`: ``equal
    channels``, ``capacity bound``, ``invariant gain``, ``posterior mixing`` from A's
-   exact Gram form, ``invariant witness``, ``hyperplane gain``), then a failure by the
-   capacity, a two-point prior and the restriction route, GRR's closed-form inverse,
-   then ``posterior mixing`` on A's explicit channel where B is symmetric with classes of sizes in
-   {0, 1, k-1, k} (GRR, L-GRR, dBitFlipPM with d = 1, b = k) and A's Gram matrix
-   A D Aᵀ is alpha J + beta I (Hadamard-type oracles): a witness W = mu D Aᵀ + uniform
-   mixing, verified (:func:`qifldp.symmetric.posterior_mixing.posterior_mixing_witness`;
-   it proves only "holds"), before the LP routes;
+   exact Gram form, ``invariant witness``, ``guess mixing``, ``hyperplane gain``), then a
+   failure by the capacity, a two-point prior and the restriction route, GRR's
+   closed-form inverse, then ``posterior mixing`` on A's explicit channel where B is
+   symmetric with classes of sizes in {0, 1, k-1, k} (GRR, L-GRR, dBitFlipPM with
+   d = 1, b = k) and A's Gram matrix A D Aᵀ is alpha J + beta I (Hadamard-type
+   oracles): a witness W = mu D Aᵀ + uniform mixing, verified
+   (:func:`qifldp.symmetric.posterior_mixing.posterior_mixing_witness`; it proves only
+   "holds"), before the LP routes;
 3. ``capacity`` / ``pair test``: otherwise only a failure can be certified: by the
    Bayes capacity (the identity gain under the uniform prior: ML(B) > ML(A) gives
    A ⋢ B) or by a two-point prior (:func:`pair_test`: B tells some pair of inputs

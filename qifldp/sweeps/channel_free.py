@@ -18,7 +18,11 @@ verified exactly or within a stated band before it is returned):
    (:func:`~qifldp.symmetric.block_mixing.block_mixing_from_gram`, B GRR-type);
 5. ``invariant witness`` — the group of 3 again, the orbit equations of A·W = B solved
    exactly (:func:`~qifldp.sweeps.invariant_gains.invariant_witness`);
-6. ``hyperplane gain`` — the other way round: A symmetric, B HE with t coefficients, the
+6. ``guess mixing`` — HE with t coefficients into a GRR-type B at any k: each report
+   answered by a value uniform in its hit coset (GRR-type on the K = 2^m values), the
+   guesses beyond k spread, then mixed (:func:`~qifldp.sweeps.guess_mixing.
+   guess_mixing_witness`, exact, W implicit);
+7. ``hyperplane gain`` — the other way round: A symmetric, B HE with t coefficients, the
    gain of a hyperplane of B's values, with the exact gap by A's column classes and B's
    law of the rank (:func:`~qifldp.sweeps.hyperplane_gains.hyperplane_gain_refutation`):
    A ⋢ B (unary encodings against HE-t at the same epsilon, where the float LP stalls).
@@ -41,6 +45,7 @@ from ..symmetric import SymmetricChannel
 from ..symmetric.block_mixing import block_mixing_from_gram
 from ..symmetric.posterior_mixing import posterior_mixing_from_gram
 from .equal_channels import equal_channels
+from .guess_mixing import guess_mixing_witness
 from .hyperplane_gains import hyperplane_gain_refutation
 from .invariant_gains import invariant_gain_refutation, invariant_witness
 from .negative_routes import capacity_bound_test
@@ -58,7 +63,8 @@ class ChannelFree:
         The verdict.
     route : str
         ``"equal channels"``, ``"capacity bound"``, ``"invariant gain"``,
-        ``"posterior mixing"``, ``"invariant witness"`` or ``"hyperplane gain"``.
+        ``"posterior mixing"``, ``"invariant witness"``, ``"guess mixing"`` or
+        ``"hyperplane gain"``.
     certified_by : str
         The statement of the certificate.
     counterexample : Counterexample or None
@@ -175,4 +181,8 @@ def channel_free_decision(
     if witness is not None:
         values = np.array([float(v) for v in witness.values.values()])
         return ChannelFree(True, "invariant witness", witness.certified_by, None, values)
+    guessed = guess_mixing_witness(A, SB)
+    if guessed is not None:
+        values = np.array([float(v) for v in guessed.values.values()])
+        return ChannelFree(True, "guess mixing", guessed.certified_by, None, values)
     return None

@@ -84,16 +84,20 @@ def test_hasse_edges_are_refinements(cell):
         assert rows[(u, v)] is True and rows[(v, u)] is False
 
 
-def test_undecided_pairs_state_their_reason():
-    # at k = 16, eps = 8 SUE has 2^16 outputs and HE with t = 12 coefficients no symmetric
-    # form: no restriction to a few inputs separates them, the explicit witness is past the
-    # atlas's budget and no invariant route applies, so the pair is undecided and says why
-    c = atlas_cell(16, 8.0, ("sue", "he_multi"), time_limit=5.0)
+def test_undecided_pairs_state_their_reason(ticks):
+    # at k = 16, eps = 8 SUE has 2^16 outputs and one-time RAPPOR no symmetric form: with
+    # two clock readings per pair the restriction route runs out, the explicit witness is past the
+    # atlas's budget and no channel-free route applies, so the pair is undecided and says
+    # why (SUE ⊑ HE-t here, the previous example, is now refuted by a hyperplane's gain)
+    c = atlas_cell(16, 8.0, ("sue", "rappor"), time_limit=2)
     rows = {(r["a"], r["b"]): r for r in c["pairs"]}
-    left = rows[("sue", "he_multi")]
+    left = rows[("sue", "rappor")]
     assert left["holds"] is None
-    assert "no symmetric channel" in left["reason"] and "he_multi" in left["reason"]
+    assert "no symmetric channel" in left["reason"] and "rappor" in left["reason"]
     assert "no restriction to" in left["reason"] or "restriction route ran out" in left["reason"]
+    c = atlas_cell(16, 8.0, ("sue", "he_multi"), time_limit=5.0)
+    row = {(r["a"], r["b"]): r for r in c["pairs"]}[("sue", "he_multi")]
+    assert row["holds"] is False and row["route"] == "hyperplane gain"
 
 
 def test_hr_block_with_one_value_per_block_is_decided_on_its_symmetric_channel():
