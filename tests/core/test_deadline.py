@@ -88,7 +88,9 @@ def test_an_enclosing_deadline_bounds_a_stage_given_the_whole_time_limit(no_tigh
 
 
 def test_a_spent_limit_is_undecided_time_with_what_was_tried(ticks):
-    A, B = q.protocol("olh", 3, 2.0), q.protocol("oue", 3, 2.0)
+    # (OLH ⊑ OUE at this cell has its witness forced at equal epsilon in one cheap step:
+    # THE's columns take more than two values, so nothing is forced against it)
+    A, B = q.protocol("olh", 3, 2.0), q.protocol("the", 3, 2.0, 0.75)
     r = q.refines(A, B, time_limit=8)
     assert ticks.readings <= 8 + 1 + 4  # the budget's reading, then at most a few steps
     assert r.holds is None and not r.decided and r.details["cause"] == "time"
