@@ -52,6 +52,12 @@ def _two_valued(M: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ratio, np.all(near_hi | near_lo, axis=0), near_hi
 
 
+def _keys(top: np.ndarray) -> np.ndarray:
+    """One byte string per column of a boolean matrix (its bits packed), sortable."""
+    packed = np.ascontiguousarray(np.packbits(top, axis=0).T)
+    return packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+
+
 def forced_witness(A: np.ndarray, B: np.ndarray) -> np.ndarray | None:
     """The witness W with A·W = B forced at equal epsilon, or None where it does not apply.
 
@@ -89,15 +95,21 @@ def forced_witness(A: np.ndarray, B: np.ndarray) -> np.ndarray | None:
     extreme = ~constant & b_two & (np.abs(rb - top) <= RATIO_RTOL * top)
     if not np.all(constant | extreme):
         return None
-    source: dict[bytes, int] = {}
-    for z in np.flatnonzero(a_two & (np.abs(ra - top) <= RATIO_RTOL * top)):
-        source.setdefault(np.packbits(a_top[:, z]).tobytes(), int(z))
+    # each extreme column of B is matched to the first column of A with its top set
+    # (sorted byte keys of the packed top sets: no Python loop over the columns)
+    cand = np.flatnonzero(a_two & (np.abs(ra - top) <= RATIO_RTOL * top))
+    ys = np.flatnonzero(extreme)
     W = np.zeros((A.shape[1], B.shape[1]))
-    for y in np.flatnonzero(extreme):
-        zx = source.get(np.packbits(b_top[:, y]).tobytes())
-        if zx is None:
+    if ys.size:
+        if cand.size == 0:
             return None
-        W[zx, y] = B[:, y].sum() / A[:, zx].sum()
+        ka, kb = _keys(a_top[:, cand]), _keys(b_top[:, ys])
+        order = np.argsort(ka, kind="stable")
+        pos = np.minimum(np.searchsorted(ka[order], kb), cand.size - 1)
+        if not np.all(ka[order][pos] == kb):
+            return None  # a top set of B that A never reports
+        zs = cand[order[pos]]
+        W[zs, ys] = B[:, ys].sum(axis=0) / A[:, zs].sum(axis=0)
     rest = 1.0 - W.sum(axis=1)
     if rest.min() < -1e3 * RATIO_RTOL:
         return None
