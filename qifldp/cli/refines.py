@@ -139,7 +139,13 @@ def _channel_free_out(found: ChannelFree, args: argparse.Namespace) -> dict[str,
     ce = found.counterexample
     if ce is not None:
         out["counterexample"] = {"gap": float(ce.gap)}
-        lines.append(f"  gain: {ce.gain!r}; gap V_g[π▷B] − V_g[π▷A] = {ce.gap:.6g}")
+        gain = (
+            f"{_shape(ce.gain)} (as stated above; the prior on "
+            f"{int(np.count_nonzero(ce.prior))} of them)"
+            if isinstance(ce.gain, np.ndarray)
+            else repr(ce.gain)
+        )
+        lines.append(f"  gain: {gain}; gap V_g[π▷B] − V_g[π▷A] = {ce.gap:.6g}")
     text = "\n".join(lines)
     out["explanation"] = {"summary": summary, "text": text}
     if not args.json:

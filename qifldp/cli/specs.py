@@ -210,6 +210,8 @@ class _Spec:
         if self.log10_entries is None:
             return math.inf
         if self.name not in ORACLE_NAMES and not self.name.endswith("_bit"):
+            if self.lumped is not None:  # counted on its symmetric channel by _resolve
+                return 10 ** (self.log10_entries - math.log10(int(self.params["k"])))
             return float(self.make().shape[1])  # a composite: built by _resolve
         rows = 2 if self.name.endswith("_bit") else int(self.params["k"])
         return 10 ** (self.log10_entries - math.log10(rows))
@@ -350,6 +352,15 @@ def _resolve(spec: str, *, renormalize: bool = False, **defaults: Any) -> _Spec:
                 return protocol(name, **params).symmetric()
 
     if canonical not in ORACLE_NAMES and canonical not in BIT_CHANNELS:
+        if lumped is not None:
+            # a symmetric channel counts the explicit outputs (L-GRR at k = 10^4: its
+            # 10^4 x 10^4 cascade is not multiplied out before a route asks for it)
+            try:
+                log10 = math.log10(int(params["k"])) + lumped().log10_n_explicit_outputs()
+            except (QifldpError, KeyError, TypeError, ValueError):
+                log10 = None  # the protocol will say what is wrong
+            if log10 is not None:
+                return _Spec(spec, canonical, params, make, lumped, log10, None, make_protocol)
         # a composite protocol: no size formula, its channel (size-guarded by the
         # library) is built now and kept
         try:

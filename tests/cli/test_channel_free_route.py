@@ -50,3 +50,28 @@ def test_compare_counts_the_channel_free_routes(capsys):
     how = {(d["a"], d["b"]): d["how"] for d in doc["decided"]}
     assert how[("he_multi", "dbitflip")] in ("invariant gain", "transitivity")
     assert ("he_multi", "grr") in how
+
+
+def test_refines_proves_he_multi_into_l_grr_at_k_10_4_without_its_channel(capsys, monkeypatch):
+    # L-GRR has a symmetric channel: the command line counts its outputs there and never
+    # multiplies out its 10^4 x 10^4 cascade (36 s); the pair is proved by guess mixing
+    from qifldp.protocols import longitudinal
+
+    def refused(self, *args, **kwargs):
+        raise AssertionError("the explicit L-GRR channel was built")
+
+    monkeypatch.setattr(longitudinal.Memoized, "channel", refused)
+    spec_b = "l_grr:k=10000,eps_perm=8,eps_1=4"
+    code, out, _ = _run_json(capsys, "refines", "he_multi:k=10000,eps=4", spec_b)
+    assert code == 0
+    assert out["holds"] is True and out["decided_by"] == "guess mixing"
+
+
+def test_refines_refutes_sue_into_he_multi_by_a_hyperplane(capsys):
+    code, out, _ = _run_json(capsys, "refines", "sue:k=256,eps=8", "he_multi:k=256,eps=8")
+    assert code == 0
+    assert out["holds"] is False and out["decided_by"] == "hyperplane gain"
+    assert out["counterexample"]["gap"] > 0
+    main(["refines", "sue:k=256,eps=8", "he_multi:k=256,eps=8"])
+    text = capsys.readouterr().out
+    assert "gain: 2 actions x 256 inputs" in text and "array(" not in text
