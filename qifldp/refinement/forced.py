@@ -41,15 +41,20 @@ __all__ = ["forced_witness", "ratio_gain", "RATIO_RTOL"]
 RATIO_RTOL: float = 1e-9
 
 
-def _two_valued(M: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per column: its ratio max / min, whether every entry is within RATIO_RTOL of the
-    column's maximum or minimum, and the top set (entries nearer the maximum)."""
+def _ratios(M: np.ndarray) -> np.ndarray:
+    """Per column: max / min (inf where the minimum is 0)."""
     hi, lo = M.max(axis=0), M.min(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(lo > 0, hi / np.where(lo > 0, lo, 1.0), np.inf)
+        return np.where(lo > 0, hi / np.where(lo > 0, lo, 1.0), np.inf)
+
+
+def _two_valued(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per column: whether every entry is within RATIO_RTOL of the column's maximum or
+    minimum, and the top set (entries near the maximum)."""
+    hi, lo = M.max(axis=0), M.min(axis=0)
     near_hi = np.abs(M - hi) <= RATIO_RTOL * hi
     near_lo = np.abs(M - lo) <= RATIO_RTOL * hi
-    return ratio, np.all(near_hi | near_lo, axis=0), near_hi
+    return np.all(near_hi | near_lo, axis=0), near_hi
 
 
 def _keys(top: np.ndarray) -> np.ndarray:
@@ -86,15 +91,20 @@ def forced_witness(A: np.ndarray, B: np.ndarray) -> np.ndarray | None:
     """
     if A.ndim != 2 or B.ndim != 2 or A.shape[0] != B.shape[0] or A.shape[0] < 2:
         return None
-    ra, a_two, a_top = _two_valued(A)
+    ra = _ratios(A)
     top = float(ra.max())
     if not np.isfinite(top) or not top > 1 + 1e3 * RATIO_RTOL:
         return None  # A has zero entries, or leaks nothing: nothing is forced
-    rb, b_two, b_top = _two_valued(B)
+    rb = _ratios(B)
     constant = rb <= 1 + RATIO_RTOL
-    extreme = ~constant & b_two & (np.abs(rb - top) <= RATIO_RTOL * top)
-    if not np.all(constant | extreme):
+    at_top = np.abs(rb - top) <= RATIO_RTOL * top
+    if not np.all(constant | at_top):
+        return None  # (the common case, decided on the ratios alone)
+    b_two, b_top = _two_valued(B)
+    if not np.all(constant | b_two):
         return None
+    extreme = ~constant
+    a_two, a_top = _two_valued(A)
     # each extreme column of B is matched to the first column of A with its top set
     # (sorted byte keys of the packed top sets: no Python loop over the columns)
     cand = np.flatnonzero(a_two & (np.abs(ra - top) <= RATIO_RTOL * top))
