@@ -31,7 +31,6 @@ from fractions import Fraction
 from typing import Any
 
 from ..symmetric import SymmetricChannel
-from .invariant_gains import _exact_masses
 
 __all__ = ["GuessMixing", "guess_mixing_witness"]
 
@@ -89,7 +88,7 @@ def guess_mixing_witness(P: Any, B: SymmetricChannel) -> GuessMixing | None:
         return None
     values: dict[str, Fraction] = {"K": Fraction(K), "a": a, "b": b, "d": d, "o": o}
     c = 0
-    for size, pin, pout in _exact_masses(B):
+    for size, pin, pout in B.exact_class_masses():
         if size == 0:
             continue  # constant columns: W2 = their value, from every row
         if size != 1 or k < 2:

@@ -45,7 +45,6 @@ import numpy as np
 
 from ..refinement.result import Counterexample
 from ..symmetric import SymmetricChannel
-from .invariant_gains import _exact_masses
 
 __all__ = ["hyperplane_gain_refutation", "MAX_CLASS_TERMS"]
 
@@ -58,7 +57,7 @@ def _v_symmetric(S: SymmetricChannel, r: int, g_in: Fraction, g_out: Fraction) -
     inputs, g_out on the next r/2), exact; None past :data:`MAX_CLASS_TERMS`."""
     k, h = S.k, r // 2
     total, terms = Fraction(0), 0
-    for s, pin, pout in _exact_masses(S):
+    for s, pin, pout in S.exact_class_masses():
         if pin == 0 and pout == 0:
             continue  # columns of zeros are worth 0
         # a_s = (k / C(k, s)) pin / s, b_s likewise: the common factor k / C(k, s) > 0 is

@@ -125,21 +125,10 @@ def symmetric_column_classes(S: SymmetricChannel, r: int | None = None) -> Class
         ]
         return out + [(r * v, v, v) for v in constant]
     out = []
-    for size, a, b in _exact_masses(S):
+    for size, a, b in S.exact_class_masses():
         entries = ([k * a / size] if size > 0 else []) + ([k * b / (k - size)] if size < k else [])
         out.append((k * (a + b), max(entries), min(entries)))
     return out
-
-
-def _exact_masses(S: SymmetricChannel) -> list[tuple[int, Fraction, Fraction]]:
-    """(size, P_in, P_out) per class: the stored masses as rationals over their exact total."""
-    pin, pout = S.class_masses()
-    fin = [Fraction(float(v)) for v in pin]
-    fout = [Fraction(float(v)) for v in pout]
-    total = sum(fin) + sum(fout)
-    return [
-        (size, a / total, b / total) for size, a, b in zip(S.sizes.tolist(), fin, fout, strict=True)
-    ]
 
 
 def vulnerability_of_classes(classes: Classes, r: int, gain: tuple[Any, Any, Any]) -> Any:
@@ -353,7 +342,7 @@ def _singled(
     None for other sizes."""
     k = S.k
     singled, constant = [], []
-    for size, a, b in _exact_masses(S):
+    for size, a, b in S.exact_class_masses():
         if size == 0 or size == k:
             constant.append(b if size == 0 else a)
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -418,6 +419,23 @@ class SymmetricChannel(EqualByKey):
         if self._masses is None:  # exp of 2 (k + 1) logs once (0.25 s at k = 10^6), then copies
             self._masses = (np.exp(self._log_in), np.exp(self._log_out))
         return self._masses[0].copy(), self._masses[1].copy()
+
+    def exact_class_masses(self) -> list[tuple[int, Fraction, Fraction]]:
+        """(size, P_in, P_out) per class: :meth:`class_masses`' stored floats as rationals,
+        divided by their exact total (what the exact routes read a symmetric channel as).
+
+        Examples
+        --------
+        >>> import qifldp.symmetric as sym
+        >>> sym.grr(2, 0.0).exact_class_masses()
+        [(1, Fraction(1, 2), Fraction(1, 2))]
+        """
+        pin, pout = self.class_masses()
+        fin = [Fraction(float(v)) for v in pin]
+        fout = [Fraction(float(v)) for v in pout]
+        total = sum(fin) + sum(fout)
+        sizes = self._sizes.tolist()
+        return [(s, a / total, b / total) for s, a, b in zip(sizes, fin, fout, strict=True)]
 
     def singles_out_one_input(self) -> bool:
         """Whether every column singles out at most one input: sizes in {0, 1, k-1, k}.
