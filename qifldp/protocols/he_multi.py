@@ -381,11 +381,11 @@ class HEMulti(NotLumpable):
         0..K-1. On F_2^m (K = 2^m) the span of J is uniform among the subspaces of its
         dimension, so y != x lies in x's coset w.p. (n − 1) / (K − 1) and
 
-            a = Σ_rho Pr[rho] (hit / n + (2^t − 2^rho) miss / K),
-            b = Σ_rho Pr[rho] (((n − 1) hit + (K − n) miss) / ((K − 1) n)
-                               + (2^t − 2^rho) miss / K),
+            a = Σ_rho Pr[rho] (hit / n + u_rho),
+            b = Σ_rho Pr[rho] (((n − 1) hit + (K − n) miss) / ((K − 1) n) + u_rho),
 
-        ``hit`` and ``miss`` as in :meth:`affine_rank_law`; a + (K − 1) b = 1. The rows
+        with u_rho = (2^t − 2^rho) miss / K from the unhit sign vectors and ``hit``,
+        ``miss`` as in :meth:`affine_rank_law`; a + (K − 1) b = 1. The rows
         of the channel with k < K values are the first k rows of the channel with K
         (the same K, t and p), so the first k rows of this law are reached from it too:
         :mod:`qifldp.sweeps.guess_mixing` mixes them into GRR-type channels.

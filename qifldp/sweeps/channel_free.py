@@ -20,8 +20,8 @@ verified exactly or within a stated band before it is returned):
    exactly (:func:`~qifldp.sweeps.invariant_gains.invariant_witness`);
 6. ``guess mixing`` — HE with t coefficients into a GRR-type B at any k: each report
    answered by a value uniform in its hit coset (GRR-type on the K = 2^m values), the
-   guesses beyond k spread, then mixed (:func:`~qifldp.sweeps.guess_mixing.
-   guess_mixing_witness`, exact, W implicit);
+   guesses beyond k spread, then mixed
+   (:func:`~qifldp.sweeps.guess_mixing.guess_mixing_witness`, exact, W implicit);
 7. ``hyperplane gain`` — the other way round: A symmetric, B HE with t coefficients, the
    gain of a hyperplane of B's values, with the exact gap by A's column classes and B's
    law of the rank (:func:`~qifldp.sweeps.hyperplane_gains.hyperplane_gain_refutation`):

@@ -23,8 +23,8 @@ each channel is computed exactly in rationals:
   C(r/2, i) C(r/2, j) C(k − r, l) columns each, worth (a_s − b_s)(i − lam j) + b_s (r/2)
   (1 − lam); linear in (i, j), so each size s is enumerated from its best corner and
   left at the first column worth <= 0 in each direction;
-* through B by the law of the rank (:meth:`~qifldp.protocols.he_multi.HEMulti.
-  affine_rank_law`): an index tuple whose span V (uniform among rho-dimensional
+* through B by the law of the rank
+  (:meth:`~qifldp.protocols.he_multi.HEMulti.affine_rank_law`): an index tuple whose span V (uniform among rho-dimensional
   subspaces) holds the hyperplane's normal — probability (2^rho − 1) / (2^m − 1) — has
   half its hit cosets inside S and half outside; otherwise every hit coset is cut in
   half.
