@@ -24,10 +24,10 @@ each channel is computed exactly in rationals:
   (1 − lam); linear in (i, j), so each size s is enumerated from its best corner and
   left at the first column worth <= 0 in each direction;
 * through B by the law of the rank
-  (:meth:`~qifldp.protocols.he_multi.HEMulti.affine_rank_law`): an index tuple whose span V (uniform among rho-dimensional
-  subspaces) holds the hyperplane's normal — probability (2^rho − 1) / (2^m − 1) — has
-  half its hit cosets inside S and half outside; otherwise every hit coset is cut in
-  half.
+  (:meth:`~qifldp.protocols.he_multi.HEMulti.affine_rank_law`): an index tuple whose
+  span V (uniform among rho-dimensional subspaces) holds the hyperplane's normal —
+  probability (2^rho − 1) / (2^m − 1) — has half its hit cosets inside S and half
+  outside; otherwise every hit coset is cut in half.
 
 The gap is the exact difference (a failure on R is one on all k values: the gain and
 prior vanish beyond R). Used by :func:`~qifldp.sweeps.channel_free.channel_free_decision`.
