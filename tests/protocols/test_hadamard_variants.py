@@ -21,7 +21,7 @@ from scipy.linalg import hadamard as scipy_hadamard
 import qifldp as q
 from qifldp.errors import ParameterError, SizeError, UnsupportedKindError
 from qifldp.protocols import he_multi as he_multi_module, hr_block as hr_block_module
-from qifldp.protocols.he_multi import HEMulti, smallest_cell
+from qifldp.protocols.he_multi import HEMulti, affine_subspaces, smallest_cell
 from qifldp.protocols.hr import hr_membership
 from qifldp.protocols.hr_block import HRBlock, hr_blocks
 from tests.protocols._enumeration import (
@@ -356,6 +356,21 @@ def test_merged_channel_is_refused_before_its_coefficients_are_formed(monkeypatc
         HEMulti(10**4, 0.5).merged_channel()
     with pytest.raises(SizeError, match="MAX_MERGE_WORK"):  # 2K x 2K at a second coefficient
         HEMulti(4000, 0.5, t=2).merged_channel()
+    # k = 1024, eps = 4 (t = 6): at least the 7.8e9 affine subspaces of F_2^10 of
+    # codimension <= 6, each an agree-set; it used to merge for 4 to 7 s first
+    with pytest.raises(SizeError, match="1024 x 7846092563 "):
+        HEMulti(1024, 4.0).merged_channel()
+
+
+def test_affine_subspaces_count_the_agree_sets_at_a_power_of_two():
+    # at k = 16, eps = 8 (t = 12 >= 4) every affine subspace of F_2^4 is an agree-set,
+    # and the empty set is one more (the enumeration of the test above)
+    merged = q.protocol("he_multi", 16, 8.0).merged_channel()
+    assert merged.shape[1] == affine_subspaces(4, 4) + 1 == 308
+    assert [affine_subspaces(m, m) for m in range(1, 5)] == [3, 11, 51, 307]
+    # below the dimension: codimension <= t only (k = 16, t = 2: 1 + 2 * 15 + 4 * 35)
+    assert q.protocol("he_multi", 16, 0.5, t=2).merged_channel().shape[1] >= 171
+    assert affine_subspaces(4, 2) == 171
 
 
 @pytest.mark.parametrize(("k", "eps"), [(3, 5.0), (6, 3.0), (16, 8.0), (2, 8.0)])
