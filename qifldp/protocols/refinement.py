@@ -30,7 +30,7 @@ import numpy as np
 
 from ..deadline import budget, expired, spent, until
 from ..digits import scientific
-from ..errors import InputTypeError, SizeError
+from ..errors import InputTypeError, SizeError, UnsupportedKindError
 from ..refinement import exact as ex
 from ..refinement._certify import gain_from_weighted
 from ..refinement._prep import normalise_rows, reduce_columns
@@ -133,9 +133,9 @@ def _refines_protocols(A: Any, B: Any, options: dict[str, Any]) -> RefinementRes
         return undecided_result(exc, "refinement", time.perf_counter() - t0)
     try:
         CA, CB = A.channel(), B.channel()
-    except SizeError:  # too large to enumerate: the symmetric route (no high-precision step)
+    except SizeError as exc:  # too large to enumerate: the symmetric route (no high-precision step)
         opts = {k: v for k, v in options.items() if k in ("time_limit", "strict")}
-        return refines(A.symmetric(), B.symmetric(), **opts)
+        return refines(*_symmetric_pair(A, B, exc), **opts)
     r = refines(CA, CB, **options)
     if not r.up_to_rounding:
         return r
@@ -202,6 +202,21 @@ def _refines_protocols(A: Any, B: Any, options: dict[str, Any]) -> RefinementRes
         ),
         time=time.perf_counter() - t0,
     )
+
+
+def _symmetric_pair(A: Protocol, B: Protocol, why: SizeError) -> tuple[Any, Any]:
+    """Both symmetric channels, or an UnsupportedKindError saying which routes remain."""
+    try:
+        return A.symmetric(), B.symmetric()
+    except UnsupportedKindError as exc:
+        msg = (
+            f"{exc}. The explicit channels are too large to enumerate ({why}); the routes "
+            "that decide from the protocols' structure, without a channel, are "
+            "qifldp.sweeps.channel_free.channel_free_decision(A, B) and "
+            "qifldp.sweeps.restriction.restriction_refutation(A, B) (both taken by "
+            "`qifldp refines` and `qifldp compare`)"
+        )
+        raise UnsupportedKindError(msg) from None
 
 
 def mixed_protocol_error() -> InputTypeError:

@@ -82,3 +82,14 @@ def test_the_exact_gap_is_a_fraction_with_the_stored_gain():
     assert isinstance(ce.gap_exact, Fraction)
     assert 0.5 < np.abs(ce.gain).max() <= 1.0 and ce.gain[0, 0] > 0 > ce.gain[0, 63]  # by 2^-n
     assert float(ce.gap_exact) == ce.gap
+
+
+def test_refines_on_the_protocols_names_the_routes_without_a_channel():
+    # q.refines on the protocol objects has neither channel to work on (HE-t: 32^12
+    # outputs, no symmetric form); its error names the route that decides them
+    from qifldp.errors import UnsupportedKindError
+
+    A, B = q.protocol("sue", 16, 8.0), _he(16, 8.0)
+    with pytest.raises(UnsupportedKindError, match="channel_free_decision"):
+        q.refines(A, B)
+    assert channel_free_decision(A, B).route == "hyperplane gain"
