@@ -16,6 +16,11 @@ Layer L6 (studies): imports from the protocols (L5) and below, never from the fa
   blocks;
 - :mod:`.utility`: :func:`mean_variance`, :func:`variance_crossing`,
   :func:`utility_table`, the oracles' utility (mean estimator variance) over eps;
+- :mod:`.channel_free` and :mod:`.restriction`: refinement between two protocols whose
+  channels are too large to build, :func:`channel_free_decision` from their structure
+  (equal channels, capacity bounds, invariant certificates, Gram forms, the guess in
+  the hit coset, a hyperplane's gain) and :func:`restriction_refutation` on a few inputs
+  (what ``qifldp refines`` and ``compare`` take for them);
 - ``qifldp.sweeps.atlas``: the comparability atlas of the frequency oracles, every
   ordered pair at equal eps over a grid of (k, eps), certified or stated undecided;
   its failures by the capacity or a two-point prior proved by
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 from .boundary import RefinementBoundary, boundary_curve, refinement_boundary
 from .certificates import CERTIFICATE_COLUMNS, certificate_digest
+from .channel_free import ChannelFree, channel_free_decision
 from .comparability import RELATIONS, REPRESENTATIONS, comparability_map
 from .engine import CANCELLED, sweep
 from .monte_carlo import (
@@ -35,6 +41,7 @@ from .monte_carlo import (
     block_seed,
     simulate_counts,
 )
+from .restriction import Restriction, restriction_refutation
 from .time_limited import hard_time_limit
 from .utility import mean_variance, utility_table, variance_crossing
 
@@ -53,6 +60,11 @@ __all__ = [
     "RefinementBoundary",
     "boundary_curve",
     "refinement_boundary",
+    # protocols whose channels are too large: from their structure, on a few inputs
+    "ChannelFree",
+    "Restriction",
+    "channel_free_decision",
+    "restriction_refutation",
     # Monte Carlo at scale
     "MAX_USERS",
     "SimulatedCounts",
