@@ -88,9 +88,11 @@ def guess_mixing_witness(P: Any, B: SymmetricChannel) -> GuessMixing | None:
         return None
     values: dict[str, Fraction] = {"K": Fraction(K), "a": a, "b": b, "d": d, "o": o}
     c = 0
+    row = Fraction(0)  # a row of W2, summed (checked to be 1 below, exactly)
     for size, pin, pout in B.exact_class_masses():
         if size == 0:
-            continue  # constant columns: W2 = their value, from every row
+            row += pout  # constant columns: W2 = their value, from every row
+            continue
         if size != 1 or k < 2:
             return None
         at, off = pin, pout / (k - 1)
@@ -101,7 +103,10 @@ def guess_mixing_witness(P: Any, B: SymmetricChannel) -> GuessMixing | None:
         if mu < 0:
             return None
         values[f"lambda_{c}"], values[f"mu_{c}"] = lam, mu
+        row += lam + k * mu
         c += 1
+    if row != 1 or d + (k - 1) * o != 1:
+        return None  # a guard on the identities: W2 and the spread law are stochastic
     how = (
         f"a witness through guessing: each report answered by a value uniform in its hit "
         f"coset (GRR-type on the K = {K} values by 2-transitivity: a = {float(a):.6g}, "
