@@ -93,3 +93,39 @@ def test_refines_on_the_protocols_names_the_routes_without_a_channel():
     with pytest.raises(UnsupportedKindError, match="channel_free_decision"):
         q.refines(A, B)
     assert channel_free_decision(A, B).route == "hyperplane gain"
+
+
+def _brute_v(S, r, g_in, g_out):
+    """Σ over every column class (s, i, j, l) of count x max(0, value), no early stop."""
+    import math
+
+    k, h = S.k, r // 2
+    total = Fraction(0)
+    for s, pin, pout in S.exact_class_masses():
+        n = math.comb(k, s)
+        a = k * pin / (s * n) if s > 0 else Fraction(0)
+        b = k * pout / ((k - s) * n) if s < k else Fraction(0)
+        for i in range(min(s, h) + 1):
+            for j in range(min(s - i, h) + 1):
+                if s - i - j > k - r:
+                    continue
+                v = g_in * (a * i + b * (h - i)) + g_out * (a * j + b * (h - j))
+                if v > 0:
+                    total += math.comb(h, i) * math.comb(h, j) * math.comb(k - r, s - i - j) * v
+    return total
+
+
+@pytest.mark.parametrize("name", ["sue", "oue", "grr", "ss"])
+@pytest.mark.parametrize("k", [6, 8, 12])
+def test_the_class_walk_is_the_full_enumeration(name, k):
+    # the walk from each size's best corner stops at the first column worth <= 0; the
+    # full enumeration of every class gives the same exact sum, for gains of any scale
+    from qifldp.sweeps.hyperplane_gains import _v_symmetric
+
+    rng = np.random.default_rng(k)
+    r = 1 << (k.bit_length() - 1)
+    for eps in (0.5, 2.0, 8.0):
+        S = q.protocol(name, k, eps).symmetric()
+        for scale in (0.1, 1.0, 10.0, 3000.0):
+            g_in, g_out = Fraction(rng.random()), -Fraction(rng.random() * scale)
+            assert _v_symmetric(S, r, g_in, g_out) == _brute_v(S, r, g_in, g_out)
