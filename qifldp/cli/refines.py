@@ -9,8 +9,8 @@ import numpy as np
 
 from ..channel import Channel
 from ..errors import QifldpError, SizeError
-from ..sweeps.channel_free import ChannelFree
-from ..sweeps.restriction import Restriction
+from ..protocols.structure.channel_free import ChannelFree
+from ..protocols.structure.restriction import Restriction
 from ..sweeps.routes import RESTRICTION
 from ..symmetric import SymmetricChannel
 from .errors import _Skip

@@ -13,14 +13,14 @@ from typing import Any
 
 from ..channel import Channel
 from ..errors import QifldpError, SizeError
-from ..refinement import refines
-from ..sweeps.channel_free import ChannelFree, channel_free_decision
-from ..sweeps.restriction import (
+from ..protocols.structure.channel_free import ChannelFree, channel_free_decision
+from ..protocols.structure.restriction import (
     RESTRICTION_SHARE,
     RESTRICTION_SIZES,
     Restriction,
     restriction_refutation,
 )
+from ..refinement import refines
 from ..sweeps.routes import CHANNEL_FREE, RESTRICTION, SYMMETRIC, refinement_routes
 from ..symmetric import SymmetricChannel, refines as symmetric_refines
 from .defaults import CLI_MAX_EXPLICIT_ENTRIES, CLI_MAX_EXPLICIT_WITNESS
@@ -63,8 +63,9 @@ class _NotSeparated(QifldpError, RuntimeError):
 
 
 def _restriction(a: _Spec, b: _Spec, time_limit: float) -> Restriction:
-    """A ⋢ B proved on a few inputs (:func:`qifldp.sweeps.restriction.restriction_refutation`),
-    or :class:`_NotSeparated` saying why not."""
+    """A ⋢ B proved on a few inputs
+    (:func:`qifldp.protocols.structure.restriction.restriction_refutation`), or
+    :class:`_NotSeparated` saying why not."""
     t0 = time.monotonic()
     found = restriction_refutation(a.protocol(), b.protocol(), time_limit=time_limit)
     if found is not None:
@@ -78,7 +79,8 @@ def _restriction(a: _Spec, b: _Spec, time_limit: float) -> Restriction:
 
 def _channel_free(a: _Spec, b: _Spec, A: Any, B: Any) -> ChannelFree:
     """A verdict from the protocols' structure
-    (:func:`qifldp.sweeps.channel_free.channel_free_decision`), or :class:`_NotSeparated`."""
+    (:func:`qifldp.protocols.structure.channel_free.channel_free_decision`), or
+    :class:`_NotSeparated`."""
     found = channel_free_decision(
         a.protocol(),
         b.protocol(),
@@ -99,9 +101,10 @@ def _run_route(
     route: str, a: _Spec, b: _Spec, A: Any, B: Any, time_limit: float, max_lp: int | None = None
 ) -> Any:
     """One route: the symmetric one with the orbit LP's budget ``max_lp`` (variables); the
-    channel-free route returns a :class:`~qifldp.sweeps.channel_free.ChannelFree`, the
-    restriction route a :class:`~qifldp.sweeps.restriction.Restriction` (a failure); both
-    raise :class:`_NotSeparated` when they do not answer."""
+    channel-free route returns a
+    :class:`~qifldp.protocols.structure.channel_free.ChannelFree`, the restriction route a
+    :class:`~qifldp.protocols.structure.restriction.Restriction` (a failure); both raise
+    :class:`_NotSeparated` when they do not answer."""
     if route == CHANNEL_FREE:
         return _channel_free(a, b, A, B)
     if route == RESTRICTION:
@@ -129,7 +132,7 @@ def _decide_pair(
     route that ran stopped at a size rule or was the restriction route finding no
     failure, then naming ``why``: the routes the size rule left out).
 
-    The restriction route gets :data:`~qifldp.sweeps.restriction.RESTRICTION_SHARE` of
+    The restriction route gets :data:`~qifldp.protocols.structure.restriction.RESTRICTION_SHARE` of
     the time left when another route follows it."""
     errors = []
     sized = True

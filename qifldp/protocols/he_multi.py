@@ -356,7 +356,7 @@ class HEMulti(NotLumpable):
         the stored p / K^t and (1 - p) / (2^t - 1) / K^t of :meth:`channel`; rows sum
         to p + (2^t - 1) other, the same for every value. These r rows are invariant
         under the affine group of F_2^m acting on the values (it permutes the outputs),
-        which is 2-transitive: :mod:`qifldp.sweeps.invariant_gains` uses this.
+        which is 2-transitive: :mod:`qifldp.protocols.structure.invariant_gains` uses this.
 
         Examples
         --------
@@ -415,7 +415,7 @@ class HEMulti(NotLumpable):
         ``miss`` as in :meth:`affine_rank_law`; a + (K − 1) b = 1. The rows
         of the channel with k < K values are the first k rows of the channel with K
         (the same K, t and p), so the first k rows of this law are reached from it too:
-        :mod:`qifldp.sweeps.guess_mixing` mixes them into GRR-type channels.
+        :mod:`qifldp.protocols.structure.guess_mixing` mixes them into GRR-type channels.
 
         Examples
         --------

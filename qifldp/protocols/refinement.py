@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..deadline import budget, expired, spent, until
+from ..deadline import budget, expired, left, spent, until
 from ..digits import scientific
 from ..errors import InputTypeError, SizeError, UnsupportedKindError
 from ..refinement import exact as ex
@@ -38,6 +38,7 @@ from ..refinement.core import max_case_refines, refinement_options, refines
 from ..refinement.result import Counterexample, RefinementResult, undecided_result
 from ..symmetric.orbit_lp import check_time_limit
 from .base import Protocol
+from .structure import channel_free_decision, restriction_refutation
 from .tight_ratio import tight_ratio_refines
 
 __all__ = [
@@ -78,6 +79,11 @@ def _rows(P: Any, M: np.ndarray, digits: int) -> list[list[Fraction]]:
         out.append([v / total for v in row])
     groups = reduce_columns(normalise_rows(M)).groups
     return [[sum((row[y] for y in g), Fraction(0)) for g in groups] for row in out]
+
+
+#: Seconds of a decision's time limit the restriction route may take (where no channel
+#: can be built and the routes that need none did not decide).
+RESTRICTION_SECONDS: float = 30.0
 
 
 def refines_protocols(A: Any, B: Any, **options: Any) -> RefinementResult:
@@ -134,8 +140,10 @@ def _refines_protocols(A: Any, B: Any, options: dict[str, Any]) -> RefinementRes
     try:
         CA, CB = A.channel(), B.channel()
     except SizeError as exc:  # too large to enumerate: the symmetric route (no high-precision step)
+        if not (A.lumpable and B.lumpable):
+            return _without_channels(A, B, exc, options, t0)
         opts = {k: v for k, v in options.items() if k in ("time_limit", "strict")}
-        return refines(*_symmetric_pair(A, B, exc), **opts)
+        return refines(A.symmetric(), B.symmetric(), **opts)
     r = refines(CA, CB, **options)
     if not r.up_to_rounding:
         return r
@@ -204,19 +212,59 @@ def _refines_protocols(A: Any, B: Any, options: dict[str, Any]) -> RefinementRes
     )
 
 
-def _symmetric_pair(A: Protocol, B: Protocol, why: SizeError) -> tuple[Any, Any]:
-    """Both symmetric channels, or an UnsupportedKindError saying which routes remain."""
-    try:
-        return A.symmetric(), B.symmetric()
-    except UnsupportedKindError as exc:
-        msg = (
-            f"{exc}. The explicit channels are too large to enumerate ({why}); the routes "
-            "that decide from the protocols' structure, without a channel, are "
-            "qifldp.sweeps.channel_free.channel_free_decision(A, B) and "
-            "qifldp.sweeps.restriction.restriction_refutation(A, B) (both taken by "
-            "`qifldp refines` and `qifldp compare`)"
+def _without_channels(
+    A: Protocol, B: Protocol, why: SizeError, options: dict[str, Any], t0: float
+) -> RefinementResult:
+    """A ⊑ B where the explicit channels are too large and a side has no symmetric channel:
+    from the protocols' structure (:func:`~qifldp.protocols.structure.channel_free_decision`),
+    then on a few inputs (:func:`~qifldp.protocols.structure.restriction_refutation`, its
+    counterexample lifted to all k inputs: zero gain and prior elsewhere); otherwise
+    undecided (or, ``strict``, an UnsupportedKindError) saying what was tried."""
+    found = channel_free_decision(A, B)
+    if found is not None:
+        return RefinementResult(
+            holds=found.holds,
+            counterexample=found.counterexample,
+            method=found.route,
+            exact=True,
+            certified_by=found.certified_by,
+            time=time.perf_counter() - t0,
+            details={"route": "without channels", "values": found.values},
         )
-        raise UnsupportedKindError(msg) from None
+    spare = left()
+    seconds = RESTRICTION_SECONDS if spare is None else min(RESTRICTION_SECONDS, spare)
+    refuted = restriction_refutation(A, B, time_limit=seconds) if seconds > 0 else None
+    if refuted is not None:
+        ce, k, idx = refuted.counterexample, A.k, list(refuted.inputs)
+        gain = np.zeros((np.shape(ce.gain)[0], k))
+        gain[:, idx] = ce.gain
+        prior = np.zeros(k)
+        prior[idx] = ce.prior
+        return RefinementResult(
+            holds=False,
+            counterexample=replace(ce, gain=gain, prior=prior),
+            method="restriction",
+            exact=ce.gap_exact is not None,
+            certified_by=refuted.certified_by,
+            time=time.perf_counter() - t0,
+            details={"route": "without channels", "inputs": refuted.inputs},
+        )
+    msg = (
+        f"{A!r} and {B!r}: the explicit channels are too large to enumerate ({why}), one "
+        "has no symmetric channel, and neither the routes that need no channel "
+        "(qifldp.protocols.structure.channel_free_decision) nor a restriction to a few "
+        "inputs (restriction_refutation) decides them"
+    )
+    merged = [P.name for P in (A, B) if callable(getattr(P, "merged_channel", None))]
+    if merged:
+        msg += (
+            f"; {' and '.join(merged)} offer merged_channel() (equal columns merged), and a "
+            "symmetric channel .expand(lumped=True): q.refines on those explicit channels"
+        )
+    exc = UnsupportedKindError(msg)
+    if options.get("strict"):
+        raise exc
+    return undecided_result(exc, "refinement", time.perf_counter() - t0)
 
 
 def mixed_protocol_error() -> InputTypeError:

@@ -16,22 +16,23 @@ Layer L6 (studies): imports from the protocols (L5) and below, never from the fa
   blocks;
 - :mod:`.utility`: :func:`mean_variance`, :func:`variance_crossing`,
   :func:`utility_table`, the oracles' utility (mean estimator variance) over eps;
-- :mod:`.channel_free` and :mod:`.restriction`: refinement between two protocols whose
-  channels are too large to build, :func:`channel_free_decision` from their structure
-  (equal channels, capacity bounds, invariant certificates, Gram forms, the guess in
-  the hit coset, a hyperplane's gain) and :func:`restriction_refutation` on a few inputs
-  (what ``qifldp refines`` and ``compare`` take for them);
+- :func:`channel_free_decision` and :func:`restriction_refutation`, re-exported from
+  :mod:`qifldp.protocols.structure` (protocol-level refinement where the channels are
+  too large to build: from the protocols' structure, on a few inputs), which the atlas
+  takes as ``q.refines`` on protocol objects and the command line do;
 - ``qifldp.sweeps.atlas``: the comparability atlas of the frequency oracles, every
   ordered pair at equal eps over a grid of (k, eps), certified or stated undecided;
   its failures by the capacity or a two-point prior proved by
-  :mod:`.rigorous_gaps` (float values with rigorous rounding bounds, exact values).
+  :mod:`qifldp.protocols.structure.rigorous_gaps` (float values with rigorous rounding
+  bounds, exact values).
 """
 
 from __future__ import annotations
 
+from ..protocols.structure.channel_free import ChannelFree, channel_free_decision
+from ..protocols.structure.restriction import Restriction, restriction_refutation
 from .boundary import RefinementBoundary, boundary_curve, refinement_boundary
 from .certificates import CERTIFICATE_COLUMNS, certificate_digest
-from .channel_free import ChannelFree, channel_free_decision
 from .comparability import RELATIONS, REPRESENTATIONS, comparability_map
 from .engine import CANCELLED, sweep
 from .monte_carlo import (
@@ -41,7 +42,6 @@ from .monte_carlo import (
     block_seed,
     simulate_counts,
 )
-from .restriction import Restriction, restriction_refutation
 from .time_limited import hard_time_limit
 from .utility import mean_variance, utility_table, variance_crossing
 

@@ -15,7 +15,7 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    undecided, in the time left; the routes and their order are
    :func:`qifldp.sweeps.routes.refinement_routes`, as on the command line);
    A mixed pair (one side without a symmetric channel) first takes the routes that need
-   no channel (:func:`qifldp.sweeps.channel_free.channel_free_decision`: ``equal
+   no channel (:func:`qifldp.protocols.structure.channel_free.channel_free_decision`: ``equal
    channels``, ``capacity bound``, ``invariant gain``, ``posterior mixing`` from A's
    exact Gram form, ``invariant witness``, ``guess mixing``, ``hyperplane gain``), then a
    failure by the capacity, a two-point prior and the restriction route, GRR's
@@ -29,7 +29,7 @@ A pair A ⊑ B (B leaks no more than A) is decided by the first route that appli
    Bayes capacity (the identity gain under the uniform prior: ML(B) > ML(A) gives
    A ⋢ B) or by a two-point prior (:func:`pair_test`: B tells some pair of inputs
    apart better than A at some prior odds, the hockey-stick divergences of the two
-   rows compared; both in :mod:`qifldp.sweeps.negative_routes`, which says how a
+   rows compared; both in :mod:`qifldp.protocols.structure.negative_routes`, which says how a
    float gap becomes a proof).
 
 A pair that no route decides is settled by a chain where one exists (refinement is a
@@ -64,16 +64,8 @@ from ..channel import Channel
 from ..errors import InputTypeError, ParameterError, QifldpError
 from ..measures import bayes_capacity, ldp_epsilon
 from ..protocols import protocol
-from ..refinement.graph import hasse_diagram
-from ..refinement.result import Counterexample
-from ..symmetric import SymmetricChannel
-from ..symmetric.grr_inverse import GRR_INVERSE_MAX_WORK, grr_inverse_witness, is_grr_type
-from ..symmetric.posterior_mixing import GRAM_MAX_WORK, posterior_mixing_witness
-from .arguments import _check_seconds, _values
-from .certificates import certificate_digest
-from .channel_free import channel_free_decision
-from .engine import sweep
-from .negative_routes import (
+from ..protocols.structure.channel_free import channel_free_decision
+from ..protocols.structure.negative_routes import (
     PAIR_TEST_CANDIDATES,
     PAIR_TEST_MARGIN,
     PAIR_TEST_MAX_INPUTS,
@@ -81,7 +73,19 @@ from .negative_routes import (
     capacity_test,
     pair_test,
 )
-from .restriction import RESTRICTION_SHARE, RESTRICTION_SIZES, restriction_refutation
+from ..protocols.structure.restriction import (
+    RESTRICTION_SHARE,
+    RESTRICTION_SIZES,
+    restriction_refutation,
+)
+from ..refinement.graph import hasse_diagram
+from ..refinement.result import Counterexample
+from ..symmetric import SymmetricChannel
+from ..symmetric.grr_inverse import GRR_INVERSE_MAX_WORK, grr_inverse_witness, is_grr_type
+from ..symmetric.posterior_mixing import GRAM_MAX_WORK, posterior_mixing_witness
+from .arguments import _check_seconds, _values
+from .certificates import certificate_digest
+from .engine import sweep
 from .routes import EXPLICIT, SYMMETRIC, refinement_routes
 from .time_limited import _decide
 
@@ -299,7 +303,7 @@ def _negative(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | Non
 
 def _channel_free(A: _Oracle, B: _Oracle, t0: float) -> dict[str, Any] | None:
     """A ⊑ B decided from the protocols' structure
-    (:func:`~qifldp.sweeps.channel_free.channel_free_decision`), or None."""
+    (:func:`~qifldp.protocols.structure.channel_free.channel_free_decision`), or None."""
     free = channel_free_decision(A.P, B.P, A.symmetric, B.symmetric)
     if free is None:
         return None
@@ -341,9 +345,10 @@ def _grr_inverse(A: _Oracle, B: _Oracle, k: int, t0: float) -> dict[str, Any] | 
 def _restriction(
     A: _Oracle, B: _Oracle, time_limit: float, t0: float
 ) -> tuple[dict[str, Any] | None, str]:
-    """A ⋢ B proved on a few inputs (:func:`~qifldp.sweeps.restriction.restriction_refutation`,
-    in :data:`~qifldp.sweeps.restriction.RESTRICTION_SHARE` of the time limit), or None
-    and why not."""
+    """A ⋢ B proved on a few inputs
+    (:func:`~qifldp.protocols.structure.restriction.restriction_refutation`, in
+    :data:`~qifldp.protocols.structure.restriction.RESTRICTION_SHARE` of the time limit),
+    or None and why not."""
     budget = RESTRICTION_SHARE * time_limit
     try:
         found = restriction_refutation(A.restrictable(), B.restrictable(), time_limit=budget)
@@ -370,7 +375,7 @@ def _posterior_mixing(A: _Oracle, B: _Oracle, t0: float) -> tuple[dict[str, Any]
     and why not ("" where the route does not apply). The witness is
     :func:`~qifldp.symmetric.posterior_mixing.posterior_mixing_witness`'s on A's explicit
     channel (the exact Gram form, without the channel, is a route of
-    :mod:`qifldp.sweeps.channel_free`, tried before)."""
+    :mod:`qifldp.protocols.structure.channel_free`, tried before)."""
     S = B.symmetric
     if A.symmetric is not None or S is None or not S.singles_out_one_input():
         return None, ""

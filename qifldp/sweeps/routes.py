@@ -9,9 +9,9 @@ is never refused here for the orbit LP's size: that budget belongs to the LP sta
 is taken when both explicit channels fit the caller's budget and the witness W
 (|Y_A| x |Y_B| entries) fits ``max_witness``. A pair of protocols with a side without a
 symmetric channel is first given to the routes that need no channel
-(:func:`qifldp.sweeps.channel_free.channel_free_decision`: equal channels, a capacity
+(:func:`qifldp.protocols.structure.channel_free.channel_free_decision`: equal channels, a capacity
 bound, invariant certificates, an exact Gram form), then can be refuted on a few inputs
-(:func:`qifldp.sweeps.restriction.restriction_refutation`, at any k, in well under a
+(:func:`qifldp.protocols.structure.restriction.restriction_refutation`, at any k, in well under a
 second): that route proves failures only, so it comes first (before an explicit LP of
 seconds at k = 1000), or after the explicit LP when its matrix certificate is wanted.
 """
@@ -28,10 +28,10 @@ SYMMETRIC: str = "symmetric"
 #: The route on explicit channels (the explicit LP of :func:`qifldp.refines`).
 EXPLICIT: str = "explicit"
 #: The routes that decide from the protocols' structure, without a channel
-#: (:func:`qifldp.sweeps.channel_free.channel_free_decision`).
+#: (:func:`qifldp.protocols.structure.channel_free.channel_free_decision`).
 CHANNEL_FREE: str = "channel-free"
 #: The route that refutes on a restriction to a few inputs
-#: (:func:`qifldp.sweeps.restriction.restriction_refutation`; proves failures only).
+#: (:func:`qifldp.protocols.structure.restriction.restriction_refutation`; proves failures only).
 RESTRICTION: str = "restriction"
 
 
@@ -62,8 +62,9 @@ def refinement_routes(
         The explicit route before the symmetric one and the restriction route (its
         certificate is a matrix).
     restrictable : bool
-        Both are protocol objects (:func:`~qifldp.sweeps.restriction.restriction_refutation`
-        takes them): a pair with a side without a symmetric channel then takes
+        Both are protocol objects
+        (:func:`~qifldp.protocols.structure.restriction.restriction_refutation` takes
+        them): a pair with a side without a symmetric channel then takes
         :data:`CHANNEL_FREE` and :data:`RESTRICTION` too.
 
     Returns

@@ -535,7 +535,7 @@ class SymmetricChannel(EqualByKey):
                 f"= {work:.3g} ratio products (RESTRICTED_MAX_WORK = {RESTRICTED_MAX_WORK:.3g}) "
                 f"for r <= RESTRICTED_MAX_INPUTS = {RESTRICTED_MAX_INPUTS} (its coefficients "
                 "C(r - 1, t) are floats); fewer inputs: a failure of refinement shows on a few "
-                "(qifldp.sweeps.restriction tries r <= 8)"
+                "(qifldp.protocols.structure.restriction tries r <= 8)"
             )
             raise SizeError(msg)
         if not self.constant_ratio():

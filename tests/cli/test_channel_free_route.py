@@ -1,6 +1,6 @@
-"""The command line takes the routes that need no channel (qifldp.sweeps.channel_free), as
-the comparability atlas does: HE with t coefficients and HR at sizes whose channels cannot
-be built."""
+"""The command line takes the routes that need no channel
+(qifldp.protocols.structure.channel_free), as the comparability atlas does: HE with t
+coefficients and HR at sizes whose channels cannot be built."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 import qifldp as q
 from qifldp.cli import main
-from qifldp.sweeps.invariant_gains import invariant_gain_refutation
+from qifldp.protocols.structure.invariant_gains import invariant_gain_refutation
 
 
 def _run_json(capsys, *args):

@@ -1,7 +1,7 @@
 """The command line at large k with protocols that have no symmetric channel and whose
 explicit channel is over the size rule (HR at k = 10^4: 10^4 x 16384 entries): their
 rows come from their closed forms, their pairs from the capacity, transitivity and the
-restriction route (:mod:`qifldp.sweeps.restriction`)."""
+restriction route (:mod:`qifldp.protocols.structure.restriction`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 import qifldp as q
 from qifldp.cli import main
-from qifldp.sweeps.restriction import RESTRICTION_SIZES, restriction_refutation
+from qifldp.protocols.structure.restriction import RESTRICTION_SIZES, restriction_refutation
 
 K, EPS = 10**4, 2.0
 CMS = "cms:m=8,hashes=2"

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import qifldp as q
+from qifldp.protocols.structure.channel_free import channel_free_decision
 from qifldp.sweeps.atlas import ATLAS_ORACLES
-from qifldp.sweeps.channel_free import channel_free_decision
 from qifldp.symmetric.block_mixing import block_mixing_from_gram
 
 

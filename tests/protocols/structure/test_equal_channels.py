@@ -1,4 +1,5 @@
-"""Equal channels (qifldp.sweeps.equal_channels): W = I both ways, rows compared by chunks.
+"""Equal channels (qifldp.protocols.structure.equal_channels): W = I both ways, rows
+compared by chunks.
 
 Every verdict is checked against the explicit channels built here in full.
 """
@@ -11,9 +12,9 @@ import numpy as np
 import pytest
 
 import qifldp as q
-from qifldp.sweeps import equal_channels as eq
+from qifldp.protocols.structure import equal_channels as eq
+from qifldp.protocols.structure.equal_channels import equal_channels
 from qifldp.sweeps.atlas import atlas_cell
-from qifldp.sweeps.equal_channels import equal_channels
 
 
 class _Rows:

@@ -1,5 +1,5 @@
 """Rigorous and exact vulnerabilities of the atlas's negative routes
-(qifldp.sweeps.rigorous_gaps): every float value lies within its stated bound of the
+(qifldp.protocols.structure.rigorous_gaps): every float value lies within its stated bound of the
 exact value, recomputed here in rationals from the channels' floats; the exact values
 agree with Counterexample.recheck and with closed forms."""
 
@@ -14,7 +14,7 @@ import pytest
 import qifldp as q
 import qifldp.symmetric as sym
 from qifldp.errors import InputTypeError, ParameterError
-from qifldp.sweeps.rigorous_gaps import (
+from qifldp.protocols.structure.rigorous_gaps import (
     UNIT_ROUNDOFF,
     certified_gap,
     exact_two_point_vulnerability,

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import qifldp as q
-from qifldp.sweeps.channel_free import channel_free_decision
-from qifldp.sweeps.guess_mixing import guess_mixing_witness
+from qifldp.protocols.structure.channel_free import channel_free_decision
+from qifldp.protocols.structure.guess_mixing import guess_mixing_witness
 
 
 def _guess_matrix(P) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Failures under invariant gains (qifldp.sweeps.invariant_gains).
+"""Failures under invariant gains (qifldp.protocols.structure.invariant_gains).
 
 The column classes are checked against the explicit channels (the vulnerability of the
 same gain computed by g_vulnerability on the expanded gain matrix); the verdicts against
@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 
 import qifldp as q
-from qifldp.sweeps import invariant_gains as ig
-from qifldp.sweeps.atlas import ATLAS_ORACLES, atlas_cell
-from qifldp.sweeps.invariant_gains import (
+from qifldp.protocols.structure import invariant_gains as ig
+from qifldp.protocols.structure.invariant_gains import (
     invariant_gain_refutation,
     invariant_witness,
     symmetric_column_classes,
     vulnerability_of_classes,
 )
+from qifldp.sweeps.atlas import ATLAS_ORACLES, atlas_cell
 from qifldp.symmetric import SymmetricGain
 
 _RNG = np.random.default_rng(7)

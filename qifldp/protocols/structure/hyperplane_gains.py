@@ -30,9 +30,10 @@ each channel is computed exactly in rationals:
   outside; otherwise every hit coset is cut in half.
 
 The gap is the exact difference (a failure on R is one on all k values: the gain and
-prior vanish beyond R). Used by :func:`~qifldp.sweeps.channel_free.channel_free_decision`.
+prior vanish beyond R). Used by
+:func:`~qifldp.protocols.structure.channel_free.channel_free_decision`.
 
-Layer L6 (sweeps).
+Layer L5 (protocols): protocol-level refinement without whole channels.
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ from typing import Any
 
 import numpy as np
 
-from ..refinement.result import Counterexample
-from ..symmetric import SymmetricChannel
+from ...refinement.result import Counterexample
+from ...symmetric import SymmetricChannel
 
 __all__ = ["hyperplane_gain_refutation", "MAX_CLASS_TERMS"]
 

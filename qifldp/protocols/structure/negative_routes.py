@@ -14,9 +14,9 @@ the comparability atlas (:mod:`qifldp.sweeps.atlas`):
 A float gap only makes a candidate (above :data:`PAIR_TEST_MARGIN` of the
 vulnerabilities); the failure is decided by the gap proved positive, by a rigorous
 bound on its rounding error (gamma_n = n u / (1 - n u) for n terms) or exactly in
-rationals (:mod:`qifldp.sweeps.rigorous_gaps`).
+rationals (:mod:`qifldp.protocols.structure.rigorous_gaps`).
 
-Layer L6 (sweeps).
+Layer L5 (protocols): protocol-level refinement without whole channels.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ParameterError, QifldpError
-from ..refinement._screen import cached_view
-from ..refinement.result import Counterexample
-from ..symmetric import SymmetricChannel, SymmetricGain
-from ..symmetric.measures import pair_atoms
+from ...errors import ParameterError, QifldpError
+from ...refinement._screen import cached_view
+from ...refinement.result import Counterexample
+from ...symmetric import SymmetricChannel, SymmetricGain
+from ...symmetric.measures import pair_atoms
 from .rigorous_gaps import (
     CertifiedGap,
     certified_gap,
@@ -54,13 +54,13 @@ __all__ = [
 #: capacity test, a prior of the pair test) is tried only when its float gap exceeds this
 #: fraction of the vulnerabilities compared. It decides nothing: a candidate is a failure
 #: once its gap is proved positive, by a rigorous bound on its rounding error or exactly
-#: (:func:`qifldp.sweeps.rigorous_gaps.certified_gap`). Far above the vulnerabilities'
+#: (:func:`qifldp.protocols.structure.rigorous_gaps.certified_gap`). Far above the vulnerabilities'
 #: rounding (gamma_n ~ n 1.1e-16 for n outputs), it leaves the pairs that differ by
 #: rounding alone to the LP routes, whose verdicts then say "up to rounding".
 PAIR_TEST_MARGIN: float = 1e-9
 #: The pair test of an explicit channel tries the ordered pairs of its first this many
 #: inputs (all of them at k <= 64: 4,032 pairs; k (k - 1) pairs at k = 10^4 would be
-#: 10^8); the restriction route (:mod:`qifldp.sweeps.restriction`) tries pairs and
+#: 10^8); the restriction route (:mod:`qifldp.protocols.structure.restriction`) tries pairs and
 #: larger sets spread over the whole domain.
 PAIR_TEST_MAX_INPUTS: int = 64
 #: At most this many candidates of the pair test are re-checked (the largest float gaps
@@ -145,7 +145,7 @@ def pair_test(A: Any, B: Any, *, margin: float = PAIR_TEST_MARGIN) -> Counterexa
         evaluated afresh (every output, or the atoms of
         :func:`qifldp.symmetric.measures.pair_atoms`) with rigorous bounds on their
         rounding errors (``gap_bound``, from gamma_n = n u / (1 - n u) for n terms:
-        :func:`qifldp.sweeps.rigorous_gaps.two_point_vulnerability`), or, when the gap
+        :func:`qifldp.protocols.structure.rigorous_gaps.two_point_vulnerability`), or, when the gap
         does not exceed that bound, computed exactly in rationals on the two rows
         (``gap_exact``, ``gap`` its float). None when no candidate's gap is proved
         positive (the largest :data:`PAIR_TEST_CANDIDATES` float gaps are tried).
@@ -232,7 +232,7 @@ def _recheck_pair(A: Any, B: Any, x0: int, x1: int, w: float) -> CertifiedGap | 
 
     Evaluated afresh (not from the search's sorted cumulative sums) on each channel as
     stored, with a rigorous bound on its rounding error
-    (:func:`~qifldp.sweeps.rigorous_gaps.two_point_vulnerability`: gamma_n for the n
+    (:func:`~qifldp.protocols.structure.rigorous_gaps.two_point_vulnerability`: gamma_n for the n
     terms, and the rows' normalisation); exactly on the two rows (or the stored class
     masses) when the bound does not decide. None when the exact gap is <= 0.
     """
@@ -257,8 +257,8 @@ def capacity_test(
 
     A candidate when the float gap of the uniform vulnerabilities exceeds ``margin``
     times them; proved by the rigorous bounds of
-    :func:`~qifldp.sweeps.rigorous_gaps.uniform_vulnerability` (gamma_n for n outputs or
-    output classes, and the rows' normalisation), exactly when they do not decide.
+    :func:`~qifldp.protocols.structure.rigorous_gaps.uniform_vulnerability` (gamma_n for n
+    outputs or output classes, and the rows' normalisation), exactly when they do not decide.
 
     Parameters
     ----------
@@ -302,8 +302,8 @@ def _identity_gap(
 ) -> Counterexample | None:
     """The uniform prior's gap V(B) - V(A) under the identity ``gain`` proved positive:
     a candidate above ``margin`` of the vulnerabilities, then
-    :func:`~qifldp.sweeps.rigorous_gaps.certified_gap` (A's (value, bound) ``a`` and its
-    exact value ``exact_a``, B's on its channel as stored)."""
+    :func:`~qifldp.protocols.structure.rigorous_gaps.certified_gap` (A's (value, bound)
+    ``a`` and its exact value ``exact_a``, B's on its channel as stored)."""
     b = _uniform(B)
     if not b[0] - a[0] > margin * (a[0] + b[0]):
         return None

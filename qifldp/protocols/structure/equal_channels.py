@@ -13,7 +13,7 @@ is accepted within :data:`EQUAL_BAND_FACTOR` u (A + B) entrywise (u = 2^-53): AÂ
 exactly, so this is the rounding band of the witness W = I. Exactly equal rows are
 reported as such.
 
-Layer L6 (sweeps).
+Layer L5 (protocols): protocol-level refinement without whole channels.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import QifldpError
-from ..refinement._certify import UNIT_ROUNDOFF
+from ...errors import QifldpError
+from ...refinement._certify import UNIT_ROUNDOFF
 
 __all__ = [
     "EQUAL_BAND_FACTOR",

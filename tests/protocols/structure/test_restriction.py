@@ -12,12 +12,12 @@ import pytest
 import qifldp as q
 from qifldp import refinement
 from qifldp.errors import InputTypeError, ParameterError
-from qifldp.sweeps.atlas import ATLAS_ORACLES
-from qifldp.sweeps.restriction import (
+from qifldp.protocols.structure.restriction import (
     ERROR_FACTOR,
     restricted_pair,
     restriction_refutation,
 )
+from qifldp.sweeps.atlas import ATLAS_ORACLES
 from tests.refinement._helpers import exact_gain_gap
 from tests.sweeps._reference import explicit_oracle
 
@@ -188,3 +188,19 @@ def test_sixteen_inputs_refute_hr_into_dbitflip_where_eight_do_not():
     found = restriction_refutation(A, B, time_limit=60.0)
     assert found is not None and found.r == 16
     assert found.counterexample.recheck(found.a, found.b) > Fraction(found.error_bound)
+
+
+def test_refines_on_protocols_without_channels_lifts_the_restriction_to_every_input():
+    # SUE has 2^32 outputs at k = 32 and HR no symmetric channel: q.refines on the protocol
+    # objects refutes on a few inputs, its gain and prior zero on the other inputs
+    A, B = q.protocol("sue", 32, 1.0), q.protocol("hr", 32, 1.0)
+    r = q.refines(A, B)
+    found = restriction_refutation(A, B)
+    assert r.holds is False and r.method == "restriction" and found is not None
+    ce, idx = r.counterexample, list(found.inputs)
+    rest = [x for x in range(32) if x not in idx]
+    assert ce.gain.shape == (found.counterexample.gain.shape[0], 32)
+    np.testing.assert_array_equal(ce.gain[:, idx], found.counterexample.gain)
+    assert not ce.gain[:, rest].any() and not ce.prior[rest].any()
+    np.testing.assert_array_equal(ce.prior[idx], found.counterexample.prior)
+    assert ce.gap == found.counterexample.gap > found.error_bound

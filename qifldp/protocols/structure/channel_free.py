@@ -5,32 +5,33 @@ channel, tried in this order (each in milliseconds to a few seconds at k = 10^4,
 verified exactly or within a stated band before it is returned):
 
 1. ``equal channels`` — neither side symmetric, the rows equal entry for entry: W = I
-   both ways (:mod:`qifldp.sweeps.equal_channels`);
+   both ways (:mod:`qifldp.protocols.structure.equal_channels`);
 2. ``capacity bound`` — B's Bayes capacity above an upper bound of A's from A's closed
-   forms (:func:`~qifldp.sweeps.negative_routes.capacity_bound_test`): A ⋢ B;
+   forms (:func:`~qifldp.protocols.structure.negative_routes.capacity_bound_test`): A ⋢ B;
 3. ``invariant gain`` — A invariant under a 2-transitive group (HE with t coefficients),
    B symmetric: a separating gain with one value per orbit
-   (:func:`~qifldp.sweeps.invariant_gains.invariant_gain_refutation`): A ⋢ B;
+   (:func:`~qifldp.protocols.structure.invariant_gains.invariant_gain_refutation`): A ⋢ B;
 4. ``posterior mixing`` — A's exact Gram form (HR, HE, HE-t, HR with blocks where
    GRR-type) and B singling out one input per column: an implicit witness checked in
    rational arithmetic (:func:`~qifldp.symmetric.posterior_mixing.posterior_mixing_from_gram`);
    for HR with blocks in general, by blocks
    (:func:`~qifldp.symmetric.block_mixing.block_mixing_from_gram`, B GRR-type);
 5. ``invariant witness`` — the group of 3 again, the orbit equations of A·W = B solved
-   exactly (:func:`~qifldp.sweeps.invariant_gains.invariant_witness`);
+   exactly (:func:`~qifldp.protocols.structure.invariant_gains.invariant_witness`);
 6. ``guess mixing`` — HE with t coefficients into a GRR-type B at any k: each report
    answered by a value uniform in its hit coset (GRR-type on the K = 2^m values), the
    guesses beyond k spread, then mixed
-   (:func:`~qifldp.sweeps.guess_mixing.guess_mixing_witness`, exact, W implicit);
+   (:func:`~qifldp.protocols.structure.guess_mixing.guess_mixing_witness`, exact, W implicit);
 7. ``hyperplane gain`` — the other way round: A symmetric, B HE with t coefficients, the
    gain of a hyperplane of B's values, with the exact gap by A's column classes and B's
-   law of the rank (:func:`~qifldp.sweeps.hyperplane_gains.hyperplane_gain_refutation`):
+   law of the rank
+   (:func:`~qifldp.protocols.structure.hyperplane_gains.hyperplane_gain_refutation`):
    A ⋢ B (unary encodings against HE-t at the same epsilon, where the float LP stalls).
 
 The comparability atlas (:mod:`qifldp.sweeps.atlas`) and the command line (``qifldp
 refines``, ``qifldp compare``) both take it.
 
-Layer L6 (sweeps).
+Layer L5 (protocols): protocol-level refinement without whole channels.
 """
 
 from __future__ import annotations
@@ -40,10 +41,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ParameterError, QifldpError
-from ..symmetric import SymmetricChannel
-from ..symmetric.block_mixing import block_mixing_from_gram
-from ..symmetric.posterior_mixing import posterior_mixing_from_gram
+from ...errors import ParameterError, QifldpError
+from ...symmetric import SymmetricChannel
+from ...symmetric.block_mixing import block_mixing_from_gram
+from ...symmetric.posterior_mixing import posterior_mixing_from_gram
 from .equal_channels import equal_channels
 from .guess_mixing import guess_mixing_witness
 from .hyperplane_gains import hyperplane_gain_refutation

@@ -37,11 +37,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..refinement._certify import UNIT_ROUNDOFF, gamma
-from ..symmetric import SymmetricChannel
-from ..symmetric.orbit_certify import exact_sum, stored_masses
-from ..validation import check_int, check_real
+from ...errors import ParameterError
+from ...refinement._certify import UNIT_ROUNDOFF, gamma
+from ...symmetric import SymmetricChannel
+from ...symmetric.orbit_certify import exact_sum, stored_masses
+from ...validation import check_int, check_real
 
 __all__ = [
     "UNIT_ROUNDOFF",

@@ -1,5 +1,6 @@
-"""The routes that need no channel (qifldp.sweeps.channel_free): each one answers where it
-should, in its order, and agrees with the explicit LP where the channels can be built."""
+"""The routes that need no channel (qifldp.protocols.structure.channel_free): each one
+answers where it should, in its order, and agrees with the explicit LP where the
+channels can be built."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import pytest
 
 import qifldp as q
 from qifldp.errors import ParameterError
+from qifldp.protocols.structure.channel_free import channel_free_decision
 from qifldp.sweeps.atlas import ATLAS_ORACLES
-from qifldp.sweeps.channel_free import channel_free_decision
 from tests.sweeps._reference import explicit_oracle
 
 

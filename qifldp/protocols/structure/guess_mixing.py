@@ -21,7 +21,7 @@ of B (rows divided by their exact sum) and HE-t's law with its stored p. W is im
 mixing (the Gram form) cannot, and the affine group acts on no k that is not a power of
 two.
 
-Layer L6 (sweeps).
+Layer L5 (protocols): protocol-level refinement without whole channels.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..symmetric import SymmetricChannel
+from ...symmetric import SymmetricChannel
 
 __all__ = ["GuessMixing", "guess_mixing_witness"]
 

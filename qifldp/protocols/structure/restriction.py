@@ -37,14 +37,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import refinement
-from ..channel import Channel
-from ..errors import InputTypeError, ParameterError, QifldpError, SizeError
-from ..refinement._certify import UNIT_ROUNDOFF
-from ..refinement.result import Counterexample
-from ..symmetric import SymmetricChannel
-from ..symmetric.channel import restriction_rounding
-from ..validation import check_indices, check_int, check_real
+from ... import refinement
+from ...channel import Channel
+from ...errors import InputTypeError, ParameterError, QifldpError, SizeError
+from ...refinement._certify import UNIT_ROUNDOFF
+from ...refinement.result import Counterexample
+from ...symmetric import SymmetricChannel
+from ...symmetric.channel import restriction_rounding
+from ...validation import check_indices, check_int, check_real
 
 __all__ = [
     "ERROR_FACTOR",

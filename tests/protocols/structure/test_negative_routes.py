@@ -1,5 +1,6 @@
-"""Failures certified on the cheapest representation (qifldp.sweeps.negative_routes): the
-capacity test, its closed-form bound for a protocol without a channel, and the pair test.
+"""Failures certified on the cheapest representation
+(qifldp.protocols.structure.negative_routes): the capacity test, its closed-form bound
+for a protocol without a channel, and the pair test.
 
 Each counterexample's gap is recomputed here: by hand on the rows, in rationals on the
 stored floats, or from the protocol's explicit channel at sizes where it can be built.
@@ -16,14 +17,15 @@ import pytest
 import qifldp as q
 from qifldp.errors import ParameterError
 from qifldp.protocols import he_multi
-from qifldp.sweeps import atlas, negative_routes
-from qifldp.sweeps.negative_routes import (
+from qifldp.protocols.structure import negative_routes
+from qifldp.protocols.structure.negative_routes import (
     PAIR_TEST_MARGIN,
     capacity_bound_test,
     capacity_test,
     pair_test,
 )
-from qifldp.sweeps.rigorous_gaps import exact_uniform_vulnerability
+from qifldp.protocols.structure.rigorous_gaps import exact_uniform_vulnerability
+from qifldp.sweeps import atlas
 
 
 def test_pair_test_certifies_grr_monotonicity():

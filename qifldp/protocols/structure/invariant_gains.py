@@ -37,7 +37,7 @@ values: :meth:`~qifldp.protocols.he_multi.HEMulti.affine_column_classes`) agains
 symmetric oracles whose columns single out one input; at k not a power of two, on its
 first r values (a restriction: a failure there is a failure on all k).
 
-Layer L6 (sweeps).
+Layer L5 (protocols): protocol-level refinement without whole channels.
 """
 
 from __future__ import annotations
@@ -52,9 +52,9 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linprog, minimize
 
-from ..errors import ParameterError
-from ..refinement.result import Counterexample
-from ..symmetric import SymmetricChannel, SymmetricGain
+from ...errors import ParameterError
+from ...refinement.result import Counterexample
+from ...symmetric import SymmetricChannel, SymmetricGain
 from .negative_routes import PAIR_TEST_MARGIN
 
 __all__ = [

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import qifldp as q
+from qifldp.protocols.structure.channel_free import channel_free_decision
+from qifldp.protocols.structure.hyperplane_gains import hyperplane_gain_refutation
 from qifldp.refinement.forced import forced_witness
-from qifldp.sweeps.channel_free import channel_free_decision
-from qifldp.sweeps.hyperplane_gains import hyperplane_gain_refutation
 
 
 def _he(k: int, eps: float):
@@ -84,15 +84,25 @@ def test_the_exact_gap_is_a_fraction_with_the_stored_gain():
     assert float(ce.gap_exact) == ce.gap
 
 
-def test_refines_on_the_protocols_names_the_routes_without_a_channel():
+def test_refines_on_the_protocols_takes_the_routes_without_a_channel():
     # q.refines on the protocol objects has neither channel to work on (HE-t: 32^12
-    # outputs, no symmetric form); its error names the route that decides them
+    # outputs, no symmetric form): it decides from their structure, as the command line
+    A, B = q.protocol("sue", 16, 8.0), _he(16, 8.0)
+    r = q.refines(A, B)
+    assert r.holds is False and r.method == "hyperplane gain" and r.exact
+    ce = r.counterexample
+    assert ce.gain.shape == (2, 16) and ce.prior.shape == (16,)
+    assert ce.recheck(q.Channel(_explicit("sue", 16, 8.0)), _he(16, 8.0).merged_channel()) > 0
+    # at k = 8 the pair holds (the forced witness, on the explicit channels) and no route
+    # without a channel proves it: undecided, saying what was tried and what would serve
     from qifldp.errors import UnsupportedKindError
 
-    A, B = q.protocol("sue", 16, 8.0), _he(16, 8.0)
-    with pytest.raises(UnsupportedKindError, match="channel_free_decision"):
-        q.refines(A, B)
-    assert channel_free_decision(A, B).route == "hyperplane gain"
+    r8 = q.refines(q.protocol("sue", 8, 8.0), _he(8, 8.0))
+    assert r8.holds is None and "merged_channel()" in r8.certified_by
+    with pytest.raises(UnsupportedKindError, match="restriction_refutation"):
+        q.refines(q.protocol("sue", 8, 8.0), _he(8, 8.0), strict=True)
+    merged = q.refines(q.Channel(_explicit("sue", 8, 8.0)), _he(8, 8.0).merged_channel())
+    assert merged.holds and merged.method == "forced"
 
 
 def _brute_v(S, r, g_in, g_out):
@@ -120,7 +130,7 @@ def _brute_v(S, r, g_in, g_out):
 def test_the_class_walk_is_the_full_enumeration(name, k):
     # the walk from each size's best corner stops at the first column worth <= 0; the
     # full enumeration of every class gives the same exact sum, for gains of any scale
-    from qifldp.sweeps.hyperplane_gains import _v_symmetric
+    from qifldp.protocols.structure.hyperplane_gains import _v_symmetric
 
     rng = np.random.default_rng(k)
     r = 1 << (k.bit_length() - 1)
