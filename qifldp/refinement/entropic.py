@@ -13,13 +13,14 @@ action per column of B) separates: V_H[B] − V_H[A] >= −φ(G) > 0. Since
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..deadline import now, until
+from ..deadline import left, now, until, wall_clock
 
 __all__ = ["EntropicOutcome", "solve_entropic", "solve_lbfgs", "weighted_hessian_solve"]
 
@@ -123,6 +124,17 @@ class _Preconditioner:
         return self.inv * R
 
 
+def _wall_end() -> float | None:
+    """The machine-clock time past which an iterative solve stops: the deadline in force,
+    on the machine's clock; None outside a budget or under another clock (a
+    :class:`~qifldp.deadline.TickClock` counts the checks between steps, not iterations,
+    and is not read here)."""
+    if not wall_clock():
+        return None
+    spare = left()
+    return None if spare is None else time.perf_counter() + spare
+
+
 def _pcg(
     apply_h: Callable[[np.ndarray], np.ndarray],
     rhs: np.ndarray,
@@ -130,12 +142,14 @@ def _pcg(
     rtol: float,
     max_iter: int,
 ) -> tuple[np.ndarray, int]:
+    """Preconditioned CG, stopped at the deadline in force (an unconverged solution is
+    what the callers' certificate checks then refuse: the limit bounds the solve too)."""
     # overflow on a nearly singular system shows up as non-finite output, handled by callers
     with np.errstate(over="ignore", invalid="ignore"):
-        return _pcg_loop(apply_h, rhs, prec, rtol, max_iter)
+        return _pcg_loop(apply_h, rhs, prec, rtol, max_iter, _wall_end())
 
 
-def _pcg_loop(apply_h, rhs, prec, rtol, max_iter) -> tuple[np.ndarray, int]:
+def _pcg_loop(apply_h, rhs, prec, rtol, max_iter, end=None) -> tuple[np.ndarray, int]:
     x = np.zeros_like(rhs)
     r = rhs.copy()
     z = prec(r)
@@ -146,6 +160,8 @@ def _pcg_loop(apply_h, rhs, prec, rtol, max_iter) -> tuple[np.ndarray, int]:
     if r0 == 0.0:
         return x, 0
     for k in range(1, max_iter + 1):  # noqa: B007
+        if end is not None and time.perf_counter() > end:
+            break  # the time limit: the callers' checks refuse an unconverged solution
         Hd = apply_h(d)
         dHd = float(np.sum(d * Hd))
         if not dHd > 0.0:

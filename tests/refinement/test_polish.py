@@ -114,3 +114,30 @@ def test_max_case_correction_solved_column_by_column_is_the_whole_systems():
     assert np.abs(D - D_ref).max() <= 1e-8 * np.abs(D_ref).max()
     assert np.all(D[:, 3] == 0)
     assert np.abs(A @ (W * D) - R).max() <= 1e-10 * np.abs(R).max()
+
+
+def test_the_hessian_solve_stops_at_the_deadline_in_force():
+    # the least-change correction's CG (500 steps of O(n m p) at RAPPOR vs L-GRR, k = 1000:
+    # 9 s) is bounded by the decision's time limit: past the deadline it stops, and its
+    # unconverged answer is what the certificate check refuses; under a counted clock it
+    # reads nothing (its budget counts the checks between steps)
+    import time
+
+    from qifldp.deadline import TickClock, budget, use_clock
+    from qifldp.refinement import entropic
+
+    rng = np.random.default_rng(3)
+    A = rng.dirichlet(np.ones(6), size=4)
+    W = rng.dirichlet(np.ones(5), size=6)
+    B = A @ rng.dirichlet(np.ones(5), size=6)
+    R = B - A @ W
+    free = entropic.weighted_hessian_solve(A, W, R)
+    assert np.abs(A @ (W + W * free) - B).max() < 1e-10  # converged without a budget
+    with budget(1e-9):
+        time.sleep(1e-3)
+        stopped = entropic.weighted_hessian_solve(A, W, R)
+    assert np.all(stopped == 0.0)  # no CG step was taken past the deadline
+    assert entropic._wall_end() is None
+    with use_clock(TickClock()) as clock, budget(5.0):
+        before = clock.readings
+        assert entropic._wall_end() is None and clock.readings == before
