@@ -28,8 +28,9 @@ verified exactly or within a stated band before it is returned):
    (:func:`~qifldp.protocols.structure.hyperplane_gains.hyperplane_gain_refutation`):
    A ⋢ B (unary encodings against HE-t at the same epsilon, where the float LP stalls).
 
-The comparability atlas (:mod:`qifldp.sweeps.atlas`) and the command line (``qifldp
-refines``, ``qifldp compare``) both take it.
+:func:`qifldp.refines` on two protocol objects whose channels cannot be built, the
+comparability atlas (:mod:`qifldp.sweeps.atlas`) and the command line (``qifldp
+refines``, ``qifldp compare``) all take it.
 
 Layer L5 (protocols): protocol-level refinement without whole channels.
 """
