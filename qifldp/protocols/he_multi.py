@@ -392,11 +392,16 @@ class HEMulti(NotLumpable):
         >>> hit + 3 * miss
         Fraction(1, 1)
         """
-        k, t, p = self.k, self._params["t"], self._params["p"]
-        m = k.bit_length() - 1
+        m = self.k.bit_length() - 1
+        hit, miss = self._hit_miss()
+        return 1 << m, hit, miss, rank_law(self._params["t"], m)
+
+    def _hit_miss(self) -> tuple[Fraction, Fraction]:
+        """The stored p and (1 - p) / (2^t - 1) as rationals over their exact row sum."""
+        t, p = self._params["t"], self._params["p"]
         hit, miss = Fraction(p), Fraction((1 - p) / (2**t - 1))
         row = hit + (2**t - 1) * miss
-        return 1 << m, hit / row, miss / row, rank_law(t, m)
+        return hit / row, miss / row
 
     def guess_law(self) -> tuple[int, Fraction, Fraction]:
         """(K, a, b): the channel of "report, then guess a value uniformly in the hit coset"
@@ -423,11 +428,9 @@ class HEMulti(NotLumpable):
         >>> K, a, b, a + 3 * b  # j = 0 (1/4): 1/4 each; else (3/4): 3/8 at x, 1/8 elsewhere
         (4, Fraction(11, 32), Fraction(7, 32), Fraction(1, 1))
         """
-        t, p, K = self._params["t"], self._params["p"], self._params["K"]
+        t, K = self._params["t"], self._params["K"]
         m = K.bit_length() - 1
-        hit, miss = Fraction(p), Fraction((1 - p) / (2**t - 1))
-        row = hit + (2**t - 1) * miss
-        hit, miss = hit / row, miss / row
+        hit, miss = self._hit_miss()
         a, b = Fraction(0), Fraction(0)
         for rho, pr in rank_law(t, m).items():
             n = K >> rho

@@ -37,7 +37,7 @@ from typing import Any
 from ..errors import ChannelError, InputTypeError
 from ..refinement.result import RefinementResult
 from .channel import SymmetricChannel
-from .posterior_mixing import _symmetric_classes
+from .posterior_mixing import _symmetric_classes, implicit_mixing_result
 
 __all__ = ["BlockGramForm", "block_mixing_from_gram"]
 
@@ -163,11 +163,4 @@ def block_mixing_from_gram(form: BlockGramForm, B: SymmetricChannel) -> Refineme
         "beta": beta,
         "law": form.law,
     }
-    return RefinementResult(
-        holds=True,
-        method="posterior mixing",
-        exact=True,
-        certified_by=how,
-        time=time.perf_counter() - t0,
-        details=details,
-    )
+    return implicit_mixing_result(how, t0, details)

@@ -77,6 +77,7 @@ __all__ = [
     "GRAM_MAX_WORK",
     "GRAM_RTOL",
     "GramForm",
+    "implicit_mixing_result",
     "mixing_coefficients",
     "posterior_mixing_from_gram",
     "posterior_mixing_witness",
@@ -504,13 +505,10 @@ def posterior_mixing_from_gram(form: GramForm, B: Any) -> RefinementResult | Non
         "and W·1 = 1 follow from the Gram form, W >= 0 from mu up <= sigma and |mu| down "
         "<= sigma, checked in rational arithmetic"
     )
-    return RefinementResult(
-        holds=True,
-        method="posterior mixing",
-        exact=True,
-        certified_by=how,
-        time=time.perf_counter() - t0,
-        details={
+    return implicit_mixing_result(
+        how,
+        t0,
+        {
             "witness": "implicit: W = mu Aᵀ + column offsets (sigma − mu c) / k, not materialised",
             "weights": form.weights,
             "mu": tuple(mu),
@@ -522,6 +520,26 @@ def posterior_mixing_from_gram(form: GramForm, B: Any) -> RefinementResult | Non
             "row_sum_b": S,
             "law": form.law,
         },
+    )
+
+
+def implicit_mixing_result(how: str, t0: float, details: dict[str, Any]) -> RefinementResult:
+    """The verdict of an implicit posterior-mixing witness (checked in rationals by the
+    caller): holds, exact, no witness matrix, its parameters in ``details``.
+
+    Examples
+    --------
+    >>> r = implicit_mixing_result("checked", time.perf_counter(), {"mu": 1})
+    >>> r.holds, r.exact, r.witness is None, r.method
+    (True, True, True, 'posterior mixing')
+    """
+    return RefinementResult(
+        holds=True,
+        method="posterior mixing",
+        exact=True,
+        certified_by=how,
+        time=time.perf_counter() - t0,
+        details=details,
     )
 
 
