@@ -77,11 +77,17 @@ def test_no_verdict_where_the_symmetric_side_refines():
     assert hyperplane_gain_refutation(q.symmetric.grr(8, 8.0), q.protocol("grr", 8, 8.0)) is None
 
 
-def test_the_exact_gap_is_a_fraction_with_the_stored_gain():
+def test_the_exact_gap_is_a_fraction_and_a_side_is_its_closed_form():
     ce, _ = hyperplane_gain_refutation(q.symmetric.sue(64, 8.0), _he(64, 8.0))
     assert isinstance(ce.gap_exact, Fraction)
     assert 0.5 < np.abs(ce.gain).max() <= 1.0 and ce.gain[0, 0] > 0 > ce.gain[0, 63]  # by 2^-n
-    assert float(ce.gap_exact) == ce.gap
+    # A's vulnerability in closed form: only SUE's report of exactly the half S = {x < 32}
+    # is worth > 0, p^33 q^31 at the 32 inputs of S and q^33 p^31 at the other 32
+    P = q.protocol("sue", 64, 8.0)
+    p_, q_ = P.params["p"], P.params["q"]
+    g_in, g_out = ce.gain[0, 0], ce.gain[0, 63]
+    v_a = (32 * g_in * p_**33 * q_**31 + 32 * g_out * q_**33 * p_**31) / 64
+    assert ce.vulnerability_a == pytest.approx(v_a, rel=1e-9)
 
 
 def test_refines_on_the_protocols_takes_the_routes_without_a_channel():
